@@ -1,0 +1,247 @@
+"""The engine contract that Indecision, Indian Rummy and Declaration Rummy all implement.
+
+A game is a set of pure functions over an immutable state, bundled in one :class:`GameEngine`
+object per game and found by name through :mod:`cardtable.registry`:
+
+* ``new_game(rules, seed)`` creates the state. The whole game is then determined by
+  ``(game, rules, seed, actions)``: every shuffle and cut is drawn from a
+  :func:`chance_rng` seeded by the game's seed and the number of chance steps taken so far,
+  never from a global generator.
+* ``current_player(state)`` says whose turn it is: a seat number ``0..players-1``,
+  :data:`CHANCE` (a shuffle, deal or cut is due: call ``chance_step``), or :data:`TERMINAL`.
+* ``legal_actions(state, seat)`` lists what ``seat`` may do now. Usually only the seat on turn
+  may act, but a game may allow out-of-turn actions (Declaration Rummy's drop).
+* ``apply(state, action, seat)`` is the checked path for untrusted input: it raises
+  :class:`~cardtable.errors.IllegalActionError` with a sentence naming the rule. The unchecked
+  ``apply_unchecked`` is for bots and search feeding back actions from ``legal_actions``.
+* ``view(state, seat)`` is all that leaves the engine toward a player: it hides other hands and
+  the stock order (and, in Declaration Rummy, even the exact pile sizes).
+* ``result(state)`` is ``None`` until the game is over.
+* ``determinize(view, rng)`` builds a full state consistent with a view, dealing the unseen
+  cards at random; search bots use it, and tests use it to prove bots see only their view.
+
+Actions are frozen objects whose ``str()`` is their short text notation (``draw stock``,
+``discard 7H``); ``parse_action`` reads that notation back. Engines never loop: the driver in
+:mod:`cardtable.driver` runs chance steps and asks seats for actions, and every game has a cap
+that ends a game that would otherwise never end.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar, Final, Generic, Protocol, TypeVar
+
+from cardtable.errors import RulesError
+
+CHANCE: Final = -1
+"""``current_player`` value when a chance step (shuffle, cut, deal) is due."""
+TERMINAL: Final = -2
+"""``current_player`` value when the game is over."""
+
+
+class Action(Protocol):
+    """An action: frozen, hashable, and printed in the game's short text notation."""
+
+    def __str__(self) -> str: ...
+
+    def __hash__(self) -> int: ...
+
+
+class View(Protocol):
+    """What one seat may see; serialisable for the browser."""
+
+    @property
+    def seat(self) -> int: ...
+
+    def to_json(self) -> dict[str, Any]: ...
+
+
+class Rules(Protocol):
+    """A frozen, keyword-only dataclass of every option of a game; ``players`` is the seat count."""
+
+    @property
+    def players(self) -> int: ...
+
+
+@dataclass(frozen=True, slots=True)
+class GameResult:
+    """How a game ended.
+
+    ``winners`` are the winning seats (several on a tie game; empty when the game was abandoned
+    at its cap). ``scores`` are the final totals in the game's own terms (points won in
+    Indecision, penalty points in Indian Rummy, the compared counts in Declaration Rummy; ``None``
+    where a seat has no score, such as a dropped player). ``utilities`` are per-seat payoffs on
+    one scale where higher is better, for bots and the arena. ``reason`` is a short key
+    (``"target"``, ``"declared"``, ``"went-out"``, ``"cap"``…) and ``summary`` a sentence.
+    """
+
+    winners: tuple[int, ...]
+    scores: tuple[int | None, ...]
+    utilities: tuple[float, ...]
+    reason: str
+    summary: str
+
+    def to_json(self) -> dict[str, Any]:
+        """The result as JSON-ready data."""
+        return {
+            "winners": list(self.winners),
+            "scores": list(self.scores),
+            "utilities": list(self.utilities),
+            "reason": self.reason,
+            "summary": self.summary,
+        }
+
+
+def chance_rng(seed: int, step: int) -> random.Random:
+    """The generator for chance step number ``step`` of the game seeded with ``seed``.
+
+    Seeding from a string hashes it with SHA-512, so the stream is the same on every platform and
+    Python version, and each step's draw does not depend on how much earlier steps consumed.
+    """
+    return random.Random(f"cardtable:{seed}:{step}")
+
+
+StateT = TypeVar("StateT")
+ActionT = TypeVar("ActionT")
+RulesT = TypeVar("RulesT")
+ViewT = TypeVar("ViewT")
+
+
+class GameEngine(ABC, Generic[StateT, ActionT, RulesT, ViewT]):
+    """One game's engine: pure functions over an immutable state (see the module docstring)."""
+
+    name: ClassVar[str]
+    """Registry name: ``indecision``, ``indian-rummy`` or ``declaration-rummy``."""
+    title: ClassVar[str]
+    """Display name."""
+    min_players: ClassVar[int]
+    max_players: ClassVar[int]
+    rules_type: ClassVar[type[Any]]
+
+    @abstractmethod
+    def presets(self) -> Mapping[str, RulesT]:
+        """Named rule sets; ``"default"`` reproduces the rule book's defaults."""
+
+    @abstractmethod
+    def new_game(self, rules: RulesT, seed: int) -> StateT:
+        """A new game; usually its first step is a chance step (cut or deal)."""
+
+    @abstractmethod
+    def current_player(self, state: StateT) -> int:
+        """The seat to act, :data:`CHANCE` or :data:`TERMINAL`."""
+
+    @abstractmethod
+    def legal_actions(self, state: StateT, seat: int) -> Sequence[ActionT]:
+        """Every action ``seat`` may take now (empty when it may take none)."""
+
+    @abstractmethod
+    def apply(self, state: StateT, action: ActionT, seat: int) -> StateT:
+        """Checked apply: raise ``IllegalActionError`` naming the rule, else the next state."""
+
+    @abstractmethod
+    def apply_unchecked(self, state: StateT, action: ActionT, seat: int) -> StateT:
+        """Fast apply for an action taken from ``legal_actions(state, seat)``."""
+
+    @abstractmethod
+    def chance_step(self, state: StateT) -> StateT:
+        """Perform the due chance step (shuffle, cut, deal) with :func:`chance_rng`."""
+
+    @abstractmethod
+    def view(self, state: StateT, seat: int) -> ViewT:
+        """What ``seat`` may see."""
+
+    @abstractmethod
+    def result(self, state: StateT) -> GameResult | None:
+        """The result once the game is over, else ``None``."""
+
+    @abstractmethod
+    def parse_action(self, text: str) -> ActionT:
+        """Read an action's text notation; raise ``ActionSyntaxError`` naming the problem."""
+
+    @abstractmethod
+    def determinize(self, view: ViewT, rng: random.Random) -> StateT:
+        """A full state consistent with ``view``: hidden cards dealt at random from the unseen."""
+
+    @abstractmethod
+    def rules_of(self, state: StateT) -> RulesT:
+        """The rules a state is played under."""
+
+    def players(self, state: StateT) -> int:
+        """Number of seats."""
+        rules: Rules = self.rules_of(state)  # type: ignore[assignment]
+        return rules.players
+
+    def rules_to_json(self, rules: RulesT) -> dict[str, Any]:
+        """A rules object as JSON-ready data (the inverse of :meth:`rules_from_json`)."""
+        return rules_to_json(rules)
+
+    def rules_from_json(self, data: Mapping[str, Any]) -> RulesT:
+        """Build validated rules from JSON data; unknown keys raise ``RulesError``."""
+        built: RulesT = rules_from_json(self.rules_type, data)
+        return built
+
+
+def rules_to_json(rules: Any) -> dict[str, Any]:
+    """Dataclass fields to JSON data; nested dataclasses become objects, tuples lists."""
+
+    def convert(value: Any) -> Any:
+        if dataclasses.is_dataclass(value) and not isinstance(value, type):
+            return {f.name: convert(getattr(value, f.name)) for f in dataclasses.fields(value)}
+        if isinstance(value, tuple | list | frozenset | set):
+            items = [convert(v) for v in value]
+            return sorted(items) if isinstance(value, frozenset | set) else items
+        return value
+
+    converted: dict[str, Any] = convert(rules)
+    return converted
+
+
+def rules_from_json(rules_type: type[Any], data: Mapping[str, Any]) -> Any:
+    """Build a frozen rules dataclass (possibly with nested dataclass fields) from JSON data."""
+    if not isinstance(data, Mapping):
+        raise RulesError(f"rules must be an object, not {type(data).__name__}")
+    fields = {f.name: f for f in dataclasses.fields(rules_type)}
+    unknown = sorted(set(data) - set(fields))
+    if unknown:
+        raise RulesError(f"unknown rule option(s) for {rules_type.__name__}: {', '.join(unknown)}")
+    defaults = rules_type()
+    kwargs: dict[str, Any] = {}
+    for name, value in data.items():
+        current = getattr(defaults, name)
+        if dataclasses.is_dataclass(current) and isinstance(value, Mapping):
+            kwargs[name] = rules_from_json(type(current), value)
+        elif isinstance(current, frozenset) and isinstance(value, list | tuple):
+            kwargs[name] = frozenset(value)
+        elif isinstance(current, tuple) and isinstance(value, list):
+            kwargs[name] = tuple(value)
+        else:
+            kwargs[name] = value
+    try:
+        return rules_type(**kwargs)
+    except TypeError as exc:
+        raise RulesError(f"bad rules for {rules_type.__name__}: {exc}") from None
+
+
+@dataclass(frozen=True, slots=True)
+class PublicEvent:
+    """One thing every seat saw happen, kept in views so that players, bots, the coach and the
+    browser can follow the table: ``seat`` did ``verb`` with the face-up ``cards`` (empty when
+    the cards were not shown, as for a draw from the stock).
+
+    Verbs used by all games: ``draw-stock``, ``take-discard``, ``discard``, ``drop``, ``deal``,
+    ``declare``; each game adds its own (``stop``, ``go-out``, ``propose-tie``, ``accept-tie``…).
+    """
+
+    seat: int
+    verb: str
+    cards: tuple[int, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        """The event as JSON-ready data (cards as labels)."""
+        from cardtable.cards import format_card
+
+        return {"seat": self.seat, "verb": self.verb, "cards": [format_card(c) for c in self.cards]}

@@ -1,0 +1,160 @@
+"""Game records: the versioned JSON form of ``(game, rules, seed, actions)`` and its replay.
+
+A record holds seat actions only, each as ``[seat, notation]``; chance steps are recomputed
+from the seed, so a record replays to the identical state. Records are what storage keeps and
+what ``cardtable replay FILE`` reads.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Final
+
+from cardtable.errors import CardtableError, RecordError
+from cardtable.games.contract import CHANCE, TERMINAL
+from cardtable.registry import canonical_name, get_engine
+
+RECORD_VERSION: Final = 1
+
+
+@dataclass(frozen=True, slots=True)
+class GameRecord:
+    """A whole game as data: game name, rules (JSON form), seed and seat actions."""
+
+    game: str
+    rules: dict[str, Any]
+    seed: int
+    actions: tuple[tuple[int, str], ...] = field(default=())
+
+    def to_json(self) -> dict[str, Any]:
+        """The record as JSON-ready data, with its format version."""
+        return {
+            "format": "cardtable-record",
+            "version": RECORD_VERSION,
+            "game": self.game,
+            "rules": self.rules,
+            "seed": self.seed,
+            "actions": [[seat, text] for seat, text in self.actions],
+        }
+
+    def dumps(self) -> str:
+        """The record as a JSON string."""
+        return json.dumps(self.to_json(), indent=1)
+
+    @classmethod
+    def from_json(cls, data: Any) -> GameRecord:
+        """Read a record from JSON data, checking its shape and version."""
+        if not isinstance(data, dict) or data.get("format") != "cardtable-record":
+            raise RecordError("not a cardtable game record (no 'format': 'cardtable-record')")
+        if data.get("version") != RECORD_VERSION:
+            raise RecordError(
+                f"record version {data.get('version')!r} is not supported "
+                f"(this cardtable reads version {RECORD_VERSION})"
+            )
+        try:
+            game = canonical_name(str(data["game"]))
+            rules = data["rules"]
+            seed = data["seed"]
+            raw_actions = data["actions"]
+        except KeyError as exc:
+            raise RecordError(f"record is missing the field {exc.args[0]!r}") from None
+        if not isinstance(rules, dict) or not isinstance(seed, int) or isinstance(seed, bool):
+            raise RecordError("record 'rules' must be an object and 'seed' a whole number")
+        if not isinstance(raw_actions, list):
+            raise RecordError("record 'actions' must be a list of [seat, action] pairs")
+        actions: list[tuple[int, str]] = []
+        for index, entry in enumerate(raw_actions):
+            if (
+                not isinstance(entry, list)
+                or len(entry) != 2
+                or not isinstance(entry[0], int)
+                or not isinstance(entry[1], str)
+            ):
+                raise RecordError(f"action {index} must be a [seat, notation] pair, not {entry!r}")
+            actions.append((entry[0], entry[1]))
+        return cls(game=game, rules=rules, seed=seed, actions=tuple(actions))
+
+    @classmethod
+    def loads(cls, text: str) -> GameRecord:
+        """Read a record from a JSON string."""
+        try:
+            return cls.from_json(json.loads(text))
+        except json.JSONDecodeError as exc:
+            raise RecordError(f"record is not valid JSON: {exc}") from None
+
+
+def record_of(game: str, rules: Any, seed: int, actions: Sequence[tuple[int, Any]]) -> GameRecord:
+    """Build a record from engine objects (rules dataclass, action objects)."""
+    engine = get_engine(game)
+    return GameRecord(
+        game=engine.name,
+        rules=engine.rules_to_json(rules),
+        seed=seed,
+        actions=tuple((seat, str(action)) for seat, action in actions),
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class ReplayStep:
+    """One seat action of a replay with the states around it (chance steps already done)."""
+
+    index: int
+    seat: int
+    action: Any
+    before: Any
+    after: Any
+
+
+def replay_steps(record: GameRecord) -> Iterator[ReplayStep]:
+    """Replay a record step by step through the checked apply.
+
+    Raises :class:`RecordError` naming the action that does not apply.
+    """
+    engine = get_engine(record.game)
+    try:
+        rules = engine.rules_from_json(record.rules)
+    except CardtableError as exc:
+        raise RecordError(f"record rules are invalid: {exc}") from None
+    state = engine.new_game(rules, record.seed)
+    for index, (seat, text) in enumerate(record.actions):
+        while engine.current_player(state) == CHANCE:
+            state = engine.chance_step(state)
+        if engine.current_player(state) == TERMINAL and not engine.legal_actions(state, seat):
+            raise RecordError(f"action {index} ({text!r}) comes after the game ended")
+        try:
+            action = engine.parse_action(text)
+            after = engine.apply(state, action, seat)
+        except CardtableError as exc:
+            raise RecordError(f"action {index} by seat {seat} ({text!r}) does not apply: {exc}")
+        yield ReplayStep(index=index, seat=seat, action=action, before=state, after=after)
+        state = after
+
+
+def replay(record: GameRecord) -> Any:
+    """The state a record leads to (with any chance steps that follow its last action)."""
+    engine = get_engine(record.game)
+    state = None
+    for step in replay_steps(record):
+        state = step.after
+    if state is None:
+        state = engine.new_game(engine.rules_from_json(record.rules), record.seed)
+    while engine.current_player(state) == CHANCE:
+        state = engine.chance_step(state)
+    return state
+
+
+def load_record(path: str | Path) -> GameRecord:
+    """Read a record file."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as exc:
+        raise RecordError(f"cannot read record {path}: {exc.strerror}") from None
+    return GameRecord.loads(text)
+
+
+def save_record(record: GameRecord, path: str | Path) -> None:
+    """Write a record file."""
+    Path(path).write_text(record.dumps() + "\n", encoding="utf-8")
