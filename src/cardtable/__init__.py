@@ -1,4 +1,4 @@
-"""cardtable: Indecision, Indian Rummy and Declaration Rummy, as a library, a terminal game and a web app.
+"""cardtable: three meld card games as a library, a terminal game and a web app.
 
 The package is layered (see the README): ``cards`` and ``errors`` at the bottom, the pure
 meld solvers in ``melds``, one package per game in ``games``, then the driver, records,

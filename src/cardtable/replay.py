@@ -128,7 +128,9 @@ def replay_steps(record: GameRecord) -> Iterator[ReplayStep]:
             action = engine.parse_action(text)
             after = engine.apply(state, action, seat)
         except CardtableError as exc:
-            raise RecordError(f"action {index} by seat {seat} ({text!r}) does not apply: {exc}")
+            raise RecordError(
+                f"action {index} by seat {seat} ({text!r}) does not apply: {exc}"
+            ) from None
         yield ReplayStep(index=index, seat=seat, action=action, before=state, after=after)
         state = after
 

@@ -1,0 +1,1 @@
+"""The indecision game package (public API re-exported here once its modules exist)."""
