@@ -2,7 +2,7 @@
 
 A record holds seat actions only, each as ``[seat, notation]``; chance steps are recomputed
 from the seed, so a record replays to the identical state. Records are what storage keeps and
-what ``cardtable replay FILE`` reads.
+what ``cardtable replay FILE`` reads (files are read and written by the CLI, not here).
 """
 
 from __future__ import annotations
@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any, Final
 
 from cardtable.errors import CardtableError, RecordError
@@ -146,17 +145,3 @@ def replay(record: GameRecord) -> Any:
     while engine.current_player(state) == CHANCE:
         state = engine.chance_step(state)
     return state
-
-
-def load_record(path: str | Path) -> GameRecord:
-    """Read a record file."""
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except OSError as exc:
-        raise RecordError(f"cannot read record {path}: {exc.strerror}") from None
-    return GameRecord.loads(text)
-
-
-def save_record(record: GameRecord, path: str | Path) -> None:
-    """Write a record file."""
-    Path(path).write_text(record.dumps() + "\n", encoding="utf-8")

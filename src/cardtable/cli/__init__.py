@@ -17,6 +17,17 @@ app = typer.Typer(
 )
 
 
+def _register_commands() -> None:
+    """Attach every command module that is present."""
+    from cardtable.cli import play, replay, score, simulate
+
+    for module in (score, play, replay, simulate):
+        module.register(app)
+
+
+_register_commands()
+
+
 def main() -> None:
     """Entry point of the ``cardtable`` script."""
     app()

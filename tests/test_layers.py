@@ -1,0 +1,110 @@
+"""The package's layering (DESIGN.md): each layer imports only itself and the layers below it,
+and only storage, the server and the CLI touch files, sockets, asyncio or a web framework."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+PACKAGE = Path(__file__).resolve().parents[1] / "src" / "cardtable"
+
+LAYERS: dict[str, int] = {
+    "cards": 1,
+    "errors": 1,
+    "melds": 2,
+    "games": 3,
+    "driver": 4,
+    "replay": 4,
+    "registry": 4,
+    "bots": 4,
+    "coach": 4,
+    "arena": 4,
+    "storage": 5,
+    "server": 6,
+    "cli": 6,
+}
+IO_MODULES = {
+    "asyncio",
+    "socket",
+    "sqlite3",
+    "http",
+    "urllib",
+    "fastapi",
+    "starlette",
+    "uvicorn",
+    "websockets",
+    "sqlalchemy",
+    "platformdirs",
+    "shutil",
+    "tempfile",
+}
+IO_CALLS = {"open", "read_text", "write_text", "read_bytes", "write_bytes", "mkdir", "unlink"}
+
+
+def _modules() -> list[Path]:
+    return sorted(p for p in PACKAGE.rglob("*.py") if "static" not in p.parts)
+
+
+def _layer_of(path: Path) -> int | None:
+    relative = path.relative_to(PACKAGE)
+    top = relative.parts[0].removesuffix(".py")
+    return LAYERS.get(top)
+
+
+def _imports(tree: ast.AST) -> list[str]:
+    names: list[str] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names += [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            names.append(node.module)
+    return names
+
+
+def test_every_module_has_a_known_layer() -> None:
+    unknown = [
+        str(p.relative_to(PACKAGE))
+        for p in _modules()
+        if p.name != "__init__.py" or p.parent != PACKAGE
+        if _layer_of(p) is None and p.relative_to(PACKAGE).parts[0] != "__init__.py"
+    ]
+    assert unknown == []
+
+
+@pytest.mark.parametrize("path", _modules(), ids=lambda p: str(p.relative_to(PACKAGE)))
+def test_module_imports_only_its_own_or_lower_layers(path: Path) -> None:
+    layer = _layer_of(path)
+    if layer is None:
+        return
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    upward = []
+    for name in _imports(tree):
+        parts = name.split(".")
+        if parts[0] != "cardtable" or len(parts) < 2:
+            continue
+        target = LAYERS.get(parts[1])
+        if target is not None and target > layer:
+            upward.append(name)
+    assert upward == [], f"layer {layer} module imports higher layers: {upward}"
+
+
+@pytest.mark.parametrize(
+    "path",
+    [p for p in _modules() if (_layer_of(p) or 99) <= 4],
+    ids=lambda p: str(p.relative_to(PACKAGE)),
+)
+def test_library_layers_touch_no_files_sockets_or_web(path: Path) -> None:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    io_imports = [name for name in _imports(tree) if name.split(".")[0] in IO_MODULES]
+    io_calls = [
+        node.func.id if isinstance(node.func, ast.Name) else node.func.attr
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Call)
+        and (
+            (isinstance(node.func, ast.Name) and node.func.id in IO_CALLS)
+            or (isinstance(node.func, ast.Attribute) and node.func.attr in IO_CALLS)
+        )
+    ]
+    assert io_imports == [] and io_calls == [], (io_imports, io_calls)
