@@ -1,0 +1,433 @@
+"""The Indecision hand scorer: counting rules C1-C4 of RULES.md 1.6 over one 5-card hand.
+
+A hand scores the sum of its counted melds, and the families are independent (C4):
+
+* **same rank (C1)**: per rank only the largest group counts, a Pair, a Prile of 3 or a Prile
+  of 4, never the smaller groups inside it;
+* **sequences (C2)**: the one maximal circular interval of present ranks of length 3-5 (K-A-2
+  wraps) counts once per way of picking one card of each of its ranks, as a Run on a Bike when
+  the pick is all one suit and as a Run otherwise; shorter sequences inside it do not count,
+  unless ``bike_inside_longer_run_counts`` is set, which adds the longest same-suit consecutive
+  stretch (3+ cards) of a suit that does not cover the whole interval, as a Run on a Bike;
+* **flushes (C3)**: a suit holding 3+ cards counts one Flush of all of them, unless those cards
+  are by themselves consecutive (a bike), in which case no flush counts.
+
+A hand has "all cards used" (stop requirement 2) when every card is in a counted meld or a
+Prile of 4 is present.
+
+Speed: five cards hold at most five distinct ranks and at most one suit with three or more
+cards, so every structural fact is looked up in tables built once, keyed by sums of per-card
+bit fields. :meth:`IndecisionScorer.value` (score and all-used only) is the hot path used by
+the engine and the bots; :meth:`IndecisionScorer.count` lists the melds for explanations.
+
+>>> from cardtable.cards import parse_cards
+>>> scorer = IndecisionScorer()
+>>> scorer.value(parse_cards("10C JD QC KC KH"))
+(17, True)
+>>> [meld.name for meld in scorer.count(parse_cards("5C 6C 7C 7D 10C")).melds]
+['Pair', 'Run on a Bike of 3', 'Run of 3', 'Flush of 4']
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from functools import cache
+from itertools import combinations_with_replacement, product
+from typing import Any, Final, Protocol
+
+from cardtable.cards import format_card, format_cards
+from cardtable.errors import CardError, HandSizeError
+
+HAND_SIZE: Final = 5
+_RANKS: Final = 13
+_ALL_RANKS: Final = (1 << _RANKS) - 1
+
+
+class MeldValueTable(Protocol):
+    """Points per meld; :class:`cardtable.games.indecision.rules.MeldValues` is one."""
+
+    @property
+    def pair(self) -> int: ...
+    @property
+    def prile_3(self) -> int: ...
+    @property
+    def prile_4(self) -> int: ...
+    @property
+    def run_3(self) -> int: ...
+    @property
+    def run_4(self) -> int: ...
+    @property
+    def run_5(self) -> int: ...
+    @property
+    def bike_3(self) -> int: ...
+    @property
+    def bike_4(self) -> int: ...
+    @property
+    def bike_5(self) -> int: ...
+    @property
+    def flush_3(self) -> int: ...
+    @property
+    def flush_4(self) -> int: ...
+    @property
+    def flush_5(self) -> int: ...
+
+
+@dataclass(frozen=True, slots=True)
+class DefaultMeldValues:
+    """The rule book's default meld values (RULES.md 1.6), for callers without a rules object."""
+
+    pair: int = 2
+    prile_3: int = 12
+    prile_4: int = 24
+    run_3: int = 3
+    run_4: int = 6
+    run_5: int = 9
+    bike_3: int = 5
+    bike_4: int = 10
+    bike_5: int = 15
+    flush_3: int = 3
+    flush_4: int = 4
+    flush_5: int = 5
+
+
+DEFAULT_VALUES: Final = DefaultMeldValues()
+
+_MELD_NAMES: Final = {
+    "pair": "Pair",
+    "prile": "Prile of {n}",
+    "run": "Run of {n}",
+    "bike": "Run on a Bike of {n}",
+    "flush": "Flush of {n}",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Meld:
+    """One counted meld: its ``kind`` (pair, prile, run, bike, flush), cards and points."""
+
+    kind: str
+    cards: tuple[int, ...]
+    points: int
+
+    @property
+    def name(self) -> str:
+        """The meld's name in the game's terms: ``Prile of 3``, ``Run on a Bike of 4``…"""
+        return _MELD_NAMES[self.kind].format(n=len(self.cards))
+
+    def __str__(self) -> str:
+        return f"{self.name} {format_cards(self.cards)} = {self.points}"
+
+    def to_json(self) -> dict[str, Any]:
+        """The meld as JSON-ready data (cards as labels)."""
+        return {
+            "name": self.name,
+            "cards": [format_card(c) for c in self.cards],
+            "points": self.points,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class IndecisionCount:
+    """A counted hand: total ``score``, the counted ``melds`` and whether all cards are used."""
+
+    cards: tuple[int, ...]
+    score: int
+    melds: tuple[Meld, ...]
+    all_cards_used: bool
+
+
+# ---------------------------------------------------------------------------------------------
+# Structural tables (independent of the meld values), built once on first use.
+
+
+def _circular_runs(mask: int) -> list[tuple[int, int]]:
+    """Maximal circular runs of set bits in a 13-bit rank mask, as (start rank, length)."""
+    if mask == _ALL_RANKS:
+        return [(0, _RANKS)]
+    runs = []
+    for start in range(_RANKS):
+        if mask >> start & 1 and not mask >> ((start - 1) % _RANKS) & 1:
+            length = 1
+            while mask >> ((start + length) % _RANKS) & 1:
+                length += 1
+            runs.append((start, length))
+    return runs
+
+
+def _interval_mask(start: int, length: int) -> int:
+    mask = 0
+    for offset in range(length):
+        mask |= 1 << ((start + offset) % _RANKS)
+    return mask
+
+
+@cache
+def _suit_tables() -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """Per 13-bit rank mask of one suit: the longest circular stretch, and the flush length
+    (the card count when 3+ cards are not one consecutive stretch, else 0)."""
+    longest = []
+    flush = []
+    for mask in range(1 << _RANKS):
+        runs = _circular_runs(mask)
+        best = max((length for _, length in runs), default=0)
+        count = mask.bit_count()
+        longest.append(best)
+        flush.append(count if count >= 3 and not (len(runs) == 1 and best == count) else 0)
+    return tuple(longest), tuple(flush)
+
+
+# Per-card key fields: three bits per rank (or suit) hold how many of the five cards have it.
+_RANK_KEY: Final = tuple(1 << (3 * (card % 13)) for card in range(52))
+_SUIT_KEY: Final = tuple(1 << (3 * (card // 13)) for card in range(52))
+
+
+@dataclass(frozen=True, slots=True)
+class _RankShape:
+    """Everything C1 and C2 need that depends only on the ranks of the five cards."""
+
+    counts: tuple[int, ...]
+    interval_start: int
+    interval_length: int
+    interval_mask: int
+    combinations: int
+    uncovered: int
+    """Ranks held once and outside the interval: cards no same-rank or sequence meld uses."""
+
+
+@cache
+def _rank_shapes() -> dict[int, _RankShape]:
+    shapes = {}
+    for ranks in combinations_with_replacement(range(_RANKS), HAND_SIZE):
+        counts = [0] * _RANKS
+        for rank in ranks:
+            counts[rank] += 1
+        if max(counts) > 4:
+            continue
+        present = sum(1 << r for r in range(_RANKS) if counts[r])
+        long_runs = [run for run in _circular_runs(present) if run[1] >= 3]
+        start, length = long_runs[0] if long_runs else (0, 0)
+        imask = _interval_mask(start, length) if length else 0
+        combinations = 1
+        for offset in range(length):
+            combinations *= counts[(start + offset) % _RANKS]
+        multiples = sum(1 << r for r in range(_RANKS) if counts[r] >= 2)
+        key = sum(1 << (3 * rank) for rank in ranks)
+        shapes[key] = _RankShape(
+            counts=tuple(counts),
+            interval_start=start,
+            interval_length=length,
+            interval_mask=imask,
+            combinations=combinations if length else 0,
+            uncovered=present & ~(multiples | imask),
+        )
+    return shapes
+
+
+@cache
+def _big_suit_table() -> tuple[int, ...]:
+    """Suit-count key -> the suit holding 3+ of the five cards, or -1 (at most one can)."""
+    table = [-1] * (1 << 12)
+    for key in range(1 << 12):
+        for suit in range(4):
+            if (key >> (3 * suit)) & 7 >= 3:
+                table[key] = suit
+    return tuple(table)
+
+
+# ---------------------------------------------------------------------------------------------
+
+
+def check_indecision_hand(cards: Iterable[int]) -> tuple[int, ...]:
+    """Return ``cards`` as a tuple if they are 5 distinct regular cards, else raise.
+
+    >>> check_indecision_hand([0, 1, 2, 3])
+    Traceback (most recent call last):
+    ...
+    cardtable.errors.HandSizeError: an Indecision hand has exactly 5 cards, not 4
+    """
+    hand = tuple(cards)
+    if len(hand) != HAND_SIZE:
+        raise HandSizeError(f"an Indecision hand has exactly 5 cards, not {len(hand)}")
+    for card in hand:
+        if not isinstance(card, int) or not 0 <= card < 52:
+            raise CardError(f"{card!r} is not a card of the standard 52-card deck")
+    if len(set(hand)) != HAND_SIZE:
+        seen: set[int] = set()
+        for card in hand:
+            if card in seen:
+                raise CardError(
+                    f"duplicate card {format_card(card)}: Indecision plays with one deck"
+                )
+            seen.add(card)
+    return hand
+
+
+class IndecisionScorer:
+    """Scores 5-card Indecision hands under one meld value table and one counting variant.
+
+    Build one per rules object and reuse it: the constructor folds the values into tables.
+    """
+
+    __slots__ = ("_alt", "_bike", "_by_ranks", "_flush", "_run", "_values", "bike_inside")
+
+    def __init__(
+        self,
+        values: MeldValueTable = DEFAULT_VALUES,
+        *,
+        bike_inside_longer_run_counts: bool = False,
+    ) -> None:
+        self._values = values
+        self.bike_inside = bike_inside_longer_run_counts
+        self._alt = bike_inside_longer_run_counts
+        self._run = (0, 0, 0, values.run_3, values.run_4, values.run_5)
+        self._bike = (0, 0, 0, values.bike_3, values.bike_4, values.bike_5)
+        self._flush = (0, 0, 0, values.flush_3, values.flush_4, values.flush_5)
+        self._by_ranks = self._fold_values()
+
+    def _fold_values(self) -> dict[int, tuple[int, int, int, int, int, bool]]:
+        """Rank key -> (same-rank and all-run points, interval mask, interval length,
+        bike bonus over a run, uncovered ranks, has a Prile of 4)."""
+        v = self._values
+        same_rank = (0, 0, v.pair, v.prile_3, v.prile_4)
+        folded = {}
+        for key, shape in _rank_shapes().items():
+            base = sum(same_rank[n] for n in shape.counts)
+            length = shape.interval_length
+            base += shape.combinations * self._run[length]
+            bike_bonus = self._bike[length] - self._run[length]
+            folded[key] = (
+                base,
+                shape.interval_mask,
+                length,
+                bike_bonus,
+                shape.uncovered,
+                4 in shape.counts,
+            )
+        return folded
+
+    def value(self, cards: Sequence[int]) -> tuple[int, bool]:
+        """``(score, all_cards_used)`` of five distinct cards, unchecked (the fast path)."""
+        a, b, c, d, e = cards
+        rk = _RANK_KEY
+        base, imask, length, bike_bonus, uncovered, prile_4 = self._by_ranks[
+            rk[a] + rk[b] + rk[c] + rk[d] + rk[e]
+        ]
+        sk = _SUIT_KEY
+        big = _BIG_SUIT[sk[a] + sk[b] + sk[c] + sk[d] + sk[e]]
+        if big < 0:
+            return base, prile_4 or not uncovered
+        suit_mask = (((1 << a) | (1 << b) | (1 << c) | (1 << d) | (1 << e)) >> (13 * big)) & 0x1FFF
+        flush = _FLUSH_LEN[suit_mask]
+        score = base + self._flush[flush]
+        if length:
+            if suit_mask & imask == imask:
+                score += bike_bonus
+            elif self._alt:
+                score += self._bike[_LONGEST_STRETCH[suit_mask & imask]]
+        return score, prile_4 or not uncovered or (flush > 0 and not uncovered & ~suit_mask)
+
+    def score(self, cards: Sequence[int]) -> int:
+        """The score of five distinct cards, unchecked."""
+        return self.value(cards)[0]
+
+    def count(self, cards: Iterable[int]) -> IndecisionCount:
+        """Check the hand and list its counted melds (in order: same rank, bikes, runs,
+        flush), with the score and whether all cards are used."""
+        hand = check_indecision_hand(cards)
+        v = self._values
+        shape = _rank_shapes()[sum(_RANK_KEY[c] for c in hand)]
+        by_rank: list[list[int]] = [[] for _ in range(_RANKS)]
+        for card in sorted(hand):
+            by_rank[card % 13].append(card)
+        melds: list[Meld] = []
+        same_rank = {2: ("pair", v.pair), 3: ("prile", v.prile_3), 4: ("prile", v.prile_4)}
+        for group in sorted(by_rank, key=len, reverse=True):
+            if len(group) >= 2:
+                kind, points = same_rank[len(group)]
+                melds.append(Meld(kind, tuple(group), points))
+        length = shape.interval_length
+        bikes: list[Meld] = []
+        runs: list[Meld] = []
+        if length:
+            ranks = [(shape.interval_start + i) % _RANKS for i in range(length)]
+            for combo in product(*(by_rank[r] for r in ranks)):
+                if len({c // 13 for c in combo}) == 1:
+                    bikes.append(Meld("bike", combo, self._bike[length]))
+                else:
+                    runs.append(Meld("run", combo, self._run[length]))
+        suit_cards = [sorted(c for c in hand if c // 13 == s) for s in range(4)]
+        big = max(range(4), key=lambda s: len(suit_cards[s]))
+        suit_mask = sum(1 << (c % 13) for c in suit_cards[big])
+        if self._alt and length and not bikes:
+            stretch = _longest_stretch_cards(suit_mask & shape.interval_mask)
+            if len(stretch) >= 3:
+                cards_in_order = tuple(big * 13 + r for r in stretch)
+                bikes.append(Meld("bike", cards_in_order, self._bike[len(stretch)]))
+        melds += bikes + runs
+        flush = _FLUSH_LEN[suit_mask]
+        if flush:
+            melds.append(Meld("flush", tuple(suit_cards[big]), self._flush[flush]))
+        used = set().union(*(m.cards for m in melds)) if melds else set()
+        prile_4 = 4 in shape.counts
+        return IndecisionCount(
+            cards=hand,
+            score=sum(m.points for m in melds),
+            melds=tuple(melds),
+            all_cards_used=prile_4 or len(used) == HAND_SIZE,
+        )
+
+    def max_score(self) -> int:
+        """An upper bound of any hand's score under these values (for declaration ranges)."""
+        v = self._values
+        same_rank = max(v.prile_4, v.prile_3 + v.pair, 2 * v.pair)
+        sequences = max(
+            4 * max(v.run_3, v.bike_3), 2 * max(v.run_4, v.bike_4), max(v.run_5, v.bike_5)
+        )
+        extra_bike = max(v.bike_3, v.bike_4) if self._alt else 0
+        return same_rank + sequences + extra_bike + max(v.flush_3, v.flush_4, v.flush_5)
+
+
+def _longest_stretch_cards(mask: int) -> list[int]:
+    """Ranks of the longest circular consecutive stretch in ``mask``, in order."""
+    runs = _circular_runs(mask)
+    if not runs:
+        return []
+    start, length = max(runs, key=lambda run: run[1])
+    return [(start + i) % _RANKS for i in range(length)]
+
+
+_LONGEST_STRETCH, _FLUSH_LEN = _suit_tables()
+_BIG_SUIT: Final = _big_suit_table()
+
+
+def count_hand(
+    cards: Iterable[int],
+    values: MeldValueTable = DEFAULT_VALUES,
+    *,
+    bike_inside_longer_run_counts: bool = False,
+) -> IndecisionCount:
+    """Count one hand (checked): score, melds and all-cards-used.
+
+    >>> from cardtable.cards import parse_cards
+    >>> counted = count_hand(parse_cards("5H 6H 7H 8C 2D"), bike_inside_longer_run_counts=True)
+    >>> counted.score, [str(m) for m in counted.melds]
+    (11, ['Run on a Bike of 3 5H 6H 7H = 5', 'Run of 4 5H 6H 7H 8C = 6'])
+    """
+    return scorer_for(values, bike_inside_longer_run_counts).count(cards)
+
+
+_SCORERS: dict[tuple[MeldValueTable, bool], IndecisionScorer] = {}
+
+
+def scorer_for(values: MeldValueTable, bike_inside_longer_run_counts: bool) -> IndecisionScorer:
+    """A shared scorer for these values (values objects must be hashable, as frozen ones are)."""
+    key = (values, bike_inside_longer_run_counts)
+    scorer = _SCORERS.get(key)
+    if scorer is None:
+        if len(_SCORERS) > 64:
+            _SCORERS.clear()
+        scorer = _SCORERS[key] = IndecisionScorer(
+            values, bike_inside_longer_run_counts=bike_inside_longer_run_counts
+        )
+    return scorer
