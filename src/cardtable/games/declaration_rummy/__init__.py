@@ -1,1 +1,61 @@
-"""The declaration_rummy game package (public API re-exported here once its modules exist)."""
+"""Declaration Rummy (RULES.md section 3): rules, engine, actions, state and views.
+
+The public API: :data:`ENGINE` (the :class:`DeclarationRummyEngine`), :class:`Rules` and its
+:data:`PRESETS`, the action types with :func:`parse_action`, the state with :class:`Phase` and
+:func:`build_state` for scenarios, and :class:`DeclarationRummyView`.
+"""
+
+from cardtable.games.declaration_rummy.actions import (
+    AcceptTie,
+    Action,
+    Declare,
+    Decline,
+    Discard,
+    DrawStock,
+    Drop,
+    FourSevens,
+    GoOut,
+    NextGame,
+    ProposeTie,
+    RejectTie,
+    TakeDiscard,
+    TakeExtra,
+    parse_action,
+)
+from cardtable.games.declaration_rummy.engine import ENGINE, DeclarationRummyEngine
+from cardtable.games.declaration_rummy.rules import ALL_OPTIONAL, PRESETS, Rules
+from cardtable.games.declaration_rummy.state import (
+    DeclarationRummyState,
+    GameOutcome,
+    Phase,
+    build_state,
+)
+from cardtable.games.declaration_rummy.view import DeclarationRummyView
+
+__all__ = [
+    "ALL_OPTIONAL",
+    "ENGINE",
+    "PRESETS",
+    "AcceptTie",
+    "Action",
+    "DeclarationRummyEngine",
+    "DeclarationRummyState",
+    "DeclarationRummyView",
+    "Declare",
+    "Decline",
+    "Discard",
+    "DrawStock",
+    "Drop",
+    "FourSevens",
+    "GameOutcome",
+    "GoOut",
+    "NextGame",
+    "Phase",
+    "ProposeTie",
+    "RejectTie",
+    "Rules",
+    "TakeDiscard",
+    "TakeExtra",
+    "build_state",
+    "parse_action",
+]

@@ -57,7 +57,8 @@ class Rules:
       ``declare_or_go_out``, ``three_card_draw``, ``four_sevens``, ``spread_out_discard``,
       ``missing_cards`` with ``missing_optional`` (0-12) and ``missing_regular`` (0-7),
       ``seating``, ``shuffle_option``.
-    * ``match``: play a match, first to ``match_wins`` game wins.
+    * ``match``: play a match, first to ``match_wins`` game wins; ``match_game_cap`` games at
+      most (safeguard against endless tie games: then the most game wins take the match).
     * ``exhaustion_circuits``: full circuits of turns allowed after the stock is exhausted
       before the game ends as if declined (safeguard); ``turn_cap``: turns after which any game
       ends that way (safeguard for Declare or Go Out).
@@ -82,6 +83,7 @@ class Rules:
     shuffle_option: bool = False
     match: bool = False
     match_wins: int = 2
+    match_game_cap: int = 25
     exhaustion_circuits: int = 2
     turn_cap: int = 600
 
@@ -105,6 +107,8 @@ class Rules:
             raise RulesError("gin_threshold must be a whole number of at least 0")
         if not isinstance(self.match_wins, int) or self.match_wins < 1:
             raise RulesError("match_wins must be a positive whole number")
+        if not isinstance(self.match_game_cap, int) or self.match_game_cap < 1:
+            raise RulesError("match_game_cap must be a positive whole number")
         if self.exhaustion_circuits < 1 or self.turn_cap < 1:
             raise RulesError("exhaustion_circuits and turn_cap must be positive")
 

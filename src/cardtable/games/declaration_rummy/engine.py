@@ -1,0 +1,1196 @@
+"""The Declaration Rummy engine (RULES.md section 3): setup, turns, endings, variations and
+matches, as pure functions over the immutable
+:class:`~cardtable.games.declaration_rummy.state.DeclarationRummyState`.
+
+How a game runs, step by step (chance steps are run by the driver):
+
+1. **Preliminary** (first game only). Seat 0 is the agreed shuffler; it shuffles (chance), the
+   player to its right may cut (chance, when ``rules.offer_cut``), and cards are dealt face up,
+   clockwise from the shuffler's left, to each player until that player holds a regular card
+   (optional cards dealt face up are passed over). The highest regular card deals: K high, A
+   low, ties by suit spades > clubs > diamonds > hearts.
+2. **Seating** (variation, first game only; chance). The lowest Preliminary card picks any place
+   at random, the first dealer takes the place to its right, then each next-lowest card picks a
+   free place at random. Seat numbers never change: the table order (``state.order``) does.
+3. **Shuffle** (chance): the dealer builds the pack (the chosen optional cards; Missing Cards
+   removes the top ``missing_optional`` optional cards, capped at how many were chosen, then the
+   top ``missing_regular`` cards of the shuffled pack, unseen) and shuffles it; the Shuffle
+   Option then deals seven piles and stacks them. **Cut** (chance, when ``rules.offer_cut``): a
+   cut at a random depth, depth 0 standing for the player who chose not to cut. Then the deal:
+   one card at a time, clockwise from the dealer's left.
+4. **Turns**, from the dealer's left: draw (stock, top discard; Spread-Out: any depth of the
+   pile; Three-Card Draw: after the top discard, ``take extra``), then declare, go out, lay down
+   four sevens, or discard (never NO MELD 2). A player proposes a tie at most once per turn;
+   the other remaining players then answer one by one, clockwise from the proposer. Any
+   remaining player may drop at any moment of a game, even out of turn.
+5. **Endings**: declare (lowest compared count wins; ties to the highest clockwise offset from
+   the first player), go out, four sevens, the last remaining player, an agreed tie, or the
+   exhausted stock (RULES.md 3.9: each turn may only take the top discard or decline; declining
+   ends the game). Declare or Go Out reshuffles the discard pile but its top card into a new
+   stock (chance, then a cut) instead, while the pile has a card under its top. Safeguards end
+   the game as if declined: ``exhaustion_circuits`` full circuits of exhausted turns, and
+   ``turn_cap`` turns.
+6. **Match** (``rules.match``): after a game, the phase is ``BETWEEN_GAMES`` and the next first
+   player (the winner, or the same first player after a tie game) acts ``next game``, which may
+   carry rule changes for the next game (deal size, optional cards, variations; never the
+   players or the match settings); :meth:`DeclarationRummyEngine.next_game` does it from a
+   ``Rules`` object. The dealer is the first player's right-hand neighbour; dropped players are
+   back for the next game; seats stay as the first game set them. The first to
+   ``match_wins`` game wins takes the match; after ``match_game_cap`` games the most wins do.
+
+Results: a game's ``scores`` are the compared counts of the players still in (``None`` for
+dropped players), ``utilities`` 1 for the winner and 0 for the others; an agreed tie game has no
+winner and splits one point evenly among the players still in. A match's result has the game
+wins as scores and utility 1 for the match winner (split among those level at the game cap).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from collections.abc import Callable, Mapping, Sequence
+from functools import lru_cache
+from typing import Any, Final
+
+from cardtable.cards import (
+    CANT_DECLARE_0,
+    NO_MELD_2,
+    format_card,
+    format_cards,
+    is_regular,
+    rank_of,
+    suit_of,
+)
+from cardtable.errors import IllegalActionError, RulesError
+from cardtable.games.contract import (
+    CHANCE,
+    TERMINAL,
+    GameEngine,
+    GameResult,
+    PublicEvent,
+    chance_rng,
+)
+from cardtable.games.declaration_rummy.actions import (
+    ACCEPT_TIE,
+    DECLARE,
+    DECLINE,
+    DISCARDS,
+    DRAW_STOCK,
+    DROP,
+    FIXED_FOR_MATCH,
+    FOUR_SEVENS,
+    GO_OUT,
+    NEXT_GAME,
+    PROPOSE_TIE,
+    REJECT_TIE,
+    TAKE_DISCARD,
+    TAKE_EXTRA,
+    AcceptTie,
+    Action,
+    Declare,
+    Decline,
+    Discard,
+    DrawStock,
+    Drop,
+    FourSevens,
+    GoOut,
+    NextGame,
+    ProposeTie,
+    RejectTie,
+    TakeDiscard,
+    TakeExtra,
+    parse_action,
+)
+from cardtable.games.declaration_rummy.rules import DEAL_SIZES, PRESETS, Rules
+from cardtable.games.declaration_rummy.state import (
+    CHANCE_PHASES,
+    DeclarationRummyState,
+    DrawKind,
+    GameOutcome,
+    Phase,
+    TieVote,
+    next_remaining,
+    offset_from_first,
+    optional_card_ids,
+    pack_cards,
+    remaining_seats,
+    seat_left_of,
+    seat_right_of,
+)
+from cardtable.games.declaration_rummy.view import DeclarationRummyView, determinize, make_view
+from cardtable.melds.declaration import (
+    dr_best,
+    dr_can_go_out,
+    dr_count,
+    has_four_natural_sevens,
+)
+
+State = DeclarationRummyState
+
+SEVEN_PILES: Final = 7
+"""Piles of the Shuffle Option."""
+_PRELIMINARY_SUIT_ORDER: Final = (3, 0, 1, 2)
+"""Tie order of suits in the Preliminary, indexed by suit (S H D C): spades > clubs >
+diamonds > hearts."""
+_TAKES: Final = tuple(TakeDiscard(k) if k != 1 else TAKE_DISCARD for k in range(70))
+_REGULAR: Final = tuple(range(52))
+
+
+def preliminary_key(card: int) -> tuple[int, int]:
+    """Order of Preliminary cards: rank (A lowest, K highest), then suit (hearts lowest).
+
+    >>> from cardtable.cards import parse_card
+    >>> preliminary_key(parse_card("KS")) > preliminary_key(parse_card("KH"))
+    True
+    """
+    return (rank_of(card), _PRELIMINARY_SUIT_ORDER[suit_of(card)])
+
+
+# --- cached hand questions ----------------------------------------------------------------------
+# Hands are kept sorted, so a hand tuple is its own cache key; random playouts and search revisit
+# the same hands often.
+
+
+@lru_cache(maxsize=1 << 16)
+def hand_count(hand: tuple[int, ...]) -> int:
+    """The count of a sorted hand (cached :func:`~cardtable.melds.declaration.dr_count`)."""
+    return dr_count(hand)
+
+
+@lru_cache(maxsize=1 << 16)
+def hand_can_go_out(hand: tuple[int, ...], single_meld: bool) -> bool:
+    """Whether a sorted hand can go out (cached ``dr_can_go_out``)."""
+    return dr_can_go_out(hand, single_meld=single_meld)
+
+
+def may_declare(hand: tuple[int, ...], rules: Rules) -> bool:
+    """Declaring is allowed with this hand (after drawing): no CAN'T DECLARE 0, and under the Gin
+    Rummy variation a raw count of at most ``gin_threshold`` (DR12, DR13)."""
+    if CANT_DECLARE_0 in hand:
+        return False
+    return not rules.gin_rummy or hand_count(hand) <= rules.gin_threshold
+
+
+def _with(hand: tuple[int, ...], cards: Sequence[int]) -> tuple[int, ...]:
+    return tuple(sorted(hand + tuple(cards)))
+
+
+def _without(hand: tuple[int, ...], card: int) -> tuple[int, ...]:
+    index = hand.index(card)
+    return hand[:index] + hand[index + 1 :]
+
+
+def _cut(pack: tuple[int, ...], rng: random.Random) -> tuple[int, ...]:
+    depth = rng.randrange(len(pack)) if pack else 0
+    return pack[-depth:] + pack[:-depth] if depth else pack
+
+
+def _seven_piles(pack: list[int]) -> list[int]:
+    """Deal the pack (top is last) one card at a time into seven piles, then stack them with
+    the first pile on top."""
+    piles: list[list[int]] = [[] for _ in range(SEVEN_PILES)]
+    for index, card in enumerate(reversed(pack)):
+        piles[index % SEVEN_PILES].append(card)
+    stacked: list[int] = []
+    for pile in reversed(piles):
+        stacked.extend(pile)
+    return stacked
+
+
+def preliminary_deal(
+    order: Sequence[int], dropped: Sequence[bool], pack: Sequence[int]
+) -> tuple[tuple[tuple[int, ...], ...], int]:
+    """The Preliminary (RULES.md 3.3): deal ``pack`` (top card last) face up, clockwise from the
+    left of the shuffler at table position 0, to each player still in until that player gets a
+    regular card. Returns each seat's face-up cards (its regular card last) and the first
+    dealer: the highest regular card, K high, A low, ties by suit spades > clubs > diamonds >
+    hearts (DR14).
+
+    >>> from cardtable.cards import parse_cards
+    >>> dealt, dealer = preliminary_deal((0, 1), (False, False), parse_cards("KS KH", deck=None))
+    >>> dealer, dealt[1]
+    (0, (25,))
+    """
+    cards = list(pack)
+    n = len(order)
+    dealt: list[tuple[int, ...]] = [()] * n
+    for step in range(1, n + 1):
+        seat = order[step % n]
+        if dropped[seat]:
+            continue
+        received: list[int] = []
+        while not received or not is_regular(received[-1]):
+            received.append(cards.pop())
+        dealt[seat] = tuple(received)
+    contenders = [seat for seat in range(n) if dealt[seat]]
+    dealer = max(contenders, key=lambda seat: preliminary_key(dealt[seat][-1]))
+    return tuple(dealt), dealer
+
+
+def choose_places(
+    preliminary: Sequence[tuple[int, ...]], dealer: int, rng: random.Random
+) -> tuple[int, ...]:
+    """The Seating variation (RULES.md 3.10 item 9) with every choice made at random: the
+    lowest Preliminary card takes any place, the first dealer the place to its right, then each
+    next-lowest card a free place. Players without a Preliminary card (dropped before it) fill
+    the places left. Returns the seat at each table position."""
+    n = len(preliminary)
+    choosers = sorted(
+        (seat for seat in range(n) if preliminary[seat] and seat != dealer),
+        key=lambda seat: preliminary_key(preliminary[seat][-1]),
+    )
+    place: dict[int, int] = {choosers[0]: rng.randrange(n)}
+    place[dealer] = (place[choosers[0]] - 1) % n
+    for seat in choosers[1:]:
+        free = [p for p in range(n) if p not in place.values()]
+        place[seat] = free[rng.randrange(len(free))]
+    free = [p for p in range(n) if p not in place.values()]
+    for seat in range(n):
+        if seat not in place:
+            place[seat] = free.pop(0)
+    order = [0] * n
+    for seat, position in place.items():
+        order[position] = seat
+    return tuple(order)
+
+
+def deal_hands(
+    order: Sequence[int],
+    dealer: int,
+    dropped: Sequence[bool],
+    size: int,
+    pack: Sequence[int],
+) -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]:
+    """Deal ``size`` cards to each player still in, one at a time, clockwise from the dealer's
+    left, from the top of ``pack`` (its last card). Returns the sorted hands and the stock.
+
+    >>> hands, stock = deal_hands((0, 1, 2), 2, (False,) * 3, 2, (9, 8, 7, 6, 5, 4, 3))
+    >>> hands, stock  # seat 0, left of dealer 2, gets the top card 3 first
+    (((3, 6), (4, 7), (5, 8)), (9,))
+    """
+    n = len(order)
+    cards = list(pack)
+    hands: list[list[int]] = [[] for _ in range(n)]
+    start = order.index(dealer) + 1
+    for _ in range(size):
+        for step in range(n):
+            seat = order[(start + step) % n]
+            if not dropped[seat]:
+                hands[seat].append(cards.pop())
+    return tuple(tuple(sorted(h)) for h in hands), tuple(cards)
+
+
+def _event(state: State, seat: int, verb: str, cards: tuple[int, ...] = ()) -> tuple[Any, ...]:
+    return (*state.events, PublicEvent(seat, verb, cards))
+
+
+class DeclarationRummyEngine(GameEngine[State, Action, Rules, DeclarationRummyView]):
+    """Declaration Rummy for 2-10 players, with every optional card, variation and matches."""
+
+    name = "declaration-rummy"
+    title = "Declaration Rummy"
+    min_players = 2
+    max_players = 10
+    rules_type = Rules
+
+    def __init__(self) -> None:
+        self._handlers: dict[type, Callable[[State, Any, int], State]] = {
+            DrawStock: self._draw_stock,
+            TakeDiscard: self._take_discard,
+            TakeExtra: self._take_extra,
+            Decline: self._decline,
+            Discard: self._discard,
+            Declare: self._declare,
+            GoOut: self._go_out,
+            FourSevens: self._four_sevens,
+            ProposeTie: self._propose_tie,
+            AcceptTie: self._accept_tie,
+            RejectTie: self._reject_tie,
+            Drop: self._drop,
+            NextGame: self._next_game,
+        }
+        self._chance: dict[Phase, Callable[[State, random.Random], State]] = {
+            Phase.PRELIMINARY: self._preliminary_shuffle,
+            Phase.PRELIMINARY_CUT: self._preliminary_cut,
+            Phase.SEATING: self._seating,
+            Phase.SHUFFLE: self._shuffle,
+            Phase.CUT: self._cut_and_deal,
+            Phase.RESHUFFLE: self._reshuffle,
+            Phase.RESHUFFLE_CUT: self._reshuffle_cut,
+        }
+
+    # --- contract: setup and queries -----------------------------------------------------------
+
+    def presets(self) -> Mapping[str, Rules]:
+        """Named rule sets (see :data:`~cardtable.games.declaration_rummy.rules.PRESETS`)."""
+        return PRESETS
+
+    def new_game(self, rules: Rules, seed: int) -> State:
+        """A new game (or match); its first step is the Preliminary shuffle (a chance step).
+
+        >>> s = ENGINE.new_game(Rules(players=3), seed=7)
+        >>> s.phase.value, ENGINE.current_player(s) == CHANCE
+        ('preliminary', True)
+        """
+        _validate(rules)
+        if not isinstance(seed, int) or isinstance(seed, bool):
+            raise RulesError(f"the seed must be a whole number, not {seed!r}")
+        n = rules.players
+        return State(
+            rules=rules,
+            seed=seed,
+            phase=Phase.PRELIMINARY,
+            chance_steps=0,
+            order=tuple(range(n)),
+            positions=tuple(range(n)),
+            dealer=-1,
+            first_player=-1,
+            turn=-1,
+            hands=((),) * n,
+            stock=pack_cards(rules),
+            pile=(),
+            removed=(),
+            dropped=(False,) * n,
+            drawn=(),
+            draw_kind=DrawKind.NONE,
+            exhaustion=False,
+            exhausted_turns=0,
+            turns=0,
+            tie_proposed=False,
+            vote=None,
+            events=(),
+            turn_event_start=0,
+            preliminary=((),) * n,
+            outcome=None,
+            game_number=1,
+            match_wins=(0,) * n,
+            history=(),
+        )
+
+    def rules_of(self, state: State) -> Rules:
+        """The rules the current game is played under."""
+        return state.rules
+
+    def current_player(self, state: State) -> int:
+        """The seat to act, ``CHANCE`` or ``TERMINAL`` (a tie vote's voter acts in its turn)."""
+        phase = state.phase
+        if phase is Phase.DRAW or phase is Phase.PLAY or phase is Phase.BETWEEN_GAMES:
+            return state.turn
+        if phase is Phase.TIE_VOTE:
+            assert state.vote is not None
+            return state.vote.pending[0]
+        if phase is Phase.OVER:
+            return TERMINAL
+        return CHANCE
+
+    def legal_actions(self, state: State, seat: int) -> Sequence[Action]:
+        """What ``seat`` may do now: its turn's actions, or only ``drop`` out of turn."""
+        phase = state.phase
+        if phase is Phase.OVER:
+            return ()
+        if phase is Phase.BETWEEN_GAMES:
+            return (NEXT_GAME,) if seat == state.turn else ()
+        if not 0 <= seat < len(state.dropped) or state.dropped[seat]:
+            return ()
+        if phase is Phase.TIE_VOTE:
+            assert state.vote is not None
+            if seat == state.vote.pending[0]:
+                return (ACCEPT_TIE, REJECT_TIE, DROP)
+            return (DROP,)
+        if seat != state.turn or phase in CHANCE_PHASES:
+            return (DROP,)
+        rules = state.rules
+        hand = state.hands[seat]
+        actions: list[Action] = []
+        if phase is Phase.DRAW:
+            if state.exhaustion:
+                if state.pile:
+                    actions.append(TAKE_DISCARD)
+                actions.append(DECLINE)
+            else:
+                actions.append(DRAW_STOCK)
+                if state.pile:
+                    actions.append(TAKE_DISCARD)
+                    if rules.spread_out_discard:
+                        actions.extend(_TAKES[2 : len(state.pile) + 1])
+        else:
+            if may_declare(hand, rules):
+                actions.append(DECLARE)
+            if hand_can_go_out(hand, rules.going_out_single_meld):
+                actions.append(GO_OUT)
+            if self._may_take_extra(state):
+                actions.append(TAKE_EXTRA)
+            previous = -1
+            for card in hand:
+                if card != previous and card != NO_MELD_2:
+                    actions.append(DISCARDS[card])
+                previous = card
+        if rules.four_sevens and has_four_natural_sevens(hand):
+            actions.append(FOUR_SEVENS)
+        if not state.tie_proposed:
+            actions.append(PROPOSE_TIE)
+        actions.append(DROP)
+        return actions
+
+    @staticmethod
+    def _may_take_extra(state: State) -> bool:
+        return (
+            state.rules.three_card_draw
+            and state.draw_kind is DrawKind.TOP_DISCARD
+            and bool(state.pile)
+            and bool(state.stock)
+        )
+
+    def view(self, state: State, seat: int) -> DeclarationRummyView:
+        """What ``seat`` may see (see :mod:`cardtable.games.declaration_rummy.view`)."""
+        return make_view(state, seat)
+
+    def determinize(self, view: DeclarationRummyView, rng: random.Random) -> State:
+        """A full state consistent with ``view``, hidden cards dealt at random."""
+        return determinize(view, rng)
+
+    def parse_action(self, text: str) -> Action:
+        """Read an action's notation (see :mod:`cardtable.games.declaration_rummy.actions`)."""
+        return parse_action(text)
+
+    def result(self, state: State) -> GameResult | None:
+        """The game's (or the match's) result once it is over, else ``None``."""
+        if state.phase is not Phase.OVER:
+            return None
+        if state.rules.match:
+            return _match_result(state)
+        assert state.outcome is not None
+        return _game_result(state.outcome, state.dropped)
+
+    # --- contract: applying actions -------------------------------------------------------------
+
+    def apply(self, state: State, action: Action, seat: int) -> State:
+        """Checked apply: ``IllegalActionError`` naming the rule, else the next state."""
+        if type(action) not in self._handlers:
+            raise IllegalActionError(
+                f"{action!r} is not a Declaration Rummy action", rule="not-an-action"
+            )
+        problem = self._why_illegal(state, action, seat)
+        if problem is not None:
+            raise problem
+        if isinstance(action, NextGame):
+            return self._next_game(state, action, seat)
+        if action not in self.legal_actions(state, seat):
+            raise IllegalActionError(f"'{action}' is not allowed now", rule="illegal")
+        return self._handlers[type(action)](state, action, seat)
+
+    def apply_unchecked(self, state: State, action: Action, seat: int) -> State:
+        """Fast apply for an action taken from ``legal_actions(state, seat)``."""
+        return self._handlers[type(action)](state, action, seat)
+
+    def chance_step(self, state: State) -> State:
+        """Perform the due shuffle, cut, seating choice or reshuffle."""
+        handler = self._chance.get(state.phase)
+        if handler is None:
+            raise IllegalActionError("no chance step is due now", rule="no-chance-step")
+        rng = chance_rng(state.seed, state.chance_steps)
+        return handler(state._replace(chance_steps=state.chance_steps + 1), rng)
+
+    def next_game(self, state: State, rules: Rules | None = None) -> State:
+        """Start a match's next game, with ``rules`` for it (``None`` keeps the current ones).
+
+        The same as the first player applying ``next game`` with the changed rule fields, so
+        the change is recorded and replays.
+        """
+        if state.phase is not Phase.BETWEEN_GAMES:
+            raise IllegalActionError("no match is waiting for its next game", rule="not-between")
+        changes: tuple[tuple[str, Any], ...] = ()
+        if rules is not None:
+            if not isinstance(rules, Rules):
+                raise RulesError(f"rules must be Declaration Rummy Rules, not {rules!r}")
+            changes = tuple(
+                (f.name, getattr(rules, f.name))
+                for f in dataclasses.fields(Rules)
+                if getattr(rules, f.name) != getattr(state.rules, f.name)
+            )
+        return self.apply(state, NextGame(changes), state.turn)
+
+    # --- checks ----------------------------------------------------------------------------------
+
+    def _why_illegal(self, state: State, action: Action, seat: int) -> IllegalActionError | None:
+        phase = state.phase
+        n = state.rules.players
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
+            return IllegalActionError(f"there is no seat {seat!r} at this table", rule="no-seat")
+        if phase is Phase.OVER:
+            return IllegalActionError("the game is over", rule="game-over")
+        if phase is Phase.BETWEEN_GAMES:
+            if not isinstance(action, NextGame):
+                return IllegalActionError(
+                    "this game of the match is over: the next game's first player starts it "
+                    "with 'next game'",
+                    rule="between-games",
+                )
+            if seat != state.turn:
+                return IllegalActionError(
+                    f"seat {state.turn} (the next game's first player) starts the next game",
+                    rule="not-your-turn",
+                )
+            return _check_next_rules(state.rules, action)
+        if isinstance(action, NextGame):
+            return IllegalActionError(
+                "'next game' is only for the break between the games of a match",
+                rule="not-between",
+            )
+        if state.dropped[seat]:
+            return IllegalActionError(f"seat {seat} has dropped out of this game", rule="dropped")
+        if isinstance(action, Drop):
+            return None
+        if phase in CHANCE_PHASES:
+            return IllegalActionError(
+                "the cards are being shuffled or dealt: wait for play to start",
+                rule="chance-pending",
+            )
+        if phase is Phase.TIE_VOTE:
+            assert state.vote is not None
+            voter = state.vote.pending[0]
+            if not isinstance(action, AcceptTie | RejectTie):
+                return IllegalActionError(
+                    f"a tie proposal is being answered (seat {voter} answers now): only "
+                    "'accept tie', 'reject tie' or 'drop'",
+                    rule="tie-vote",
+                )
+            if seat != voter:
+                return IllegalActionError(
+                    f"seat {voter} answers the tie proposal now", rule="not-your-turn"
+                )
+            return None
+        if isinstance(action, AcceptTie | RejectTie):
+            return IllegalActionError("no tie proposal is being answered", rule="no-tie-vote")
+        if seat != state.turn:
+            return IllegalActionError(
+                f"it is seat {state.turn}'s turn; out of turn you may only drop",
+                rule="not-your-turn",
+            )
+        return self._why_illegal_on_turn(state, action, seat)
+
+    def _why_illegal_on_turn(
+        self, state: State, action: Action, seat: int
+    ) -> IllegalActionError | None:
+        rules = state.rules
+        hand = state.hands[seat]
+        drawing = state.phase is Phase.DRAW
+        if isinstance(action, DrawStock | TakeDiscard | Decline) and not drawing:
+            return IllegalActionError("you have already drawn this turn", rule="already-drew")
+        if isinstance(action, DrawStock):
+            if state.exhaustion or not state.stock:
+                return IllegalActionError(
+                    "the stockpile is exhausted: take the top discard or decline it",
+                    rule="stock-exhausted",
+                )
+        elif isinstance(action, TakeDiscard):
+            if not state.pile:
+                return IllegalActionError("the discard pile is empty", rule="empty-pile")
+            if action.count > 1 and not rules.spread_out_discard:
+                return IllegalActionError(
+                    "the discard pile is squared: only its top card may be taken "
+                    "(Spread-Out Discard-Pile is not in play)",
+                    rule="squared-pile",
+                )
+            if action.count > 1 and state.exhaustion:
+                return IllegalActionError(
+                    "once the stockpile is exhausted only the top discard may be taken",
+                    rule="exhausted-top-only",
+                )
+            if action.count > len(state.pile):
+                return IllegalActionError(
+                    f"the discard pile holds fewer than {action.count} cards",
+                    rule="pile-too-short",
+                )
+        elif isinstance(action, Decline):
+            if not state.exhaustion:
+                return IllegalActionError(
+                    "you may decline the discard pile only once the stockpile is exhausted",
+                    rule="not-exhausted",
+                )
+        elif isinstance(action, TakeExtra):
+            return self._why_no_extra(state)
+        elif isinstance(action, Discard | Declare | GoOut) and drawing:
+            return IllegalActionError(
+                f"draw first: you may {str(action).split()[0]} only after drawing",
+                rule="must-draw",
+            )
+        elif isinstance(action, Discard):
+            if action.card not in hand:
+                return IllegalActionError(
+                    f"you do not hold {format_card(action.card)}", rule="not-in-hand"
+                )
+            if action.card == NO_MELD_2:
+                return IllegalActionError(
+                    "NO MELD 2 may never be discarded", rule="no-meld-2-discard"
+                )
+        elif isinstance(action, Declare):
+            if CANT_DECLARE_0 in hand:
+                return IllegalActionError(
+                    "you hold CAN'T DECLARE 0, so you may not declare (you may still go out)",
+                    rule="cant-declare",
+                )
+            if rules.gin_rummy and hand_count(hand) > rules.gin_threshold:
+                return IllegalActionError(
+                    f"Gin Rummy variation: you may declare only with a count of "
+                    f"{rules.gin_threshold} or less, and yours is {hand_count(hand)}",
+                    rule="gin-threshold",
+                )
+        elif isinstance(action, GoOut):
+            if not hand_can_go_out(hand, rules.going_out_single_meld):
+                if rules.going_out_single_meld:
+                    message = (
+                        "Going Out Major or Minor: all your cards, or all but one, must form "
+                        "one single meld"
+                    )
+                else:
+                    message = "you cannot meld all your cards, or all but one"
+                return IllegalActionError(message, rule="cannot-go-out")
+        elif isinstance(action, FourSevens):
+            if not rules.four_sevens:
+                return IllegalActionError("Four 7's is not in play", rule="no-four-sevens")
+            if not has_four_natural_sevens(hand):
+                return IllegalActionError(
+                    "you do not hold all four natural sevens", rule="no-four-sevens"
+                )
+        elif isinstance(action, ProposeTie) and state.tie_proposed:
+            return IllegalActionError(
+                "you already proposed a tie this turn", rule="one-tie-proposal"
+            )
+        return None
+
+    def _why_no_extra(self, state: State) -> IllegalActionError | None:
+        if not state.rules.three_card_draw:
+            return IllegalActionError("Three-Card Draw is not in play", rule="no-extra")
+        if state.phase is not Phase.PLAY or state.draw_kind is not DrawKind.TOP_DISCARD:
+            return IllegalActionError(
+                "the extra cards may be taken only right after taking the top discard alone",
+                rule="no-extra",
+            )
+        if not state.pile:
+            return IllegalActionError(
+                "Three-Card Draw needs at least two cards in the discard pile", rule="no-extra"
+            )
+        if not state.stock:
+            return IllegalActionError(
+                "Three-Card Draw needs a card in the stockpile", rule="no-extra"
+            )
+        return None
+
+    # --- chance steps ----------------------------------------------------------------------------
+
+    def _preliminary_shuffle(self, state: State, rng: random.Random) -> State:
+        pack = list(pack_cards(state.rules))
+        rng.shuffle(pack)
+        shuffler = state.order[0]
+        state = state._replace(events=_event(state, shuffler, "shuffle"))
+        if state.rules.offer_cut:
+            return state._replace(phase=Phase.PRELIMINARY_CUT, stock=tuple(pack))
+        return self._preliminary_deal(state, tuple(pack))
+
+    def _preliminary_cut(self, state: State, rng: random.Random) -> State:
+        cutter = seat_right_of(state, state.order[0])
+        state = state._replace(events=_event(state, cutter, "cut"))
+        return self._preliminary_deal(state, _cut(state.stock, rng))
+
+    def _preliminary_deal(self, state: State, pack: tuple[int, ...]) -> State:
+        dealt, dealer = preliminary_deal(state.order, state.dropped, pack)
+        events = [PublicEvent(seat, "preliminary", dealt[seat]) for seat in state.order]
+        events.append(PublicEvent(dealer, "first-dealer", (dealt[dealer][-1],)))
+        return state._replace(
+            phase=Phase.SEATING if state.rules.seating else Phase.SHUFFLE,
+            stock=pack_cards(state.rules),
+            preliminary=dealt,
+            dealer=dealer,
+            events=(*state.events, *(e for e in events if e.cards)),
+        )
+
+    def _seating(self, state: State, rng: random.Random) -> State:
+        order = choose_places(state.preliminary, state.dealer, rng)
+        positions = [0] * len(order)
+        for position, seat in enumerate(order):
+            positions[seat] = position
+        lowest = seat_left_of(state._replace(order=order, positions=tuple(positions)), state.dealer)
+        return state._replace(
+            phase=Phase.SHUFFLE,
+            order=order,
+            positions=tuple(positions),
+            events=_event(state, lowest, "seating"),
+        )
+
+    def _shuffle(self, state: State, rng: random.Random) -> State:
+        rules = state.rules
+        optional = list(optional_card_ids(rules.optional_cards))
+        removed: list[int] = []
+        if rules.missing_cards:
+            rng.shuffle(optional)
+            out = min(rules.missing_optional, len(optional))
+            if out:
+                removed.extend(optional[-out:])
+                del optional[-out:]
+            pack = [*_REGULAR, *optional]
+            rng.shuffle(pack)
+            if rules.missing_regular:
+                removed.extend(pack[-rules.missing_regular :])
+                del pack[-rules.missing_regular :]
+        else:
+            pack = [*_REGULAR, *optional]
+        rng.shuffle(pack)
+        if rules.shuffle_option:
+            pack = _seven_piles(pack)
+        state = state._replace(
+            removed=tuple(removed), events=_event(state, state.dealer, "shuffle")
+        )
+        if rules.offer_cut:
+            return state._replace(phase=Phase.CUT, stock=tuple(pack))
+        return self._deal(state, tuple(pack))
+
+    def _cut_and_deal(self, state: State, rng: random.Random) -> State:
+        cutter = seat_right_of(state, state.dealer)
+        state = state._replace(events=_event(state, cutter, "cut"))
+        return self._deal(state, _cut(state.stock, rng))
+
+    def _deal(self, state: State, pack: tuple[int, ...]) -> State:
+        hands, stock = deal_hands(
+            state.order, state.dealer, state.dropped, state.rules.hand_size, pack
+        )
+        first = next_remaining(state, seat_left_of(state, state.dealer), include_self=True)
+        state = state._replace(
+            hands=hands,
+            stock=stock,
+            pile=(),
+            first_player=first,
+            events=_event(state, state.dealer, "deal"),
+        )
+        return self._begin_turn(state, first)
+
+    def _reshuffle(self, state: State, rng: random.Random) -> State:
+        cards = list(state.pile[:-1])
+        rng.shuffle(cards)
+        state = state._replace(
+            stock=tuple(cards),
+            pile=state.pile[-1:],
+            events=_event(state, state.dealer, "reshuffle"),
+        )
+        if state.rules.offer_cut:
+            return state._replace(phase=Phase.RESHUFFLE_CUT)
+        return self._begin_turn(state, state.turn)
+
+    def _reshuffle_cut(self, state: State, rng: random.Random) -> State:
+        cutter = seat_right_of(state, state.dealer)
+        state = state._replace(stock=_cut(state.stock, rng), events=_event(state, cutter, "cut"))
+        return self._begin_turn(state, state.turn)
+
+    # --- turns -----------------------------------------------------------------------------------
+
+    def _begin_turn(self, state: State, seat: int) -> State:
+        """Start ``seat``'s turn (or the next remaining player's), applying the stock-exhausted
+        rules and the safeguards."""
+        seat = next_remaining(state, seat, include_self=True)
+        rules = state.rules
+        if state.turns >= rules.turn_cap:
+            return self._finish(state, "turn-cap")
+        exhaustion = False
+        exhausted_turns = state.exhausted_turns
+        if not state.stock:
+            if rules.declare_or_go_out and len(state.pile) >= 2:
+                return state._replace(
+                    phase=Phase.RESHUFFLE, turn=seat, drawn=(), draw_kind=DrawKind.NONE
+                )
+            remaining = len(state.dropped) - sum(state.dropped)
+            if exhausted_turns >= rules.exhaustion_circuits * remaining:
+                return self._finish(state, "exhaustion-cap")
+            exhaustion = True
+            exhausted_turns += 1
+        events = state.events[state.turn_event_start :]
+        return state._replace(
+            phase=Phase.DRAW,
+            turn=seat,
+            turns=state.turns + 1,
+            drawn=(),
+            draw_kind=DrawKind.NONE,
+            tie_proposed=False,
+            vote=None,
+            exhaustion=exhaustion,
+            exhausted_turns=exhausted_turns,
+            events=events,
+            turn_event_start=len(events),
+        )
+
+    def _draw_stock(self, state: State, action: DrawStock, seat: int) -> State:
+        card = state.stock[-1]
+        hands = list(state.hands)
+        hands[seat] = _with(hands[seat], (card,))
+        return state._replace(
+            phase=Phase.PLAY,
+            hands=tuple(hands),
+            stock=state.stock[:-1],
+            drawn=(card,),
+            draw_kind=DrawKind.STOCK,
+            events=_event(state, seat, "draw-stock"),
+        )
+
+    def _take_discard(self, state: State, action: TakeDiscard, seat: int) -> State:
+        count = action.count
+        taken = state.pile[-count:]
+        hands = list(state.hands)
+        hands[seat] = _with(hands[seat], taken)
+        return state._replace(
+            phase=Phase.PLAY,
+            hands=tuple(hands),
+            pile=state.pile[:-count],
+            drawn=taken,
+            draw_kind=DrawKind.TOP_DISCARD if count == 1 else DrawKind.SPREAD,
+            events=_event(state, seat, "take-discard", taken),
+        )
+
+    def _take_extra(self, state: State, action: TakeExtra, seat: int) -> State:
+        from_pile = state.pile[-1]
+        from_stock = state.stock[-1]
+        hands = list(state.hands)
+        hands[seat] = _with(hands[seat], (from_pile, from_stock))
+        return state._replace(
+            hands=tuple(hands),
+            pile=state.pile[:-1],
+            stock=state.stock[:-1],
+            drawn=(*state.drawn, from_pile, from_stock),
+            draw_kind=DrawKind.EXTRA,
+            events=_event(state, seat, "take-extra", (from_pile,)),
+        )
+
+    def _discard(self, state: State, action: Discard, seat: int) -> State:
+        card = action.card
+        hands = list(state.hands)
+        hands[seat] = _without(hands[seat], card)
+        state = state._replace(
+            hands=tuple(hands),
+            pile=(*state.pile, card),
+            events=_event(state, seat, "discard", (card,)),
+        )
+        return self._begin_turn(state, next_remaining(state, seat, include_self=False))
+
+    def _decline(self, state: State, action: Decline, seat: int) -> State:
+        state = state._replace(events=_event(state, seat, "decline"))
+        return self._finish(state, "declined", ender=seat)
+
+    def _declare(self, state: State, action: Declare, seat: int) -> State:
+        state = state._replace(events=_event(state, seat, "declare", state.hands[seat]))
+        return self._finish(state, "declared", ender=seat, declarer=seat)
+
+    def _go_out(self, state: State, action: GoOut, seat: int) -> State:
+        state = state._replace(events=_event(state, seat, "go-out", state.hands[seat]))
+        return self._finish(state, "went-out", ender=seat, winner=seat)
+
+    def _four_sevens(self, state: State, action: FourSevens, seat: int) -> State:
+        sevens = tuple(card for card in state.hands[seat] if is_regular(card) and card % 13 == 6)
+        state = state._replace(events=_event(state, seat, "four-sevens", sevens))
+        return self._finish(state, "four-sevens", ender=seat, winner=seat)
+
+    def _propose_tie(self, state: State, action: ProposeTie, seat: int) -> State:
+        voters: list[int] = []
+        voter = next_remaining(state, seat, include_self=False)
+        while voter != seat:
+            voters.append(voter)
+            voter = next_remaining(state, voter, include_self=False)
+        vote = TieVote(proposer=seat, accepted=(), pending=tuple(voters), resume=state.phase)
+        return state._replace(
+            phase=Phase.TIE_VOTE,
+            vote=vote,
+            tie_proposed=True,
+            events=_event(state, seat, "propose-tie"),
+        )
+
+    def _accept_tie(self, state: State, action: AcceptTie, seat: int) -> State:
+        vote = state.vote
+        assert vote is not None
+        pending = tuple(s for s in vote.pending if s != seat)
+        state = state._replace(
+            vote=dataclasses.replace(vote, accepted=(*vote.accepted, seat), pending=pending),
+            events=_event(state, seat, "accept-tie"),
+        )
+        if not pending:
+            return self._finish(state, "tie")
+        return state
+
+    def _reject_tie(self, state: State, action: RejectTie, seat: int) -> State:
+        vote = state.vote
+        assert vote is not None
+        state = state._replace(
+            phase=vote.resume, vote=None, events=_event(state, seat, "reject-tie")
+        )
+        if state.dropped[state.turn]:
+            # The player whose turn the vote interrupted dropped meanwhile.
+            return self._begin_turn(state, next_remaining(state, state.turn, include_self=False))
+        return state
+
+    def _drop(self, state: State, action: Drop, seat: int) -> State:
+        dropped = list(state.dropped)
+        dropped[seat] = True
+        state = state._replace(dropped=tuple(dropped), events=_event(state, seat, "drop"))
+        if sum(dropped) == len(dropped) - 1:
+            return self._finish(state, "last-player", winner=dropped.index(False))
+        phase = state.phase
+        if phase is Phase.TIE_VOTE:
+            vote = state.vote
+            assert vote is not None
+            pending = tuple(s for s in vote.pending if s != seat)
+            if not pending:
+                return self._finish(state, "tie")
+            return state._replace(vote=dataclasses.replace(vote, pending=pending))
+        if seat == state.turn and phase in (Phase.DRAW, Phase.PLAY):
+            return self._begin_turn(state, next_remaining(state, seat, include_self=False))
+        return state
+
+    # --- endings and matches ---------------------------------------------------------------------
+
+    def _finish(
+        self,
+        state: State,
+        reason: str,
+        *,
+        ender: int | None = None,
+        declarer: int | None = None,
+        winner: int | None = None,
+    ) -> State:
+        outcome = _outcome(state, reason, ender=ender, declarer=declarer, winner=winner)
+        rules = state.rules
+        history = (*state.history, outcome)
+        base = state._replace(
+            outcome=outcome, history=history, vote=None, drawn=(), draw_kind=DrawKind.NONE
+        )
+        if not rules.match:
+            return base._replace(phase=Phase.OVER, turn=-1)
+        wins = list(state.match_wins)
+        if outcome.winner is not None:
+            wins[outcome.winner] += 1
+        if max(wins) >= rules.match_wins or state.game_number >= rules.match_game_cap:
+            return base._replace(phase=Phase.OVER, turn=-1, match_wins=tuple(wins))
+        first = outcome.winner if outcome.winner is not None else state.first_player
+        return base._replace(phase=Phase.BETWEEN_GAMES, turn=first, match_wins=tuple(wins))
+
+    def _next_game(self, state: State, action: NextGame, seat: int) -> State:
+        rules = dataclasses.replace(state.rules, **dict(action.changes))
+        first = state.turn
+        n = rules.players
+        fresh = state._replace(
+            rules=rules,
+            phase=Phase.SHUFFLE,
+            dealer=seat_right_of(state, first),
+            first_player=-1,
+            hands=((),) * n,
+            stock=pack_cards(rules),
+            pile=(),
+            removed=(),
+            dropped=(False,) * n,
+            drawn=(),
+            draw_kind=DrawKind.NONE,
+            exhaustion=False,
+            exhausted_turns=0,
+            turns=0,
+            tie_proposed=False,
+            vote=None,
+            events=(PublicEvent(seat, "next-game"),),
+            turn_event_start=0,
+            preliminary=((),) * n,
+            outcome=None,
+            game_number=state.game_number + 1,
+        )
+        return fresh
+
+
+def _validate(rules: Rules) -> None:
+    if not isinstance(rules, Rules):
+        raise RulesError(f"Declaration Rummy needs its own Rules, not {type(rules).__name__}")
+    low, high = DEAL_SIZES[rules.players]
+    if not low <= rules.hand_size <= high:
+        raise RulesError(
+            f"with {rules.players} players each is dealt {low} to {high} cards, "
+            f"not {rules.hand_size}"
+        )
+
+
+def _check_next_rules(rules: Rules, action: NextGame) -> IllegalActionError | None:
+    names = {name for name, _ in action.changes}
+    fixed = sorted(names & FIXED_FOR_MATCH)
+    if fixed:
+        return IllegalActionError(
+            f"a match keeps its {', '.join(fixed)} from its first game", rule="match-fixed"
+        )
+    try:
+        dataclasses.replace(rules, **dict(action.changes))
+    except (RulesError, TypeError) as exc:
+        return IllegalActionError(f"the next game's rules are invalid: {exc}", rule="bad-rules")
+    return None
+
+
+# --- outcomes and results ------------------------------------------------------------------------
+
+
+def _outcome(
+    state: State,
+    reason: str,
+    *,
+    ender: int | None,
+    declarer: int | None,
+    winner: int | None,
+) -> GameOutcome:
+    rules = state.rules
+    n = rules.players
+    hands: list[tuple[int, ...] | None] = [None] * n
+    counts: list[int | None] = [None] * n
+    compared: list[int | None] = [None] * n
+    for seat in range(n):
+        if state.dropped[seat]:
+            continue
+        hand = state.hands[seat]
+        count = hand_count(hand)
+        hands[seat] = hand
+        counts[seat] = count
+        compared[seat] = count - 1 if seat == declarer and rules.declare_bonus else count
+    tie_break: str | None = None
+    if reason in ("declared", "declined", "exhaustion-cap", "turn-cap"):
+        winner, tie_break = _lowest_count_winner(state, compared)
+    summary = _summary(state, reason, winner, ender, declarer, compared)
+    if tie_break:
+        summary = f"{summary} {tie_break}"
+    return GameOutcome(
+        game=state.game_number,
+        reason=reason,
+        winner=winner,
+        ender=ender,
+        declarer=declarer,
+        hands=tuple(hands),
+        counts=tuple(counts),
+        compared=tuple(compared),
+        tie_break=tie_break,
+        summary=summary,
+        single_meld=rules.going_out_single_meld,
+    )
+
+
+def _lowest_count_winner(state: State, compared: Sequence[int | None]) -> tuple[int, str | None]:
+    """The lowest compared count wins; among tied players the one furthest left of the first
+    player (the highest clockwise offset) wins (RULES.md 3.8)."""
+    scored = [(count, seat) for seat, count in enumerate(compared) if count is not None]
+    low = min(count for count, _ in scored)
+    tied = [seat for count, seat in scored if count == low]
+    best = max(tied, key=lambda seat: offset_from_first(state, seat))
+    if len(tied) == 1:
+        return best, None
+    offsets = ", ".join(
+        f"seat {seat} at {offset_from_first(state, seat)}"
+        for seat in sorted(tied, key=lambda s: offset_from_first(state, s))
+    )
+    return best, (
+        f"Seats {', '.join(str(s) for s in sorted(tied))} tie at {low}; counting clockwise "
+        f"from the first player (seat {state.first_player}) they sit at offsets {offsets}, so "
+        f"seat {best}, furthest to the left, wins."
+    )
+
+
+def _summary(
+    state: State,
+    reason: str,
+    winner: int | None,
+    ender: int | None,
+    declarer: int | None,
+    compared: Sequence[int | None],
+) -> str:
+    def count_of(seat: int | None) -> str:
+        return "?" if seat is None else str(compared[seat])
+
+    if reason == "tie":
+        return "All remaining players agreed to a tie game: nobody wins."
+    if reason == "last-player":
+        return f"Every other player dropped: seat {winner} wins."
+    if reason == "went-out":
+        return f"Seat {winner} went out and wins."
+    if reason == "four-sevens":
+        return f"Seat {winner} laid down the four sevens and wins."
+    if reason == "declared":
+        bonus = " (less 1, Declare Bonus)" if state.rules.declare_bonus else ""
+        return (
+            f"Seat {declarer} declared with {count_of(declarer)}{bonus}; seat {winner} wins "
+            f"with the lowest count, {count_of(winner)}."
+        )
+    if reason == "declined":
+        return (
+            f"The stockpile was exhausted and seat {ender} declined the discard pile; seat "
+            f"{winner} wins with the lowest count, {count_of(winner)}."
+        )
+    cap = "exhausted-stock" if reason == "exhaustion-cap" else "turn"
+    return (
+        f"The game reached its {cap} safeguard and ended as if declined; seat {winner} wins "
+        f"with the lowest count, {count_of(winner)}."
+    )
+
+
+def _game_result(outcome: GameOutcome, dropped: Sequence[bool]) -> GameResult:
+    n = len(outcome.compared)
+    if outcome.winner is None:
+        remaining = [seat for seat in range(n) if not dropped[seat]]
+        share = 1.0 / len(remaining)
+        utilities = tuple(share if seat in remaining else 0.0 for seat in range(n))
+        winners: tuple[int, ...] = ()
+    else:
+        utilities = tuple(1.0 if seat == outcome.winner else 0.0 for seat in range(n))
+        winners = (outcome.winner,)
+    return GameResult(
+        winners=winners,
+        scores=outcome.compared,
+        utilities=utilities,
+        reason=outcome.reason,
+        summary=outcome.summary,
+    )
+
+
+def _match_result(state: State) -> GameResult:
+    wins = state.match_wins
+    rules = state.rules
+    best = max(wins)
+    leaders = tuple(seat for seat, w in enumerate(wins) if w == best)
+    if best >= rules.match_wins:
+        reason = "match"
+        summary = f"Seat {leaders[0]} wins the match with {best} game wins."
+    else:
+        reason = "match-cap"
+        summary = (
+            f"The match reached its cap of {rules.match_game_cap} games; "
+            f"{'seat' if len(leaders) == 1 else 'seats'} "
+            f"{', '.join(str(s) for s in leaders)} led with {best} game wins."
+        )
+    share = 1.0 / len(leaders)
+    return GameResult(
+        winners=leaders,
+        scores=tuple(wins),
+        utilities=tuple(share if seat in leaders else 0.0 for seat in range(len(wins))),
+        reason=reason,
+        summary=summary,
+    )
+
+
+def summarize_hand(hand: Sequence[int]) -> str:
+    """A one-line count of a hand, for logs: ``5 = 4S 4H 4C | 2H 3H``."""
+    count, melds, unmelded = dr_best(tuple(hand))
+    shown = " ".join(f"[{format_cards(m)}]" for m in melds)
+    return f"{count} = {shown} | {format_cards(unmelded)}".replace("  ", " ")
+
+
+ENGINE: Final = DeclarationRummyEngine()
+"""The engine the registry finds under ``declaration-rummy``."""
+
+__all__ = [
+    "CHANCE",
+    "ENGINE",
+    "TERMINAL",
+    "DeclarationRummyEngine",
+    "choose_places",
+    "deal_hands",
+    "hand_can_go_out",
+    "hand_count",
+    "may_declare",
+    "preliminary_deal",
+    "preliminary_key",
+    "remaining_seats",
+    "summarize_hand",
+]

@@ -1,0 +1,374 @@
+"""What one seat may see of a Declaration Rummy table, and :func:`determinize`, its inverse.
+
+A view holds the seat's own hand, every other hand's **size** (on a real table you see how many
+cards each player holds), the top of the discard pile, the public events of the previous and the
+current turn, the table order, any tie vote, and the outcome of a finished game with every
+non-dropped hand revealed. It hides the other hands, the stock order, the cards removed unseen
+(Missing Cards), every dropped hand (even at the end, even to its owner), and **exact pile sizes**:
+the seed forbids counting the stockpile and the discard pile, so a view only gives a coarse
+stack level (:func:`stock_level`, :func:`pile_level`):
+
+=====  ==================  ========================  =========================
+level  label               stock cards               discard-pile cards
+=====  ==================  ========================  =========================
+0      ``empty``           0                         0
+1      ``one card`` /      1-5 (``a few cards``)     1 (``one card``)
+       ``a few cards``
+2      ``a few cards`` /   6-12 (``a small stack``)  2-5 (``a few cards``)
+       ``a small stack``
+3      ``a stack`` ...     13-24 (``a stack``)       6-12 (``a small stack``)
+4      ``a tall stack``    25-40 (``a tall stack``)  13-24 (``a stack``)
+5      ``a very tall``     41+                       25+ (``a tall stack``)
+=====  ==================  ========================  =========================
+
+The discard pile's level 1 is exact on purpose: whether a card lies under the top one is plain to
+see and decides the Three-Card Draw and the Declare or Go Out reshuffle. With the Spread-Out
+Discard-Pile every discard is visible (``discard_pile``), as it is on the table. Events are
+kept only for the previous and the current turn: each discard is seen as it is made, but the
+view is no ledger from which to count the piles.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from dataclasses import dataclass
+from typing import Any, Final
+
+from cardtable.cards import format_card
+from cardtable.errors import RulesError
+from cardtable.games.contract import PublicEvent
+from cardtable.games.declaration_rummy.rules import Rules
+from cardtable.games.declaration_rummy.state import (
+    BEFORE_DEAL,
+    DeclarationRummyState,
+    DrawKind,
+    GameOutcome,
+    Phase,
+    TieVote,
+    pack_cards,
+)
+
+STOCK_LABELS: Final = (
+    "empty",
+    "a few cards",
+    "a small stack",
+    "a stack",
+    "a tall stack",
+    "a very tall stack",
+)
+STOCK_BOUNDS: Final = (0, 5, 12, 24, 40)
+"""Upper bound of stock levels 0-4 (level 5 is anything above)."""
+PILE_LABELS: Final = (
+    "empty",
+    "one card",
+    "a few cards",
+    "a small stack",
+    "a stack",
+    "a tall stack",
+)
+PILE_BOUNDS: Final = (0, 1, 5, 12, 24)
+"""Upper bound of discard-pile levels 0-4 (level 5 is anything above)."""
+
+
+def _level(size: int, bounds: tuple[int, ...]) -> int:
+    for level, bound in enumerate(bounds):
+        if size <= bound:
+            return level
+    return len(bounds)
+
+
+def stock_level(size: int) -> int:
+    """The visual level 0-5 of a stockpile of ``size`` cards.
+
+    >>> [stock_level(n) for n in (0, 1, 5, 6, 24, 25, 41)]
+    [0, 1, 1, 2, 3, 4, 5]
+    """
+    return _level(size, STOCK_BOUNDS)
+
+
+def pile_level(size: int) -> int:
+    """The visual level 0-5 of a discard pile of ``size`` cards.
+
+    >>> [pile_level(n) for n in (0, 1, 2, 5, 6, 13, 30)]
+    [0, 1, 2, 2, 3, 4, 5]
+    """
+    return _level(size, PILE_BOUNDS)
+
+
+@dataclass(frozen=True, slots=True)
+class DeclarationRummyView:
+    """One seat's view (see the module docstring for what is shown and hidden)."""
+
+    seat: int
+    rules: Rules
+    phase: Phase
+    to_act: int | None
+    """The seat acting now (``None`` during a chance step and at the end)."""
+    game_number: int
+    order: tuple[int, ...]
+    dealer: int
+    first_player: int
+    turn: int
+    hand: tuple[int, ...]
+    """This seat's cards (empty once it dropped)."""
+    drawn: tuple[int, ...]
+    """Cards this seat took during its current turn."""
+    hand_sizes: tuple[int, ...]
+    """Cards each seat holds (a dropped seat: its face-down hand)."""
+    dropped: tuple[bool, ...]
+    draw_kind: DrawKind
+    """How the player on turn drew this turn."""
+    stock_level: int
+    pile_level: int
+    discard_top: int | None
+    discard_pile: tuple[int, ...] | None
+    """Every discard, bottom to top: only with the Spread-Out Discard-Pile."""
+    removed_unseen: int
+    """Cards out of play unseen (Missing Cards): a number the table agreed on."""
+    exhaustion: bool
+    """This turn is played under the stock-exhausted ending."""
+    tie_proposed: bool
+    vote: TieVote | None
+    events: tuple[PublicEvent, ...]
+    turn_events_from: int
+    """Index in ``events`` where the current turn's events begin."""
+    preliminary: tuple[tuple[int, ...], ...]
+    outcome: GameOutcome | None
+    match_wins: tuple[int, ...]
+    history: tuple[GameOutcome, ...]
+
+    @property
+    def stock_label(self) -> str:
+        """The stock's level in words."""
+        return STOCK_LABELS[self.stock_level]
+
+    @property
+    def pile_label(self) -> str:
+        """The discard pile's level in words."""
+        return PILE_LABELS[self.pile_level]
+
+    def to_json(self) -> dict[str, Any]:
+        """The view as JSON-ready data (cards as labels)."""
+        from cardtable.games.contract import rules_to_json
+
+        def labels(cards: tuple[int, ...]) -> list[str]:
+            return [format_card(c) for c in cards]
+
+        vote = self.vote
+        return {
+            "seat": self.seat,
+            "rules": rules_to_json(self.rules),
+            "phase": self.phase.value,
+            "to_act": self.to_act,
+            "game_number": self.game_number,
+            "order": list(self.order),
+            "dealer": self.dealer,
+            "first_player": self.first_player,
+            "turn": self.turn,
+            "hand": labels(self.hand),
+            "drawn": labels(self.drawn),
+            "hand_sizes": list(self.hand_sizes),
+            "dropped": list(self.dropped),
+            "draw_kind": self.draw_kind.value,
+            "stock": {"level": self.stock_level, "label": self.stock_label},
+            "discard_pile": {
+                "level": self.pile_level,
+                "label": self.pile_label,
+                "top": None if self.discard_top is None else format_card(self.discard_top),
+                "cards": None if self.discard_pile is None else labels(self.discard_pile),
+            },
+            "removed_unseen": self.removed_unseen,
+            "exhaustion": self.exhaustion,
+            "tie_proposed": self.tie_proposed,
+            "vote": None
+            if vote is None
+            else {
+                "proposer": vote.proposer,
+                "accepted": list(vote.accepted),
+                "pending": list(vote.pending),
+            },
+            "events": [event.to_json() for event in self.events],
+            "turn_events_from": self.turn_events_from,
+            "preliminary": [labels(cards) for cards in self.preliminary],
+            "outcome": None if self.outcome is None else self.outcome.to_json(),
+            "match_wins": list(self.match_wins),
+            "history": [outcome.to_json() for outcome in self.history],
+        }
+
+
+def make_view(state: DeclarationRummyState, seat: int) -> DeclarationRummyView:
+    """The view of ``state`` from ``seat``."""
+    if not 0 <= seat < state.rules.players:
+        raise RulesError(f"there is no seat {seat!r} at this table")
+    phase = state.phase
+    if phase is Phase.DRAW or phase is Phase.PLAY or phase is Phase.BETWEEN_GAMES:
+        to_act: int | None = state.turn
+    elif phase is Phase.TIE_VOTE:
+        assert state.vote is not None
+        to_act = state.vote.pending[0]
+    else:
+        to_act = None
+    own_dropped = state.dropped[seat]
+    mine_on_turn = seat == state.turn and phase in (Phase.PLAY, Phase.TIE_VOTE)
+    pile = state.pile
+    spread = state.rules.spread_out_discard
+    return DeclarationRummyView(
+        seat=seat,
+        rules=state.rules,
+        phase=phase,
+        to_act=to_act,
+        game_number=state.game_number,
+        order=state.order,
+        dealer=state.dealer,
+        first_player=state.first_player,
+        turn=state.turn,
+        hand=() if own_dropped else state.hands[seat],
+        drawn=state.drawn if mine_on_turn and not own_dropped else (),
+        hand_sizes=tuple(len(hand) for hand in state.hands),
+        dropped=state.dropped,
+        draw_kind=state.draw_kind,
+        # Before the deal the undealt pack is a stack on the table, not a stockpile.
+        stock_level=0 if phase in BEFORE_DEAL else stock_level(len(state.stock)),
+        pile_level=pile_level(len(pile)),
+        discard_top=pile[-1] if pile else None,
+        discard_pile=pile if spread else None,
+        removed_unseen=len(state.removed),
+        exhaustion=state.exhaustion,
+        tie_proposed=state.tie_proposed,
+        vote=state.vote,
+        events=state.events,
+        turn_events_from=state.turn_event_start,
+        preliminary=state.preliminary,
+        outcome=state.outcome,
+        match_wins=state.match_wins,
+        history=state.history,
+    )
+
+
+# --- determinization ----------------------------------------------------------------------------
+
+
+def _known_holdings(view: DeclarationRummyView) -> dict[int, list[int]]:
+    """Cards the recent events show in other players' hands: taken face up from the discard
+    pile this turn or last, and not discarded since."""
+    known: dict[int, list[int]] = {}
+    for event in view.events:
+        if event.seat == view.seat:
+            continue
+        if event.verb in ("take-discard", "take-extra"):
+            known.setdefault(event.seat, []).extend(event.cards)
+        elif event.verb == "discard":
+            held = known.get(event.seat, [])
+            if event.cards and event.cards[0] in held:
+                held.remove(event.cards[0])
+        elif event.verb == "deal" or event.verb == "next-game":
+            known.clear()
+    return known
+
+
+def determinize(view: DeclarationRummyView, rng: random.Random) -> DeclarationRummyState:
+    """A full state consistent with ``view``: the unseen cards dealt at random.
+
+    The state gives the same view for ``view.seat``. Cards the recent events show going into
+    another hand are placed there; the split of the unseen cards between the stock and the
+    hidden part of the discard pile is drawn among the splits that show the same stack levels.
+    The seed is drawn from ``rng`` (future shuffles are unknown) and the safeguard counters
+    start afresh (a view does not show them).
+    """
+    rules = view.rules
+    n = rules.players
+    unseen = Counter(pack_cards(rules))
+    unseen.subtract(view.hand)
+    visible_pile = view.discard_pile if view.discard_pile is not None else ()
+    if view.discard_pile is None and view.discard_top is not None:
+        visible_pile = (view.discard_top,)
+    unseen.subtract(visible_pile)
+    known = _known_holdings(view)
+    for cards in known.values():
+        unseen.subtract(cards)
+    if any(v < 0 for v in unseen.values()):
+        raise RulesError("the view is inconsistent: a card is shown in two places")
+    pool = [card for card, copies in sorted(unseen.items()) for _ in range(copies)]
+    rng.shuffle(pool)
+
+    hidden_in_hands = 0
+    for seat in range(n):
+        if seat != view.seat or view.dropped[seat]:
+            hidden_in_hands += view.hand_sizes[seat] - len(known.get(seat, ()))
+    removed = view.removed_unseen
+    rest = len(pool) - hidden_in_hands - removed
+    if rest < 0:
+        raise RulesError("the view is inconsistent: fewer unseen cards than hidden places")
+    before_deal = view.phase in BEFORE_DEAL
+    pile_total = len(visible_pile)
+    if before_deal or view.discard_pile is not None or view.discard_top is None:
+        # Nothing of the pile is hidden: every unseen card left is in the stock (or the pack).
+        stock_size = rest
+    else:
+        options = [
+            size
+            for size in range(rest + 1)
+            if stock_level(size) == view.stock_level
+            and pile_level(1 + rest - size) == view.pile_level
+        ]
+        if not options:
+            raise RulesError("the view is inconsistent: no stock size fits its stack levels")
+        stock_size = options[rng.randrange(len(options))]
+        pile_total = 1 + rest - stock_size
+
+    hands: list[tuple[int, ...]] = []
+    for seat in range(n):
+        if seat == view.seat and not view.dropped[seat]:
+            hands.append(view.hand)
+            continue
+        own = list(known.get(seat, ()))
+        need = view.hand_sizes[seat] - len(own)
+        own.extend(pool[:need])
+        del pool[:need]
+        hands.append(tuple(sorted(own)))
+    removed_cards = tuple(pool[:removed])
+    del pool[:removed]
+    stock = tuple(pool[:stock_size])
+    del pool[:stock_size]
+    if view.discard_pile is not None:
+        pile = view.discard_pile
+    elif view.discard_top is not None:
+        pile = (*pool, view.discard_top)
+        assert len(pile) == pile_total
+    else:
+        pile = ()
+    drawn = view.drawn
+    positions = [0] * n
+    for position, seat in enumerate(view.order):
+        positions[seat] = position
+    return DeclarationRummyState(
+        rules=rules,
+        seed=rng.randrange(1 << 62),
+        phase=view.phase,
+        chance_steps=0,
+        order=view.order,
+        positions=tuple(positions),
+        dealer=view.dealer,
+        first_player=view.first_player,
+        turn=view.turn,
+        hands=tuple(hands),
+        stock=stock,
+        pile=pile,
+        removed=removed_cards,
+        dropped=view.dropped,
+        drawn=drawn,
+        draw_kind=view.draw_kind,
+        exhaustion=view.exhaustion,
+        exhausted_turns=1 if view.exhaustion else 0,
+        turns=1 if view.phase not in BEFORE_DEAL else 0,
+        tie_proposed=view.tie_proposed,
+        vote=view.vote,
+        events=view.events,
+        turn_event_start=view.turn_events_from,
+        preliminary=view.preliminary,
+        outcome=view.outcome,
+        game_number=view.game_number,
+        match_wins=view.match_wins,
+        history=view.history,
+    )
