@@ -1,0 +1,136 @@
+"""Building Indecision positions for scenario tests, playing random legal moves, and the
+invariants every state must keep."""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from collections.abc import Sequence
+
+from cardtable.cards import parse_cards
+from cardtable.games.contract import CHANCE, TERMINAL
+from cardtable.games.indecision import ENGINE, Phase, Rules, State, Stop
+from cardtable.games.indecision.state import Table
+
+
+def cards(text: str) -> tuple[int, ...]:
+    return parse_cards(text)
+
+
+def position(
+    rules: Rules,
+    hands: Sequence[str],
+    *,
+    pile: str = "",
+    deck: str | None = None,
+    dealer: int = 0,
+    to_act: int | None = None,
+    phase: Phase = Phase.DRAW,
+    had_turn: Sequence[int] = (),
+    turns: int | None = None,
+    totals: Sequence[int] | None = None,
+    hand_number: int = 1,
+) -> State:
+    """A state in the middle of a hand with the given cards (the deck holds every other card,
+    top last, unless given)."""
+    held = tuple(cards(h) for h in hands)
+    pile_cards = cards(pile)
+    used = {c for hand in held for c in hand} | set(pile_cards)
+    deck_cards = cards(deck) if deck is not None else tuple(c for c in range(52) if c not in used)
+    assert len(used) + len(deck_cards) == 52 or deck is not None
+    base = ENGINE.new_game(rules, 0)
+    players = rules.players
+    table = Table(
+        rules=rules,
+        seed=0,
+        dealer=dealer,
+        hand_number=hand_number,
+        totals=tuple(totals) if totals is not None else (0,) * players,
+        cut_rounds=(),
+        cutters=(),
+        last_hand=None,
+        winners=(),
+        end_reason="",
+        scorer=base.table.scorer,
+    )
+    starter = (dealer + 1) % players
+    return State(
+        table=table,
+        phase=phase,
+        chance_steps=1,
+        hands=held,
+        deck=deck_cards,
+        pile=pile_cards,
+        to_act=starter if to_act is None else to_act,
+        turns=len(had_turn) if turns is None else turns,
+        had_turn=sum(1 << s for s in had_turn),
+        drawn=-1,
+        drawn_from_pile=False,
+        log=(None, dealer, "deal", -1),
+        counting=None,
+    )
+
+
+def dealt(rules: Rules, seed: int) -> State:
+    """A new game advanced through its chance steps to the first seat decision."""
+    state = ENGINE.new_game(rules, seed)
+    while ENGINE.current_player(state) == CHANCE:
+        state = ENGINE.chance_step(state)
+    return state
+
+
+def advance(state: State) -> State:
+    while ENGINE.current_player(state) == CHANCE:
+        state = ENGINE.chance_step(state)
+    return state
+
+
+def play_moves(state: State, moves: Sequence[tuple[int, str]]) -> State:
+    """Apply ``(seat, notation)`` moves through the checked path, running chance steps."""
+    for seat, text in moves:
+        state = advance(state)
+        state = ENGINE.apply(state, ENGINE.parse_action(text), seat)
+    return state
+
+
+def card_places(state: State) -> list[int]:
+    """Every card in the state's places (hands, deck, pile, stop area)."""
+    places = [c for hand in state.hands for c in hand] + list(state.deck) + list(state.pile)
+    if state.counting is not None and state.counting.stop_card >= 0:
+        places.append(state.counting.stop_card)
+    return places
+
+
+def check_invariants(state: State) -> None:
+    """Card conservation and hand sizes."""
+    places = card_places(state)
+    if state.table.hand_number == 0:
+        assert places == []
+        return
+    assert sorted(places) == list(range(52)), "a card is missing or in two places"
+    seat = ENGINE.current_player(state)
+    if seat >= 0 and state.phase in (Phase.OPENING, Phase.DISCARD, Phase.DRAW):
+        for other, hand in enumerate(state.hands):
+            holding_six = other == seat and state.phase is not Phase.DRAW
+            assert len(hand) == (6 if holding_six else 5)
+    if seat == TERMINAL:
+        assert ENGINE.result(state) is not None
+
+
+def random_policy(stop_chance: float):  # type: ignore[no-untyped-def]
+    """A move chooser: stops with probability ``stop_chance`` when it may, else a random
+    non-stop action (so hands last and decks run out)."""
+
+    def choose(legal: Sequence[object], rng: random.Random) -> object:
+        stops = [a for a in legal if isinstance(a, Stop)]
+        others = [a for a in legal if not isinstance(a, Stop)]
+        if stops and (not others or rng.random() < stop_chance):
+            return rng.choice(stops)
+        return rng.choice(others)
+
+    return choose
+
+
+def with_rules(state: State, **changes: object) -> State:
+    table = dataclasses.replace(state.table, rules=dataclasses.replace(state.rules, **changes))
+    return dataclasses.replace(state, table=table)
