@@ -470,26 +470,16 @@ def _wild_solver(
 class _Search:
     """One hand's search, shared by the count, best-arrangement and going-out questions."""
 
-    __slots__ = (
-        "by_low",
-        "count_cards",
-        "covered",
-        "dead",
-        "live",
-        "naturals",
-        "unmeldable",
-        "wilds",
-    )
+    __slots__ = ("by_low", "count_cards", "dead", "live", "unmeldable", "wilds")
 
     def __init__(self, cards: Iterable[Card]) -> None:
         naturals, patterns, wilds, count_cards, unmeldable = _split(cards)
-        self.naturals = naturals
         self.wilds = wilds
         self.count_cards = count_cards
         self.unmeldable = unmeldable
-        self.by_low, self.covered = _candidates(naturals, patterns, wilds)
-        self.live = naturals & self.covered
-        self.dead = naturals & ~self.covered
+        self.by_low, covered = _candidates(naturals, patterns, wilds)
+        self.live = naturals & covered
+        self.dead = naturals & ~covered
 
     def count_options(self) -> list[tuple[bool, int]]:
         """Ways to treat the COUNT cards: (melded?, wildcards it takes)."""
@@ -503,7 +493,7 @@ class _Search:
 
     def least(
         self, weights: Sequence[int], wild_weight: int, count_weights: Sequence[int]
-    ) -> tuple[int, Solver | None, bool]:
+    ) -> tuple[int, Solver, bool]:
         """Least unmelded weight, the solver used (to walk back an arrangement) and whether the
         COUNT cards are melded in a best arrangement."""
         fixed = _unmelded_total(self.dead, weights)
@@ -640,7 +630,6 @@ def dr_best(cards: Iterable[Card]) -> tuple[int, tuple[tuple[Card, ...], ...], t
     search = _Search(cards)
     count_values = [COUNT_CARD_VALUES[c] for c in search.count_cards]
     cost, solver, count_melded = search.least(_COUNT_OF_BIT, WILDCARD_UNMELDED_COUNT, count_values)
-    assert solver is not None
     melds, unmelded = _walk(search, solver, _COUNT_OF_BIT, count_melded)
     return cost + sum(UNMELDABLE_COUNTS[c] for c in search.unmeldable), melds, unmelded
 
@@ -780,6 +769,5 @@ def dr_go_out_arrangement(
     )
     if cost + _PER_LOOSE_CARD * len(search.unmeldable) >= 2 * _PER_LOOSE_CARD:
         return None
-    assert solver is not None
     melds, unmelded = _walk(search, solver, _GO_OUT_OF_BIT, count_melded)
     return melds, (unmelded[0] if unmelded else None)
