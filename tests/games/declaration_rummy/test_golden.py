@@ -1,0 +1,151 @@
+"""Golden transcripts: whole seeded games (and a match) played through the driver by random
+and counting bots, written as readable text under ``tests/golden/declaration_rummy/``.
+
+The test replays each case and compares the transcript with the stored file; set
+``CARDTABLE_REGEN_GOLDEN=1`` to rewrite the files after an intended change.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import difflib
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from cardtable.bots.base import RandomBot
+from cardtable.cards import format_cards
+from cardtable.driver import play
+from cardtable.games.declaration_rummy.actions import DrawStock, TakeDiscard, TakeExtra
+from cardtable.games.declaration_rummy.engine import ENGINE
+from cardtable.games.declaration_rummy.rules import ALL_OPTIONAL, Rules
+from cardtable.games.declaration_rummy.state import GameOutcome
+from cardtable.replay import record_of, replay
+
+from .helpers import CountingBot, State
+
+GOLDEN_DIR = Path(__file__).resolve().parents[2] / "golden" / "declaration_rummy"
+
+CASES: dict[str, tuple[Rules, int, str]] = {
+    "two_players": (Rules(players=2), 72, "CR"),
+    "four_players": (Rules(players=4), 8, "CRCC"),
+    "ten_players": (Rules(players=10), 5, "CCRCCCRCCC"),
+    "all_optional": (Rules(players=4, optional_cards=ALL_OPTIONAL), 2, "CCRC"),
+    "gin": (Rules(players=3, gin_rummy=True, cards_dealt=7), 4, "CCR"),
+    "match": (Rules(players=3, match=True, cards_dealt=5), 1, "CRC"),
+}
+"""Name -> (rules, seed, one letter per seat: C counting bot, R random bot)."""
+
+
+def _rules_line(rules: Rules) -> str:
+    defaults = Rules()
+    changed = [
+        f"{f.name}={getattr(rules, f.name)!r}"
+        for f in dataclasses.fields(Rules)
+        if getattr(rules, f.name) != getattr(defaults, f.name) or f.name == "players"
+    ]
+    return "rules: " + ", ".join(changed)
+
+
+def _outcome_lines(outcome: GameOutcome) -> list[str]:
+    lines = [f"  end: {outcome.reason}. {outcome.summary}"]
+    for seat, hand in enumerate(outcome.hands):
+        if hand is None:
+            lines.append(f"    seat {seat}: dropped, cards unseen")
+            continue
+        melds = outcome.melds_of(seat) or ()
+        shown = " + ".join(f"({format_cards(m)})" for m in melds) or "no melds"
+        compared = outcome.compared[seat]
+        extra = "" if compared == outcome.counts[seat] else f", compared as {compared}"
+        lines.append(
+            f"    seat {seat}: {format_cards(hand)} -> count {outcome.counts[seat]}{extra}; {shown}"
+        )
+    return lines
+
+
+def transcript(name: str) -> str:
+    rules, seed, letters = CASES[name]
+    bots: list[Any] = [CountingBot() if letter == "C" else RandomBot() for letter in letters]
+    lines = [
+        f"Declaration Rummy golden transcript: {name}",
+        _rules_line(rules),
+        f"seed: {seed}",
+        "seats: " + ", ".join(f"{s} {bot.name}" for s, bot in enumerate(bots)),
+    ]
+    current_game = [0]
+    number = [0]
+
+    def on_action(before: State, seat: int, action: Any) -> None:
+        if before.game_number != current_game[0]:
+            current_game[0] = before.game_number
+            lines.append(f"game {before.game_number}:")
+            if any(before.preliminary):
+                dealt = "; ".join(
+                    f"{s}: {format_cards(c)}" for s, c in enumerate(before.preliminary) if c
+                )
+                lines.append(f"  preliminary: {dealt}")
+            lines.append(
+                f"  table order {list(before.order)}, dealer {before.dealer}, "
+                f"first player {before.first_player}"
+            )
+            for s, hand in enumerate(before.hands):
+                lines.append(f"  seat {s} dealt: {format_cards(hand)}")
+        after = ENGINE.apply_unchecked(before, action, seat)
+        number[0] += 1
+        shown = ""
+        if isinstance(action, DrawStock | TakeDiscard):
+            shown = f" -> {format_cards(after.drawn)}"
+        elif isinstance(action, TakeExtra):
+            shown = f" -> {format_cards(after.drawn[-2:])}"
+        lines.append(f"  {number[0]:>4}. seat {seat}: {action}{shown}")
+        finished = after.outcome
+        if finished is not None and before.outcome is not finished:
+            lines.extend(_outcome_lines(finished))
+
+    played = play(ENGINE, rules, seed, bots, on_action=on_action)
+    result = ENGINE.result(played.state)
+    assert result is not None
+    lines.append(
+        f"result: winners {list(result.winners)}, scores {list(result.scores)}, "
+        f"reason {result.reason}"
+    )
+    lines.append(f"summary: {result.summary}")
+    record = record_of("declaration-rummy", rules, seed, played.actions)
+    assert replay(record) == played.state
+    return "\n".join(lines) + "\n"
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_golden_transcript(name: str) -> None:
+    text = transcript(name)
+    path = GOLDEN_DIR / f"{name}.txt"
+    if os.environ.get("CARDTABLE_REGEN_GOLDEN") == "1":
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    expected = path.read_text(encoding="utf-8")
+    if text != expected:
+        diff = "".join(
+            difflib.unified_diff(
+                expected.splitlines(keepends=True),
+                text.splitlines(keepends=True),
+                fromfile=str(path),
+                tofile="regenerated",
+                n=2,
+            )
+        )
+        pytest.fail(f"transcript {name} changed (CARDTABLE_REGEN_GOLDEN=1 rewrites):\n{diff}")
+
+
+def test_golden_games_end_by_the_game_s_own_endings() -> None:
+    reasons = {name: _reason(name) for name in CASES}
+    assert all(
+        reason in ("declared", "went-out", "declined", "match") for reason in reasons.values()
+    )
+
+
+def _reason(name: str) -> str:
+    path = GOLDEN_DIR / f"{name}.txt"
+    last = [line for line in path.read_text(encoding="utf-8").splitlines() if line]
+    return last[-2].rsplit("reason ", 1)[1]

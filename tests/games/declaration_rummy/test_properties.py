@@ -1,0 +1,207 @@
+"""Invariants of random legal play under random settings (hypothesis): cards are conserved,
+views leak nothing, records replay to the identical state, every game ends within its cap, and
+determinized states agree with the view they came from."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from cardtable.cards import WILDCARD, parse_card
+from cardtable.games.contract import CHANCE, TERMINAL
+from cardtable.games.declaration_rummy.engine import ENGINE
+from cardtable.games.declaration_rummy.rules import DEAL_SIZES, OPTIONAL_LABELS, Rules
+from cardtable.games.declaration_rummy.state import Phase
+from cardtable.replay import record_of, replay
+
+from .helpers import State, WeightedRandomBot, assert_conserved
+
+CARD_VERBS = {
+    "preliminary",
+    "first-dealer",
+    "take-discard",
+    "take-extra",
+    "discard",
+    "declare",
+    "go-out",
+    "four-sevens",
+}
+"""The only events that show cards: face-up cards everyone saw."""
+
+
+@st.composite
+def any_rules(draw: Any) -> Rules:
+    players = draw(st.integers(2, 10))
+    low, high = DEAL_SIZES[players]
+    singles = draw(st.sets(st.sampled_from([x for x in OPTIONAL_LABELS if x != "W"])))
+    wildcards = draw(st.integers(0, 3))
+    flag = st.booleans()
+    return Rules(
+        players=players,
+        cards_dealt=draw(st.integers(low, high)),
+        optional_cards=(*sorted(singles), *("W",) * wildcards),
+        offer_cut=draw(flag),
+        gin_rummy=draw(flag),
+        gin_threshold=draw(st.integers(3, 12)),
+        declare_bonus=draw(flag),
+        going_out_single_meld=draw(flag),
+        declare_or_go_out=draw(flag),
+        three_card_draw=draw(flag),
+        four_sevens=draw(flag),
+        spread_out_discard=draw(flag),
+        missing_cards=draw(flag),
+        missing_optional=draw(st.integers(0, 12)),
+        missing_regular=draw(st.integers(0, 7)),
+        seating=draw(flag),
+        shuffle_option=draw(flag),
+        match=draw(flag),
+        match_wins=draw(st.integers(1, 2)),
+        match_game_cap=draw(st.integers(1, 3)),
+        exhaustion_circuits=draw(st.integers(1, 3)),
+        turn_cap=draw(st.sampled_from([12, 40, 120, 250])),
+    )
+
+
+def _labels(value: Any, out: list[str]) -> None:
+    if isinstance(value, str):
+        out.append(value)
+    elif isinstance(value, dict):
+        for item in value.values():
+            _labels(item, out)
+    elif isinstance(value, list):
+        for item in value:
+            _labels(item, out)
+
+
+def _cards_in(value: Any) -> set[int]:
+    found: list[str] = []
+    _labels(value, found)
+    ids: set[int] = set()
+    for label in found:
+        try:
+            ids.add(parse_card(label))
+        except ValueError:
+            continue
+    return ids
+
+
+def check_view_leaks_nothing(state: State, seat: int) -> None:
+    view = ENGINE.view(state, seat)
+    data = view.to_json()
+    dropped = state.dropped[seat]
+    assert view.hand == (() if dropped else state.hands[seat])
+    assert view.hand_sizes == tuple(len(h) for h in state.hands)
+    assert set(data["stock"]) == {"level", "label"}
+    for event in view.events:
+        assert not event.cards or event.verb in CARD_VERBS, event
+    # Everything but the public record (events, Preliminary, finished games) shows only the
+    # seat's own cards and the face-up discards.
+    private = {k: v for k, v in data.items() if k not in ("events", "preliminary", "rules")}
+    private.pop("outcome")
+    private.pop("history")
+    face_up = set(state.pile) if state.rules.spread_out_discard else set(state.pile[-1:])
+    shown = _cards_in(private)
+    assert shown <= set(view.hand) | face_up, shown - set(view.hand) - face_up
+    hidden = set(state.stock) | set(state.removed)
+    if not state.rules.spread_out_discard:
+        hidden |= set(state.pile[:-1]) - set(state.pile[-1:])
+    for other in range(len(state.hands)):
+        if other != seat:
+            hidden |= set(state.hands[other])
+    hidden.discard(WILDCARD)  # three copies: one may be hidden while another is shown
+    hidden -= set(view.hand) | face_up
+    assert not shown & hidden
+    # Finished games reveal the hands of players still in, never a dropped hand.
+    for outcome in data["history"]:
+        for index, hand in enumerate(outcome["hands"]):
+            assert (hand is None) == (outcome["counts"][index] is None)
+    if state.outcome is not None and state.phase is not Phase.BETWEEN_GAMES:
+        for other, hand in enumerate(state.outcome.hands):
+            assert (hand is None) == state.dropped[other]
+
+
+def check_determinize(state: State, seat: int, rng: random.Random) -> None:
+    view = ENGINE.view(state, seat)
+    guess = ENGINE.determinize(view, rng)
+    assert ENGINE.view(guess, seat) == view
+    assert_conserved(guess)
+    assert list(ENGINE.legal_actions(guess, seat)) == list(ENGINE.legal_actions(state, seat))
+
+
+def play_and_check(rules: Rules, seed: int, bot: WeightedRandomBot) -> None:
+    state = ENGINE.new_game(rules, seed)
+    rng = random.Random(seed)
+    log: list[tuple[int, Any]] = []
+    steps = 0
+    games_turns: list[int] = []
+    while True:
+        steps += 1
+        assert steps < 20_000, "game did not end"
+        assert_conserved(state)
+        seat = ENGINE.current_player(state)
+        if seat == CHANCE:
+            state = ENGINE.chance_step(state)
+            continue
+        if seat == TERMINAL:
+            break
+        check_view_leaks_nothing(state, seat)
+        check_view_leaks_nothing(state, (seat + steps) % rules.players)
+        if steps % 9 == 0 and state.phase in (Phase.DRAW, Phase.PLAY, Phase.TIE_VOTE):
+            check_determinize(state, seat, rng)
+        legal = ENGINE.legal_actions(state, seat)
+        assert legal, "the seat to act has no legal action"
+        action = bot.choose(ENGINE.view(state, seat), legal, rng)
+        before_game = state.game_number
+        state = ENGINE.apply(state, action, seat)
+        log.append((seat, action))
+        if state.outcome is not None and state.game_number == before_game:
+            games_turns.append(state.turns)
+    assert state.phase is Phase.OVER
+    assert all(turns <= rules.turn_cap for turns in games_turns)
+    result = ENGINE.result(state)
+    assert result is not None and len(result.utilities) == rules.players
+    assert abs(sum(result.utilities) - 1.0) < 1e-9
+    assert replay(record_of("declaration-rummy", rules, seed, log)) == state
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    rules=any_rules(),
+    seed=st.integers(0, 2**32),
+    drop=st.sampled_from([0.0, 0.0, 0.01]),
+    tie=st.sampled_from([0.0, 0.02]),
+    finish=st.sampled_from([0.02, 0.1, 0.5]),
+)
+def test_random_play_keeps_every_invariant(
+    rules: Rules, seed: int, drop: float, tie: float, finish: float
+) -> None:
+    play_and_check(rules, seed, WeightedRandomBot(drop=drop, tie=tie, finish=finish))
+
+
+@settings(max_examples=20, deadline=None)
+@given(players=st.integers(2, 4), seed=st.integers(0, 2**32))
+def test_long_games_without_early_endings_reach_the_exhaustion_ending(
+    players: int, seed: int
+) -> None:
+    # A player who never declares, goes out, drops or proposes a tie plays until the stock is
+    # exhausted and someone declines (or the safeguard), so the whole stock is played through.
+    rules = Rules(players=players, cards_dealt=2, turn_cap=400)
+    bot = WeightedRandomBot(finish=0.0)
+    state = ENGINE.new_game(rules, seed)
+    rng = random.Random(seed)
+    exhausted_seen = False
+    while ENGINE.current_player(state) != TERMINAL:
+        seat = ENGINE.current_player(state)
+        if seat == CHANCE:
+            state = ENGINE.chance_step(state)
+            continue
+        exhausted_seen |= state.exhaustion
+        action = bot.choose(ENGINE.view(state, seat), ENGINE.legal_actions(state, seat), rng)
+        state = ENGINE.apply(state, action, seat)
+        assert_conserved(state)
+    assert state.outcome is not None
+    assert exhausted_seen
+    assert state.outcome.reason in ("declined", "exhaustion-cap", "turn-cap")
