@@ -193,6 +193,11 @@ class _RankShape:
     combinations: int
     uncovered: int
     """Ranks held once and outside the interval: cards no same-rank or sequence meld uses."""
+    groups: tuple[tuple[int, int], ...]
+    """(rank, count) of every rank held 2-4 times, larger groups first, then by rank."""
+    interval_ranks: tuple[int, ...]
+    """The interval's ranks in circular order."""
+    prile_4: bool
 
 
 @cache
@@ -220,6 +225,14 @@ def _rank_shapes() -> dict[int, _RankShape]:
             interval_mask=imask,
             combinations=combinations if length else 0,
             uncovered=present & ~(multiples | imask),
+            groups=tuple(
+                sorted(
+                    ((r, counts[r]) for r in range(_RANKS) if counts[r] >= 2),
+                    key=lambda group: -group[1],
+                )
+            ),
+            interval_ranks=tuple((start + i) % _RANKS for i in range(length)),
+            prile_4=4 in counts,
         )
     return shapes
 
@@ -247,20 +260,27 @@ def check_indecision_hand(cards: Iterable[int]) -> tuple[int, ...]:
     cardtable.errors.HandSizeError: an Indecision hand has exactly 5 cards, not 4
     """
     hand = tuple(cards)
+    if (
+        len(hand) == HAND_SIZE
+        and _DECK.issuperset(hand)
+        and len(set(hand)) == HAND_SIZE
+        and set(map(type, hand)) == {int}
+    ):
+        return hand
     if len(hand) != HAND_SIZE:
         raise HandSizeError(f"an Indecision hand has exactly 5 cards, not {len(hand)}")
     for card in hand:
-        if not isinstance(card, int) or not 0 <= card < 52:
+        if type(card) is not int or not 0 <= card < 52:
             raise CardError(f"{card!r} is not a card of the standard 52-card deck")
-    if len(set(hand)) != HAND_SIZE:
-        seen: set[int] = set()
-        for card in hand:
-            if card in seen:
-                raise CardError(
-                    f"duplicate card {format_card(card)}: Indecision plays with one deck"
-                )
-            seen.add(card)
+    seen: set[int] = set()
+    for card in hand:
+        if card in seen:
+            raise CardError(f"duplicate card {format_card(card)}: Indecision plays with one deck")
+        seen.add(card)
     return hand
+
+
+_DECK: Final = frozenset(range(52))
 
 
 class IndecisionScorer:
@@ -269,7 +289,16 @@ class IndecisionScorer:
     Build one per rules object and reuse it: the constructor folds the values into tables.
     """
 
-    __slots__ = ("_alt", "_bike", "_by_ranks", "_flush", "_run", "_values", "bike_inside")
+    __slots__ = (
+        "_alt",
+        "_bike",
+        "_by_ranks",
+        "_flush",
+        "_run",
+        "_same_rank",
+        "_values",
+        "bike_inside",
+    )
 
     def __init__(
         self,
@@ -283,6 +312,7 @@ class IndecisionScorer:
         self._run = (0, 0, 0, values.run_3, values.run_4, values.run_5)
         self._bike = (0, 0, 0, values.bike_3, values.bike_4, values.bike_5)
         self._flush = (0, 0, 0, values.flush_3, values.flush_4, values.flush_5)
+        self._same_rank = (0, 0, values.pair, values.prile_3, values.prile_4)
         self._by_ranks = self._fold_values()
 
     def _fold_values(self) -> dict[int, tuple[int, int, int, int, int, bool]]:
@@ -291,7 +321,7 @@ class IndecisionScorer:
         v = self._values
         same_rank = (0, 0, v.pair, v.prile_3, v.prile_4)
         folded = {}
-        for key, shape in _rank_shapes().items():
+        for key, shape in _SHAPES.items():
             base = sum(same_rank[n] for n in shape.counts)
             length = shape.interval_length
             base += shape.combinations * self._run[length]
@@ -302,7 +332,7 @@ class IndecisionScorer:
                 length,
                 bike_bonus,
                 shape.uncovered,
-                4 in shape.counts,
+                shape.prile_4,
             )
         return folded
 
@@ -335,47 +365,44 @@ class IndecisionScorer:
         """Check the hand and list its counted melds (in order: same rank, bikes, runs,
         flush), with the score and whether all cards are used."""
         hand = check_indecision_hand(cards)
-        v = self._values
-        shape = _rank_shapes()[sum(_RANK_KEY[c] for c in hand)]
-        by_rank: list[list[int]] = [[] for _ in range(_RANKS)]
-        for card in sorted(hand):
-            by_rank[card % 13].append(card)
+        score, all_used = self.value(hand)
+        shape = _SHAPES[sum(map(_RANK_KEY.__getitem__, hand))]
+        ordered = sorted(hand)
         melds: list[Meld] = []
-        same_rank = {2: ("pair", v.pair), 3: ("prile", v.prile_3), 4: ("prile", v.prile_4)}
-        for group in sorted(by_rank, key=len, reverse=True):
-            if len(group) >= 2:
-                kind, points = same_rank[len(group)]
-                melds.append(Meld(kind, tuple(group), points))
+        for rank, size in shape.groups:
+            group = tuple([c for c in ordered if c % 13 == rank])
+            melds.append(Meld("pair" if size == 2 else "prile", group, self._same_rank[size]))
+        big = _BIG_SUIT[sum(map(_SUIT_KEY.__getitem__, hand))]
+        suited: tuple[int, ...] = ()
+        suit_mask = 0
+        if big >= 0:
+            suited = tuple([c for c in ordered if c // 13 == big])
+            for card in suited:
+                suit_mask |= 1 << (card % 13)
         length = shape.interval_length
-        bikes: list[Meld] = []
-        runs: list[Meld] = []
         if length:
-            ranks = [(shape.interval_start + i) % _RANKS for i in range(length)]
-            for combo in product(*(by_rank[r] for r in ranks)):
-                if len({c // 13 for c in combo}) == 1:
-                    bikes.append(Meld("bike", combo, self._bike[length]))
+            choices = [[c for c in ordered if c % 13 == rank] for rank in shape.interval_ranks]
+            run_points = self._run[length]
+            runs: list[Meld] = []
+            bike_found = False
+            for combo in product(*choices):
+                if big >= 0 and all(c // 13 == big for c in combo):
+                    melds.append(Meld("bike", combo, self._bike[length]))
+                    bike_found = True
                 else:
-                    runs.append(Meld("run", combo, self._run[length]))
-        suit_cards = [sorted(c for c in hand if c // 13 == s) for s in range(4)]
-        big = max(range(4), key=lambda s: len(suit_cards[s]))
-        suit_mask = sum(1 << (c % 13) for c in suit_cards[big])
-        if self._alt and length and not bikes:
-            stretch = _longest_stretch_cards(suit_mask & shape.interval_mask)
-            if len(stretch) >= 3:
-                cards_in_order = tuple(big * 13 + r for r in stretch)
-                bikes.append(Meld("bike", cards_in_order, self._bike[len(stretch)]))
-        melds += bikes + runs
+                    runs.append(Meld("run", combo, run_points))
+            if self._alt and not bike_found:
+                stretch = _longest_stretch_cards(suit_mask & shape.interval_mask)
+                if len(stretch) >= 3:
+                    in_order = tuple(big * 13 + rank for rank in stretch)
+                    melds.append(Meld("bike", in_order, self._bike[len(stretch)]))
+            melds += runs
         flush = _FLUSH_LEN[suit_mask]
         if flush:
-            melds.append(Meld("flush", tuple(suit_cards[big]), self._flush[flush]))
-        used = set().union(*(m.cards for m in melds)) if melds else set()
-        prile_4 = 4 in shape.counts
-        return IndecisionCount(
-            cards=hand,
-            score=sum(m.points for m in melds),
-            melds=tuple(melds),
-            all_cards_used=prile_4 or len(used) == HAND_SIZE,
-        )
+            melds.append(Meld("flush", suited, self._flush[flush]))
+        # The score and all-cards-used come from the table-driven fast path; the tests check
+        # that they equal the sum and the union of the melds listed here.
+        return IndecisionCount(hand, score, tuple(melds), all_used)
 
     def max_score(self) -> int:
         """An upper bound of any hand's score under these values (for declaration ranges)."""
@@ -399,6 +426,7 @@ def _longest_stretch_cards(mask: int) -> list[int]:
 
 _LONGEST_STRETCH, _FLUSH_LEN = _suit_tables()
 _BIG_SUIT: Final = _big_suit_table()
+_SHAPES: Final = _rank_shapes()
 
 
 def count_hand(

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from cardtable.cards import parse_cards
 from cardtable.games.contract import CHANCE, TERMINAL
 from cardtable.games.indecision import ENGINE, Phase, Rules, State, Stop
-from cardtable.games.indecision.state import Table
+from cardtable.games.indecision.state import Table, event
 
 
 def cards(text: str) -> tuple[int, ...]:
@@ -66,7 +66,7 @@ def position(
         had_turn=sum(1 << s for s in had_turn),
         drawn=-1,
         drawn_from_pile=False,
-        log=(None, dealer, "deal", -1),
+        events=(event("deal", dealer),),
         counting=None,
     )
 

@@ -141,7 +141,7 @@ def _permute_hidden(state: State, seat: int, rng: random.Random) -> State:
         had_turn=state.had_turn,
         drawn=moved(state.drawn) if state.drawn >= 0 else -1,
         drawn_from_pile=state.drawn_from_pile,
-        log=state.log,
+        events=state.events,
         counting=counting,
     )
 

@@ -264,6 +264,10 @@ def _assert_agrees(hands: list[tuple[int, ...]], values: MeldValues, alt: bool) 
         assert scorer.value(hand) == (score, used), hand
         counted = scorer.count(hand)
         assert (counted.score, counted.all_cards_used) == (score, used), hand
+        assert counted.score == sum(m.points for m in counted.melds), hand
+        covered = {c for m in counted.melds for c in m.cards}
+        prile_4 = any(m.name == "Prile of 4" for m in counted.melds)
+        assert counted.all_cards_used == (prile_4 or len(covered) == 5), hand
         assert Counter((m.name, frozenset(m.cards), m.points) for m in counted.melds) == Counter(
             melds
         ), hand

@@ -59,13 +59,12 @@ from cardtable.games.indecision.rules import PRESETS, Rules
 from cardtable.games.indecision.scoring import HandScore, hand_scorer, score_hand
 from cardtable.games.indecision.state import (
     Counting,
-    EventLink,
     HandSummary,
     Phase,
     SeatResult,
     State,
     Table,
-    log_of,
+    event,
 )
 from cardtable.games.indecision.view import IndecisionView
 
@@ -74,6 +73,8 @@ TURN_PROBLEM: Final = "not every player has had a turn"
 STRICT_TURN_PROBLEM: Final = "not every player has completed a turn before this one"
 UNUSED_PROBLEM: Final = "not all five kept cards are used by counted melds"
 
+_DISCARD_EVENTS: Final = tuple(tuple(event("discard", s, c) for c in range(52)) for s in range(4))
+_TAKE_EVENTS: Final = tuple(tuple(event("take-discard", s, c) for c in range(52)) for s in range(4))
 _BOTH_DRAWS: Final = (DRAW_DECK, DRAW_PILE)
 _PILE_ONLY: Final = (DRAW_PILE,)
 _PHASE_DOING: Final = {
@@ -172,7 +173,7 @@ class IndecisionEngine(GameEngine[State, IndecisionAction, Rules, IndecisionView
             had_turn=0,
             drawn=-1,
             drawn_from_pile=False,
-            log=None,
+            events=(),
             counting=None,
         )
 
@@ -363,7 +364,7 @@ class IndecisionEngine(GameEngine[State, IndecisionAction, Rules, IndecisionView
 
     # The next three are the hot path of simulations: positional State(...) calls keep them lean.
     # Field order: table, phase, chance_steps, hands, deck, pile, to_act, turns, had_turn,
-    # drawn, drawn_from_pile, log, counting.
+    # drawn, drawn_from_pile, events, counting.
 
     def _discard(self, state: State, seat: int, card: int) -> State:
         table = state.table
@@ -384,7 +385,7 @@ class IndecisionEngine(GameEngine[State, IndecisionAction, Rules, IndecisionView
             state.had_turn | 1 << seat,
             -1,
             False,
-            (state.log, seat, "discard", card),
+            (*state.events, _DISCARD_EVENTS[seat][card]),
             None,
         )
         if turns >= rules.hand_turn_cap:
@@ -409,7 +410,7 @@ class IndecisionEngine(GameEngine[State, IndecisionAction, Rules, IndecisionView
                 state.had_turn,
                 -1,
                 False,
-                state.log,
+                state.events,
                 None,
             )
         card = deck[-1]
@@ -425,7 +426,7 @@ class IndecisionEngine(GameEngine[State, IndecisionAction, Rules, IndecisionView
             state.had_turn,
             card,
             False,
-            (state.log, seat, "draw-stock", -1),
+            (*state.events, event("draw-stock", seat)),
             None,
         )
 
@@ -444,7 +445,7 @@ class IndecisionEngine(GameEngine[State, IndecisionAction, Rules, IndecisionView
             state.had_turn,
             card,
             True,
-            (state.log, seat, "take-discard", card),
+            (*state.events, _TAKE_EVENTS[seat][card]),
             None,
         )
 
@@ -475,7 +476,7 @@ class IndecisionEngine(GameEngine[State, IndecisionAction, Rules, IndecisionView
             state.had_turn | 1 << seat,
             -1,
             False,
-            (state.log, seat, "stop", -1),
+            (*state.events, event("stop", seat)),
             None,
         )
         return self._begin_counting(stopped, Counting("stop", seat, card, problems, order))
@@ -567,7 +568,7 @@ class IndecisionEngine(GameEngine[State, IndecisionAction, Rules, IndecisionView
             state.had_turn,
             -1,
             False,
-            (state.log, seat, "declare", -1),
+            (*state.events, event("declare", seat)),
             announced,
         )
 
@@ -592,7 +593,7 @@ class IndecisionEngine(GameEngine[State, IndecisionAction, Rules, IndecisionView
         )
         totals = _with_total(table.totals, seat, total)
         results = (*counting.results, result)
-        log: EventLink = (state.log, seat, "confirm" if announced is None else "correct", -1)
+        events = (*state.events, event("confirm" if announced is None else "correct", seat))
         recorded = Counting(
             counting.ending,
             counting.stopper,
@@ -613,7 +614,7 @@ class IndecisionEngine(GameEngine[State, IndecisionAction, Rules, IndecisionView
             state.had_turn,
             -1,
             False,
-            log,
+            events,
             recorded,
         )
         if rules.win_check == "counting-order" and total >= rules.target_score:
@@ -656,7 +657,7 @@ class IndecisionEngine(GameEngine[State, IndecisionAction, Rules, IndecisionView
             state.had_turn,
             -1,
             False,
-            state.log,
+            state.events,
             counting,
         )
 
@@ -734,7 +735,7 @@ class IndecisionEngine(GameEngine[State, IndecisionAction, Rules, IndecisionView
             state.had_turn,
             -1,
             False,
-            state.log,
+            state.events,
             counting,
         )
 
@@ -786,7 +787,7 @@ class IndecisionEngine(GameEngine[State, IndecisionAction, Rules, IndecisionView
             0,
             -1,
             False,
-            None,
+            (),
             None,
         )
 
@@ -817,7 +818,7 @@ class IndecisionEngine(GameEngine[State, IndecisionAction, Rules, IndecisionView
             0,
             -1,
             False,
-            (None, table.dealer, "deal", -1),
+            (event("deal", table.dealer),),
             None,
         )
 
@@ -839,7 +840,7 @@ class IndecisionEngine(GameEngine[State, IndecisionAction, Rules, IndecisionView
             state.had_turn,
             card,
             False,
-            ((state.log, seat, "reshuffle", -1), seat, "draw-stock", -1),
+            (*state.events, event("reshuffle", seat), event("draw-stock", seat)),
             None,
         )
 
@@ -1032,7 +1033,7 @@ class IndecisionEngine(GameEngine[State, IndecisionAction, Rules, IndecisionView
             had_turn=sum(1 << s for s in range(players) if view.had_turn[s]),
             drawn=drawn,
             drawn_from_pile=view.drawn_from == "pile",
-            log=log_of(view.events),
+            events=view.events,
             counting=counting,
         )
 

@@ -13,15 +13,16 @@ the face-down spare card ``counting.stop_card``. Before the first deal every car
 deck's box (no place); between hands the places of the hand just played are kept until the
 next deal.
 
-The public events of the current hand are kept as a cons list (``log``), so that adding one is
-a single small tuple; :func:`events_of` turns it into :class:`PublicEvent` objects.
+The public events of the current hand are a tuple of :class:`PublicEvent` objects, shared with
+the views; every event a seat can cause exists once, in :func:`event` 's table, so recording one
+allocates nothing but the longer tuple.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any, TypeAlias
+from typing import Any, Final
 
 from cardtable.cards import format_card
 from cardtable.games.contract import PublicEvent
@@ -54,26 +55,34 @@ class Phase(Enum):
     """The game has ended (a winner, or the hand cap)."""
 
 
-EventLink: TypeAlias = "tuple[EventLink | None, int, str, int]"
-"""One public event in the cons list: (earlier events, seat, verb, card or -1)."""
+EVENT_VERBS: Final = (
+    "deal",
+    "discard",
+    "draw-stock",
+    "take-discard",
+    "stop",
+    "reshuffle",
+    "declare",
+    "confirm",
+    "correct",
+)
+"""Verbs of Indecision's public events; ``discard`` and ``take-discard`` show their card."""
+_CARD_VERBS: Final = frozenset(("discard", "take-discard"))
+_EVENTS: Final = {
+    verb: tuple(
+        tuple(PublicEvent(seat, verb, (card,)) for card in range(52))
+        if verb in _CARD_VERBS
+        else (PublicEvent(seat, verb),)
+        for seat in range(4)
+    )
+    for verb in EVENT_VERBS
+}
 
 
-def events_of(log: EventLink | None) -> tuple[PublicEvent, ...]:
-    """The events of a cons list, oldest first."""
-    events: list[PublicEvent] = []
-    while log is not None:
-        log, seat, verb, card = log
-        events.append(PublicEvent(seat, verb, (card,) if card >= 0 else ()))
-    events.reverse()
-    return tuple(events)
-
-
-def log_of(events: tuple[PublicEvent, ...]) -> EventLink | None:
-    """The cons list of events (the inverse of :func:`events_of`)."""
-    log: EventLink | None = None
-    for event in events:
-        log = (log, event.seat, event.verb, event.cards[0] if event.cards else -1)
-    return log
+def event(verb: str, seat: int, card: int = 0) -> PublicEvent:
+    """The shared event object of ``seat`` doing ``verb`` (with ``card`` for the verbs that
+    show one)."""
+    return _EVENTS[verb][seat][card if verb in _CARD_VERBS else 0]
 
 
 @dataclass(frozen=True, slots=True)
@@ -238,15 +247,10 @@ class State:
     had_turn: int
     drawn: int
     drawn_from_pile: bool
-    log: EventLink | None
+    events: tuple[PublicEvent, ...]
     counting: Counting | None
 
     @property
     def rules(self) -> Rules:
         """The rules of this game."""
         return self.table.rules
-
-    @property
-    def events(self) -> tuple[PublicEvent, ...]:
-        """The public events of the current hand, oldest first."""
-        return events_of(self.log)
