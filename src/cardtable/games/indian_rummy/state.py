@@ -243,7 +243,8 @@ def deal_state(
     the dealer's left. In ``DISCARD`` the seat on turn holds 14 cards and ``drawn`` names the card
     it drew (``drawn_from_pile`` if from the pile). ``opening_on_top`` defaults to true when the
     pile holds one card and nobody has drawn. Raises :class:`CardError` when the cards are not
-    exactly the pack and :class:`RulesError` for an impossible position.
+    exactly the pack and :class:`RulesError` for an impossible position. The position has no
+    history: its public events are the deal, the pile's first card and the wild joker cut.
 
     >>> from cardtable.games.indian_rummy.rules import Rules
     >>> s = deal_state(Rules(), ["AS 2S 3S 4S 5S 6S 7S 8S 9S 10S JS QS KS",
@@ -290,6 +291,11 @@ def deal_state(
     drew = tuple(has_drawn) if has_drawn is not None else (False,) * n
     if phase is Phase.DISCARD:
         drew = (*drew[:seat], True, *drew[seat + 1 :])
+    events = [PublicEvent(dealer, "deal")]
+    if pile_cards:
+        events.append(PublicEvent(dealer, "open-pile", pile_cards[:1]))
+    if wild is not None:
+        events.append(PublicEvent(dealer, "cut-wild", (wild,)))
     if opening_on_top is None:
         opening_on_top = len(pile_cards) == 1 and not any(drew) and phase is Phase.DRAW
     return IndianRummyState(
@@ -314,5 +320,5 @@ def deal_state(
         totals=tuple(totals) if totals is not None else (0,) * n,
         deal_points=(),
         last_deal=None,
-        events=(PublicEvent(dealer, "deal"),),
+        events=tuple(events),
     )

@@ -1,0 +1,633 @@
+"""The Indian Rummy rules engine: legal actions, the checked and fast apply, chance steps, results.
+
+It implements :class:`cardtable.games.contract.GameEngine` for RULES.md section 2 and every house
+rule of 2.11 (see :class:`~cardtable.games.indian_rummy.rules.Rules`). Decisions made here where
+the rule book leaves room:
+
+* Chance steps, each drawn from ``chance_rng(seed, step)``: choosing the first dealer; each deal
+  (shuffle, 13 cards each one at a time from the dealer's left, the pile's first card, then the
+  wild joker cut at a random place of the stock); and each reshuffle of the pile into the stock.
+  The stock is reshuffled lazily, at the end of the turn that leaves it empty.
+* Drawing two identical cards (two decks): the rule against discarding the card just taken from
+  the pile is about that physical card. The copies cannot be told apart, so the taken card's id
+  may still be discarded (or put down) when the hand holds both copies: the other one goes.
+* Declaring is always legal after drawing; whether the show is valid is decided when it is made
+  (wrong shows cost ``wrong_show_penalty``). Legal actions therefore never run the meld solver.
+  Before the exact search, :func:`surely_wrong_show` rejects in a few microseconds the hands
+  that plainly cannot be a show (most random ones); it only ever answers "wrong" when the exact
+  search would, which the tests check against the solver.
+* The turn cap (``deal_turn_cap``, drops included) abandons a deal: nobody scores, not even the
+  players who dropped, and the deal counts towards ``deals``.
+* ``result``: winners are the seats with the lowest total; ``scores`` the totals; ``utilities``
+  minus the average points per deal played (higher is better, about -80..0 per deal).
+  Free play (``deals=None``) never ends by itself: ``result`` stays ``None``.
+"""
+
+from __future__ import annotations
+
+import random
+from bisect import insort
+from collections.abc import Mapping, Sequence
+from typing import Final
+
+from cardtable.cards import PRINTED_JOKER, format_card
+from cardtable.errors import IllegalActionError
+from cardtable.games.contract import (
+    CHANCE,
+    TERMINAL,
+    GameEngine,
+    GameResult,
+    PublicEvent,
+    chance_rng,
+)
+from cardtable.games.indian_rummy import actions as act
+from cardtable.games.indian_rummy.actions import IndianRummyAction
+from cardtable.games.indian_rummy.rules import PRESETS, Rules
+from cardtable.games.indian_rummy.state import (
+    CHANCE_PHASES,
+    DealOutcome,
+    DealSummary,
+    IndianRummyState,
+    Phase,
+    new_state,
+    pack_of,
+    wild_rank_of,
+)
+from cardtable.games.indian_rummy.view import IndianRummyView, determinize_view, make_view
+from cardtable.melds.indian import is_valid_show, raw_points
+
+HAND_SIZE: Final = 13
+
+_DRAW: Final = Phase.DRAW
+_DISCARD: Final = Phase.DISCARD
+_DRAW_STOCK_KIND: Final = act.DRAW_STOCK_KIND
+_DRAW_PILE_KIND: Final = act.DRAW_PILE_KIND
+_DISCARD_KIND: Final = act.DISCARD_KIND
+_DECLARE_KIND: Final = act.DECLARE_KIND
+_DROP_KIND: Final = act.DROP_KIND
+_DISCARDS: Final = act.DISCARDS
+_DECLARES: Final = act.DECLARES
+_ACTION_TYPES: Final = (act.DrawStock, act.DrawPile, act.Discard, act.Declare, act.Drop)
+
+# The public events of the hot path, built once (seats 0..5, cards 0..52).
+_SEATS: Final = range(6)
+_CARD_IDS: Final = range(PRINTED_JOKER + 1)
+_STOCK_EVENTS: Final = tuple(PublicEvent(seat, "draw-stock") for seat in _SEATS)
+_DROP_EVENTS: Final = tuple(PublicEvent(seat, "drop") for seat in _SEATS)
+_TAKE_EVENTS: Final = tuple(
+    tuple(PublicEvent(seat, "take-discard", (card,)) for card in _CARD_IDS) for seat in _SEATS
+)
+_DISCARD_EVENTS: Final = tuple(
+    tuple(PublicEvent(seat, "discard", (card,)) for card in _CARD_IDS) for seat in _SEATS
+)
+
+
+def surely_wrong_show(hand: Sequence[int], wild_rank: int | None) -> bool:
+    """True when ``hand`` certainly cannot be laid as a valid show; ``False`` means "maybe".
+
+    Three necessary conditions of RULES.md 2.4/2.7, each a few bit operations:
+
+    * some suit holds three consecutive ranks (a pure sequence; ace low or high);
+    * a card in no joker-free group (no pure three-card window around it, fewer than two other
+      suits of its rank) sits in a group with a joker; such groups each lie in one suit or one
+      rank, so the jokers must number at least the fewest suits and ranks covering those cards;
+    * a card with no card of its suit within two ranks and none of its rank needs two jokers in
+      its group, and a group holding k such cards needs at least k jokers.
+    """
+    suit_masks = [0, 0, 0, 0]
+    jokers = 0
+    naturals = []
+    for c in hand:
+        if c == PRINTED_JOKER:
+            jokers += 1
+            continue
+        rank = c % 13
+        suit_masks[c // 13] |= 1 << rank
+        if rank == wild_rank:
+            jokers += 1
+        else:
+            naturals.append(c)
+    # Bit 13 is the ace played high (Q-K-A).
+    high = [m | ((m & 1) << 13) for m in suit_masks]
+    if not any(m & (m >> 1) & (m >> 2) for m in high):
+        return True
+    lonely = 0
+    needing = [0, 0, 0, 0]  # per suit, the ranks of cards that need a joker in their group
+    for c in naturals:
+        rank = c % 13
+        suit = c // 13
+        same_rank = 0
+        for other in range(4):
+            if other != suit and suit_masks[other] >> rank & 1:
+                same_rank += 1
+        if same_rank >= 2:
+            continue
+        m = high[suit]
+        # Window bits 0..4 are ranks rank-2 .. rank+2 of the suit; bit 2 is the card itself.
+        if rank >= 2:
+            window = (m >> (rank - 2)) & 0b11111
+            in_run = (window & 7) == 7 or (window & 14) == 14 or (window & 28) == 28
+        elif rank == 1:
+            window = (m << 1) & 0b11111
+            in_run = (window & 14) == 14 or (window & 28) == 28
+        else:  # the ace: Q K on one side (bits 0, 1), 2 3 on the other (bits 3, 4); no K-A-2
+            window = ((m >> 11) & 0b11) | ((m & 0b111) << 2)
+            in_run = (window & 7) == 7 or (window & 28) == 28
+        if in_run:
+            continue
+        if not jokers:
+            return True
+        if not same_rank and not window & 0b11011:
+            lonely += 1
+        needing[suit] |= 1 << rank
+    if lonely and jokers < max(2, lonely):
+        return True
+    if not any(needing):
+        return False
+    fewest = 99
+    for suits_taken in range(16):
+        ranks = 0
+        for suit in range(4):
+            if not suits_taken >> suit & 1:
+                ranks |= needing[suit]
+        fewest = min(fewest, suits_taken.bit_count() + ranks.bit_count())
+    return jokers < fewest
+
+
+def show_is_valid(hand: Sequence[int], wild_rank: int | None, rules: Rules) -> bool:
+    """Can the 13 cards shown be laid as a valid declaration under ``rules`` (RULES.md 2.7)?"""
+    if surely_wrong_show(hand, wild_rank):
+        return False
+    return is_valid_show(
+        hand,
+        wild_rank,
+        jokers_per_sequence=rules.jokers_per_sequence,
+        all_joker_groups=rules.all_joker_groups,
+    )
+
+
+def hand_points(hand: Sequence[int], wild_rank: int | None, rules: Rules) -> int:
+    """A 13-card hand's points after someone else's show: its best arrangement (RULES.md 2.8),
+    capped at ``max_points``; the same number as ``scoring.arrange(...).points``."""
+    points = raw_points(
+        hand,
+        wild_rank,
+        jokers_per_sequence=rules.jokers_per_sequence,
+        all_joker_groups=rules.all_joker_groups,
+    )
+    cap = rules.max_points
+    return points if cap is None or points <= cap else cap
+
+
+def pile_top_takeable(state: IndianRummyState) -> bool:
+    """May the seat on turn take the pile's top card? (Not a joker, unless the house rule lets
+    the opening card be taken; not when the pile is empty.)"""
+    pile = state.pile
+    if not pile:
+        return False
+    top = pile[-1]
+    if top != PRINTED_JOKER and (state.wild_rank is None or top % 13 != state.wild_rank):
+        return True
+    return state.opening_on_top and state.rules.joker_from_discard == "opening-card"
+
+
+def may_put_down(state: IndianRummyState, card: int) -> bool:
+    """May the seat on turn discard (or put down on declaring) ``card``, which it holds?
+
+    Only the card just taken from the pile is forbidden; with both copies in hand the twin may go.
+    """
+    if card != state.drawn or not state.drawn_from_pile:
+        return True
+    return state.hands[state.turn].count(card) > 1
+
+
+class IndianRummyEngine(GameEngine[IndianRummyState, IndianRummyAction, Rules, IndianRummyView]):
+    """Indian Rummy (RULES.md section 2) on the engine contract; see the module docstring."""
+
+    name = "indian-rummy"
+    title = "Indian Rummy"
+    min_players = 2
+    max_players = 6
+    rules_type = Rules
+
+    # ------------------------------------------------------------------ setup and queries
+
+    def presets(self) -> Mapping[str, Rules]:
+        """The named rule sets of :data:`~cardtable.games.indian_rummy.rules.PRESETS`."""
+        return PRESETS
+
+    def new_game(self, rules: Rules, seed: int) -> IndianRummyState:
+        """A new game; its first step is the chance step choosing the first dealer."""
+        return new_state(rules, seed)
+
+    def rules_of(self, state: IndianRummyState) -> Rules:
+        """The rules the state is played under."""
+        return state.rules
+
+    def current_player(self, state: IndianRummyState) -> int:
+        """The seat on turn; ``CHANCE`` when a dealer, deal or reshuffle is due; ``TERMINAL``."""
+        phase = state.phase
+        if phase is _DRAW or phase is _DISCARD:
+            return state.turn
+        if phase is Phase.GAME_OVER:
+            return TERMINAL
+        return CHANCE
+
+    def legal_actions(self, state: IndianRummyState, seat: int) -> Sequence[IndianRummyAction]:
+        """Draws (and drop) at the start of a turn; after drawing, a discard and a declaration
+        for each distinct card that may be put down (discards first, by card id)."""
+        if seat != state.turn:
+            return ()
+        phase = state.phase
+        if phase is _DRAW:
+            out: list[IndianRummyAction] = [act.DRAW_STOCK]
+            if pile_top_takeable(state):
+                out.append(act.DRAW_PILE)
+            if state.rules.drops_allowed:
+                out.append(act.DROP)
+            return out
+        if phase is _DISCARD:
+            hand = state.hands[seat]
+            cards = list(dict.fromkeys(hand))
+            taken = state.drawn
+            if taken is not None and state.drawn_from_pile and hand.count(taken) == 1:
+                cards.remove(taken)
+            return [_DISCARDS[c] for c in cards] + [_DECLARES[c] for c in cards]
+        return ()
+
+    def parse_action(self, text: str) -> IndianRummyAction:
+        """Read ``draw stock``, ``draw pile``, ``discard 7H``, ``declare 8C`` or ``drop``."""
+        return act.parse_action(text)
+
+    def view(self, state: IndianRummyState, seat: int) -> IndianRummyView:
+        """What ``seat`` may see (:mod:`cardtable.games.indian_rummy.view`)."""
+        return make_view(state, seat)
+
+    def determinize(self, view: IndianRummyView, rng: random.Random) -> IndianRummyState:
+        """A full state consistent with ``view`` (hidden cards dealt at random)."""
+        return determinize_view(view, rng)
+
+    # ------------------------------------------------------------------ checked apply
+
+    def apply(
+        self, state: IndianRummyState, action: IndianRummyAction, seat: int
+    ) -> IndianRummyState:
+        """Check ``action`` by ``seat`` against every rule, then apply it.
+
+        Raises :class:`IllegalActionError` whose ``rule`` names the rule broken; the state is
+        never changed (it is immutable).
+        """
+        self.check(state, action, seat)
+        return self.apply_unchecked(state, action, seat)
+
+    def check(self, state: IndianRummyState, action: object, seat: int) -> None:
+        """Raise :class:`IllegalActionError` if ``seat`` may not take ``action`` now."""
+        if not isinstance(action, _ACTION_TYPES):
+            raise IllegalActionError(
+                f"{action!r} is not an Indian Rummy action", rule="unknown-action"
+            )
+        n = state.rules.players
+        if not isinstance(seat, int) or not 0 <= seat < n:
+            raise IllegalActionError(
+                f"there is no seat {seat!r} at this {n}-player table", rule="no-such-seat"
+            )
+        phase = state.phase
+        if phase is Phase.GAME_OVER:
+            raise IllegalActionError("the game is over", rule="game-over")
+        if phase in CHANCE_PHASES:
+            raise IllegalActionError(
+                "the cards are being dealt or shuffled: wait for the table", rule="chance-pending"
+            )
+        if state.drops[seat] is not None:
+            raise IllegalActionError("you have dropped out of this deal", rule="dropped")
+        if seat != state.turn:
+            raise IllegalActionError(
+                f"it is not your turn: seat {state.turn} is to play", rule="not-your-turn"
+            )
+        kind = action.kind
+        if kind == _DROP_KIND:
+            if not state.rules.drops_allowed:
+                raise IllegalActionError(
+                    "dropping is switched off by the house rules", rule="drops-off"
+                )
+            if phase is not _DRAW:
+                raise IllegalActionError(
+                    "you may only drop at the start of your turn, before drawing",
+                    rule="drop-at-start-of-turn",
+                )
+            return
+        if kind in (_DRAW_STOCK_KIND, _DRAW_PILE_KIND):
+            if phase is not _DRAW:
+                raise IllegalActionError(
+                    "you have already drawn this turn: discard or declare", rule="already-drawn"
+                )
+            if kind == _DRAW_PILE_KIND:
+                if not state.pile:
+                    raise IllegalActionError("the discard pile is empty", rule="pile-empty")
+                if not pile_top_takeable(state):
+                    raise IllegalActionError(
+                        f"a joker on the discard pile cannot be taken "
+                        f"({format_card(state.pile[-1])} is a joker this deal)",
+                        rule="joker-on-pile",
+                    )
+            return
+        assert isinstance(action, act.Discard | act.Declare)
+        verb = "discard" if kind == _DISCARD_KIND else "put down"
+        if phase is not _DISCARD:
+            raise IllegalActionError(
+                f"draw a card first: you may only {verb} a card after drawing", rule="draw-first"
+            )
+        card = action.card
+        hand = state.hands[seat]
+        if not isinstance(card, int) or card not in hand:
+            label = format_card(card) if isinstance(card, int) and 0 <= card <= 52 else repr(card)
+            raise IllegalActionError(f"you do not hold {label}", rule="not-in-hand")
+        if not may_put_down(state, card):
+            raise IllegalActionError(
+                f"you cannot {verb} the card you just took from the discard pile "
+                f"({format_card(card)})",
+                rule="card-taken-from-pile",
+            )
+
+    # ------------------------------------------------------------------ fast apply
+
+    def apply_unchecked(
+        self, state: IndianRummyState, action: IndianRummyAction, seat: int
+    ) -> IndianRummyState:
+        """Apply an action taken from ``legal_actions(state, seat)`` without checking it."""
+        kind = action.kind
+        s = state
+        if kind in (_DRAW_STOCK_KIND, _DRAW_PILE_KIND):
+            from_pile = kind == _DRAW_PILE_KIND
+            if from_pile:
+                card = s.pile[-1]
+                stock = s.stock
+                pile = s.pile[:-1]
+                event = _TAKE_EVENTS[seat][card]
+            else:
+                card = s.stock[-1]
+                stock = s.stock[:-1]
+                pile = s.pile
+                event = _STOCK_EVENTS[seat]
+            hand = list(s.hands[seat])
+            insort(hand, card)
+            hands = s.hands
+            has_drawn = s.has_drawn
+            return IndianRummyState(
+                s.rules,
+                s.seed,
+                s.chance_steps,
+                _DISCARD,
+                s.deal_number,
+                s.dealer,
+                seat,
+                (*hands[:seat], tuple(hand), *hands[seat + 1 :]),
+                stock,
+                pile,
+                s.wild_card,
+                s.wild_rank,
+                False,
+                s.drops,
+                has_drawn if has_drawn[seat] else (*has_drawn[:seat], True, *has_drawn[seat + 1 :]),
+                card,
+                from_pile,
+                s.turns,
+                s.totals,
+                s.deal_points,
+                s.last_deal,
+                (*s.events, event),
+            )
+        if kind == _DISCARD_KIND:
+            card = action.card  # type: ignore[union-attr]
+            hand = list(s.hands[seat])
+            hand.remove(card)
+            hands = s.hands
+            new_hands = (*hands[:seat], tuple(hand), *hands[seat + 1 :])
+            pile = (*s.pile, card)
+            events = (*s.events, _DISCARD_EVENTS[seat][card])
+            return self._end_turn(s, seat, new_hands, pile, s.drops, events)
+        if kind == _DROP_KIND:
+            drops = s.drops
+            penalty = s.rules.middle_drop if s.has_drawn[seat] else s.rules.first_drop
+            new_drops = (*drops[:seat], penalty, *drops[seat + 1 :])
+            events = (*s.events, _DROP_EVENTS[seat])
+            if new_drops.count(None) == 1:
+                return _finish_deal(
+                    s, "all-dropped", None, None, s.hands, s.pile, new_drops, events
+                )
+            return self._end_turn(s, seat, s.hands, s.pile, new_drops, events)
+        card = action.card  # type: ignore[union-attr]
+        hand = list(s.hands[seat])
+        hand.remove(card)
+        hands = s.hands
+        new_hands = (*hands[:seat], tuple(hand), *hands[seat + 1 :])
+        events = (*s.events, PublicEvent(seat, "declare", (card,)))
+        valid = show_is_valid(tuple(hand), s.wild_rank, s.rules)
+        return _finish_deal(
+            s,
+            "valid-show" if valid else "wrong-show",
+            seat,
+            card,
+            new_hands,
+            (*s.pile, card),
+            s.drops,
+            events,
+        )
+
+    @staticmethod
+    def _end_turn(
+        s: IndianRummyState,
+        seat: int,
+        hands: tuple[tuple[int, ...], ...],
+        pile: tuple[int, ...],
+        drops: tuple[int | None, ...],
+        events: tuple[PublicEvent, ...],
+    ) -> IndianRummyState:
+        turns = s.turns + 1
+        if turns >= s.rules.deal_turn_cap:
+            return _finish_deal(s, "abandoned", None, None, hands, pile, drops, events)
+        n = s.rules.players
+        nxt = (seat + 1) % n
+        while drops[nxt] is not None:
+            nxt = (nxt + 1) % n
+        return IndianRummyState(
+            s.rules,
+            s.seed,
+            s.chance_steps,
+            _DRAW if s.stock else Phase.RESHUFFLE,
+            s.deal_number,
+            s.dealer,
+            nxt,
+            hands,
+            s.stock,
+            pile,
+            s.wild_card,
+            s.wild_rank,
+            False,
+            drops,
+            s.has_drawn,
+            None,
+            False,
+            turns,
+            s.totals,
+            s.deal_points,
+            s.last_deal,
+            events,
+        )
+
+    # ------------------------------------------------------------------ chance
+
+    def chance_step(self, state: IndianRummyState) -> IndianRummyState:
+        """Choose the first dealer, deal, or reshuffle the pile into the stock."""
+        phase = state.phase
+        rng = chance_rng(state.seed, state.chance_steps)
+        steps = state.chance_steps + 1
+        s = state
+        n = s.rules.players
+        if phase is Phase.CHOOSE_DEALER:
+            return IndianRummyState(
+                s.rules, s.seed, steps, Phase.DEAL, 0, rng.randrange(n), -1, s.hands,
+                s.stock, s.pile, None, None, False, s.drops, s.has_drawn, None, False, 0,
+                s.totals, s.deal_points, s.last_deal, (),
+            )  # fmt: skip
+        if phase is Phase.DEAL:
+            return _deal(s, rng, steps)
+        if phase is Phase.RESHUFFLE:
+            under = list(s.pile[:-1])
+            rng.shuffle(under)
+            return IndianRummyState(
+                s.rules, s.seed, steps, _DRAW, s.deal_number, s.dealer, s.turn, s.hands,
+                tuple(under), s.pile[-1:], s.wild_card, s.wild_rank, False, s.drops,
+                s.has_drawn, None, False, s.turns, s.totals, s.deal_points, s.last_deal,
+                (*s.events, PublicEvent(s.dealer, "reshuffle")),
+            )  # fmt: skip
+        raise IllegalActionError("no chance step is due", rule="no-chance-step")
+
+    # ------------------------------------------------------------------ result
+
+    def result(self, state: IndianRummyState) -> GameResult | None:
+        """The game's result once its last deal is played (never in free play)."""
+        if state.phase is not Phase.GAME_OVER:
+            return None
+        totals = state.totals
+        best = min(totals)
+        winners = tuple(seat for seat, total in enumerate(totals) if total == best)
+        deals = max(1, len(state.deal_points))
+        names = " and ".join(f"seat {seat}" for seat in winners)
+        verb = "wins" if len(winners) == 1 else "tie"
+        return GameResult(
+            winners=winners,
+            scores=tuple(totals),
+            utilities=tuple(-total / deals for total in totals),
+            reason="deals-played",
+            summary=(
+                f"{names} {verb} with {best} point{'s' if best != 1 else ''} "
+                f"after {len(state.deal_points)} deal{'s' if deals != 1 else ''} "
+                f"(totals {', '.join(str(t) for t in totals)})"
+            ),
+        )
+
+
+def _deal(s: IndianRummyState, rng: random.Random, steps: int) -> IndianRummyState:
+    rules = s.rules
+    n = rules.players
+    number = s.deal_number + 1
+    dealer = s.dealer if s.deal_number == 0 else (s.dealer + 1) % n
+    deck = list(pack_of(rules))
+    rng.shuffle(deck)
+    dealt = HAND_SIZE * n
+    first = (dealer + 1) % n
+    hands: list[tuple[int, ...]] = [()] * n
+    # One card at a time from the dealer's left: the i-th card dealt goes to first + i.
+    for offset in range(n):
+        hands[(first + offset) % n] = tuple(sorted(deck[offset:dealt:n]))
+    opening = deck[dealt]
+    stock = deck[dealt + 1 :]
+    events = [PublicEvent(dealer, "deal"), PublicEvent(dealer, "open-pile", (opening,))]
+    wild_card: int | None = None
+    if rules.wild_joker_cut:
+        wild_card = stock.pop(rng.randrange(len(stock)))
+        events.append(PublicEvent(dealer, "cut-wild", (wild_card,)))
+    return IndianRummyState(
+        rules, s.seed, steps, _DRAW, number, dealer, first, tuple(hands), tuple(stock),
+        (opening,), wild_card, wild_rank_of(wild_card), True, (None,) * n, (False,) * n,
+        None, False, 0, s.totals, s.deal_points, s.last_deal, tuple(events),
+    )  # fmt: skip
+
+
+def deal_points_after_show(
+    s: IndianRummyState,
+    hands: tuple[tuple[int, ...], ...],
+    drops: tuple[int | None, ...],
+    declarer: int,
+    valid: bool,
+) -> tuple[int, ...]:
+    """Each seat's points when ``declarer`` has shown (RULES.md 2.7, 2.8)."""
+    rules = s.rules
+    count_others = valid or rules.wrong_show_others == "counted"
+    points: list[int] = []
+    for seat, hand in enumerate(hands):
+        drop = drops[seat]
+        if drop is not None:
+            points.append(drop)
+        elif seat == declarer:
+            points.append(0 if valid else rules.wrong_show_penalty)
+        elif count_others:
+            points.append(hand_points(hand, s.wild_rank, rules))
+        else:
+            points.append(0)
+    return tuple(points)
+
+
+def _finish_deal(
+    s: IndianRummyState,
+    outcome: DealOutcome,
+    declarer: int | None,
+    put_down: int | None,
+    hands: tuple[tuple[int, ...], ...],
+    pile: tuple[int, ...],
+    drops: tuple[int | None, ...],
+    events: tuple[PublicEvent, ...],
+) -> IndianRummyState:
+    n = s.rules.players
+    winner: int | None = None
+    shown: tuple[tuple[int, ...] | None, ...] = (None,) * n
+    if outcome == "abandoned":
+        points: tuple[int, ...] = (0,) * n
+    elif outcome == "all-dropped":
+        winner = drops.index(None)
+        points = tuple(0 if drop is None else drop for drop in drops)
+    else:
+        assert declarer is not None
+        valid = outcome == "valid-show"
+        winner = declarer if valid else None
+        points = deal_points_after_show(s, hands, drops, declarer, valid)
+        shown = tuple(
+            hand if drop is None else None for hand, drop in zip(hands, drops, strict=True)
+        )
+    summary = DealSummary(
+        number=s.deal_number,
+        dealer=s.dealer,
+        outcome=outcome,
+        declarer=declarer,
+        put_down=put_down,
+        winner=winner,
+        wild_card=s.wild_card,
+        wild_rank=s.wild_rank,
+        hands=shown,
+        drops=drops,
+        points=points,
+    )
+    totals = tuple(t + p for t, p in zip(s.totals, points, strict=True))
+    deals = s.rules.deals
+    over = deals is not None and s.deal_number >= deals
+    return IndianRummyState(
+        s.rules, s.seed, s.chance_steps, Phase.GAME_OVER if over else Phase.DEAL,
+        s.deal_number, s.dealer, -1, hands, s.stock, pile, s.wild_card, s.wild_rank, False,
+        drops, s.has_drawn, None, False, s.turns + 1, totals, (*s.deal_points, points), summary,
+        events,
+    )  # fmt: skip
+
+
+ENGINE: Final = IndianRummyEngine()
+"""The Indian Rummy engine instance the registry finds."""

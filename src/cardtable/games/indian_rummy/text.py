@@ -1,0 +1,233 @@
+"""Terminal text for Indian Rummy: a seat's view of the table and the last deal explained.
+
+Both functions return strings with Rich console markup (colour only: the text reads the same
+without it). Hearts and diamonds are red; with ``four_colour`` diamonds are blue and clubs green
+(the seed's four-colour deck option). Jokers (printed, or of the wild rank) are shown in bold
+magenta with a ``*``; the card just drawn is underlined.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Final
+
+from cardtable.cards import PRINTED_JOKER, RANK_PLURALS, format_card
+from cardtable.games.indian_rummy.state import Phase, is_joker
+from cardtable.games.indian_rummy.view import IndianRummyView, deal_arrangements
+
+_SUIT_STYLES: Final = ("", "red", "red", "")
+_FOUR_COLOUR_STYLES: Final = ("", "red", "blue", "green")
+
+
+def _escape(text: str) -> str:
+    """Escape Rich markup in plain text (card labels never need it; explanations might)."""
+    return text.replace("[", "\\[")
+
+
+def card_markup(
+    card: int,
+    wild_rank: int | None,
+    *,
+    four_colour: bool = False,
+    underline: bool = False,
+) -> str:
+    """One card with suit symbols and colour, jokers marked (``7♥*`` when sevens are wild)."""
+    label = format_card(card, symbols=True)
+    if is_joker(card, wild_rank):
+        style = "bold magenta"
+        label += "*"
+    else:
+        style = (_FOUR_COLOUR_STYLES if four_colour else _SUIT_STYLES)[card // 13]
+    if underline:
+        style = f"{style} underline".strip()
+    return f"[{style}]{label}[/]" if style else label
+
+
+def _cards(cards: tuple[int, ...], wild_rank: int | None, four_colour: bool) -> str:
+    return " ".join(card_markup(c, wild_rank, four_colour=four_colour) for c in cards)
+
+
+Names = Sequence[str] | None
+"""Optional display names, one per seat; by default the viewer is "you", others "seat N"."""
+
+
+def _seat_name(view: IndianRummyView, seat: int, names: Names = None) -> str:
+    if names is not None:
+        return names[seat]
+    return "you" if seat == view.seat else f"seat {seat}"
+
+
+def _upper_first(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def _wild_line(view: IndianRummyView, four_colour: bool) -> str:
+    if view.wild_card is None:
+        if view.deal_number == 0:
+            return "Wild joker: not cut yet"
+        return "Wild joker: none (house rule): only the printed jokers are jokers"
+    cut = card_markup(view.wild_card, None, four_colour=four_colour)
+    rank = RANK_PLURALS[view.wild_rank if view.wild_rank is not None else 0]
+    how = "a printed joker was cut, so " if view.wild_card == PRINTED_JOKER else ""
+    jokers = ", and so are the printed jokers" if view.rules.printed_jokers else ""
+    return f"Wild joker: {cut} ({how}all {rank} are jokers{jokers})"
+
+
+def _status(view: IndianRummyView, names: Names) -> str:
+    phase = view.phase
+    rules = view.rules
+    if phase in (Phase.CHOOSE_DEALER, Phase.DEAL):
+        return "The cards are being dealt."
+    if phase is Phase.RESHUFFLE:
+        return "The stock ran out: the discard pile under its top card becomes the new stock."
+    if phase is Phase.GAME_OVER:
+        return "The game is over."
+    if view.turn != view.seat:
+        return f"{_upper_first(_seat_name(view, view.turn, names))} is to play."
+    if phase is Phase.DRAW:
+        options = ["[bold]draw stock[/bold] (S)"]
+        top = view.pile_top
+        if top is not None:
+            label = format_card(top, symbols=True)
+            takeable = not is_joker(top, view.wild_rank) or (
+                view.opening_on_top and rules.joker_from_discard == "opening-card"
+            )
+            options.append(
+                f"[bold]draw pile[/bold] (D) for {label}"
+                if takeable
+                else f"not the pile: {label} is a joker and cannot be taken"
+            )
+        if rules.drops_allowed:
+            cost = rules.middle_drop if view.has_drawn[view.seat] else rules.first_drop
+            options.append(f"[bold]drop[/bold] for {cost} points")
+        return "Your turn: " + "; ".join(options) + "."
+    text = (
+        "Your turn: [bold]discard CARD[/bold], or [bold]declare CARD[/bold] to put CARD down "
+        "and show the other 13."
+    )
+    if view.taken is not None:
+        text += (
+            f" You may not discard or put down {format_card(view.taken, symbols=True)}: "
+            "you just took it from the pile."
+        )
+    return text
+
+
+def render_view(view: IndianRummyView, *, four_colour: bool = False, names: Names = None) -> str:
+    """The table as ``view.seat`` sees it: wild joker, pile top, stock, seats, hand, turn."""
+    lines = [
+        f"[bold]Indian Rummy[/bold] · deal {view.deal_number}"
+        + (f" · dealer: {_seat_name(view, view.dealer, names)}" if view.dealer >= 0 else "")
+        + f" · you are seat {view.seat}",
+        _wild_line(view, four_colour),
+    ]
+    top = view.pile_top
+    pile = "empty" if top is None else card_markup(top, view.wild_rank, four_colour=four_colour)
+    seen = len(view.discards_seen)
+    lines.append(
+        f"Discard pile: {pile} ({len(view.pile)} card{'s' if len(view.pile) != 1 else ''}, "
+        f"{seen} seen face up this deal) · Stock: {view.stock_size} cards"
+    )
+    seats = []
+    for seat in range(view.rules.players):
+        marker = "▶ " if seat == view.turn and view.phase in (Phase.DRAW, Phase.DISCARD) else ""
+        drop = view.drops[seat]
+        state = f"dropped ({drop})" if drop is not None else f"{view.hand_sizes[seat]} cards"
+        name = _seat_name(view, seat, names)
+        seats.append(f"{marker}{name}: {state}, total {view.totals[seat]}")
+    lines.append("Seats: " + " · ".join(seats))
+    if view.hand:
+        cells = [
+            f"{index}:"
+            + card_markup(
+                card,
+                view.wild_rank,
+                four_colour=four_colour,
+                underline=card == view.drawn,
+            )
+            for index, card in enumerate(view.hand, 1)
+        ]
+        lines.append("Your hand: " + " ".join(cells))
+    lines.append(_status(view, names))
+    return "\n".join(lines)
+
+
+def _drop_name(view: IndianRummyView, penalty: int) -> str:
+    rules = view.rules
+    if penalty == rules.first_drop and penalty != rules.middle_drop:
+        return "first drop"
+    if penalty == rules.middle_drop and penalty != rules.first_drop:
+        return "middle drop"
+    return "drop"
+
+
+def render_hand_summary(
+    view: IndianRummyView, *, four_colour: bool = False, names: Names = None
+) -> str | None:
+    """The last finished deal explained: who declared, valid or wrong show, each shown hand's
+    groups and loose cards, the cap, the drops, and the totals; ``None`` before any deal ends."""
+    summary = view.last_deal
+    if summary is None:
+        return None
+    rules = view.rules
+    wild = summary.wild_rank
+    head = f"[bold]Deal {summary.number}[/bold] (dealer {_seat_name(view, summary.dealer, names)}"
+    if summary.wild_card is not None and wild is not None:
+        head += f"; wild joker {format_card(summary.wild_card, symbols=True)}, "
+        head += f"{RANK_PLURALS[wild]} wild"
+    lines = [head + ")"]
+    declarer = summary.declarer
+    if summary.outcome == "abandoned":
+        lines.append(
+            f"The deal reached the turn cap ({rules.deal_turn_cap} turns) and was abandoned: "
+            "nobody scores."
+        )
+    elif summary.outcome == "all-dropped":
+        assert summary.winner is not None
+        winner = _seat_name(view, summary.winner, names)
+        verb = "win" if winner == "you" else "wins"
+        lines.append(f"Everyone else dropped: {winner} {verb} the deal with 0 points.")
+    elif declarer is not None and summary.put_down is not None:
+        put = format_card(summary.put_down, symbols=True)
+        who = _upper_first(_seat_name(view, declarer, names))
+        if summary.outcome == "valid-show":
+            lines.append(
+                f"{who} declared, putting down {put}: [green]a valid show[/green], 0 points."
+            )
+        else:
+            lines.append(
+                f"{who} declared, putting down {put}: "
+                f"[red]a wrong show[/red], {rules.wrong_show_penalty} points."
+            )
+            if rules.wrong_show_others == "zero":
+                lines.append("After a wrong show the other players score nothing.")
+    arrangements = deal_arrangements(summary, rules)
+    for seat in range(rules.players):
+        name = _upper_first(_seat_name(view, seat, names))
+        points = summary.points[seat]
+        drop = summary.drops[seat]
+        if drop is not None:
+            lines.append(f"{name} dropped ({_drop_name(view, drop)}): {points} points.")
+            continue
+        hand = summary.hands[seat]
+        arrangement = arrangements[seat]
+        if hand is None or arrangement is None:
+            continue
+        lines.append(f"{name} showed {_cards(hand, wild, four_colour)}")
+        explanation = _escape(arrangement.explain())
+        if seat == declarer:
+            lines.append(f"  {explanation}")
+            continue
+        capped = ""
+        if (
+            summary.outcome == "valid-show" or rules.wrong_show_others == "counted"
+        ) and arrangement.raw_points > points:
+            capped = f" (counted {arrangement.raw_points}, capped at {points})"
+        lines.append(f"  {explanation} → {points} points{capped}.")
+    lines.append(
+        "Deal points: "
+        + " · ".join(f"{_seat_name(view, s, names)} {p}" for s, p in enumerate(summary.points))
+        + " | Totals: "
+        + " · ".join(f"{_seat_name(view, s, names)} {t}" for s, t in enumerate(view.totals))
+    )
+    return "\n".join(lines)

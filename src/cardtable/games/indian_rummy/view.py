@@ -1,0 +1,263 @@
+"""What one Indian Rummy seat may see, and full states sampled consistent with it.
+
+Everything in Indian Rummy is public except the other hands, the order of the stock, the card a
+player drew from the stock, and the hands of dropped players (set aside face down). Every card
+that reached the discard pile was seen face up, so the view keeps the whole pile and this deal's
+public events (draws from the pile show their card, draws from the stock do not); the stock may
+be counted (the seed does not forbid it), so its size is shown. After a deal the view holds its
+public summary: the shown hands, the declarer, valid or wrong show, drops and points.
+
+:func:`determinize_view` deals the unseen cards at random, keeping the cards each opponent is
+known to hold (taken from the pile and not discarded since), so that the sampled state's view
+for the same seat equals the view it came from.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import TYPE_CHECKING, Any, Final
+
+from cardtable.cards import format_card
+from cardtable.games.contract import PublicEvent
+from cardtable.games.indian_rummy.rules import Rules
+from cardtable.games.indian_rummy.state import (
+    DealSummary,
+    IndianRummyState,
+    Phase,
+    pack_of,
+)
+
+if TYPE_CHECKING:
+    from cardtable.games.indian_rummy.scoring import Arrangement
+
+_DISCARD: Final = Phase.DISCARD
+
+
+@dataclass(frozen=True, slots=True)
+class IndianRummyView:
+    """One seat's view of the table.
+
+    ``turn`` is the seat on turn (-1 before the first deal and between deals; during a
+    reshuffle, the seat whose turn follows it).
+    ``drawn`` is the card this seat drew this turn (``None`` unless it is on turn and has
+    drawn); ``taken`` is the card the seat on turn took from the pile this turn, which everyone
+    saw (``None`` otherwise). ``drops[seat]`` is a dropped seat's penalty, ``None`` while it
+    plays. ``deal_points`` holds each finished deal's points, ``last_deal`` its summary.
+    """
+
+    seat: int
+    rules: Rules
+    phase: Phase
+    deal_number: int
+    dealer: int
+    turn: int
+    hand: tuple[int, ...]
+    pile: tuple[int, ...]
+    wild_card: int | None
+    wild_rank: int | None
+    stock_size: int
+    hand_sizes: tuple[int, ...]
+    drops: tuple[int | None, ...]
+    has_drawn: tuple[bool, ...]
+    drawn: int | None
+    taken: int | None
+    opening_on_top: bool
+    turns: int
+    totals: tuple[int, ...]
+    deal_points: tuple[tuple[int, ...], ...]
+    events: tuple[PublicEvent, ...]
+    last_deal: DealSummary | None
+
+    @property
+    def pile_top(self) -> int | None:
+        """The discard pile's top card, or ``None`` when the pile is empty."""
+        return self.pile[-1] if self.pile else None
+
+    @property
+    def dropped(self) -> tuple[bool, ...]:
+        """Which seats have dropped out of this deal."""
+        return tuple(drop is not None for drop in self.drops)
+
+    @property
+    def my_turn(self) -> bool:
+        """True when this seat is to act."""
+        return self.turn == self.seat and self.phase in (Phase.DRAW, Phase.DISCARD)
+
+    @property
+    def discards_seen(self) -> tuple[int, ...]:
+        """Every card seen face up on the pile this deal, in order: the opening card, then each
+        discard (including cards later taken back or shuffled into the stock)."""
+        return tuple(
+            event.cards[0] for event in self.events if event.verb in ("open-pile", "discard")
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        """The view as JSON-ready data (cards as labels)."""
+
+        def label(card: int | None) -> str | None:
+            return None if card is None else format_card(card)
+
+        return {
+            "game": "indian-rummy",
+            "seat": self.seat,
+            "phase": self.phase.value,
+            "deal_number": self.deal_number,
+            "dealer": self.dealer,
+            "turn": self.turn,
+            "hand": [format_card(c) for c in self.hand],
+            "pile": [format_card(c) for c in self.pile],
+            "pile_top": label(self.pile_top),
+            "discards_seen": [format_card(c) for c in self.discards_seen],
+            "wild_card": label(self.wild_card),
+            "wild_rank": self.wild_rank,
+            "stock_size": self.stock_size,
+            "hand_sizes": list(self.hand_sizes),
+            "drops": list(self.drops),
+            "has_drawn": list(self.has_drawn),
+            "drawn": label(self.drawn),
+            "taken": label(self.taken),
+            "opening_on_top": self.opening_on_top,
+            "turns": self.turns,
+            "totals": list(self.totals),
+            "deal_points": [list(points) for points in self.deal_points],
+            "events": [event.to_json() for event in self.events],
+            "last_deal": None if self.last_deal is None else self.last_deal.to_json(),
+        }
+
+
+def make_view(state: IndianRummyState, seat: int) -> IndianRummyView:
+    """The view of ``seat`` (0..players-1) of ``state``."""
+    drawn = state.drawn
+    return IndianRummyView(
+        seat,
+        state.rules,
+        state.phase,
+        state.deal_number,
+        state.dealer,
+        state.turn,
+        state.hands[seat],
+        state.pile,
+        state.wild_card,
+        state.wild_rank,
+        len(state.stock),
+        tuple(map(len, state.hands)),
+        state.drops,
+        state.has_drawn,
+        drawn if state.turn == seat else None,
+        drawn if state.drawn_from_pile else None,
+        state.opening_on_top,
+        state.turns,
+        state.totals,
+        state.deal_points,
+        state.events,
+        state.last_deal,
+    )
+
+
+@lru_cache(maxsize=4096)
+def _arrangement(hand: tuple[int, ...], wild_rank: int | None, rules: Rules) -> Arrangement:
+    # Imported here: explanations are wanted after a deal, never on the engine's hot path.
+    from cardtable.games.indian_rummy.scoring import arrange
+
+    return arrange(hand, wild_rank, rules)
+
+
+def deal_arrangements(summary: DealSummary, rules: Rules) -> tuple[Arrangement | None, ...]:
+    """The best arrangement of each hand shown at the end of a deal (``None`` where hidden)."""
+    return tuple(
+        None if hand is None else _arrangement(hand, summary.wild_rank, rules)
+        for hand in summary.hands
+    )
+
+
+def known_holdings(view: IndianRummyView) -> list[Counter[int]]:
+    """Cards each seat is known to hold: taken from the pile this deal and not discarded since.
+
+    A seat that discards an id it took (and might hold twice) is assumed to have let the taken
+    copy go, the cautious reading.
+    """
+    known: list[Counter[int]] = [Counter() for _ in range(view.rules.players)]
+    for event in view.events:
+        if event.verb == "take-discard":
+            known[event.seat][event.cards[0]] += 1
+        elif event.verb in ("discard", "declare") and known[event.seat][event.cards[0]] > 0:
+            known[event.seat][event.cards[0]] -= 1
+    return known
+
+
+def determinize_view(view: IndianRummyView, rng: random.Random) -> IndianRummyState:
+    """A full state whose view for ``view.seat`` is ``view``: unseen cards dealt at random.
+
+    Hands shown in the last deal's summary (while it is still on the table) are kept as shown,
+    cards known to be in a hand stay there, and the rest of the unseen cards are shuffled into
+    the other hands and the stock. The seed of later chance steps is drawn from ``rng``.
+    """
+    rules = view.rules
+    n = rules.players
+    me = view.seat
+    dealt = view.deal_number > 0
+    unseen: Counter[int] = Counter(pack_of(rules)) if dealt else Counter()
+    unseen.subtract(view.hand)
+    unseen.subtract(view.pile)
+    if view.wild_card is not None:
+        unseen[view.wild_card] -= 1
+    summary = view.last_deal
+    revealed: tuple[tuple[int, ...] | None, ...] = (None,) * n
+    if (
+        summary is not None
+        and summary.number == view.deal_number
+        and view.phase in (Phase.DEAL, Phase.GAME_OVER)
+    ):
+        revealed = summary.hands
+    hands: list[list[int]] = [[] for _ in range(n)]
+    hands[me] = list(view.hand)
+    known = known_holdings(view)
+    for seat in range(n):
+        if seat == me:
+            continue
+        shown = revealed[seat]
+        fixed = list(shown) if shown is not None else list(known[seat].elements())
+        for card in fixed:
+            if unseen[card] > 0:
+                unseen[card] -= 1
+                hands[seat].append(card)
+    pool = list(unseen.elements())
+    rng.shuffle(pool)
+    for seat in range(n):
+        if seat == me:
+            continue
+        missing = view.hand_sizes[seat] - len(hands[seat])
+        hands[seat].extend(pool[:missing])
+        del pool[:missing]
+    stock = tuple(pool)
+    turn_state = view.turn
+    drawn = view.drawn
+    if view.phase is _DISCARD and turn_state != me:
+        drawn = view.taken if view.taken is not None else rng.choice(hands[turn_state])
+    return IndianRummyState(
+        rules=rules,
+        seed=rng.getrandbits(62),
+        chance_steps=0,
+        phase=view.phase,
+        deal_number=view.deal_number,
+        dealer=view.dealer,
+        turn=turn_state,
+        hands=tuple(tuple(sorted(hand)) for hand in hands),
+        stock=stock,
+        pile=view.pile,
+        wild_card=view.wild_card,
+        wild_rank=view.wild_rank,
+        opening_on_top=view.opening_on_top,
+        drops=view.drops,
+        has_drawn=view.has_drawn,
+        drawn=drawn,
+        drawn_from_pile=view.taken is not None,
+        turns=view.turns,
+        totals=view.totals,
+        deal_points=view.deal_points,
+        last_deal=view.last_deal,
+        events=view.events,
+    )
