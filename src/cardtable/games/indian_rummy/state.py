@@ -251,7 +251,7 @@ def deal_state(
     ...                          "AH 2H 3H 4H 5H 6H 7H 8H 9H 10H JH QH KH"],
     ...                pile="5C", wild_card="7D")
     >>> len(s.stock), s.turn, s.wild_rank
-    (76, 1, 6)
+    (78, 1, 6)
     """
     n = rules.players
     if len(hands) != n:
