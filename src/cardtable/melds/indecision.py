@@ -129,12 +129,70 @@ class Meld:
 
 @dataclass(frozen=True, slots=True)
 class IndecisionCount:
-    """A counted hand: total ``score``, the counted ``melds`` and whether all cards are used."""
+    """A counted hand: total ``score``, the counted ``melds`` (each with ``name``, ``cards`` and
+    ``points``) and whether all cards are used (stop requirement 2, with the Prile of 4
+    exemption). :class:`cardtable.games.indecision.scoring.HandScore` is this class."""
 
     cards: tuple[int, ...]
     score: int
     melds: tuple[Meld, ...]
     all_cards_used: bool
+
+    @property
+    def unused_cards(self) -> tuple[int, ...]:
+        """Cards of the hand that no counted meld uses."""
+        used = {card for meld in self.melds for card in meld.cards}
+        return tuple(card for card in self.cards if card not in used)
+
+    def explain(self) -> str:
+        """The count as a player would announce it: melds (repeats grouped), total, all-used.
+
+        >>> from cardtable.cards import parse_cards
+        >>> print(count_hand(parse_cards("5S 5H 6D 6C 7S")).explain())
+        Pair 5S 5H = 2; Pair 6D 6C = 2; Run of 3 x4 = 12; total 16, all cards used
+        """
+        parts: list[str] = []
+        melds = self.melds
+        index = 0
+        while index < len(melds):
+            meld = melds[index]
+            same = 1
+            while (
+                index + same < len(melds)
+                and melds[index + same].kind == meld.kind
+                and len(melds[index + same].cards) == len(meld.cards)
+                and melds[index + same].points == meld.points
+                and meld.kind in _GROUPED_KINDS
+            ):
+                same += 1
+            if same == 1:
+                parts.append(str(meld))
+            else:
+                parts.append(f"{meld.name} x{same} = {meld.points * same}")
+            index += same
+        if not parts:
+            parts.append("no melds")
+        unused = self.unused_cards
+        if self.all_cards_used and unused:
+            used_note = f"all cards used (Prile of 4: {format_cards(unused)} may stay unused)"
+        elif self.all_cards_used:
+            used_note = "all cards used"
+        else:
+            used_note = f"not all cards used ({format_cards(unused)} unused)"
+        return "; ".join(parts) + f"; total {self.score}, {used_note}"
+
+    def to_json(self) -> dict[str, Any]:
+        """JSON-ready data: ``score``, ``all_cards_used``, ``melds`` (and the ``cards``)."""
+        return {
+            "cards": [format_card(c) for c in self.cards],
+            "score": self.score,
+            "all_cards_used": self.all_cards_used,
+            "melds": [meld.to_json() for meld in self.melds],
+        }
+
+
+_GROUPED_KINDS: Final = frozenset(("run",))
+"""Repeated melds of these kinds are announced as "Run of 3 x2"; pairs are listed one by one."""
 
 
 # ---------------------------------------------------------------------------------------------

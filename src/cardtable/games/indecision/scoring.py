@@ -1,8 +1,7 @@
 """An Indecision hand's score in the game's own terms: :func:`score_hand` and :class:`HandScore`.
 
-The counting itself lives in :mod:`cardtable.melds.indecision`; this module ties it to a
-:class:`~cardtable.games.indecision.rules.Rules` object and explains the result the way players
-announce it.
+The counting and its explanation live in :mod:`cardtable.melds.indecision`; this module ties
+them to a :class:`~cardtable.games.indecision.rules.Rules` object and reads hands given as text.
 
 >>> hand = score_hand("5H 6H 7H 7C 7S")
 >>> hand.score, hand.all_cards_used
@@ -18,75 +17,34 @@ Run of 3 QS KH AD = 3; total 3, not all cards used (4C 8S unused)
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
-from typing import Any
 
-from cardtable.cards import INDECISION_DECK, format_card, format_cards, parse_cards
+from cardtable.cards import INDECISION_DECK, parse_cards
 from cardtable.games.indecision.rules import Rules
-from cardtable.melds.indecision import IndecisionScorer, Meld, scorer_for
+from cardtable.melds.indecision import IndecisionCount, IndecisionScorer, Meld, scorer_for
 
 __all__ = ["HandScore", "Meld", "hand_scorer", "score_hand"]
 
 
-@dataclass(frozen=True, slots=True)
-class HandScore:
-    """A scored 5-card hand: ``score``, ``all_cards_used`` (stop requirement 2, with the Prile
-    of 4 exemption) and the counted ``melds``, each with ``name``, ``cards`` and ``points``."""
+HandScore = IndecisionCount
+"""A scored 5-card hand (frozen): ``cards``, ``score``, ``all_cards_used`` (stop requirement 2,
+with the Prile of 4 exemption) and the counted ``melds``, each with ``name``, ``cards`` and
+``points``; ``explain()`` and ``to_json()`` present it."""
 
-    cards: tuple[int, ...]
-    score: int
-    all_cards_used: bool
-    melds: tuple[Meld, ...]
 
-    @property
-    def unused_cards(self) -> tuple[int, ...]:
-        """Cards of the hand that no counted meld uses."""
-        used = {card for meld in self.melds for card in meld.cards}
-        return tuple(card for card in self.cards if card not in used)
-
-    def explain(self) -> str:
-        """The count as a player would announce it: melds (repeats grouped), total, all-used."""
-        parts: list[str] = []
-        index = 0
-        melds = self.melds
-        while index < len(melds):
-            meld = melds[index]
-            same = 1
-            while (
-                index + same < len(melds)
-                and melds[index + same].name == meld.name
-                and melds[index + same].points == meld.points
-            ):
-                same += 1
-            if same == 1:
-                parts.append(str(meld))
-            else:
-                parts.append(f"{meld.name} x{same} = {meld.points * same}")
-            index += same
-        if not parts:
-            parts.append("no melds")
-        unused = self.unused_cards
-        if self.all_cards_used and unused:
-            used_note = f"all cards used (Prile of 4: {format_cards(unused)} may stay unused)"
-        elif self.all_cards_used:
-            used_note = "all cards used"
-        else:
-            used_note = f"not all cards used ({format_cards(unused)} unused)"
-        return "; ".join(parts) + f"; total {self.score}, {used_note}"
-
-    def to_json(self) -> dict[str, Any]:
-        """JSON-ready data: ``score``, ``all_cards_used``, ``melds`` (and the ``cards``)."""
-        return {
-            "cards": [format_card(c) for c in self.cards],
-            "score": self.score,
-            "all_cards_used": self.all_cards_used,
-            "melds": [meld.to_json() for meld in self.melds],
-        }
+_last_scorer: tuple[Rules, IndecisionScorer] | None = None
 
 
 def hand_scorer(rules: Rules) -> IndecisionScorer:
     """The shared fast scorer for ``rules`` (its meld values and counting variant)."""
-    return scorer_for(rules.meld_values, rules.bike_inside_longer_run_counts)
+    global _last_scorer
+    # Callers score many hands under one rules object: remember the last one by identity
+    # rather than hashing the meld value table on every call.
+    last = _last_scorer
+    if last is not None and last[0] is rules:
+        return last[1]
+    scorer = scorer_for(rules.meld_values, rules.bike_inside_longer_run_counts)
+    _last_scorer = (rules, scorer)
+    return scorer
 
 
 _DEFAULT_RULES = Rules()
@@ -105,11 +63,5 @@ def score_hand(cards: str | Iterable[int], rules: Rules = _DEFAULT_RULES) -> Han
     ...
     cardtable.errors.HandSizeError: an Indecision hand has exactly 5 cards, not 4
     """
-    hand = parse_cards(cards, deck=INDECISION_DECK) if isinstance(cards, str) else tuple(cards)
-    counted = hand_scorer(rules).count(hand)
-    return HandScore(
-        cards=counted.cards,
-        score=counted.score,
-        all_cards_used=counted.all_cards_used,
-        melds=counted.melds,
-    )
+    hand = parse_cards(cards, deck=INDECISION_DECK) if isinstance(cards, str) else cards
+    return hand_scorer(rules).count(hand)
