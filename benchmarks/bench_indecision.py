@@ -74,14 +74,11 @@ def meld_rich_hands(count: int, seed: int) -> list[Hand]:
     return hands
 
 
-def _median_us_per_hand(score: Callable[[Any], object], hands: Sequence[Any], runs: int) -> float:
-    times = []
-    for _ in range(runs):
-        start = time.perf_counter()
-        for hand in hands:
-            score(hand)
-        times.append((time.perf_counter() - start) / len(hands) * 1e6)
-    return statistics.median(times)
+def _us_per_hand(score: Callable[[Any], object], hands: Sequence[Any]) -> float:
+    start = time.perf_counter()
+    for hand in hands:
+        score(hand)
+    return (time.perf_counter() - start) / len(hands) * 1e6
 
 
 def _cribbage_cards(hand: Hand) -> tuple[tuple[int, str], list[tuple[int, str]]]:
@@ -104,7 +101,10 @@ def bench_scorer(count: int, runs: int) -> None:
         cribbage: Any = importlib.import_module("cribbage_scorer.cribbage_scorer")
     except ImportError:
         cribbage = None
-    print(f"(a) scorer: microseconds per 5-card hand, median of {runs} runs over {count} hands")
+    print(
+        f"(a) scorer: microseconds per 5-card hand, median of {runs} interleaved runs "
+        f"over {count} hands"
+    )
     header = f"  {'hands':<11}{'value':>9}{'score_hand':>12}"
     if cribbage is not None:
         header += f"{'cribbage show_calc_score':>26}{'ratio (value)':>15}{'ratio (score_hand)':>20}"
@@ -113,12 +113,22 @@ def bench_scorer(count: int, runs: int) -> None:
         ("random", random_hands(count, 1)),
         ("meld-rich", meld_rich_hands(count, 2)),
     ):
-        fast = _median_us_per_hand(scorer.value, hands, runs)
-        full = _median_us_per_hand(score_hand, hands, runs)
+        contenders: list[tuple[Callable[[Any], object], Sequence[Any]]] = [
+            (scorer.value, hands),
+            (score_hand, hands),
+        ]
+        if cribbage is not None:
+            contenders.append((_show_score(cribbage), [_cribbage_cards(h) for h in hands]))
+        # Runs interleave the contenders so that a busy machine slows them alike.
+        times: list[list[float]] = [[] for _ in contenders]
+        for _ in range(runs):
+            for index, (score, inputs) in enumerate(contenders):
+                times[index].append(_us_per_hand(score, inputs))
+        medians = [statistics.median(t) for t in times]
+        fast, full = medians[0], medians[1]
         line = f"  {name:<11}{fast:>9.2f}{full:>12.2f}"
         if cribbage is not None:
-            converted = [_cribbage_cards(hand) for hand in hands]
-            other = _median_us_per_hand(_show_score(cribbage), converted, runs)
+            other = medians[2]
             line += f"{other:>26.2f}{other / fast:>14.1f}x{other / full:>19.1f}x"
         print(line)
     if cribbage is None:
@@ -226,6 +236,15 @@ def open_spiel_loop(pyspiel: Any, seconds: float, seed: int) -> Run:
     return Run(games, decisions, chance_steps, time.perf_counter() - start)
 
 
+def _bind(
+    loop: Callable[[int, float, int], Run], players: int, seconds: float
+) -> Callable[[int], Run]:
+    def run(index: int) -> Run:
+        return loop(players, seconds, 1000 * index)
+
+    return run
+
+
 def _median_run(runs: list[Run]) -> tuple[float, float, float, float]:
     """Median µs per decision and games per second, and mean decisions / chance steps per game."""
     games = sum(r.games for r in runs)
@@ -243,34 +262,36 @@ def bench_playouts(players_list: Sequence[int], runs: int, seconds: float) -> No
     except ImportError:
         pyspiel = None
     print(
-        f"(b) random playouts: median of {runs} runs of {seconds:g} s; "
+        f"(b) random playouts: median of {runs} interleaved runs of {seconds:g} s; "
         "us per seat decision includes chance steps and the random choice"
     )
     print(
         f"  {'loop':<30}{'us/decision':>12}{'games/s':>10}{'decisions/game':>16}{'chance/game':>13}"
     )
-    reference = None
+    loops: list[tuple[str, Callable[[int], Run]]] = []
     if pyspiel is not None:
         _check_uniform_chance(pyspiel, 7)
-        spiel = _median_run([open_spiel_loop(pyspiel, seconds, 100 + i) for i in range(runs)])
-        reference = spiel[0]
-        print(
-            f"  {'open_spiel gin_rummy (2p)':<30}{spiel[0]:>12.2f}{spiel[1]:>10.0f}"
-            f"{spiel[2]:>16.1f}{spiel[3]:>13.1f}"
+        loops.append(
+            ("open_spiel gin_rummy (2p)", lambda i: open_spiel_loop(pyspiel, seconds, 100 + i))
         )
     for players in players_list:
-        for label, loop in (
-            ("cardtable loop", cardtable_loop),
-            ("cardtable driver", cardtable_driver),
-        ):
-            figures = _median_run([loop(players, seconds, 1000 * i) for i in range(runs)])
-            line = (
-                f"  {f'{label} ({players}p)':<30}{figures[0]:>12.2f}{figures[1]:>10.0f}"
-                f"{figures[2]:>16.1f}{figures[3]:>13.1f}"
-            )
-            if reference is not None:
-                line += f"   {figures[0] / reference:.2f}x open_spiel's cost"
-            print(line)
+        loops.append((f"cardtable loop ({players}p)", _bind(cardtable_loop, players, seconds)))
+        loops.append((f"cardtable driver ({players}p)", _bind(cardtable_driver, players, seconds)))
+    # Runs interleave the loops so that a busy machine slows them alike.
+    results: list[list[Run]] = [[] for _ in loops]
+    for i in range(runs):
+        for index, (_, loop) in enumerate(loops):
+            results[index].append(loop(i))
+    reference = _median_run(results[0])[0] if pyspiel is not None else None
+    for (label, _), runs_of_loop in zip(loops, results, strict=True):
+        figures = _median_run(runs_of_loop)
+        line = (
+            f"  {label:<30}{figures[0]:>12.2f}{figures[1]:>10.0f}"
+            f"{figures[2]:>16.1f}{figures[3]:>13.1f}"
+        )
+        if reference is not None and not label.startswith("open_spiel"):
+            line += f"   {figures[0] / reference:.2f}x open_spiel's cost"
+        print(line)
     if pyspiel is None:
         print("  (pyspiel not importable: run with the bench venv for the comparison)")
 
