@@ -10,8 +10,12 @@ The starter deals the next hand.
 
 Chance steps (:meth:`IndecisionEngine.chance_step`): the cut for the first dealer (ties among
 the lowest re-cut), each hand's shuffle and deal, and the reshuffle of the pile under its top
-card when a seat draws from an empty deck. Safeguards: a hand is abandoned with no score after
-``hand_turn_cap`` turns, the game after ``hand_cap`` hands.
+card when a seat draws from an empty deck. (A one-card pile with an empty deck, where only
+``draw pile`` is legal, cannot arise with one 52-card deck: the pile then holds 30 cards or
+more. The rule is kept as a safeguard.) With ``deck_exhaustion="score-hand"`` the hand ends at
+the end of the turn that leaves the deck empty: nobody stopped, so every hand is counted, from
+the seat that would have drawn next. Safeguards: a hand is abandoned with no score after
+``hand_turn_cap`` turns (the opening discard is the first), the game after ``hand_cap`` hands.
 
 Manual declaration mode: after a hand ends, each seat in counting order plays ``declare N``,
 then ``confirm`` (records N) or ``correct M`` (records M instead; a correction is final, so the
