@@ -30,11 +30,11 @@ GOLDEN_DIR = Path(__file__).resolve().parents[2] / "golden" / "declaration_rummy
 
 CASES: dict[str, tuple[Rules, int, str]] = {
     "two_players": (Rules(players=2), 72, "CR"),
-    "four_players": (Rules(players=4), 8, "CRCC"),
-    "ten_players": (Rules(players=10), 5, "CCRCCCRCCC"),
-    "all_optional": (Rules(players=4, optional_cards=ALL_OPTIONAL), 2, "CCRC"),
-    "gin": (Rules(players=3, gin_rummy=True, cards_dealt=7), 4, "CCR"),
-    "match": (Rules(players=3, match=True, cards_dealt=5), 1, "CRC"),
+    "four_players": (Rules(players=4), 1, "CRCC"),
+    "ten_players": (Rules(players=10), 16, "CCRCCCRCCC"),
+    "all_optional": (Rules(players=4, optional_cards=ALL_OPTIONAL), 3, "CCRC"),
+    "gin": (Rules(players=3, gin_rummy=True, cards_dealt=7), 1, "CCR"),
+    "match": (Rules(players=3, match=True, cards_dealt=5), 2, "CRC"),
 }
 """Name -> (rules, seed, one letter per seat: C counting bot, R random bot)."""
 

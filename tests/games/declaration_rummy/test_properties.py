@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from cardtable.cards import WILDCARD, parse_card
 from cardtable.games.contract import CHANCE, TERMINAL
+from cardtable.games.declaration_rummy.actions import DROP
 from cardtable.games.declaration_rummy.engine import ENGINE
 from cardtable.games.declaration_rummy.rules import DEAL_SIZES, OPTIONAL_LABELS, Rules
 from cardtable.games.declaration_rummy.state import Phase
@@ -131,7 +132,9 @@ def check_determinize(state: State, seat: int, rng: random.Random) -> None:
     assert list(ENGINE.legal_actions(guess, seat)) == list(ENGINE.legal_actions(state, seat))
 
 
-def play_and_check(rules: Rules, seed: int, bot: WeightedRandomBot) -> None:
+def play_and_check(
+    rules: Rules, seed: int, bot: WeightedRandomBot, out_of_turn_drop: float = 0.0
+) -> None:
     state = ENGINE.new_game(rules, seed)
     rng = random.Random(seed)
     log: list[tuple[int, Any]] = []
@@ -149,6 +152,16 @@ def play_and_check(rules: Rules, seed: int, bot: WeightedRandomBot) -> None:
             break
         check_view_leaks_nothing(state, seat)
         check_view_leaks_nothing(state, (seat + steps) % rules.players)
+        if state.phase is not Phase.BETWEEN_GAMES:
+            for other in range(rules.players):
+                offered = DROP in ENGINE.legal_actions(state, other)
+                assert offered == (not state.dropped[other])
+            others = [s for s in range(rules.players) if s != seat and not state.dropped[s]]
+            if others and rng.random() < out_of_turn_drop:
+                leaver = others[rng.randrange(len(others))]
+                state = ENGINE.apply(state, DROP, leaver)
+                log.append((leaver, DROP))
+                continue
         if steps % 9 == 0 and state.phase in (Phase.DRAW, Phase.PLAY, Phase.TIE_VOTE):
             check_determinize(state, seat, rng)
         legal = ENGINE.legal_actions(state, seat)
@@ -174,11 +187,13 @@ def play_and_check(rules: Rules, seed: int, bot: WeightedRandomBot) -> None:
     drop=st.sampled_from([0.0, 0.0, 0.01]),
     tie=st.sampled_from([0.0, 0.02]),
     finish=st.sampled_from([0.02, 0.1, 0.5]),
+    out_of_turn=st.sampled_from([0.0, 0.0, 0.005]),
 )
 def test_random_play_keeps_every_invariant(
-    rules: Rules, seed: int, drop: float, tie: float, finish: float
+    rules: Rules, seed: int, drop: float, tie: float, finish: float, out_of_turn: float
 ) -> None:
-    play_and_check(rules, seed, WeightedRandomBot(drop=drop, tie=tie, finish=finish))
+    bot = WeightedRandomBot(drop=drop, tie=tie, finish=finish)
+    play_and_check(rules, seed, bot, out_of_turn_drop=out_of_turn)
 
 
 @settings(max_examples=20, deadline=None)

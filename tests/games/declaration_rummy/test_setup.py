@@ -140,12 +140,7 @@ def test_cut_is_a_chance_step_only_when_offered() -> None:
             state = ENGINE.chance_step(state)
         return seen
 
-    assert chance_phases(Rules(players=3)) == [
-        Phase.PRELIMINARY,
-        Phase.PRELIMINARY_CUT,
-        Phase.SHUFFLE,
-        Phase.CUT,
-    ]
+    assert chance_phases(Rules(players=3)) == [Phase.PRELIMINARY, Phase.SHUFFLE, Phase.CUT]
     assert chance_phases(Rules(players=3, offer_cut=False)) == [Phase.PRELIMINARY, Phase.SHUFFLE]
 
 

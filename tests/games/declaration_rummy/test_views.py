@@ -209,3 +209,20 @@ def test_determinize_varies_the_hidden_cards() -> None:
     view = ENGINE.view(state, 0)
     guesses = {ENGINE.determinize(view, random.Random(s)).hands[1] for s in range(10)}
     assert len(guesses) > 1
+
+
+def test_determinize_of_a_finished_game_keeps_the_revealed_hands() -> None:
+    used = cards("AS 2S 9H KH KD 9C 4H 4S 4C 7S")
+    rest = tuple(c for c in range(52) if c not in used)
+    state = build_state(
+        Rules(players=3, cards_dealt=3),
+        ["AS 2S 9H", "KH KD 9C", "4H 4S 4C"],
+        stock=rest,
+        pile="7S",
+    )
+    state = play(state, (1, "draw stock"), (1, "declare"))
+    view = ENGINE.view(state, 0)
+    guess = ENGINE.determinize(view, random.Random(4))
+    assert guess.hands == state.hands
+    assert ENGINE.view(guess, 0) == view
+    assert_conserved(guess)

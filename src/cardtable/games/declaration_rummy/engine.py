@@ -4,11 +4,11 @@ matches, as pure functions over the immutable
 
 How a game runs, step by step (chance steps are run by the driver):
 
-1. **Preliminary** (first game only). Seat 0 is the agreed shuffler; it shuffles (chance), the
-   player to its right may cut (chance, when ``rules.offer_cut``), and cards are dealt face up,
-   clockwise from the shuffler's left, to each player until that player holds a regular card
-   (optional cards dealt face up are passed over). The highest regular card deals: K high, A
-   low, ties by suit spades > clubs > diamonds > hearts.
+1. **Preliminary** (first game only; one chance step). Seat 0 is the agreed shuffler; it
+   shuffles, the player to its right may cut (when ``rules.offer_cut``), and cards are dealt
+   face up, clockwise from the shuffler's left, to each player until that player holds a
+   regular card (optional cards dealt face up are passed over). The highest regular card
+   deals: K high, A low, ties by suit spades > clubs > diamonds > hearts.
 2. **Seating** (variation, first game only; chance). The lowest Preliminary card picks any place
    at random, the first dealer takes the place to its right, then each next-lowest card picks a
    free place at random. Seat numbers never change: the table order (``state.order``) does.
@@ -119,6 +119,7 @@ from cardtable.games.declaration_rummy.state import (
 )
 from cardtable.games.declaration_rummy.view import DeclarationRummyView, determinize, make_view
 from cardtable.melds.declaration import (
+    card_count,
     dr_best,
     dr_can_go_out,
     dr_count,
@@ -151,9 +152,18 @@ def preliminary_key(card: int) -> tuple[int, int]:
 # the same hands often.
 
 
-@lru_cache(maxsize=1 << 16)
 def hand_count(hand: tuple[int, ...]) -> int:
-    """The count of a sorted hand (cached :func:`~cardtable.melds.declaration.dr_count`)."""
+    """The count of a sorted hand (cached :func:`~cardtable.melds.declaration.dr_count`).
+
+    A meld needs three cards, so a smaller hand simply adds up its cards.
+    """
+    if len(hand) < 3:
+        return sum(card_count(card) for card in hand)
+    return _cached_count(hand)
+
+
+@lru_cache(maxsize=1 << 16)
+def _cached_count(hand: tuple[int, ...]) -> int:
     return dr_count(hand)
 
 
@@ -185,7 +195,7 @@ def _cut(pack: tuple[int, ...], rng: random.Random) -> tuple[int, ...]:
     return pack[-depth:] + pack[:-depth] if depth else pack
 
 
-def _seven_piles(pack: list[int]) -> list[int]:
+def seven_piles(pack: list[int]) -> list[int]:
     """Deal the pack (top is last) one card at a time into seven piles, then stack them with
     the first pile on top."""
     piles: list[list[int]] = [[] for _ in range(SEVEN_PILES)]
@@ -197,8 +207,23 @@ def _seven_piles(pack: list[int]) -> list[int]:
     return stacked
 
 
+class RandomDraws:
+    """A shuffled pack dealt from the top, drawn lazily: each ``pop()`` is a uniformly random
+    card not drawn yet (one step of a Fisher-Yates shuffle). The Preliminary deals from it."""
+
+    def __init__(self, cards: Sequence[int], rng: random.Random) -> None:
+        self._cards = list(cards)
+        self._rng = rng
+
+    def pop(self) -> int:
+        cards = self._cards
+        index = self._rng.randrange(len(cards))
+        cards[index], cards[-1] = cards[-1], cards[index]
+        return cards.pop()
+
+
 def preliminary_deal(
-    order: Sequence[int], dropped: Sequence[bool], pack: Sequence[int]
+    order: Sequence[int], dropped: Sequence[bool], pack: RandomDraws | Sequence[int]
 ) -> tuple[tuple[tuple[int, ...], ...], int]:
     """The Preliminary (RULES.md 3.3): deal ``pack`` (top card last) face up, clockwise from the
     left of the shuffler at table position 0, to each player still in until that player gets a
@@ -211,7 +236,7 @@ def preliminary_deal(
     >>> dealer, dealt[1]
     (0, (25,))
     """
-    cards = list(pack)
+    cards = pack if isinstance(pack, RandomDraws) else list(pack)
     n = len(order)
     dealt: list[tuple[int, ...]] = [()] * n
     for step in range(1, n + 1):
@@ -310,8 +335,7 @@ class DeclarationRummyEngine(GameEngine[State, Action, Rules, DeclarationRummyVi
             NextGame: self._next_game,
         }
         self._chance: dict[Phase, Callable[[State, random.Random], State]] = {
-            Phase.PRELIMINARY: self._preliminary_shuffle,
-            Phase.PRELIMINARY_CUT: self._preliminary_cut,
+            Phase.PRELIMINARY: self._preliminary,
             Phase.SEATING: self._seating,
             Phase.SHUFFLE: self._shuffle,
             Phase.CUT: self._cut_and_deal,
@@ -679,21 +703,19 @@ class DeclarationRummyEngine(GameEngine[State, Action, Rules, DeclarationRummyVi
 
     # --- chance steps ----------------------------------------------------------------------------
 
-    def _preliminary_shuffle(self, state: State, rng: random.Random) -> State:
-        pack = list(pack_cards(state.rules))
-        rng.shuffle(pack)
+    def _preliminary(self, state: State, rng: random.Random) -> State:
+        # Shuffling, cutting and dealing from the top of a uniformly shuffled pack hands out
+        # cards uniformly at random without replacement, whatever the cut; so the face-up
+        # cards are drawn at random one by one, which is exact and needs only the few cards
+        # the Preliminary deals.
         shuffler = state.order[0]
-        state = state._replace(events=_event(state, shuffler, "shuffle"))
+        events = [*state.events, PublicEvent(shuffler, "shuffle")]
         if state.rules.offer_cut:
-            return state._replace(phase=Phase.PRELIMINARY_CUT, stock=tuple(pack))
-        return self._preliminary_deal(state, tuple(pack))
+            events.append(PublicEvent(seat_right_of(state, shuffler), "cut"))
+        state = state._replace(events=tuple(events))
+        return self._preliminary_deal(state, RandomDraws(pack_cards(state.rules), rng))
 
-    def _preliminary_cut(self, state: State, rng: random.Random) -> State:
-        cutter = seat_right_of(state, state.order[0])
-        state = state._replace(events=_event(state, cutter, "cut"))
-        return self._preliminary_deal(state, _cut(state.stock, rng))
-
-    def _preliminary_deal(self, state: State, pack: tuple[int, ...]) -> State:
+    def _preliminary_deal(self, state: State, pack: RandomDraws) -> State:
         dealt, dealer = preliminary_deal(state.order, state.dropped, pack)
         events = [PublicEvent(seat, "preliminary", dealt[seat]) for seat in state.order]
         events.append(PublicEvent(dealer, "first-dealer", (dealt[dealer][-1],)))
@@ -737,7 +759,7 @@ class DeclarationRummyEngine(GameEngine[State, Action, Rules, DeclarationRummyVi
             pack = [*_REGULAR, *optional]
         rng.shuffle(pack)
         if rules.shuffle_option:
-            pack = _seven_piles(pack)
+            pack = seven_piles(pack)
         state = state._replace(
             removed=tuple(removed), events=_event(state, state.dealer, "shuffle")
         )
@@ -862,12 +884,28 @@ class DeclarationRummyEngine(GameEngine[State, Action, Rules, DeclarationRummyVi
         card = action.card
         hands = list(state.hands)
         hands[seat] = _without(hands[seat], card)
-        state = state._replace(
-            hands=tuple(hands),
-            pile=(*state.pile, card),
-            events=_event(state, seat, "discard", (card,)),
-        )
-        return self._begin_turn(state, next_remaining(state, seat, include_self=False))
+        pile = (*state.pile, card)
+        events = (*state.events, PublicEvent(seat, "discard", (card,)))
+        rules = state.rules
+        following = next_remaining(state, seat, include_self=False)
+        if state.stock and state.turns < rules.turn_cap:
+            # The common case, in one step: the next player's ordinary turn begins.
+            kept = events[state.turn_event_start :]
+            return state._replace(
+                phase=Phase.DRAW,
+                hands=tuple(hands),
+                pile=pile,
+                turn=following,
+                turns=state.turns + 1,
+                drawn=(),
+                draw_kind=DrawKind.NONE,
+                tie_proposed=False,
+                exhaustion=False,
+                events=kept,
+                turn_event_start=len(kept),
+            )
+        state = state._replace(hands=tuple(hands), pile=pile, events=events)
+        return self._begin_turn(state, following)
 
     def _decline(self, state: State, action: Decline, seat: int) -> State:
         state = state._replace(events=_event(state, seat, "decline"))
@@ -1192,5 +1230,6 @@ __all__ = [
     "preliminary_deal",
     "preliminary_key",
     "remaining_seats",
+    "seven_piles",
     "summarize_hand",
 ]

@@ -40,9 +40,8 @@ class Phase(Enum):
     """Where a game stands. Chance phases are run by the driver (``chance_step``)."""
 
     PRELIMINARY = "preliminary"
-    """Chance: the agreed shuffler (seat 0) shuffles for choosing the first dealer."""
-    PRELIMINARY_CUT = "preliminary-cut"
-    """Chance: the player to the shuffler's right may cut; cards are then dealt face up."""
+    """Chance: the agreed shuffler (seat 0) shuffles, the player to its right may cut, and
+    cards are dealt face up to choose the first dealer."""
     SEATING = "seating"
     """Chance (Seating variation): players choose their places, lowest card first."""
     SHUFFLE = "shuffle"
@@ -69,7 +68,6 @@ class Phase(Enum):
 CHANCE_PHASES: Final = frozenset(
     {
         Phase.PRELIMINARY,
-        Phase.PRELIMINARY_CUT,
         Phase.SEATING,
         Phase.SHUFFLE,
         Phase.CUT,
@@ -77,9 +75,7 @@ CHANCE_PHASES: Final = frozenset(
         Phase.RESHUFFLE_CUT,
     }
 )
-BEFORE_DEAL: Final = frozenset(
-    {Phase.PRELIMINARY, Phase.PRELIMINARY_CUT, Phase.SEATING, Phase.SHUFFLE, Phase.CUT}
-)
+BEFORE_DEAL: Final = frozenset({Phase.PRELIMINARY, Phase.SEATING, Phase.SHUFFLE, Phase.CUT})
 """Phases in which no cards are in the hands yet."""
 
 
@@ -237,6 +233,8 @@ def next_remaining(state: DeclarationRummyState, seat: int, *, include_self: boo
     """The first seat still in the game clockwise from ``seat`` (``seat`` itself if allowed)."""
     n = len(state.order)
     position = state.positions[seat]
+    if True not in state.dropped:
+        return seat if include_self else state.order[(position + 1) % n]
     for step in range(0 if include_self else 1, n + 1):
         candidate = state.order[(position + step) % n]
         if not state.dropped[candidate]:
@@ -313,12 +311,14 @@ def build_state(
 ) -> DeclarationRummyState:
     """A mid-game state for scenario tests, tutorials and puzzles.
 
-    Cards are given as text (``"2H 3H 4H"``, top of stock and pile **last**) or as card ids.
+    Cards are given as text (``"2H 3H 4H"``, top of stock and pile **last**) or as card ids;
+    hands are stored sorted, as the engine keeps them.
     ``first_player`` defaults to the seat left of ``dealer``, ``turn`` to the first player;
     ``phase`` is ``DRAW`` (start of a turn) or ``PLAY`` (after drawing: then give ``drawn``, the
     cards already added to the hand, and optionally ``draw_kind``). The cards must be ones the
     pack of ``rules`` could hold, each at most once (WILDCARD three times); cards of the pack
-    that appear nowhere are simply out of this scenario. Raises ``RulesError`` on a mismatch.
+    that appear nowhere are simply out of this scenario. Raises ``CardError`` for a card given
+    twice and ``RulesError`` for one the rules leave out of the pack.
 
     >>> s = build_state(Rules(players=2), ["2H 3H", "KS KD"], stock="5C 9D", pile="7S")
     >>> s.turn, s.stock[-1] == parse_cards("9D")[0], s.phase.value
@@ -327,7 +327,7 @@ def build_state(
     players = rules.players
     if len(hands) != players:
         raise RulesError(f"build_state needs {players} hands, got {len(hands)}")
-    hand_cards = tuple(_cards(h) for h in hands)
+    hand_cards = tuple(tuple(sorted(_cards(h))) for h in hands)
     stock_cards, pile_cards, removed_cards = _cards(stock), _cards(pile), _cards(removed)
     everything = [c for h in hand_cards for c in h] + [*stock_cards, *pile_cards, *removed_cards]
     check_hand(everything, DECLARATION_RUMMY_DECK)

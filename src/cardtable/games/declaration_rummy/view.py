@@ -271,8 +271,9 @@ def determinize(view: DeclarationRummyView, rng: random.Random) -> DeclarationRu
     """A full state consistent with ``view``: the unseen cards dealt at random.
 
     The state gives the same view for ``view.seat``. Cards the recent events show going into
-    another hand are placed there; the split of the unseen cards between the stock and the
-    hidden part of the discard pile is drawn among the splits that show the same stack levels.
+    another hand are placed there, and a finished game's revealed hands stay as shown; the
+    split of the unseen cards between the stock and the hidden part of the discard pile is
+    drawn among the splits that show the same stack levels.
     The seed is drawn from ``rng`` (future shuffles are unknown) and the safeguard counters
     start afresh (a view does not show them).
     """
@@ -285,6 +286,13 @@ def determinize(view: DeclarationRummyView, rng: random.Random) -> DeclarationRu
         visible_pile = (view.discard_top,)
     unseen.subtract(visible_pile)
     known = _known_holdings(view)
+    if view.outcome is not None and view.phase in (Phase.OVER, Phase.BETWEEN_GAMES):
+        # A finished game shows every hand still in it.
+        known = {
+            seat: list(hand)
+            for seat, hand in enumerate(view.outcome.hands)
+            if hand is not None and seat != view.seat
+        }
     for cards in known.values():
         unseen.subtract(cards)
     if any(v < 0 for v in unseen.values()):
