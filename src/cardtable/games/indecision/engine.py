@@ -111,19 +111,20 @@ def _new_table(
     winners: tuple[int, ...] = (),
     end_reason: str = "",
 ) -> Table:
-    """A copy of ``table`` with the per-hand fields changed (cheaper than dataclasses.replace)."""
+    """A copy of ``table`` with the per-hand fields changed (cheaper than dataclasses.replace;
+    positional, in the field order of :class:`Table`, because this runs once per hand)."""
     return Table(
-        rules=table.rules,
-        seed=table.seed,
-        dealer=table.dealer if dealer is None else dealer,
-        hand_number=table.hand_number if hand_number is None else hand_number,
-        totals=table.totals if totals is None else totals,
-        cut_rounds=table.cut_rounds,
-        cutters=table.cutters,
-        last_hand=table.last_hand if last_hand is None else last_hand,
-        winners=winners,
-        end_reason=end_reason,
-        scorer=table.scorer,
+        table.rules,
+        table.seed,
+        table.dealer if dealer is None else dealer,
+        table.hand_number if hand_number is None else hand_number,
+        table.totals if totals is None else totals,
+        table.cut_rounds,
+        table.cutters,
+        table.last_hand if last_hand is None else last_hand,
+        winners,
+        end_reason,
+        table.scorer,
     )
 
 
@@ -524,16 +525,21 @@ class IndecisionEngine(GameEngine[State, IndecisionAction, Rules, IndecisionView
         for seat in counting.order:
             cards = state.hands[seat]
             score, used = value(cards)
+            # Positional SeatResult fields: seat, cards, score, all_cards_used, forfeited,
+            # declared, announced, penalty, points, total, counted.
             if winners:
                 results.append(
-                    SeatResult(seat, cards, score, used, total=totals[seat], counted=False)
+                    SeatResult(
+                        seat, cards, score, used, False, None, None, 0, 0, totals[seat], False
+                    )
                 )
                 continue
-            points = 0 if seat == forfeiting else score
+            forfeited = seat == forfeiting
+            points = 0 if forfeited else score
             totals[seat] += points
             results.append(
                 SeatResult(
-                    seat, cards, score, used, seat == forfeiting, points=points, total=totals[seat]
+                    seat, cards, score, used, forfeited, None, None, 0, points, totals[seat], True
                 )
             )
             if first_to_target and totals[seat] >= target:
@@ -679,15 +685,15 @@ class IndecisionEngine(GameEngine[State, IndecisionAction, Rules, IndecisionView
             if best >= rules.target_score:
                 winners = tuple(seat for seat, total in enumerate(totals) if total == best)
         summary = HandSummary(
-            hand_number=table.hand_number,
-            dealer=table.dealer,
-            starter=table.starter,
-            ending=counting.ending,
-            stopper=None if counting.stopper < 0 else counting.stopper,
-            stop_problems=counting.stop_problems,
-            results=counting.results,
-            winners=winners,
-            rules=rules,
+            table.hand_number,
+            table.dealer,
+            table.starter,
+            counting.ending,
+            None if counting.stopper < 0 else counting.stopper,
+            counting.stop_problems,
+            counting.results,
+            winners,
+            rules,
         )
         return self._after_hand(state, summary, totals, counting)
 
