@@ -1,8 +1,9 @@
 """Declaration Rummy (RULES.md section 3): rules, engine, actions, state and views.
 
 The public API: :data:`ENGINE` (the :class:`DeclarationRummyEngine`), :class:`Rules` and its
-:data:`PRESETS`, the action types with :func:`parse_action`, the state with :class:`Phase` and
-:func:`build_state` for scenarios, and :class:`DeclarationRummyView`.
+:data:`PRESETS`, the hand counter :func:`count_hand`, the action types with
+:func:`parse_action`, the state with :class:`Phase` and :func:`build_state` for scenarios, and
+:class:`DeclarationRummyView`.
 """
 
 from cardtable.games.declaration_rummy.actions import (
@@ -24,6 +25,7 @@ from cardtable.games.declaration_rummy.actions import (
 )
 from cardtable.games.declaration_rummy.engine import ENGINE, DeclarationRummyEngine
 from cardtable.games.declaration_rummy.rules import ALL_OPTIONAL, PRESETS, Rules
+from cardtable.games.declaration_rummy.scoring import HandCount, count_hand
 from cardtable.games.declaration_rummy.state import (
     DeclarationRummyState,
     GameOutcome,
@@ -49,6 +51,7 @@ __all__ = [
     "FourSevens",
     "GameOutcome",
     "GoOut",
+    "HandCount",
     "NextGame",
     "Phase",
     "ProposeTie",
@@ -57,5 +60,6 @@ __all__ = [
     "TakeDiscard",
     "TakeExtra",
     "build_state",
+    "count_hand",
     "parse_action",
 ]

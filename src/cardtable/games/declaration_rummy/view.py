@@ -8,18 +8,17 @@ non-dropped hand revealed. It hides the other hands, the stock order, the cards 
 the seed forbids counting the stockpile and the discard pile, so a view only gives a coarse
 stack level (:func:`stock_level`, :func:`pile_level`):
 
-=====  ==================  ========================  =========================
-level  label               stock cards               discard-pile cards
-=====  ==================  ========================  =========================
-0      ``empty``           0                         0
-1      ``one card`` /      1-5 (``a few cards``)     1 (``one card``)
-       ``a few cards``
-2      ``a few cards`` /   6-12 (``a small stack``)  2-5 (``a few cards``)
-       ``a small stack``
-3      ``a stack`` ...     13-24 (``a stack``)       6-12 (``a small stack``)
-4      ``a tall stack``    25-40 (``a tall stack``)  13-24 (``a stack``)
-5      ``a very tall``     41+                       25+ (``a tall stack``)
-=====  ==================  ========================  =========================
+=====  ============================  ==================================
+level  stock (cards: label)          discard pile (cards: label)
+=====  ============================  ==================================
+0      0: ``empty``                  0: ``empty``
+1      1-5: ``a few cards``          1: ``one card``
+2      6-12: ``a small stack``       2-5: ``a few cards``
+3      13-24: ``a stack``            6-12: ``a small stack``
+4      25-40: ``a tall stack``       13-24: ``a stack``
+5      41 or more: ``a very tall     25 or more: ``a tall stack``
+       stack``
+=====  ============================  ==================================
 
 The discard pile's level 1 is exact on purpose: whether a card lies under the top one is plain to
 see and decides the Three-Card Draw and the Declare or Go Out reshuffle. With the Spread-Out
