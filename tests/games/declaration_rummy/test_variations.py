@@ -158,6 +158,7 @@ def test_declare_or_go_out_reshuffles_the_pile_but_its_top_into_a_new_stock() ->
     assert state.phase is Phase.RESHUFFLE and ENGINE.current_player(state) == CHANCE
     state = ENGINE.chance_step(state)
     assert state.phase is Phase.RESHUFFLE_CUT
+    assert state.events[-1].verb == "reshuffle" and state.events[-1].seat == state.dealer
     cutter_events = len(state.events)
     state = ENGINE.chance_step(state)
     assert state.events[cutter_events].seat == seat_right_of(state, state.dealer)

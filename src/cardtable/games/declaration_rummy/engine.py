@@ -20,14 +20,19 @@ How a game runs, step by step (chance steps are run by the driver):
    one card at a time, clockwise from the dealer's left.
 4. **Turns**, from the dealer's left: draw (stock, top discard; Spread-Out: any depth of the
    pile; Three-Card Draw: after the top discard, ``take extra``), then declare, go out, lay down
-   four sevens, or discard (never NO MELD 2). A player proposes a tie at most once per turn;
-   the other remaining players then answer one by one, clockwise from the proposer. Any
-   remaining player may drop at any moment of a game, even out of turn.
+   four sevens, or discard (never NO MELD 2). The player on turn may propose a tie (at most
+   once per turn); the other remaining players then answer one by one, clockwise from the
+   proposer, each being the player to act; one rejection resumes the turn where it was. Any
+   remaining player may drop at any moment of a game, even out of turn (``legal_actions``
+   offers ``drop`` to every remaining seat); a player on turn who drops takes any drawn card
+   along, and the next player's turn begins.
 5. **Endings**: declare (lowest compared count wins; ties to the highest clockwise offset from
    the first player), go out, four sevens, the last remaining player, an agreed tie, or the
    exhausted stock (RULES.md 3.9: each turn may only take the top discard or decline; declining
-   ends the game). Declare or Go Out reshuffles the discard pile but its top card into a new
-   stock (chance, then a cut) instead, while the pile has a card under its top. Safeguards end
+   ends the game). Any turn that begins with an empty stockpile is played that way (normally
+   right after the last stock card was drawn and a card discarded; also when its drawer
+   dropped). Declare or Go Out reshuffles the discard pile but its top card into a new stock
+   (chance, then a cut) instead, while the pile has a card under its top. Safeguards end
    the game as if declined: ``exhaustion_circuits`` full circuits of exhausted turns, and
    ``turn_cap`` turns.
 6. **Match** (``rules.match``): after a game, the phase is ``BETWEEN_GAMES`` and the next first
