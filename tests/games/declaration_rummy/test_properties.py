@@ -144,6 +144,8 @@ def play_and_check(
         steps += 1
         assert steps < 20_000, "game did not end"
         assert_conserved(state)
+        if steps % 7 == 0:
+            check_determinize(state, steps % rules.players, rng)
         seat = ENGINE.current_player(state)
         if seat == CHANCE:
             state = ENGINE.chance_step(state)
@@ -162,7 +164,7 @@ def play_and_check(
                 state = ENGINE.apply(state, DROP, leaver)
                 log.append((leaver, DROP))
                 continue
-        if steps % 9 == 0 and state.phase in (Phase.DRAW, Phase.PLAY, Phase.TIE_VOTE):
+        if steps % 5 == 0:
             check_determinize(state, seat, rng)
         legal = ENGINE.legal_actions(state, seat)
         assert legal, "the seat to act has no legal action"
