@@ -1,0 +1,78 @@
+"""The connection to the database: engine, sessions and schema creation.
+
+SQLite files get write-ahead logging, a busy timeout and foreign keys, so that the web app's
+worker threads can write one table's move while another table is read. Any other URL (such as
+PostgreSQL) is passed to SQLAlchemy as it is.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import Engine, create_engine, event
+from sqlalchemy.engine import make_url
+from sqlalchemy.orm import Session, sessionmaker
+
+from cardtable.storage.location import default_database_url
+from cardtable.storage.models import Base
+
+
+class Database:
+    """One database: an SQLAlchemy engine with its schema created and a session factory.
+
+    >>> db = Database("sqlite://")
+    >>> with db.session() as session:
+    ...     session.connection().exec_driver_sql("select 1").scalar()
+    1
+    >>> db.close()
+    """
+
+    def __init__(self, url: str | None = None) -> None:
+        self.url = url if url is not None else default_database_url()
+        self.engine = _make_engine(self.url)
+        Base.metadata.create_all(self.engine)
+        self._sessions = sessionmaker(self.engine, expire_on_commit=False)
+
+    @contextmanager
+    def session(self) -> Iterator[Session]:
+        """A session committed on success and rolled back on error."""
+        with self._sessions() as session, session.begin():
+            yield session
+
+    def close(self) -> None:
+        """Release every pooled connection."""
+        self.engine.dispose()
+
+
+def _make_engine(url: str) -> Engine:
+    parsed = make_url(url)
+    if parsed.get_backend_name() != "sqlite":
+        return create_engine(url, pool_pre_ping=True)
+    database = parsed.database or ""
+    in_memory = database in ("", ":memory:")
+    if not in_memory:
+        Path(database).expanduser().parent.mkdir(parents=True, exist_ok=True)
+    options: dict[str, Any] = {"connect_args": {"check_same_thread": False, "timeout": 30}}
+    if in_memory:
+        # One shared connection, or every session would see its own empty database.
+        from sqlalchemy.pool import StaticPool
+
+        options["poolclass"] = StaticPool
+    engine = create_engine(url, **options)
+    event.listen(engine, "connect", _sqlite_pragmas(wal=not in_memory))
+    return engine
+
+
+def _sqlite_pragmas(*, wal: bool) -> Any:
+    def on_connect(dbapi_connection: Any, _record: Any) -> None:
+        cursor = dbapi_connection.cursor()
+        cursor.execute("PRAGMA foreign_keys=ON")
+        if wal:
+            cursor.execute("PRAGMA journal_mode=WAL")
+            cursor.execute("PRAGMA synchronous=NORMAL")
+        cursor.close()
+
+    return on_connect

@@ -1,0 +1,106 @@
+"""The database tables, as SQLAlchemy 2 declarative models.
+
+* ``profiles``: a player: display name, options, and the hash of the cookie token that names
+  them (the token itself is never stored).
+* ``game_tables``: a game in progress or finished: game, rules, seed and seats; its moves are
+  the append-only ``table_actions`` rows, so a table is stored as its action log and replays to
+  the identical state. ``table_seats`` says which profile sits at which human seat.
+* ``record_events``: one row per finished deal, hand, game or match of a profile, from which
+  the record is aggregated; ``key`` makes each event unique per profile, so importing a
+  record twice does not count anything twice.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any, ClassVar
+
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    Boolean,
+    DateTime,
+    ForeignKey,
+    Integer,
+    String,
+    UniqueConstraint,
+)
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+
+def utc_now() -> datetime:
+    """The current time, timezone-aware."""
+    return datetime.now(UTC)
+
+
+class Base(DeclarativeBase):
+    """Base of every cardtable table."""
+
+    type_annotation_map: ClassVar[dict[Any, Any]] = {dict[str, Any]: JSON, list[Any]: JSON}
+
+
+class ProfileRow(Base):
+    """A player known by a cookie token."""
+
+    __tablename__ = "profiles"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True, index=True)
+    name: Mapped[str] = mapped_column(String(80), default="Player")
+    options: Mapped[dict[str, Any]] = mapped_column(default=dict)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utc_now)
+
+
+class TableRow(Base):
+    """A game table: everything but the moves, which live in :class:`ActionRow`."""
+
+    __tablename__ = "game_tables"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    owner_id: Mapped[int] = mapped_column(ForeignKey("profiles.id"), index=True)
+    game: Mapped[str] = mapped_column(String(40))
+    rules: Mapped[dict[str, Any]] = mapped_column()
+    seed: Mapped[int] = mapped_column(BigInteger)
+    seats: Mapped[list[Any]] = mapped_column()
+    status: Mapped[str] = mapped_column(String(16), default="playing", index=True)
+    result: Mapped[dict[str, Any] | None] = mapped_column(nullable=True, default=None)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utc_now)
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utc_now)
+
+
+class ActionRow(Base):
+    """One seat action of a table's log, in its text notation."""
+
+    __tablename__ = "table_actions"
+
+    table_id: Mapped[str] = mapped_column(ForeignKey("game_tables.id"), primary_key=True)
+    index: Mapped[int] = mapped_column(Integer, primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer)
+    notation: Mapped[str] = mapped_column(String(200))
+
+
+class TableSeatRow(Base):
+    """A profile sitting at a human seat of a table."""
+
+    __tablename__ = "table_seats"
+
+    table_id: Mapped[str] = mapped_column(ForeignKey("game_tables.id"), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    profile_id: Mapped[int] = mapped_column(ForeignKey("profiles.id"), index=True)
+
+
+class RecordEventRow(Base):
+    """One finished deal, hand, game or match, as seen by one profile's seat."""
+
+    __tablename__ = "record_events"
+    __table_args__ = (UniqueConstraint("profile_id", "key", name="uq_record_event_key"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    profile_id: Mapped[int] = mapped_column(ForeignKey("profiles.id"), index=True)
+    key: Mapped[str] = mapped_column(String(120))
+    game: Mapped[str] = mapped_column(String(40))
+    kind: Mapped[str] = mapped_column(String(16))
+    won: Mapped[bool] = mapped_column(Boolean, default=False)
+    points: Mapped[int | None] = mapped_column(Integer, nullable=True, default=None)
+    details: Mapped[dict[str, Any]] = mapped_column(default=dict)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utc_now)
