@@ -1,0 +1,131 @@
+"""The one place the server meets the computer players and the coach.
+
+``seat_bot`` asks :func:`cardtable.bots.make_bot` for a level's bot and falls back to the
+random bot while a level is missing; ``hint`` and ``coach_report`` ask :mod:`cardtable.coach`
+and fall back to the first legal action and an empty report. Everything else in the server
+calls these three functions only, so wiring a new bot or coach touches this module alone.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import importlib
+import logging
+from collections.abc import Sequence
+from typing import Any
+
+from cardtable.bots.base import Bot, RandomBot
+
+logger = logging.getLogger(__name__)
+
+NO_COACH = "no coach available"
+
+
+def seat_bot(game: str, level: str) -> Bot:
+    """A bot of ``level`` for ``game`` (the random bot for level ``random`` or as fallback)."""
+    if level == "random":
+        return RandomBot()
+    make_bot = _optional("cardtable.bots", "make_bot")
+    if make_bot is None:
+        return RandomBot()
+    try:
+        bot: Bot = make_bot(game, level)
+    except (ImportError, LookupError, ValueError, NotImplementedError) as exc:
+        logger.warning("no %s bot for %s (%s); playing the random bot", level, game, exc)
+        return RandomBot()
+    return bot
+
+
+def hint(game: str, view: Any, legal: Sequence[Any]) -> tuple[Any | None, str]:
+    """A suggested action among ``legal`` and the reason for it (``None`` if none is legal)."""
+    if not legal:
+        return None, "You have nothing to do right now."
+    coach_hint = _optional("cardtable.coach", "hint")
+    if coach_hint is None:
+        return legal[0], NO_COACH
+    try:
+        suggestion = coach_hint(game, view, legal)
+    except ImportError:
+        return legal[0], NO_COACH
+    except Exception:  # a coach failure must cost the player a hint, not the connection
+        logger.exception("the %s coach failed to hint", game)
+        return legal[0], NO_COACH
+    if isinstance(suggestion, tuple):
+        action, reason = suggestion
+    else:
+        action, reason = suggestion.action, suggestion.reason
+    return action, str(reason)
+
+
+def coach_report(game: str, view: Any, legal: Sequence[Any]) -> dict[str, Any]:
+    """The coach's report as JSON data: ``tips``, ``discards`` (card, leaves, note),
+    ``warnings``, and when the coach gives them ``near_melds`` and ``hint``."""
+    fallback: dict[str, Any] = {"tips": [NO_COACH], "discards": [], "warnings": []}
+    coach = _optional("cardtable.coach", "coach")
+    if coach is None:
+        return fallback
+    try:
+        report = coach(game, view, legal)
+    except ImportError:
+        return fallback
+    except Exception:  # as for hints: the player loses the report, not the table
+        logger.exception("the %s coach failed to report", game)
+        return fallback
+    data = _to_data(report)
+    if not isinstance(data, dict):
+        return {"tips": [str(report)], "discards": [], "warnings": []}
+    shaped: dict[str, Any] = {
+        "tips": [str(tip) for tip in data.get("tips", [])],
+        "discards": [_discard_row(row) for row in data.get("discards", [])],
+        "warnings": [str(warning) for warning in data.get("warnings", [])],
+    }
+    if data.get("near_melds"):
+        shaped["near_melds"] = [_to_data(meld) for meld in data["near_melds"]]
+    if data.get("hint"):
+        shaped["hint"] = _to_data(data["hint"])
+    return shaped
+
+
+def _optional(module_name: str, attribute: str) -> Any:
+    try:
+        module = importlib.import_module(module_name)
+    except ImportError:
+        return None
+    return getattr(module, attribute, None)
+
+
+def _to_data(value: Any) -> Any:
+    if hasattr(value, "to_json"):
+        return value.to_json()
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return dataclasses.asdict(value)
+    return value
+
+
+def _discard_row(row: Any) -> dict[str, Any]:
+    data = _to_data(row)
+    if not isinstance(data, dict):
+        return {"card": str(data), "leaves": "", "note": ""}
+    shaped: dict[str, Any] = {
+        "card": _label(data.get("card", "")),
+        "leaves": _leaves(data.get("leaves", "")),
+        "note": str(data.get("note", "")),
+    }
+    if isinstance(data.get("value"), int | float):
+        shaped["value"] = data["value"]
+    return shaped
+
+
+def _label(card: Any) -> str:
+    from cardtable.cards import format_card
+
+    if isinstance(card, int) and not isinstance(card, bool):
+        return format_card(card)
+    return str(card)
+
+
+def _leaves(value: Any) -> Any:
+    """Cards (ids or labels) become labels; a number or text is kept as it is."""
+    if isinstance(value, tuple | list):
+        return [_label(card) for card in value]
+    return value if isinstance(value, str | int | float) or value is None else str(value)

@@ -1,0 +1,68 @@
+"""The web app: ``create_app`` builds the FastAPI application over one database.
+
+It serves the single-page UI (``/`` and ``/static/...``), the JSON API (``/api/...``,
+:mod:`cardtable.server.api`) and the table websockets (``/ws/tables/{id}``,
+:mod:`cardtable.server.websocket`). Tables in progress are stored after every move and are
+loaded again, lazily, by an app created over the same database after a restart.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Final
+
+from fastapi import FastAPI, Request
+from fastapi.responses import FileResponse, Response
+from fastapi.staticfiles import StaticFiles
+
+from cardtable.server import api, websocket
+from cardtable.server.context import AppContext
+from cardtable.server.identity import COOKIE_NAME, profile_for_token, set_profile_cookie
+from cardtable.server.lobby import Lobby
+from cardtable.storage import Database
+
+STATIC_DIR: Final = Path(__file__).parent / "static"
+
+
+def create_app(database_url: str | None = None, *, bot_delay_scale: float = 1.0) -> FastAPI:
+    """The cardtable web app over ``database_url`` (default: the per-user SQLite file, or
+    ``CARDTABLE_DATABASE_URL``). ``bot_delay_scale`` multiplies computer players' pauses
+    (0 makes them move at once, as tests want)."""
+    db = Database(database_url)
+    lobby = Lobby(db, bot_delay_scale=bot_delay_scale)
+
+    @asynccontextmanager
+    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        yield
+        await lobby.shutdown()
+        await asyncio.to_thread(db.close)
+
+    app = FastAPI(
+        title="cardtable",
+        summary="Indecision, Indian Rummy and Declaration Rummy in the browser.",
+        lifespan=lifespan,
+        docs_url="/api/docs",
+        redoc_url=None,
+        openapi_url="/api/openapi.json",
+    )
+    app.state.cardtable = AppContext(db=db, lobby=lobby)
+    app.include_router(api.router)
+    app.include_router(websocket.router)
+    app.mount("/static", StaticFiles(directory=STATIC_DIR, check_dir=False), name="static")
+
+    @app.get("/", include_in_schema=False)
+    async def index(request: Request) -> Response:
+        """The single-page app; gives a new visitor a profile cookie."""
+        page = STATIC_DIR / "index.html"
+        if not page.is_file():
+            return Response("cardtable: the web UI is not installed", status_code=503)
+        response = FileResponse(page, media_type="text/html")
+        _profile, token = await profile_for_token(request, request.cookies.get(COOKIE_NAME))
+        if token is not None:
+            set_profile_cookie(response, token)
+        return response
+
+    return app

@@ -1,0 +1,56 @@
+"""GET /api/games: each game's name, title, player range, presets, full rules schema, bot
+levels and the entertainment-only notice. Games whose engine cannot be loaded are left out."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any, Final
+
+from cardtable.registry import game_names, get_engine
+from cardtable.server.narration import narrator_for
+from cardtable.server.options import BOT_LEVELS
+from cardtable.server.rules_schema import rules_schema
+
+logger = logging.getLogger(__name__)
+
+NOTICE: Final = (
+    "{title} is played here for entertainment only: there is no wagering, no real money and "
+    "no prizes of any kind."
+)
+
+
+def notice(title: str) -> str:
+    """The entertainment-only notice for a game.
+
+    >>> notice("Indian Rummy").startswith("Indian Rummy is played here for entertainment only")
+    True
+    """
+    return NOTICE.format(title=title)
+
+
+def game_entry(name: str) -> dict[str, Any]:
+    """The catalogue entry of one game (``ImportError`` if its engine is missing)."""
+    engine = get_engine(name)
+    presets = engine.presets()
+    return {
+        "name": engine.name,
+        "title": engine.title,
+        "min_players": engine.min_players,
+        "max_players": engine.max_players,
+        "presets": {preset: engine.rules_to_json(rules) for preset, rules in presets.items()},
+        "rules_schema": rules_schema(engine.rules_type, presets),
+        "bot_levels": list(BOT_LEVELS),
+        "deal_word": narrator_for(engine.name).deal_word,
+        "notice": notice(engine.title),
+    }
+
+
+def catalog() -> list[dict[str, Any]]:
+    """Every game whose engine loads, in menu order."""
+    entries = []
+    for name in game_names():
+        try:
+            entries.append(game_entry(name))
+        except ImportError as exc:
+            logger.warning("game %s is not available: %s", name, exc)
+    return entries

@@ -1,0 +1,174 @@
+"""The websocket protocol's messages: reading what a client sends, building what it receives.
+
+Client messages are JSON text frames of at most :data:`MAX_MESSAGE_BYTES`; anything else is a
+:class:`ProtocolError` carrying the error code the client is sent back. Server messages are
+plain dicts built here, so every field name of the protocol is spelled in this one module.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any, Final, Literal
+
+from cardtable.errors import CardtableError
+
+MAX_MESSAGE_BYTES: Final = 4096
+MAX_ACTION_LENGTH: Final = 200
+
+ErrorCode = Literal[
+    "malformed",
+    "unknown-type",
+    "illegal",
+    "stale",
+    "not-your-turn",
+    "too-large",
+    "finished",
+    "not-seated",
+    "no-table",
+    "server",
+]
+CLIENT_TYPES: Final = ("action", "hint", "coach", "ping")
+
+
+class ProtocolError(CardtableError, ValueError):
+    """A client message the table refuses; ``code`` is the protocol's error code."""
+
+    def __init__(self, code: ErrorCode, message: str, *, rule: str | None = None) -> None:
+        super().__init__(message)
+        self.code: ErrorCode = code
+        self.rule = rule
+
+    def to_message(self) -> dict[str, Any]:
+        """The error message sent to the client that caused it."""
+        return error_message(self.code, str(self), rule=self.rule)
+
+
+@dataclass(frozen=True, slots=True)
+class ClientMessage:
+    """A well-formed client message: ``type`` and, for actions, the version and notation."""
+
+    type: str
+    version: int | None = None
+    action: str | None = None
+
+
+def parse_client_message(raw: str | bytes) -> ClientMessage:
+    """Read one client frame, or raise :class:`ProtocolError` naming the problem.
+
+    >>> parse_client_message('{"type": "action", "version": 3, "action": "draw stock"}')
+    ClientMessage(type='action', version=3, action='draw stock')
+    >>> parse_client_message('[1, 2]')
+    Traceback (most recent call last):
+    ...
+    cardtable.server.messages.ProtocolError: a message must be a JSON object, not an array
+    """
+    size = len(raw.encode("utf-8")) if isinstance(raw, str) else len(raw)
+    if size > MAX_MESSAGE_BYTES:
+        raise ProtocolError(
+            "too-large",
+            f"message too large: {size} bytes, the limit is {MAX_MESSAGE_BYTES} bytes",
+        )
+    if isinstance(raw, bytes):
+        raise ProtocolError("malformed", "binary frames are not accepted: send JSON text")
+    try:
+        data = json.loads(raw)
+    except (json.JSONDecodeError, RecursionError):
+        raise ProtocolError("malformed", "the message is not valid JSON") from None
+    if not isinstance(data, dict):
+        raise ProtocolError("malformed", f"a message must be a JSON object, not {_json_kind(data)}")
+    kind = data.get("type")
+    if not isinstance(kind, str):
+        raise ProtocolError("malformed", 'a message needs a "type" field holding text')
+    if kind not in CLIENT_TYPES:
+        raise ProtocolError(
+            "unknown-type",
+            f"unknown message type {kind[:40]!r}: expected one of {', '.join(CLIENT_TYPES)}",
+        )
+    if kind != "action":
+        return ClientMessage(type=kind)
+    version = data.get("version")
+    if not isinstance(version, int) or isinstance(version, bool) or version < 0:
+        raise ProtocolError(
+            "malformed", 'an action needs "version": the whole-number version you last saw'
+        )
+    action = data.get("action")
+    if not isinstance(action, str) or not action.strip():
+        raise ProtocolError("malformed", 'an action needs "action": its text notation')
+    if len(action) > MAX_ACTION_LENGTH:
+        raise ProtocolError(
+            "malformed", f"action notation longer than {MAX_ACTION_LENGTH} characters"
+        )
+    return ClientMessage(type="action", version=version, action=action.strip())
+
+
+def _json_kind(value: Any) -> str:
+    if isinstance(value, list):
+        return "an array"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, bool):
+        return "a boolean"
+    if value is None:
+        return "null"
+    return "a number"
+
+
+def error_message(code: ErrorCode, message: str, *, rule: str | None = None) -> dict[str, Any]:
+    """``{"type": "error", ...}``; ``rule`` names the game rule for illegal actions."""
+    payload: dict[str, Any] = {"type": "error", "code": code, "message": message}
+    if rule is not None:
+        payload["rule"] = rule
+    return payload
+
+
+def state_message(
+    *,
+    version: int,
+    seat: int,
+    view: dict[str, Any],
+    legal: list[str],
+    to_move: int,
+    result: dict[str, Any] | None,
+    last_action: dict[str, Any] | None,
+    summary: dict[str, Any] | None,
+    announce: str,
+) -> dict[str, Any]:
+    """The state one seat sees after a change (or on connecting)."""
+    return {
+        "type": "state",
+        "version": version,
+        "seat": seat,
+        "view": view,
+        "legal": legal,
+        "to_move": to_move,
+        "result": result,
+        "last_action": last_action,
+        "summary": summary,
+        "announce": announce,
+    }
+
+
+def hint_message(action: str | None, reason: str) -> dict[str, Any]:
+    """A suggested action (``None`` when the seat has nothing to do) and why."""
+    return {"type": "hint", "action": action, "reason": reason}
+
+
+def coach_message(
+    tips: list[str],
+    discards: list[dict[str, Any]],
+    warnings: list[str],
+    **more: Any,
+) -> dict[str, Any]:
+    """The coach's report for the seat's current position (``more``: near-melds, its hint)."""
+    return {"type": "coach", "tips": tips, "discards": discards, "warnings": warnings, **more}
+
+
+def pong_message() -> dict[str, Any]:
+    """The answer to a ping."""
+    return {"type": "pong"}
+
+
+def dumps(message: dict[str, Any]) -> str:
+    """A server message as compact JSON text."""
+    return json.dumps(message, separators=(",", ":"), ensure_ascii=False)

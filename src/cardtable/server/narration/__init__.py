@@ -1,0 +1,173 @@
+"""What the table tells its players when a deal, hand, game or match ends, and what it records.
+
+After every move the table owner asks :func:`finished_between` which units of play the move
+finished. Each :class:`Outcome` says, per seat, whether it won, its points and the game's own
+facts (a drop, a wrong show, a stop, a forfeit), which become record events; and it can
+describe itself for one seat (``summary``), with the names that seat knows the others by.
+
+The per-game modules read the public summaries the engines keep in their views (Indian Rummy's
+last deal, Indecision's last hand, Declaration Rummy's game outcome); a game without a module
+here still gets its game result described from :class:`~cardtable.games.contract.GameResult`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Final, Protocol
+
+from cardtable.games.contract import GameEngine, GameResult
+
+AnyEngine = GameEngine[Any, Any, Any, Any]
+Names = Sequence[str]
+KIND_ORDER: Final = {"deal": 0, "game": 1, "match": 2}
+
+
+@dataclass(frozen=True, slots=True)
+class SeatOutcome:
+    """How one seat fared in a finished unit of play."""
+
+    won: bool
+    points: int | None
+    details: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """A finished deal/hand (``kind="deal"``), game or match."""
+
+    kind: str
+    number: int
+    seats: tuple[SeatOutcome, ...]
+    describe: Callable[[Names], dict[str, Any]]
+    """Builds the ``summary`` for a seat, given the seat names as that seat sees them."""
+
+
+class Narrator(Protocol):
+    """A game's knowledge of how its deals, games and matches end."""
+
+    deal_word: str
+    """What one deal is called in this game: ``deal``, ``hand`` or ``game``."""
+
+    def finished(self, engine: AnyEngine, before: Any, after: Any) -> list[Outcome]:
+        """The units of play that ended between two states (smallest first)."""
+        ...
+
+
+def summary(
+    kind: str,
+    number: int,
+    headline: str,
+    lines: list[str],
+    scores: list[dict[str, Any]],
+    details: dict[str, Any] | None,
+) -> dict[str, Any]:
+    """The ``summary`` object of the protocol's state message."""
+    return {
+        "kind": kind,
+        "number": number,
+        "headline": headline,
+        "lines": lines,
+        "scores": scores,
+        "details": details,
+    }
+
+
+def merge_summaries(outcomes: Sequence[Outcome], names: Names) -> dict[str, Any] | None:
+    """One summary for everything a move finished: the biggest unit's, with the smaller ones'
+    headlines and lines after its own (a deal that also ended the game)."""
+    if not outcomes:
+        return None
+    ordered = sorted(outcomes, key=lambda outcome: KIND_ORDER.get(outcome.kind, 0), reverse=True)
+    described = [outcome.describe(names) for outcome in ordered]
+    main = dict(described[0])
+    lines = list(main["lines"])
+    for smaller in described[1:]:
+        lines.extend([smaller["headline"], *smaller["lines"]])
+        if main.get("details") is None:
+            main["details"] = smaller.get("details")
+    main["lines"] = lines
+    main["parts"] = [part["kind"] for part in described]
+    return main
+
+
+def game_outcome(engine: AnyEngine, state: Any, *, kind: str = "game", number: int = 1) -> Outcome:
+    """The unit described by a :class:`GameResult` (``engine.result(state)`` must be set)."""
+    result = engine.result(state)
+    assert result is not None
+    seats = tuple(
+        SeatOutcome(won=seat in result.winners, points=result.scores[seat])
+        for seat in range(len(result.scores))
+    )
+    return Outcome(
+        kind=kind,
+        number=number,
+        seats=seats,
+        describe=lambda names: _describe_result(kind, number, result, names),
+    )
+
+
+def _describe_result(kind: str, number: int, result: GameResult, names: Names) -> dict[str, Any]:
+    winners = [names[seat] for seat in result.winners]
+    if not winners:
+        headline = f"The {kind} ended with no winner."
+    elif len(winners) == 1:
+        headline = f"{winners[0]} won the {kind}."
+    else:
+        headline = f"{', '.join(winners[:-1])} and {winners[-1]} tied for the win."
+    scores = [
+        {"seat": seat, "name": names[seat], "points": score, "total": score}
+        for seat, score in enumerate(result.scores)
+    ]
+    lines = [
+        f"{names[seat]}: {'no score' if score is None else score}"
+        for seat, score in enumerate(result.scores)
+    ]
+    return summary(kind, number, headline, lines, scores, result.to_json())
+
+
+class ResultOnly:
+    """The narrator of a game without its own module: only the game's end is reported."""
+
+    deal_word = "game"
+
+    def finished(self, engine: AnyEngine, before: Any, after: Any) -> list[Outcome]:
+        """The game, when ``after`` is its end."""
+        if engine.result(after) is None or engine.result(before) is not None:
+            return []
+        return [game_outcome(engine, after)]
+
+
+def narrator_for(game: str) -> Narrator:
+    """The narrator of a registered game (``ResultOnly`` for a game without one)."""
+    from cardtable.server.narration.declaration_rummy import DeclarationRummyNarrator
+    from cardtable.server.narration.indecision import IndecisionNarrator
+    from cardtable.server.narration.indian_rummy import IndianRummyNarrator
+
+    narrators: dict[str, Narrator] = {
+        "indecision": IndecisionNarrator(),
+        "indian-rummy": IndianRummyNarrator(),
+        "declaration-rummy": DeclarationRummyNarrator(),
+    }
+    return narrators.get(game, ResultOnly())
+
+
+def finished_between(game: str, engine: AnyEngine, before: Any, after: Any) -> list[Outcome]:
+    """Every unit of play a move finished, smallest first."""
+    return narrator_for(game).finished(engine, before, after)
+
+
+def possessive(name: str) -> str:
+    """``Ruby's``, ``your`` for ``You``.
+
+    >>> possessive("You"), possessive("Max")
+    ('your', "Max's")
+    """
+    return "your" if name == "You" else f"{name}'s"
+
+
+def points_text(points: int | None) -> str:
+    """``1 point``, ``23 points``, ``no score``."""
+    if points is None:
+        return "no score"
+    return f"{points} point" if points == 1 else f"{points} points"

@@ -1,0 +1,104 @@
+"""Declaration Rummy: one deal is a whole game, which ends when the view's ``outcome`` changes;
+in a match, the match ends with the engine's result."""
+
+from __future__ import annotations
+
+from typing import Any, Final
+
+from cardtable.server.narration import (
+    AnyEngine,
+    Names,
+    Outcome,
+    SeatOutcome,
+    game_outcome,
+    summary,
+)
+
+_ENDINGS: Final = {
+    "declared": "{declarer} declared; the lowest count wins.",
+    "went-out": "{winner} went out.",
+    "four-sevens": "{winner} laid down the four sevens.",
+    "declined": "{ender} declined the discard pile; the lowest count wins.",
+    "exhaustion-cap": "The stock was exhausted for too long; the lowest count wins.",
+    "turn-cap": "The game reached its turn limit; the lowest count wins.",
+    "last-player": "Everyone else dropped.",
+    "tie": "The players agreed a tie game.",
+}
+
+
+class DeclarationRummyNarrator:
+    """Games (declared, gone out, dropped, tied) and matches of Declaration Rummy."""
+
+    deal_word = "game"
+
+    def finished(self, engine: AnyEngine, before: Any, after: Any) -> list[Outcome]:
+        """The game that ``after`` finished, then the match if it is over."""
+        outcomes: list[Outcome] = []
+        old = engine.view(before, 0).outcome
+        view = engine.view(after, 0)
+        new = view.outcome
+        if new is not None and (old is None or old.game != new.game):
+            outcomes.append(_game_outcome(new, view))
+        if view.rules.match and engine.result(after) is not None and engine.result(before) is None:
+            outcomes.append(game_outcome(engine, after, kind="match", number=view.game_number))
+        return outcomes
+
+
+def _game_outcome(outcome: Any, view: Any) -> Outcome:
+    players = len(outcome.hands)
+    seats = tuple(
+        SeatOutcome(
+            won=outcome.winner == seat,
+            points=outcome.counts[seat],
+            details={
+                "declared": outcome.declarer == seat,
+                "went_out": outcome.reason == "went-out" and outcome.winner == seat,
+                "dropped": outcome.hands[seat] is None,
+                "tie": outcome.reason == "tie",
+            },
+        )
+        for seat in range(players)
+    )
+    details = outcome.to_json()
+    match_wins = list(view.match_wins) if view.rules.match else None
+
+    def describe(names: Names) -> dict[str, Any]:
+        def name(seat: int | None) -> str:
+            return "Nobody" if seat is None else names[seat]
+
+        ending = _ENDINGS.get(outcome.reason, outcome.summary).format(
+            declarer=name(outcome.declarer), winner=name(outcome.winner), ender=name(outcome.ender)
+        )
+        won = "Nobody won." if outcome.winner is None else f"{name(outcome.winner)} won."
+        headline = f"Game {outcome.game}: {ending} {won}"
+        lines = []
+        scores = []
+        for seat in range(players):
+            count = outcome.counts[seat]
+            compared = outcome.compared[seat]
+            if outcome.hands[seat] is None:
+                text = "dropped"
+            elif compared is not None and compared != count:
+                text = f"count {count} (compared as {compared})"
+            else:
+                text = f"count {count}"
+            lines.append(f"{names[seat]}: {text}.")
+            scores.append(
+                {
+                    "seat": seat,
+                    "name": names[seat],
+                    "points": count,
+                    "total": None if match_wins is None else match_wins[seat],
+                }
+            )
+        if outcome.tie_break:
+            lines.append(f"Tie broken: {outcome.tie_break}")
+        if match_wins is not None:
+            lines.append(
+                "Match games won: "
+                + ", ".join(f"{names[seat]} {wins}" for seat, wins in enumerate(match_wins))
+                + "."
+            )
+        return summary("game", outcome.game, headline, lines, scores, details)
+
+    return Outcome(kind="game", number=outcome.game, seats=seats, describe=describe)

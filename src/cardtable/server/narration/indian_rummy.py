@@ -1,0 +1,95 @@
+"""Indian Rummy: a deal ends when the view's public ``last_deal`` summary changes; a game (with
+a set number of deals) ends with the engine's result. Free play has deals only."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from cardtable.server.narration import (
+    AnyEngine,
+    Names,
+    Outcome,
+    SeatOutcome,
+    game_outcome,
+    points_text,
+    summary,
+)
+
+
+class IndianRummyNarrator:
+    """Deals (with drops, valid and wrong shows) and games of Indian Rummy."""
+
+    deal_word = "deal"
+
+    def finished(self, engine: AnyEngine, before: Any, after: Any) -> list[Outcome]:
+        """The deal that ``after`` finished, then the game if it is over."""
+        outcomes: list[Outcome] = []
+        old, new = before.last_deal, after.last_deal
+        if new is not None and (old is None or old.number != new.number):
+            view = engine.view(after, 0)
+            outcomes.append(_deal_outcome(new, view))
+        if engine.result(after) is not None and engine.result(before) is None:
+            outcomes.append(game_outcome(engine, after))
+        return outcomes
+
+
+def _deal_outcome(deal: Any, view: Any) -> Outcome:
+    seats = []
+    for seat in range(len(deal.points)):
+        seats.append(
+            SeatOutcome(
+                won=deal.winner == seat,
+                points=deal.points[seat],
+                details={
+                    "dropped": deal.drops[seat] is not None,
+                    "wrong_show": deal.outcome == "wrong-show" and deal.declarer == seat,
+                    "valid_show": deal.outcome == "valid-show" and deal.declarer == seat,
+                    "abandoned": deal.outcome == "abandoned",
+                },
+            )
+        )
+    totals = tuple(view.totals)
+    details = deal.to_json()
+    details["arrangements"] = _arrangements(deal, view)
+
+    def describe(names: Names) -> dict[str, Any]:
+        headline = _headline(deal, names)
+        lines = []
+        scores = []
+        for seat, points in enumerate(deal.points):
+            dropped = deal.drops[seat] is not None
+            note = " (dropped)" if dropped else ""
+            lines.append(f"{names[seat]}: {points_text(points)}{note}, total {totals[seat]}.")
+            scores.append(
+                {"seat": seat, "name": names[seat], "points": points, "total": totals[seat]}
+            )
+        return summary("deal", deal.number, headline, lines, scores, details)
+
+    return Outcome(kind="deal", number=deal.number, seats=tuple(seats), describe=describe)
+
+
+def _headline(deal: Any, names: Names) -> str:
+    number = f"Deal {deal.number}: "
+    if deal.outcome == "valid-show":
+        return f"{number}{names[deal.declarer]} declared a valid show."
+    if deal.outcome == "wrong-show":
+        points = deal.points[deal.declarer]
+        return f"{number}{names[deal.declarer]} made a wrong show ({points_text(points)})."
+    if deal.outcome == "all-dropped":
+        return f"{number}everyone else dropped, so {names[deal.winner]} won the deal."
+    return f"{number}the deal reached its turn limit and nobody scores."
+
+
+def _arrangements(deal: Any, view: Any) -> list[Any] | None:
+    """Each shown hand's groups (as card labels), where the engine can arrange them."""
+    try:
+        from cardtable.games.indian_rummy.view import deal_arrangements
+    except ImportError:
+        return None
+    shown: list[Any] = []
+    for arrangement in deal_arrangements(deal, view.rules):
+        if arrangement is None or not hasattr(arrangement, "to_json"):
+            shown.append(None)
+        else:
+            shown.append(arrangement.to_json())
+    return shown

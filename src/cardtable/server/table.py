@@ -1,0 +1,380 @@
+"""The table owner: the one authority over a game's state, its action log and its connections.
+
+Every move, a human's or a bot's, goes through :meth:`TableOwner.submit` or the bot runner
+into :meth:`TableOwner._commit` under the table's asyncio lock: the engine's checked apply,
+the due chance steps, the move stored in the log (before anyone sees it), record events for
+finished deals and games, then each connected seat sent its own view. A refused message
+changes nothing: the error goes back to its sender only.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from cardtable.bots.base import RandomBot
+from cardtable.driver import advance
+from cardtable.errors import CardtableError, IllegalActionError
+from cardtable.games.contract import TERMINAL, GameEngine
+from cardtable.server import advisors
+from cardtable.server.messages import ClientMessage, ProtocolError, state_message
+from cardtable.server.narration import Outcome, finished_between, merge_summaries
+from cardtable.server.narration.announce import announcement, public_notation
+from cardtable.server.options import PAUSE_AFTER_DEAL
+from cardtable.storage import ABANDONED, FINISHED, RecordEvent
+
+logger = logging.getLogger(__name__)
+
+AnyEngine = GameEngine[Any, Any, Any, Any]
+
+
+class Connection(Protocol):
+    """A client connection: sends one server message (a JSON-ready dict)."""
+
+    async def send(self, message: dict[str, Any]) -> None: ...
+
+
+class TableStore(Protocol):
+    """Where a table's moves, status and record events go (the database, in the app)."""
+
+    async def append(self, table_id: str, index: int, seat: int, notation: str) -> None: ...
+
+    async def set_status(
+        self, table_id: str, status: str, result: dict[str, Any] | None
+    ) -> None: ...
+
+    async def record(self, profile_id: int, events: list[RecordEvent]) -> None: ...
+
+
+@dataclass(slots=True)
+class Timing:
+    """One human move: when its message arrived and when every connected seat had its view."""
+
+    table_id: str
+    received: float
+    broadcast: float
+
+
+@dataclass(slots=True)
+class TableOwner:
+    """One table in memory (see the module docstring)."""
+
+    table_id: str
+    game: str
+    engine: AnyEngine
+    rules: Any
+    seed: int
+    seats: list[dict[str, Any]]
+    seated: dict[int, int]
+    state: Any
+    log: list[tuple[int, str]]
+    store: TableStore
+    bot_delay: Callable[[], float]
+    status: str = "playing"
+    on_timing: Callable[[Timing], None] | None = None
+    last_outcomes: tuple[int, tuple[Outcome, ...]] = (-1, ())
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    connections: dict[int, list[Connection]] = field(default_factory=dict)
+    _bots: dict[int, Any] = field(default_factory=dict)
+    _bot_task: asyncio.Task[None] | None = None
+
+    # --- what clients see ---------------------------------------------------------------------
+
+    @property
+    def version(self) -> int:
+        """Moves applied so far: the number clients tag their actions with."""
+        return len(self.log)
+
+    @property
+    def finished(self) -> bool:
+        """The game is over, or the table was closed."""
+        return self.status != "playing" or self.engine.current_player(self.state) == TERMINAL
+
+    def names_for(self, viewer: int) -> list[str]:
+        """Seat names as ``viewer`` sees them (its own seat is "You")."""
+        return [
+            "You" if seat == viewer else str(spec.get("name", f"Seat {seat}"))
+            for seat, spec in enumerate(self.seats)
+        ]
+
+    def state_for(self, seat: int) -> dict[str, Any]:
+        """The protocol's state message for ``seat``."""
+        engine, state = self.engine, self.state
+        view = engine.view(state, seat)
+        to_move = engine.current_player(state)
+        closed = self.status != "playing"
+        legal = [] if closed else [str(action) for action in engine.legal_actions(state, seat)]
+        result = engine.result(state)
+        names = self.names_for(seat)
+        last = self.log[-1] if self.log else None
+        summary = None
+        outcome_version, outcomes = self.last_outcomes
+        if outcomes and outcome_version == self.version:
+            summary = merge_summaries(outcomes, names)
+        last_action = None
+        if last is not None:
+            actor, notation = last
+            last_action = {
+                "seat": actor,
+                "action": public_notation(self.game, notation, actor, seat),
+            }
+        return state_message(
+            version=self.version,
+            seat=seat,
+            view=view.to_json(),
+            legal=legal,
+            to_move=to_move,
+            result=None if result is None else result.to_json(),
+            last_action=last_action,
+            summary=summary,
+            announce=announcement(
+                game=self.game,
+                names=names,
+                viewer=seat,
+                last_action=last,
+                view=view,
+                headline=None if summary is None else summary["headline"],
+                to_move=to_move,
+                finished=self.finished,
+            ),
+        )
+
+    def info(self, viewer_profile: int | None) -> dict[str, Any]:
+        """The table as GET /api/tables/{id} describes it."""
+        from cardtable.server.seating import public_seats
+
+        your_seat = next(
+            (seat for seat, profile in self.seated.items() if profile == viewer_profile), None
+        )
+        return {
+            "table_id": self.table_id,
+            "game": self.game,
+            "title": self.engine.title,
+            "rules": self.engine.rules_to_json(self.rules),
+            "seats": public_seats(self.seats, self.seated),
+            "version": self.version,
+            "your_seat": your_seat,
+            "finished": self.finished,
+            "status": self.status,
+        }
+
+    # --- connections --------------------------------------------------------------------------
+
+    def attach(self, seat: int, connection: Connection) -> None:
+        """Send ``seat``'s updates to ``connection`` from now on."""
+        self.connections.setdefault(seat, []).append(connection)
+
+    def detach(self, seat: int, connection: Connection) -> None:
+        """Stop sending to ``connection``."""
+        listeners = self.connections.get(seat, [])
+        if connection in listeners:
+            listeners.remove(connection)
+
+    async def broadcast(self) -> None:
+        """Send every connected seat its own state message."""
+        for seat, listeners in list(self.connections.items()):
+            if not listeners:
+                continue
+            message = self.state_for(seat)
+            for connection in list(listeners):
+                try:
+                    await connection.send(message)
+                except Exception:  # a dead connection must not stop the others' updates
+                    logger.info("dropping a connection of table %s seat %d", self.table_id, seat)
+                    self.detach(seat, connection)
+
+    # --- moves --------------------------------------------------------------------------------
+
+    async def submit(self, seat: int, message: ClientMessage, received: float) -> None:
+        """Apply a human's action message, or raise :class:`ProtocolError` changing nothing."""
+        assert message.action is not None and message.version is not None
+        async with self.lock:
+            if self.finished:
+                raise ProtocolError(
+                    "finished",
+                    "this game is over; start a new game to play again"
+                    if self.status != ABANDONED
+                    else "this table was closed",
+                )
+            if message.version != self.version:
+                raise ProtocolError(
+                    "stale",
+                    f"your action was for version {message.version}, but the table is at "
+                    f"version {self.version}: look at the new state and try again",
+                )
+            try:
+                action = self.engine.parse_action(message.action)
+            except (CardtableError, ValueError) as exc:
+                raise ProtocolError("illegal", str(exc), rule="notation") from None
+            to_move = self.engine.current_player(self.state)
+            if to_move != seat and action not in self.engine.legal_actions(self.state, seat):
+                mover = self.names_for(seat)[to_move] if to_move >= 0 else "nobody"
+                raise ProtocolError(
+                    "not-your-turn", f"it is not your turn: {mover} is to play", rule="turn"
+                )
+            try:
+                after = self.engine.apply(self.state, action, seat)
+            except IllegalActionError as exc:
+                raise ProtocolError("illegal", str(exc), rule=exc.rule) from None
+            except (CardtableError, ValueError) as exc:
+                raise ProtocolError("illegal", str(exc), rule="illegal") from None
+            await self._commit(seat, action, after)
+            if self.on_timing is not None:
+                self.on_timing(Timing(self.table_id, received, time.perf_counter()))
+        self.wake_bots()
+
+    async def _commit(self, seat: int, action: Any, after: Any) -> None:
+        """Store and publish a move already checked by the engine (the lock is held).
+
+        Once the move is stored it is the table's state, whatever happens next: a failure
+        while describing or recording the finished deal is logged and the players still get
+        their new state.
+        """
+        after, _steps = advance(self.engine, after)
+        notation = str(action)
+        await self.store.append(self.table_id, self.version, seat, notation)
+        before = self.state
+        self.state = after
+        self.log.append((seat, notation))
+        try:
+            outcomes = finished_between(self.game, self.engine, before, after)
+            self.last_outcomes = (self.version, tuple(outcomes))
+            if outcomes:
+                await self._record(outcomes)
+        except Exception:
+            logger.exception("table %s: the end of a deal could not be recorded", self.table_id)
+            self.last_outcomes = (self.version, ())
+        result = self.engine.result(after)
+        if result is not None or self.engine.current_player(after) == TERMINAL:
+            self.status = FINISHED
+            try:
+                await self.store.set_status(
+                    self.table_id, FINISHED, None if result is None else result.to_json()
+                )
+            except Exception:
+                logger.exception("table %s: could not store the finished game", self.table_id)
+        await self.broadcast()
+
+    async def _record(self, outcomes: Sequence[Outcome]) -> None:
+        for seat, profile in self.seated.items():
+            events = [
+                RecordEvent(
+                    key=f"{self.table_id}:{outcome.kind}:{outcome.number}",
+                    game=self.game,
+                    kind=outcome.kind,
+                    won=outcome.seats[seat].won,
+                    points=outcome.seats[seat].points,
+                    details=dict(outcome.seats[seat].details),
+                )
+                for outcome in outcomes
+            ]
+            await self.store.record(profile, events)
+
+    # --- hints and the coach ------------------------------------------------------------------
+
+    async def hint(self, seat: int) -> tuple[str | None, str]:
+        """A suggested action for ``seat`` now, and why."""
+        state = self.state
+        legal = [] if self.finished else self.engine.legal_actions(state, seat)
+        view = self.engine.view(state, seat)
+        action, reason = await asyncio.to_thread(advisors.hint, self.game, view, legal)
+        return (None if action is None else str(action)), reason
+
+    async def coach(self, seat: int) -> dict[str, Any]:
+        """The coach's report for ``seat`` now."""
+        state = self.state
+        legal = [] if self.finished else self.engine.legal_actions(state, seat)
+        view = self.engine.view(state, seat)
+        return await asyncio.to_thread(advisors.coach_report, self.game, view, legal)
+
+    # --- computer players ---------------------------------------------------------------------
+
+    def bot_seat(self, seat: int) -> bool:
+        """Whether ``seat`` is played by the computer."""
+        return 0 <= seat < len(self.seats) and self.seats[seat]["kind"] == "bot"
+
+    def wake_bots(self) -> None:
+        """Start the bot runner if a computer player is to move and none is running."""
+        if self._bot_task is not None and not self._bot_task.done():
+            return
+        if self.finished or not self.bot_seat(self.engine.current_player(self.state)):
+            return
+        self._bot_task = asyncio.get_running_loop().create_task(self._run_bots())
+
+    async def _run_bots(self) -> None:
+        """Play the computer seats' moves, paced, until a human is to move or the game ends."""
+        while not self.finished:
+            seat = self.engine.current_player(self.state)
+            if not self.bot_seat(seat):
+                return
+            delay = self.bot_delay()
+            if self.last_outcomes[1] and self.last_outcomes[0] == self.version:
+                delay *= PAUSE_AFTER_DEAL
+            await asyncio.sleep(delay)
+            async with self.lock:
+                if self.finished:
+                    return
+                seat = self.engine.current_player(self.state)
+                if not self.bot_seat(seat):
+                    continue
+                try:
+                    await self._bot_move(seat)
+                except Exception:
+                    logger.exception("the bot at table %s seat %d failed", self.table_id, seat)
+                    return
+
+    async def _bot_move(self, seat: int) -> None:
+        state = self.state
+        legal = self.engine.legal_actions(state, seat)
+        if not legal:
+            raise RuntimeError(f"seat {seat} is to move but has no legal action")
+        bot = self._bots.get(seat)
+        if bot is None:
+            level = str(self.seats[seat].get("level", "random"))
+            bot = self._bots[seat] = advisors.seat_bot(self.game, level)
+        rng = random.Random(f"cardtable-bot:{self.seed}:{self.version}:{seat}")
+        view = self.engine.view(state, seat)
+        try:
+            action = await asyncio.to_thread(bot.choose, view, legal, rng)
+            after = self.engine.apply(state, action, seat)
+        except Exception:  # a faulty bot must not stall the table: play a random move instead
+            logger.exception("bot %s at table %s failed; moving at random", bot, self.table_id)
+            action = RandomBot().choose(view, legal, rng)
+            after = self.engine.apply(state, action, seat)
+        await self._commit(seat, action, after)
+
+    # --- closing ------------------------------------------------------------------------------
+
+    async def close(self, status: str = ABANDONED) -> None:
+        """Abandon the table: no more moves; bots stop; clients get a last state."""
+        async with self.lock:
+            if self.status == "playing":
+                self.status = status
+                await self.store.set_status(self.table_id, status, None)
+            await self.broadcast()
+        self.stop_bots()
+
+    def stop_bots(self) -> None:
+        """Cancel the bot runner (at shutdown or when the table closes)."""
+        if self._bot_task is not None and not self._bot_task.done():
+            self._bot_task.cancel()
+        self._bot_task = None
+
+
+def replay_log(
+    engine: AnyEngine, rules: Any, seed: int, log: Sequence[tuple[int, str]]
+) -> tuple[Any, Any]:
+    """The state a stored log leads to and the state before its last move, through the
+    checked apply (``CardtableError`` if a move does not apply)."""
+    state, _ = advance(engine, engine.new_game(rules, seed))
+    before = state
+    for seat, notation in log:
+        before = state
+        state = engine.apply(state, engine.parse_action(notation), seat)
+        state, _ = advance(engine, state)
+    return state, before

@@ -1,0 +1,118 @@
+"""The websocket ``/ws/tables/{id}``: one seat's connection to its table.
+
+On connecting, the seat gets its state; then every frame is read by
+:func:`~cardtable.server.messages.parse_client_message` and answered. Errors, hints, coach
+reports and pongs go to this connection only; state changes go to every connected seat through
+the table owner. Close codes: 4401 no profile cookie, 4403 not seated at this table, 4404 no
+such table.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from typing import Any
+
+from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+
+from cardtable.server.context import context_of
+from cardtable.server.identity import websocket_profile
+from cardtable.server.messages import (
+    ProtocolError,
+    coach_message,
+    dumps,
+    error_message,
+    hint_message,
+    parse_client_message,
+    pong_message,
+)
+from cardtable.server.table import TableOwner
+
+logger = logging.getLogger(__name__)
+
+router = APIRouter()
+
+CLOSE_NO_PROFILE = 4401
+CLOSE_NOT_SEATED = 4403
+CLOSE_NO_TABLE = 4404
+
+
+class SocketConnection:
+    """A websocket as a table connection; sends are serialised so frames never interleave."""
+
+    def __init__(self, websocket: WebSocket) -> None:
+        self.websocket = websocket
+        self._send_lock = asyncio.Lock()
+
+    async def send(self, message: dict[str, Any]) -> None:
+        """Send one server message as a JSON text frame."""
+        async with self._send_lock:
+            await self.websocket.send_text(dumps(message))
+
+
+@router.websocket("/ws/tables/{table_id}")
+async def table_socket(websocket: WebSocket, table_id: str) -> None:
+    """Serve one seat of one table until the client goes away."""
+    await websocket.accept()
+    profile = await websocket_profile(websocket)
+    if profile is None:
+        await _refuse(websocket, CLOSE_NO_PROFILE, "not-seated", "no profile: load the app first")
+        return
+    owner = await context_of(websocket.app).lobby.get(table_id)
+    if owner is None:
+        await _refuse(websocket, CLOSE_NO_TABLE, "no-table", f"there is no table {table_id!r}")
+        return
+    seat = next((s for s, p in owner.seated.items() if p == profile.id), None)
+    if seat is None:
+        await _refuse(websocket, CLOSE_NOT_SEATED, "not-seated", "you do not sit at this table")
+        return
+    connection = SocketConnection(websocket)
+    async with owner.lock:
+        owner.attach(seat, connection)
+        await connection.send(owner.state_for(seat))
+    try:
+        await _serve(websocket, connection, owner, seat)
+    except WebSocketDisconnect:
+        pass
+    finally:
+        owner.detach(seat, connection)
+
+
+async def _refuse(websocket: WebSocket, code: int, error: Any, message: str) -> None:
+    await websocket.send_text(dumps(error_message(error, message)))
+    await websocket.close(code=code, reason=message[:120])
+
+
+async def _serve(
+    websocket: WebSocket, connection: SocketConnection, owner: TableOwner, seat: int
+) -> None:
+    while True:
+        frame = await websocket.receive()
+        if frame["type"] == "websocket.disconnect":
+            return
+        received = time.perf_counter()
+        raw = frame.get("text")
+        if raw is None:
+            raw = frame.get("bytes") or b""
+        try:
+            message = parse_client_message(raw)
+            if message.type == "action":
+                await owner.submit(seat, message, received)
+            elif message.type == "hint":
+                action, reason = await owner.hint(seat)
+                await connection.send(hint_message(action, reason))
+            elif message.type == "coach":
+                report = await owner.coach(seat)
+                await connection.send(coach_message(**report))
+            else:
+                await connection.send(pong_message())
+        except ProtocolError as exc:
+            await connection.send(exc.to_message())
+        except WebSocketDisconnect:
+            raise
+        except Exception:  # the table must keep serving whatever one message did
+            logger.exception("table %s seat %d: message failed", owner.table_id, seat)
+            await connection.send(
+                error_message("server", "the server could not handle that message")
+            )
