@@ -145,15 +145,14 @@ def openspiel_gin(seconds: float, seed: int) -> Run | None:
     return Run(games, decisions, chance_steps, time.perf_counter() - start)
 
 
-def _median_run(measure: Callable[[int], Run | None], runs: int) -> tuple[Run, float, float]:
-    """The run with the median cost per decision, and the median games per second."""
-    results = [r for r in (measure(index) for index in range(runs)) if r is not None]
-    if not results:
-        raise LookupError("not available")
-    results.sort(key=lambda r: r.us_per_decision)
-    middle = results[len(results) // 2]
+Measure = Callable[[int], Run | None]
+
+
+def _summary(results: list[Run]) -> tuple[Run, float, float]:
+    """The run with the median cost per decision, the median cost and median games per second."""
+    ordered = sorted(results, key=lambda r: r.us_per_decision)
     return (
-        middle,
+        ordered[len(ordered) // 2],
         statistics.median(r.us_per_decision for r in results),
         statistics.median(r.games_per_second for r in results),
     )
@@ -166,41 +165,42 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seed", type=int, default=2024)
     args = parser.parse_args(argv)
 
-    rows: list[tuple[str, Run, float, float]] = []
+    def ours(loop: Callable[[int, float, int], Run], players: int) -> Measure:
+        return lambda i: loop(players, args.seconds, args.seed + 1000 * i)
+
+    measures: dict[str, Measure] = {}
     for players in (2, 4):
-        for label, measure in (
-            ("cardtable loop", cardtable_loop),
-            ("cardtable driver", cardtable_driver),
-        ):
-            run, us, gps = _median_run(
-                lambda i, m=measure, p=players: m(p, args.seconds, args.seed + 1000 * i),  # type: ignore[misc]
-                args.runs,
-            )
-            rows.append((f"{label} indian-rummy {players}p", run, us, gps))
-    gin: tuple[Run, float, float] | None
-    try:
-        gin = _median_run(lambda i: openspiel_gin(args.seconds, args.seed + i), args.runs)
-        rows.append(("open_spiel gin_rummy 2p", *gin))
-    except LookupError:
-        gin = None
+        measures[f"cardtable loop indian-rummy {players}p"] = ours(cardtable_loop, players)
+        measures[f"cardtable driver indian-rummy {players}p"] = ours(cardtable_driver, players)
+    gin_name = "open_spiel gin_rummy 2p"
+    measures[gin_name] = lambda i: openspiel_gin(args.seconds, args.seed + i)
+    # Round-robin, so that a change in the machine's load touches every line alike.
+    results: dict[str, list[Run]] = {name: [] for name in measures}
+    for index in range(args.runs):
+        for name, measure in measures.items():
+            run = measure(index)
+            if run is not None:
+                results[name].append(run)
 
     print(f"Random legal-move playouts, deals=1; median of {args.runs} runs of {args.seconds:g} s")
     print(
         f"{'engine':<36} {'us/decision':>11} {'games/s':>9} {'decisions/game':>15} "
         f"{'chance/game':>12}"
     )
-    for name, run, us, gps in rows:
+    summaries = {name: _summary(runs) for name, runs in results.items() if runs}
+    for name, (run, us, gps) in summaries.items():
         print(
             f"{name:<36} {us:>11.2f} {gps:>9.0f} {run.decisions / run.games:>15.1f} "
             f"{run.chance_steps / run.games:>12.1f}"
         )
-    if gin is None:
+    if gin_name not in summaries:
         print("open_spiel is not installed here: run with the bench venv for the comparison")
         return
-    gin_us = gin[1]
+    gin_us = summaries[gin_name][1]
     print(f"\nratio of cost per seat decision, cardtable / open_spiel gin_rummy ({gin_us:.2f} us):")
-    for name, _, us, _ in rows[:-1]:
-        print(f"  {name:<34} {us / gin_us:5.2f}x")
+    for name, (_, us, _) in summaries.items():
+        if name != gin_name:
+            print(f"  {name:<34} {us / gin_us:5.2f}x")
 
 
 if __name__ == "__main__":

@@ -14,8 +14,14 @@ from hypothesis import strategies as st
 from cardtable.cards import PRINTED_JOKER
 from cardtable.games.contract import CHANCE, TERMINAL
 from cardtable.games.indian_rummy import actions as act
-from cardtable.games.indian_rummy.engine import ENGINE, surely_wrong_show
+from cardtable.games.indian_rummy.engine import (
+    ENGINE,
+    hand_points,
+    show_is_valid,
+    surely_wrong_show,
+)
 from cardtable.games.indian_rummy.rules import PRESETS, Rules
+from cardtable.games.indian_rummy.scoring import arrange
 from cardtable.games.indian_rummy.state import IndianRummyState, Phase, pack_of
 from cardtable.melds.indian import is_valid_show
 from cardtable.replay import record_of, replay
@@ -195,3 +201,19 @@ def test_quick_show_filter_never_rejects_a_valid_show() -> None:
         rejected += quick
     # The sample holds plenty of both kinds, so the check above means something.
     assert valid > 600 and rejected > 300
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 2**40), house=st.sampled_from(HOUSE_RULES))
+def test_engine_counts_a_hand_as_arrange_does(seed: int, house: Rules) -> None:
+    rng = random.Random(seed)
+    wild_rank = rng.choice([None, *range(13)]) if house.wild_joker_cut else None
+    pack = list(pack_of(house))
+    hand = tuple(rng.sample(pack, 13)) if rng.random() < 0.5 else _random_show(rng, wild_rank)
+    if house.printed_jokers == 0 and PRINTED_JOKER in hand:
+        hand = tuple(c for c in hand if c != PRINTED_JOKER) + (0,) * hand.count(PRINTED_JOKER)
+        if max(Counter(hand).values()) > 2:
+            return
+    arrangement = arrange(hand, wild_rank, house)
+    assert hand_points(hand, wild_rank, house) == arrangement.points
+    assert show_is_valid(hand, wild_rank, house) == arrangement.valid_show

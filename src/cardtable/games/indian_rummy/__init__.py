@@ -1,5 +1,8 @@
-"""Indian Rummy (RULES.md section 2): rules, actions, state, views and engine.
+"""Indian Rummy (RULES.md section 2): the hand arranger, rules, actions, state and engine.
 
+>>> from cardtable.cards import parse_cards
+>>> arrange(parse_cards("3H 4H 5H 6H 7H 8H 9H QS QD QC KS 9D 4C", deck=None), 1).points
+23
 >>> ENGINE.name, str(ENGINE.parse_action("declare 8c"))
 ('indian-rummy', 'declare 8C')
 """
@@ -20,6 +23,13 @@ from cardtable.games.indian_rummy.actions import (
 )
 from cardtable.games.indian_rummy.engine import ENGINE, IndianRummyEngine
 from cardtable.games.indian_rummy.rules import PRESETS, Rules
+from cardtable.games.indian_rummy.scoring import (
+    Arrangement,
+    arrange,
+    card_points,
+    parse_wild_rank,
+    show_discards,
+)
 from cardtable.games.indian_rummy.state import DealSummary, IndianRummyState, Phase, deal_state
 from cardtable.games.indian_rummy.view import IndianRummyView
 
@@ -31,6 +41,7 @@ __all__ = [
     "DROP",
     "ENGINE",
     "PRESETS",
+    "Arrangement",
     "DealSummary",
     "Declare",
     "Discard",
@@ -43,6 +54,10 @@ __all__ = [
     "IndianRummyView",
     "Phase",
     "Rules",
+    "arrange",
+    "card_points",
     "deal_state",
     "parse_action",
+    "parse_wild_rank",
+    "show_discards",
 ]

@@ -80,6 +80,13 @@ _TAKE_EVENTS: Final = tuple(
 _DISCARD_EVENTS: Final = tuple(
     tuple(PublicEvent(seat, "discard", (card,)) for card in _CARD_IDS) for seat in _SEATS
 )
+_DEAL_EVENTS: Final = tuple(PublicEvent(seat, "deal") for seat in _SEATS)
+_OPEN_EVENTS: Final = tuple(
+    tuple(PublicEvent(seat, "open-pile", (card,)) for card in _CARD_IDS) for seat in _SEATS
+)
+_CUT_EVENTS: Final = tuple(
+    tuple(PublicEvent(seat, "cut-wild", (card,)) for card in _CARD_IDS) for seat in _SEATS
+)
 
 
 def surely_wrong_show(hand: Sequence[int], wild_rank: int | None) -> bool:
@@ -543,15 +550,15 @@ def _deal(s: IndianRummyState, rng: random.Random, steps: int) -> IndianRummySta
         hands[(first + offset) % n] = tuple(sorted(deck[offset:dealt:n]))
     opening = deck[dealt]
     stock = deck[dealt + 1 :]
-    events = [PublicEvent(dealer, "deal"), PublicEvent(dealer, "open-pile", (opening,))]
+    events: tuple[PublicEvent, ...] = (_DEAL_EVENTS[dealer], _OPEN_EVENTS[dealer][opening])
     wild_card: int | None = None
     if rules.wild_joker_cut:
         wild_card = stock.pop(rng.randrange(len(stock)))
-        events.append(PublicEvent(dealer, "cut-wild", (wild_card,)))
+        events = (*events, _CUT_EVENTS[dealer][wild_card])
     return IndianRummyState(
         rules, s.seed, steps, _DRAW, number, dealer, first, tuple(hands), tuple(stock),
         (opening,), wild_card, wild_rank_of(wild_card), True, (None,) * n, (False,) * n,
-        None, False, 0, s.totals, s.deal_points, s.last_deal, tuple(events),
+        None, False, 0, s.totals, s.deal_points, s.last_deal, events,
     )  # fmt: skip
 
 

@@ -11,7 +11,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final
 
-from cardtable.cards import PRINTED_JOKER, RANK_PLURALS, format_card
+from cardtable.cards import PRINTED_JOKER, RANK_PLURALS, format_card, format_cards
+from cardtable.games.indian_rummy.scoring import CATEGORY_NO_PURE, CATEGORY_PURE_ONLY, Arrangement
 from cardtable.games.indian_rummy.state import Phase, is_joker
 from cardtable.games.indian_rummy.view import IndianRummyView, deal_arrangements
 
@@ -152,6 +153,17 @@ def render_view(view: IndianRummyView, *, four_colour: bool = False, names: Name
     return "\n".join(lines)
 
 
+def _why_wrong(arrangement: Arrangement) -> str:
+    """Why 13 shown cards are not a valid declaration, in the rule book's terms."""
+    if arrangement.category == CATEGORY_NO_PURE:
+        return "there is no pure sequence"
+    if arrangement.category == CATEGORY_PURE_ONLY:
+        return "there is a pure sequence but no second sequence"
+    if arrangement.loose:
+        return "not every card is in a group (" + format_cards(arrangement.loose) + " left out)"
+    return "the cards cannot all be laid in groups under these house rules"
+
+
 def _drop_name(view: IndianRummyView, penalty: int) -> str:
     rules = view.rules
     if penalty == rules.first_drop and penalty != rules.middle_drop:
@@ -202,6 +214,7 @@ def render_hand_summary(
             if rules.wrong_show_others == "zero":
                 lines.append("After a wrong show the other players score nothing.")
     arrangements = deal_arrangements(summary, rules)
+    counted_after_wrong = rules.wrong_show_others == "counted"
     for seat in range(rules.players):
         name = _upper_first(_seat_name(view, seat, names))
         points = summary.points[seat]
@@ -215,15 +228,13 @@ def render_hand_summary(
             continue
         lines.append(f"{name} showed {_cards(hand, wild, four_colour)}")
         explanation = _escape(arrangement.explain())
-        if seat == declarer:
-            lines.append(f"  {explanation}")
-            continue
-        capped = ""
-        if (
-            summary.outcome == "valid-show" or rules.wrong_show_others == "counted"
-        ) and arrangement.raw_points > points:
-            capped = f" (counted {arrangement.raw_points}, capped at {points})"
-        lines.append(f"  {explanation} → {points} points{capped}.")
+        if seat == declarer and summary.outcome == "wrong-show":
+            lines.append(f"  A wrong show: {_why_wrong(arrangement)}.")
+            lines.append(f"  Best arrangement: {explanation}.")
+        elif seat == declarer or summary.outcome == "valid-show" or counted_after_wrong:
+            lines.append(f"  {explanation}.")
+        else:
+            lines.append(f"  {explanation}: not counted after a wrong show, 0 points.")
     lines.append(
         "Deal points: "
         + " · ".join(f"{_seat_name(view, s, names)} {p}" for s, p in enumerate(summary.points))

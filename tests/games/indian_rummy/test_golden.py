@@ -1,0 +1,163 @@
+"""Golden transcripts: whole seeded games written out as text and compared line by line.
+
+Each game is played through :func:`cardtable.driver.play` (random seats, or seats that declare
+whenever a valid show exists) and told in full: every deal's dealer, wild joker, opening card
+and hands, each action (with the card a stock draw brought), reshuffles, the deal's summary as
+``render_hand_summary`` explains it, and the result. Any change in dealing, rules or scoring
+shows up as a diff. ``CARDTABLE_REGEN_GOLDEN=1`` rewrites the files after a deliberate change.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+import random
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import pytest
+from rich.text import Text
+
+from cardtable.bots import RandomBot
+from cardtable.cards import format_card, format_cards
+from cardtable.driver import play
+from cardtable.games.contract import rules_to_json
+from cardtable.games.indian_rummy import actions as act
+from cardtable.games.indian_rummy.engine import ENGINE
+from cardtable.games.indian_rummy.rules import PRESETS, Rules
+from cardtable.games.indian_rummy.scoring import show_discards
+from cardtable.games.indian_rummy.state import IndianRummyState, Phase
+from cardtable.games.indian_rummy.text import render_hand_summary
+from cardtable.melds.indian import raw_points
+from cardtable.replay import record_of, replay
+
+
+class ShowWhenValidBot:
+    """Declares whenever some put-down leaves a valid show (``show_discards``); otherwise draws
+    from the stock and discards the card whose loss leaves the fewest points (ties at random).
+    It never drops and never makes a wrong show, so its deals end with real valid shows."""
+
+    name = "show-when-valid"
+    version = "1"
+
+    def choose(self, view: Any, legal: Sequence[Any], rng: random.Random) -> Any:
+        if view.phase is Phase.DRAW:
+            return act.DRAW_STOCK
+        for put_down in show_discards(view.hand, view.wild_rank, view.rules):
+            action = act.DECLARES[put_down]
+            if action in legal:
+                return action
+        scored = []
+        for action in legal:
+            if isinstance(action, act.Discard):
+                rest = list(view.hand)
+                rest.remove(action.card)
+                points = raw_points(
+                    rest,
+                    view.wild_rank,
+                    jokers_per_sequence=view.rules.jokers_per_sequence,
+                    all_joker_groups=view.rules.all_joker_groups,
+                )
+                scored.append((points, rng.random(), action))
+        return min(scored)[2]
+
+
+GOLDEN_DIR = Path(__file__).resolve().parents[2] / "golden" / "indian_rummy"
+
+GAMES: dict[str, tuple[Rules, int, str]] = {
+    "default-2p": (Rules(players=2, deals=3), 101, "random"),
+    "default-4p": (Rules(players=4, deals=3), 202, "random"),
+    "gentle-drops-3p": (dataclasses.replace(PRESETS["gentle-drops"], players=3, deals=3), 303,
+                        "random"),
+    "valid-shows-2p": (Rules(players=2, deals=2), 404, "show"),
+    "valid-shows-3p-mixed": (Rules(players=3, deals=2, wrong_show_others="counted"), 505, "mixed"),
+}  # fmt: skip
+
+
+def _seats(kind: str, players: int) -> list[Any]:
+    if kind == "random":
+        return [RandomBot() for _ in range(players)]
+    if kind == "show":
+        return [ShowWhenValidBot() for _ in range(players)]
+    return [ShowWhenValidBot() if seat % 2 == 0 else RandomBot() for seat in range(players)]
+
+
+def _plain(markup: str) -> str:
+    return Text.from_markup(markup).plain
+
+
+def transcript(name: str) -> str:
+    """The golden text of the game ``name`` of :data:`GAMES`."""
+    rules, seed, kind = GAMES[name]
+    seats = _seats(kind, rules.players)
+    lines = [
+        f"Indian Rummy golden transcript: {name}",
+        f"rules: {json.dumps(rules_to_json(rules), sort_keys=True)}",
+        f"seed: {seed}",
+        "seats: " + ", ".join(f"{i} {bot.name}" for i, bot in enumerate(seats)),
+    ]
+    told = {"deal": 0, "reshuffles": 0}
+
+    def tell(before: IndianRummyState, seat: int, action: act.IndianRummyAction) -> None:
+        if before.deal_number != told["deal"]:
+            told["deal"], told["reshuffles"] = before.deal_number, 0
+            wild = "none" if before.wild_card is None else format_card(before.wild_card)
+            lines.append("")
+            lines.append(
+                f"== deal {before.deal_number}: dealer {before.dealer}, wild joker {wild} "
+                f"(wild rank {before.wild_rank}), opening card {format_card(before.pile[0])}, "
+                f"stock {len(before.stock)}"
+            )
+            for index, hand in enumerate(before.hands):
+                lines.append(f"   hand {index}: {format_cards(hand)}")
+        reshuffles = sum(1 for e in before.events if e.verb == "reshuffle")
+        if reshuffles != told["reshuffles"]:
+            told["reshuffles"] = reshuffles
+            lines.append(f"   -- stock ran out: pile reshuffled, new stock {len(before.stock)}")
+        after = ENGINE.apply_unchecked(before, action, seat)
+        line = f"   {seat}: {action}"
+        if isinstance(action, act.DrawStock):
+            line += f"  [{format_card(after.drawn)}]"  # type: ignore[arg-type]
+        elif isinstance(action, act.Drop):
+            line += f"  ({after.drops[seat]})"
+        lines.append(line)
+        if after.last_deal is not before.last_deal:
+            names = [f"seat {s}" for s in range(rules.players)]
+            summary = render_hand_summary(ENGINE.view(after, 0), names=names)
+            assert summary is not None
+            lines.extend("   | " + row for row in _plain(summary).splitlines())
+
+    game = play(ENGINE, rules, seed, seats, on_action=tell)
+    result = ENGINE.result(game.state)
+    assert result is not None
+    lines += [
+        "",
+        f"result: {result.summary}",
+        f"winners {list(result.winners)}, scores {list(result.scores)}, "
+        f"{len(game.actions)} seat actions, {game.chance_steps} chance steps",
+    ]
+    # The record of the game replays to the very same state.
+    assert replay(record_of("indian-rummy", rules, seed, game.actions)) == game.state
+    return "\n".join(lines) + "\n"
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_golden_transcript(name: str) -> None:
+    path = GOLDEN_DIR / f"{name}.txt"
+    text = transcript(name)
+    if os.environ.get("CARDTABLE_REGEN_GOLDEN") == "1":
+        GOLDEN_DIR.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    assert path.exists(), f"missing {path}: run with CARDTABLE_REGEN_GOLDEN=1 to create it"
+    expected = path.read_text(encoding="utf-8")
+    assert text.splitlines() == expected.splitlines()
+
+
+def test_golden_games_include_valid_shows_wrong_shows_and_drops() -> None:
+    text = "".join(
+        (GOLDEN_DIR / f"{name}.txt").read_text(encoding="utf-8") for name in sorted(GAMES)
+    )
+    for phrase in ("a valid show", "a wrong show", "dropped", "declare", "discard"):
+        assert phrase in text
