@@ -422,6 +422,36 @@ def test_seed_example_23_points_after_a_valid_show() -> None:
     assert after.last_deal is not None and after.last_deal.points == (0, 23)
 
 
+# A declarer valid under any wild rank: four pure sequences, wild-rank cards used as themselves.
+ANY_WILD_DECLARER = "AS 2S 3S 4D 5D 6D 7C 8C 9C 10H JH QH KH"
+
+
+@pytest.mark.parametrize(
+    ("vector", "cut", "hand", "points"),
+    [
+        ("IR1", "2D", IR1_HAND, 23),
+        ("IR1'", "2D", "3H 4H 5H 6H 7H 8H QS QD QC QH KS 9D 4C", 23),
+        ("IR2", "2D", "AS KH QD JC 10S 9H 8D 7C 6S 5H 4D 4C 3S", 80),
+        ("IR3", "JD", "5H 6H 7H QS QD QC 2S 9D 4C KD 3C 8S 10H", 76),
+        ("IR7", "PJ", "AH 2H 3H 5S 6S PJ 9D 9C 9S KD KC KH QS", 10),
+        ("IR8", "QS", "9D 9D 9C 2H 3H 4H 5S 6S 7S KC KD KH 8C", 35),
+        ("IR9", "4D", IR9_HAND, 30),
+    ],
+)
+def test_other_hands_score_as_the_test_vectors_say(
+    vector: str, cut: str, hand: str, points: int
+) -> None:
+    after = play(_show_position(ANY_WILD_DECLARER, [hand], cut, Rules()), (0, "declare 10C"))
+    assert after.last_deal is not None and after.last_deal.outcome == "valid-show", vector
+    assert after.last_deal.points == (0, points), vector
+
+
+def test_wild_rank_card_used_as_itself_keeps_a_sequence_pure_for_a_show() -> None:
+    ir5 = "5H 6H 7H 9S 10S JS 2C 2D 2S 4H 4D 4C 4S"  # sevens wild: 5H 6H 7H is pure
+    after = play(_show_position(ir5, [FILLER_0], "7D", Rules()), (0, "declare 10C"))
+    assert after.last_deal is not None and after.last_deal.outcome == "valid-show"
+
+
 def test_wrong_show_costs_80_and_ends_deal() -> None:
     state = _show_position(IR6_DECLARER, [IR9_HAND], "7S", Rules(players=2))
     after = play(state, (0, "declare 10C"))
