@@ -14,7 +14,7 @@ from cardtable.driver import play as drive
 from cardtable.errors import IllegalActionError
 from cardtable.games.contract import CHANCE, TERMINAL, chance_rng
 from cardtable.games.indian_rummy import actions as act
-from cardtable.games.indian_rummy.engine import ENGINE
+from cardtable.games.indian_rummy.engine import ENGINE, shuffled
 from cardtable.games.indian_rummy.rules import PRESETS, Rules
 from cardtable.games.indian_rummy.state import IndianRummyState, Phase, deal_state, pack_of
 
@@ -64,9 +64,9 @@ def test_first_dealer_is_chosen_at_random_from_the_seed() -> None:
 def test_thirteen_cards_dealt_one_at_a_time_from_the_dealers_left() -> None:
     rules = Rules(players=3)
     state = fresh(rules, seed=11)
-    # Repeat the deal's shuffle: card i of the shuffled pack goes to seat dealer + 1 + i.
-    deck = list(pack_of(rules))
-    chance_rng(11, 1).shuffle(deck)
+    # Repeat the deal's shuffle (chance step 1, after the choice of dealer): card i of the
+    # shuffled pack goes to seat dealer + 1 + i.
+    deck = shuffled(pack_of(rules), chance_rng(11, 1))
     for i in range(3):
         seat = (state.dealer + 1 + i) % 3
         assert state.hands[seat] == tuple(sorted(deck[i:39:3]))
@@ -76,8 +76,7 @@ def test_thirteen_cards_dealt_one_at_a_time_from_the_dealers_left() -> None:
 def test_next_card_turned_up_starts_the_discard_pile() -> None:
     rules = Rules(players=2)
     state = fresh(rules, seed=3)
-    deck = list(pack_of(rules))
-    chance_rng(3, 1).shuffle(deck)
+    deck = shuffled(pack_of(rules), chance_rng(3, 1))
     assert state.pile == (deck[26],)
     assert state.opening_on_top
     assert [e.verb for e in state.events][:2] == ["deal", "open-pile"]

@@ -500,8 +500,7 @@ class IndianRummyEngine(GameEngine[IndianRummyState, IndianRummyAction, Rules, I
         if phase is Phase.DEAL:
             return _deal(s, rng, steps)
         if phase is Phase.RESHUFFLE:
-            under = list(s.pile[:-1])
-            rng.shuffle(under)
+            under = shuffled(s.pile[:-1], rng)
             return IndianRummyState(
                 s.rules, s.seed, steps, _DRAW, s.deal_number, s.dealer, s.turn, s.hands,
                 tuple(under), s.pile[-1:], s.wild_card, s.wild_rank, False, s.drops,
@@ -535,13 +534,24 @@ class IndianRummyEngine(GameEngine[IndianRummyState, IndianRummyAction, Rules, I
         )
 
 
+def shuffled(cards: Sequence[int], rng: random.Random) -> list[int]:
+    """The cards in a uniformly random order drawn from ``rng``.
+
+    Sorting by independent random floats gives every order the same chance (two equal keys, the
+    only departure, have odds near 1e-12 for a pack) and costs a third less than
+    ``random.shuffle``, whose loop runs in Python: the deal is most of a random playout.
+    """
+    draw = rng.random
+    keys = [draw() for _ in cards]
+    return [cards[i] for i in sorted(range(len(cards)), key=keys.__getitem__)]
+
+
 def _deal(s: IndianRummyState, rng: random.Random, steps: int) -> IndianRummyState:
     rules = s.rules
     n = rules.players
     number = s.deal_number + 1
     dealer = s.dealer if s.deal_number == 0 else (s.dealer + 1) % n
-    deck = list(pack_of(rules))
-    rng.shuffle(deck)
+    deck = shuffled(pack_of(rules), rng)
     dealt = HAND_SIZE * n
     first = (dealer + 1) % n
     hands: list[tuple[int, ...]] = [()] * n
