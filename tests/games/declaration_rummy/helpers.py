@@ -11,7 +11,8 @@ from typing import Any
 from cardtable.cards import format_card, parse_cards
 from cardtable.games.contract import CHANCE, TERMINAL
 from cardtable.games.declaration_rummy import actions as act
-from cardtable.games.declaration_rummy.engine import ENGINE, hand_count
+from cardtable.games.declaration_rummy.engine import ENGINE
+from cardtable.games.declaration_rummy.hands import hand_count
 from cardtable.games.declaration_rummy.state import DeclarationRummyState, Phase, pack_cards
 from cardtable.games.declaration_rummy.view import DeclarationRummyView
 

@@ -10,12 +10,12 @@ import pytest
 from cardtable.cards import is_regular
 from cardtable.errors import RulesError
 from cardtable.games.contract import CHANCE
-from cardtable.games.declaration_rummy.engine import (
-    ENGINE,
+from cardtable.games.declaration_rummy.dealing import (
     deal_hands,
     preliminary_deal,
     preliminary_key,
 )
+from cardtable.games.declaration_rummy.engine import ENGINE
 from cardtable.games.declaration_rummy.rules import ALL_OPTIONAL, DEAL_SIZES, Rules
 from cardtable.games.declaration_rummy.state import Phase, pack_cards, seat_left_of
 from cardtable.registry import get_engine

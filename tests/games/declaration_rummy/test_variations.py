@@ -12,7 +12,8 @@ from cardtable.cards import is_regular
 from cardtable.errors import IllegalActionError
 from cardtable.games.contract import CHANCE
 from cardtable.games.declaration_rummy.actions import DISCARDS
-from cardtable.games.declaration_rummy.engine import ENGINE, choose_places, preliminary_key
+from cardtable.games.declaration_rummy.dealing import choose_places, preliminary_key, seven_piles
+from cardtable.games.declaration_rummy.engine import ENGINE
 from cardtable.games.declaration_rummy.rules import ALL_OPTIONAL, Rules
 from cardtable.games.declaration_rummy.state import (
     DeclarationRummyState as State,
@@ -481,8 +482,6 @@ def test_seating_turns_go_clockwise_in_the_new_order() -> None:
 
 
 def test_shuffle_option_deals_seven_piles_after_the_shuffle() -> None:
-    from cardtable.games.declaration_rummy.engine import seven_piles
-
     pack = list(range(14))  # top card is 13
     assert seven_piles(pack) == [7, 0, 8, 1, 9, 2, 10, 3, 11, 4, 12, 5, 13, 6]
     plain = new_dealt(Rules(players=3, offer_cut=False), 5)

@@ -43,6 +43,10 @@ How a game runs, step by step (chance steps are run by the driver):
    back for the next game; seats stay as the first game set them. The first to
    ``match_wins`` game wins takes the match; after ``match_game_cap`` games the most wins do.
 
+The dealing itself lives in :mod:`~cardtable.games.declaration_rummy.dealing`, the cached hand
+questions (count, going out, declaring) in :mod:`~cardtable.games.declaration_rummy.hands`, and
+how an ending is counted and explained in :mod:`~cardtable.games.declaration_rummy.outcome`.
+
 Results: a game's ``scores`` are the compared counts of the players still in (``None`` for
 dropped players), ``utilities`` 1 for the winner and 0 for the others; an agreed tie game has no
 winner and splits one point evenly among the players still in. A match's result has the game
@@ -54,17 +58,13 @@ from __future__ import annotations
 import dataclasses
 import random
 from collections.abc import Callable, Mapping, Sequence
-from functools import lru_cache
 from typing import Any, Final
 
 from cardtable.cards import (
     CANT_DECLARE_0,
     NO_MELD_2,
     format_card,
-    format_cards,
     is_regular,
-    rank_of,
-    suit_of,
 )
 from cardtable.errors import IllegalActionError, RulesError
 from cardtable.games.contract import (
@@ -106,84 +106,34 @@ from cardtable.games.declaration_rummy.actions import (
     TakeExtra,
     parse_action,
 )
+from cardtable.games.declaration_rummy.dealing import (
+    RandomDraws,
+    choose_places,
+    cut_pack,
+    deal_hands,
+    preliminary_deal,
+    shuffled_pack,
+)
+from cardtable.games.declaration_rummy.hands import hand_can_go_out, hand_count, may_declare
+from cardtable.games.declaration_rummy.outcome import game_result, make_outcome, match_result
 from cardtable.games.declaration_rummy.rules import DEAL_SIZES, PRESETS, Rules
 from cardtable.games.declaration_rummy.state import (
     CHANCE_PHASES,
     DeclarationRummyState,
     DrawKind,
-    GameOutcome,
     Phase,
     TieVote,
     next_remaining,
-    offset_from_first,
-    optional_card_ids,
     pack_cards,
-    remaining_seats,
     seat_left_of,
     seat_right_of,
 )
 from cardtable.games.declaration_rummy.view import DeclarationRummyView, determinize, make_view
-from cardtable.melds.declaration import (
-    card_count,
-    dr_best,
-    dr_can_go_out,
-    dr_count,
-    has_four_natural_sevens,
-)
+from cardtable.melds.declaration import has_four_natural_sevens
 
 State = DeclarationRummyState
 
-SEVEN_PILES: Final = 7
-"""Piles of the Shuffle Option."""
-_PRELIMINARY_SUIT_ORDER: Final = (3, 0, 1, 2)
-"""Tie order of suits in the Preliminary, indexed by suit (S H D C): spades > clubs >
-diamonds > hearts."""
 _TAKES: Final = tuple(TakeDiscard(k) if k != 1 else TAKE_DISCARD for k in range(70))
-_REGULAR: Final = tuple(range(52))
-
-
-def preliminary_key(card: int) -> tuple[int, int]:
-    """Order of Preliminary cards: rank (A lowest, K highest), then suit (hearts lowest).
-
-    >>> from cardtable.cards import parse_card
-    >>> preliminary_key(parse_card("KS")) > preliminary_key(parse_card("KH"))
-    True
-    """
-    return (rank_of(card), _PRELIMINARY_SUIT_ORDER[suit_of(card)])
-
-
-# --- cached hand questions ----------------------------------------------------------------------
-# Hands are kept sorted, so a hand tuple is its own cache key; random playouts and search revisit
-# the same hands often.
-
-
-def hand_count(hand: tuple[int, ...]) -> int:
-    """The count of a sorted hand (cached :func:`~cardtable.melds.declaration.dr_count`).
-
-    A meld needs three cards, so a smaller hand simply adds up its cards.
-    """
-    if len(hand) < 3:
-        return sum(card_count(card) for card in hand)
-    return _cached_count(hand)
-
-
-@lru_cache(maxsize=1 << 16)
-def _cached_count(hand: tuple[int, ...]) -> int:
-    return dr_count(hand)
-
-
-@lru_cache(maxsize=1 << 16)
-def hand_can_go_out(hand: tuple[int, ...], single_meld: bool) -> bool:
-    """Whether a sorted hand can go out (cached ``dr_can_go_out``)."""
-    return dr_can_go_out(hand, single_meld=single_meld)
-
-
-def may_declare(hand: tuple[int, ...], rules: Rules) -> bool:
-    """Declaring is allowed with this hand (after drawing): no CAN'T DECLARE 0, and under the Gin
-    Rummy variation a raw count of at most ``gin_threshold`` (DR12, DR13)."""
-    if CANT_DECLARE_0 in hand:
-        return False
-    return not rules.gin_rummy or hand_count(hand) <= rules.gin_threshold
 
 
 def _with(hand: tuple[int, ...], cards: Sequence[int]) -> tuple[int, ...]:
@@ -193,121 +143,6 @@ def _with(hand: tuple[int, ...], cards: Sequence[int]) -> tuple[int, ...]:
 def _without(hand: tuple[int, ...], card: int) -> tuple[int, ...]:
     index = hand.index(card)
     return hand[:index] + hand[index + 1 :]
-
-
-def _cut(pack: tuple[int, ...], rng: random.Random) -> tuple[int, ...]:
-    depth = rng.randrange(len(pack)) if pack else 0
-    return pack[-depth:] + pack[:-depth] if depth else pack
-
-
-def seven_piles(pack: list[int]) -> list[int]:
-    """Deal the pack (top is last) one card at a time into seven piles, then stack them with
-    the first pile on top."""
-    piles: list[list[int]] = [[] for _ in range(SEVEN_PILES)]
-    for index, card in enumerate(reversed(pack)):
-        piles[index % SEVEN_PILES].append(card)
-    stacked: list[int] = []
-    for pile in reversed(piles):
-        stacked.extend(pile)
-    return stacked
-
-
-class RandomDraws:
-    """A shuffled pack dealt from the top, drawn lazily: each ``pop()`` is a uniformly random
-    card not drawn yet (one step of a Fisher-Yates shuffle). The Preliminary deals from it."""
-
-    def __init__(self, cards: Sequence[int], rng: random.Random) -> None:
-        self._cards = list(cards)
-        self._rng = rng
-
-    def pop(self) -> int:
-        cards = self._cards
-        index = self._rng.randrange(len(cards))
-        cards[index], cards[-1] = cards[-1], cards[index]
-        return cards.pop()
-
-
-def preliminary_deal(
-    order: Sequence[int], dropped: Sequence[bool], pack: RandomDraws | Sequence[int]
-) -> tuple[tuple[tuple[int, ...], ...], int]:
-    """The Preliminary (RULES.md 3.3): deal ``pack`` (top card last) face up, clockwise from the
-    left of the shuffler at table position 0, to each player still in until that player gets a
-    regular card. Returns each seat's face-up cards (its regular card last) and the first
-    dealer: the highest regular card, K high, A low, ties by suit spades > clubs > diamonds >
-    hearts (DR14).
-
-    >>> from cardtable.cards import parse_cards
-    >>> dealt, dealer = preliminary_deal((0, 1), (False, False), parse_cards("KS KH", deck=None))
-    >>> dealer, dealt[1]
-    (0, (25,))
-    """
-    cards = pack if isinstance(pack, RandomDraws) else list(pack)
-    n = len(order)
-    dealt: list[tuple[int, ...]] = [()] * n
-    for step in range(1, n + 1):
-        seat = order[step % n]
-        if dropped[seat]:
-            continue
-        received: list[int] = []
-        while not received or not is_regular(received[-1]):
-            received.append(cards.pop())
-        dealt[seat] = tuple(received)
-    contenders = [seat for seat in range(n) if dealt[seat]]
-    dealer = max(contenders, key=lambda seat: preliminary_key(dealt[seat][-1]))
-    return tuple(dealt), dealer
-
-
-def choose_places(
-    preliminary: Sequence[tuple[int, ...]], dealer: int, rng: random.Random
-) -> tuple[int, ...]:
-    """The Seating variation (RULES.md 3.10 item 9) with every choice made at random: the
-    lowest Preliminary card takes any place, the first dealer the place to its right, then each
-    next-lowest card a free place. Players without a Preliminary card (dropped before it) fill
-    the places left. Returns the seat at each table position."""
-    n = len(preliminary)
-    choosers = sorted(
-        (seat for seat in range(n) if preliminary[seat] and seat != dealer),
-        key=lambda seat: preliminary_key(preliminary[seat][-1]),
-    )
-    place: dict[int, int] = {choosers[0]: rng.randrange(n)}
-    place[dealer] = (place[choosers[0]] - 1) % n
-    for seat in choosers[1:]:
-        free = [p for p in range(n) if p not in place.values()]
-        place[seat] = free[rng.randrange(len(free))]
-    free = [p for p in range(n) if p not in place.values()]
-    for seat in range(n):
-        if seat not in place:
-            place[seat] = free.pop(0)
-    order = [0] * n
-    for seat, position in place.items():
-        order[position] = seat
-    return tuple(order)
-
-
-def deal_hands(
-    order: Sequence[int],
-    dealer: int,
-    dropped: Sequence[bool],
-    size: int,
-    pack: Sequence[int],
-) -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]:
-    """Deal ``size`` cards to each player still in, one at a time, clockwise from the dealer's
-    left, from the top of ``pack`` (its last card). Returns the sorted hands and the stock.
-
-    >>> hands, stock = deal_hands((0, 1, 2), 2, (False,) * 3, 2, (9, 8, 7, 6, 5, 4, 3))
-    >>> hands, stock  # seat 0, left of dealer 2, gets the top card 3 first
-    (((3, 6), (4, 7), (5, 8)), (9,))
-    """
-    n = len(order)
-    cards = list(pack)
-    hands: list[list[int]] = [[] for _ in range(n)]
-    start = order.index(dealer) + 1
-    for _ in range(size):
-        for step in range(n):
-            seat = order[(start + step) % n]
-            if not dropped[seat]:
-                hands[seat].append(cards.pop())
-    return tuple(tuple(sorted(h)) for h in hands), tuple(cards)
 
 
 def _event(state: State, seat: int, verb: str, cards: tuple[int, ...] = ()) -> tuple[Any, ...]:
@@ -487,9 +322,9 @@ class DeclarationRummyEngine(GameEngine[State, Action, Rules, DeclarationRummyVi
         if state.phase is not Phase.OVER:
             return None
         if state.rules.match:
-            return _match_result(state)
+            return match_result(state)
         assert state.outcome is not None
-        return _game_result(state.outcome, state.dropped)
+        return game_result(state.outcome, state.dropped)
 
     # --- contract: applying actions -------------------------------------------------------------
 
@@ -746,36 +581,18 @@ class DeclarationRummyEngine(GameEngine[State, Action, Rules, DeclarationRummyVi
         )
 
     def _shuffle(self, state: State, rng: random.Random) -> State:
-        rules = state.rules
-        optional = list(optional_card_ids(rules.optional_cards))
-        removed: list[int] = []
-        if rules.missing_cards:
-            rng.shuffle(optional)
-            out = min(rules.missing_optional, len(optional))
-            if out:
-                removed.extend(optional[-out:])
-                del optional[-out:]
-            pack = [*_REGULAR, *optional]
-            rng.shuffle(pack)
-            if rules.missing_regular:
-                removed.extend(pack[-rules.missing_regular :])
-                del pack[-rules.missing_regular :]
-        else:
-            pack = [*_REGULAR, *optional]
-        rng.shuffle(pack)
-        if rules.shuffle_option:
-            pack = seven_piles(pack)
+        pack, removed = shuffled_pack(state.rules, rng)
         state = state._replace(
             removed=tuple(removed), events=_event(state, state.dealer, "shuffle")
         )
-        if rules.offer_cut:
+        if state.rules.offer_cut:
             return state._replace(phase=Phase.CUT, stock=tuple(pack))
         return self._deal(state, tuple(pack))
 
     def _cut_and_deal(self, state: State, rng: random.Random) -> State:
         cutter = seat_right_of(state, state.dealer)
         state = state._replace(events=_event(state, cutter, "cut"))
-        return self._deal(state, _cut(state.stock, rng))
+        return self._deal(state, cut_pack(state.stock, rng))
 
     def _deal(self, state: State, pack: tuple[int, ...]) -> State:
         hands, stock = deal_hands(
@@ -805,7 +622,9 @@ class DeclarationRummyEngine(GameEngine[State, Action, Rules, DeclarationRummyVi
 
     def _reshuffle_cut(self, state: State, rng: random.Random) -> State:
         cutter = seat_right_of(state, state.dealer)
-        state = state._replace(stock=_cut(state.stock, rng), events=_event(state, cutter, "cut"))
+        state = state._replace(
+            stock=cut_pack(state.stock, rng), events=_event(state, cutter, "cut")
+        )
         return self._begin_turn(state, state.turn)
 
     # --- turns -----------------------------------------------------------------------------------
@@ -995,7 +814,7 @@ class DeclarationRummyEngine(GameEngine[State, Action, Rules, DeclarationRummyVi
         declarer: int | None = None,
         winner: int | None = None,
     ) -> State:
-        outcome = _outcome(state, reason, ender=ender, declarer=declarer, winner=winner)
+        outcome = make_outcome(state, reason, ender=ender, declarer=declarer, winner=winner)
         rules = state.rules
         history = (*state.history, outcome)
         base = state._replace(
@@ -1069,172 +888,7 @@ def _check_next_rules(rules: Rules, action: NextGame) -> IllegalActionError | No
 # --- outcomes and results ------------------------------------------------------------------------
 
 
-def _outcome(
-    state: State,
-    reason: str,
-    *,
-    ender: int | None,
-    declarer: int | None,
-    winner: int | None,
-) -> GameOutcome:
-    rules = state.rules
-    n = rules.players
-    hands: list[tuple[int, ...] | None] = [None] * n
-    counts: list[int | None] = [None] * n
-    compared: list[int | None] = [None] * n
-    for seat in range(n):
-        if state.dropped[seat]:
-            continue
-        hand = state.hands[seat]
-        count = hand_count(hand)
-        hands[seat] = hand
-        counts[seat] = count
-        compared[seat] = count - 1 if seat == declarer and rules.declare_bonus else count
-    tie_break: str | None = None
-    if reason in ("declared", "declined", "exhaustion-cap", "turn-cap"):
-        winner, tie_break = _lowest_count_winner(state, compared)
-    summary = _summary(state, reason, winner, ender, declarer, compared)
-    if tie_break:
-        summary = f"{summary} {tie_break}"
-    return GameOutcome(
-        game=state.game_number,
-        reason=reason,
-        winner=winner,
-        ender=ender,
-        declarer=declarer,
-        hands=tuple(hands),
-        counts=tuple(counts),
-        compared=tuple(compared),
-        tie_break=tie_break,
-        summary=summary,
-        single_meld=rules.going_out_single_meld,
-    )
-
-
-def _lowest_count_winner(state: State, compared: Sequence[int | None]) -> tuple[int, str | None]:
-    """The lowest compared count wins; among tied players the one furthest left of the first
-    player (the highest clockwise offset) wins (RULES.md 3.8)."""
-    scored = [(count, seat) for seat, count in enumerate(compared) if count is not None]
-    low = min(count for count, _ in scored)
-    tied = [seat for count, seat in scored if count == low]
-    best = max(tied, key=lambda seat: offset_from_first(state, seat))
-    if len(tied) == 1:
-        return best, None
-    offsets = ", ".join(
-        f"seat {seat} at {offset_from_first(state, seat)}"
-        for seat in sorted(tied, key=lambda s: offset_from_first(state, s))
-    )
-    return best, (
-        f"Seats {', '.join(str(s) for s in sorted(tied))} tie at {low}; counting clockwise "
-        f"from the first player (seat {state.first_player}) they sit at offsets {offsets}, so "
-        f"seat {best}, furthest to the left, wins."
-    )
-
-
-def _summary(
-    state: State,
-    reason: str,
-    winner: int | None,
-    ender: int | None,
-    declarer: int | None,
-    compared: Sequence[int | None],
-) -> str:
-    def count_of(seat: int | None) -> str:
-        return "?" if seat is None else str(compared[seat])
-
-    if reason == "tie":
-        return "All remaining players agreed to a tie game: nobody wins."
-    if reason == "last-player":
-        return f"Every other player dropped: seat {winner} wins."
-    if reason == "went-out":
-        return f"Seat {winner} went out and wins."
-    if reason == "four-sevens":
-        return f"Seat {winner} laid down the four sevens and wins."
-    if reason == "declared":
-        bonus = " (less 1, Declare Bonus)" if state.rules.declare_bonus else ""
-        return (
-            f"Seat {declarer} declared with {count_of(declarer)}{bonus}; seat {winner} wins "
-            f"with the lowest count, {count_of(winner)}."
-        )
-    if reason == "declined":
-        return (
-            f"The stockpile was exhausted and seat {ender} declined the discard pile; seat "
-            f"{winner} wins with the lowest count, {count_of(winner)}."
-        )
-    cap = "exhausted-stock" if reason == "exhaustion-cap" else "turn"
-    return (
-        f"The game reached its {cap} safeguard and ended as if declined; seat {winner} wins "
-        f"with the lowest count, {count_of(winner)}."
-    )
-
-
-def _game_result(outcome: GameOutcome, dropped: Sequence[bool]) -> GameResult:
-    n = len(outcome.compared)
-    if outcome.winner is None:
-        remaining = [seat for seat in range(n) if not dropped[seat]]
-        share = 1.0 / len(remaining)
-        utilities = tuple(share if seat in remaining else 0.0 for seat in range(n))
-        winners: tuple[int, ...] = ()
-    else:
-        utilities = tuple(1.0 if seat == outcome.winner else 0.0 for seat in range(n))
-        winners = (outcome.winner,)
-    return GameResult(
-        winners=winners,
-        scores=outcome.compared,
-        utilities=utilities,
-        reason=outcome.reason,
-        summary=outcome.summary,
-    )
-
-
-def _match_result(state: State) -> GameResult:
-    wins = state.match_wins
-    rules = state.rules
-    best = max(wins)
-    leaders = tuple(seat for seat, w in enumerate(wins) if w == best)
-    if best >= rules.match_wins:
-        reason = "match"
-        summary = f"Seat {leaders[0]} wins the match with {best} game wins."
-    else:
-        reason = "match-cap"
-        summary = (
-            f"The match reached its cap of {rules.match_game_cap} games; "
-            f"{'seat' if len(leaders) == 1 else 'seats'} "
-            f"{', '.join(str(s) for s in leaders)} led with {best} game wins."
-        )
-    share = 1.0 / len(leaders)
-    return GameResult(
-        winners=leaders,
-        scores=tuple(wins),
-        utilities=tuple(share if seat in leaders else 0.0 for seat in range(len(wins))),
-        reason=reason,
-        summary=summary,
-    )
-
-
-def summarize_hand(hand: Sequence[int]) -> str:
-    """A one-line count of a hand, for logs: ``5 = 4S 4H 4C | 2H 3H``."""
-    count, melds, unmelded = dr_best(tuple(hand))
-    shown = " ".join(f"[{format_cards(m)}]" for m in melds)
-    return f"{count} = {shown} | {format_cards(unmelded)}".replace("  ", " ")
-
-
 ENGINE: Final = DeclarationRummyEngine()
 """The engine the registry finds under ``declaration-rummy``."""
 
-__all__ = [
-    "CHANCE",
-    "ENGINE",
-    "TERMINAL",
-    "DeclarationRummyEngine",
-    "choose_places",
-    "deal_hands",
-    "hand_can_go_out",
-    "hand_count",
-    "may_declare",
-    "preliminary_deal",
-    "preliminary_key",
-    "remaining_seats",
-    "seven_piles",
-    "summarize_hand",
-]
+__all__ = ["CHANCE", "ENGINE", "TERMINAL", "DeclarationRummyEngine"]

@@ -1,0 +1,42 @@
+"""Cached questions about one Declaration Rummy hand that the engine asks at every turn: its
+count, whether it can go out, whether it may declare. The answers come from the exact solver in
+:mod:`cardtable.melds.declaration`; hands are kept sorted, so a hand tuple is its own cache key,
+and random playouts and search revisit the same hands often.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from cardtable.cards import CANT_DECLARE_0
+from cardtable.games.declaration_rummy.rules import Rules
+from cardtable.melds.declaration import card_count, dr_can_go_out, dr_count
+
+
+def hand_count(hand: tuple[int, ...]) -> int:
+    """The count of a sorted hand (cached :func:`~cardtable.melds.declaration.dr_count`).
+
+    A meld needs three cards, so a smaller hand simply adds up its cards.
+    """
+    if len(hand) < 3:
+        return sum(card_count(card) for card in hand)
+    return _cached_count(hand)
+
+
+@lru_cache(maxsize=1 << 16)
+def _cached_count(hand: tuple[int, ...]) -> int:
+    return dr_count(hand)
+
+
+@lru_cache(maxsize=1 << 16)
+def hand_can_go_out(hand: tuple[int, ...], single_meld: bool) -> bool:
+    """Whether a sorted hand can go out (cached ``dr_can_go_out``)."""
+    return dr_can_go_out(hand, single_meld=single_meld)
+
+
+def may_declare(hand: tuple[int, ...], rules: Rules) -> bool:
+    """Declaring is allowed with this hand (after drawing): no CAN'T DECLARE 0, and under the Gin
+    Rummy variation a raw count of at most ``gin_threshold`` (DR12, DR13)."""
+    if CANT_DECLARE_0 in hand:
+        return False
+    return not rules.gin_rummy or hand_count(hand) <= rules.gin_threshold
