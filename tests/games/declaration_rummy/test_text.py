@@ -50,3 +50,18 @@ def test_hand_summary_counts_the_own_hand() -> None:
 def test_hand_summary_is_none_without_cards() -> None:
     state = play(new_dealt(Rules(players=3), 3), (0, "drop"))
     assert render_hand_summary(ENGINE.view(state, 0)) is None
+
+
+def test_render_view_between_games_of_a_match() -> None:
+    state = build_state(
+        Rules(players=3, cards_dealt=3, match=True),
+        ["KS KD 9C", "AS 2S 9H", "2H 3H 4H"],
+        stock="5C 8D",
+        pile="7S",
+        turn=2,
+    )
+    state = play(state, (2, "draw stock"), (2, "go out"))
+    text = render_view(ENGINE.view(state, 0))
+    assert "Game 1 is over." in text and "Seat 2 went out and wins." in text
+    assert "Seat 2 plays first in the next game" in text
+    assert "1 game win(s)" in text
