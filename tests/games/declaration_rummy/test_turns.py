@@ -95,9 +95,10 @@ def test_unreadable_action_is_a_syntax_error() -> None:
 
 
 def test_no_meld_2_may_never_be_discarded_dr15() -> None:
-    state = build_state(TWO, ["2H 3H 4S", "KS NM2 9C"], stock="5C 9D", pile="7S")
+    state = build_state(TWO, ["2H 3H 4S", "NM0 NM2 9C"], stock="5C 9D", pile="7S")
     state = play(state, (1, "draw stock"))
     assert "discard NM2" not in legal_texts(state)
+    assert "discard NM0" in legal_texts(state)  # NO MELD 0 may be discarded
     error = _illegal(state, 1, "discard NM2")
     assert error.rule == "no-meld-2-discard" and "never" in str(error)
 

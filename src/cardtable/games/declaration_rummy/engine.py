@@ -40,7 +40,8 @@ How a game runs, step by step (chance steps are run by the driver):
    carry rule changes for the next game (deal size, optional cards, variations; never the
    players or the match settings); :meth:`DeclarationRummyEngine.next_game` does it from a
    ``Rules`` object. The dealer is the first player's right-hand neighbour; dropped players are
-   back for the next game; seats stay as the first game set them. The first to
+   back for the next game (so ``drop`` is not offered between games: it leaves a game, not the
+   match); seats stay as the first game set them. The first to
    ``match_wins`` game wins takes the match; after ``match_game_cap`` games the most wins do.
 
 The dealing itself lives in :mod:`~cardtable.games.declaration_rummy.dealing`, the cached hand
