@@ -892,4 +892,13 @@ def _check_next_rules(rules: Rules, action: NextGame) -> IllegalActionError | No
 ENGINE: Final = DeclarationRummyEngine()
 """The engine the registry finds under ``declaration-rummy``."""
 
-__all__ = ["CHANCE", "ENGINE", "TERMINAL", "DeclarationRummyEngine"]
+# The hand questions are re-exported: callers may keep importing them from the engine.
+__all__ = [
+    "CHANCE",
+    "ENGINE",
+    "TERMINAL",
+    "DeclarationRummyEngine",
+    "hand_can_go_out",
+    "hand_count",
+    "may_declare",
+]
