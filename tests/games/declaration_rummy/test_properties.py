@@ -4,6 +4,7 @@ determinized states agree with the view they came from."""
 
 from __future__ import annotations
 
+import json
 import random
 from typing import Any
 
@@ -92,6 +93,7 @@ def _cards_in(value: Any) -> set[int]:
 def check_view_leaks_nothing(state: State, seat: int) -> None:
     view = ENGINE.view(state, seat)
     data = view.to_json()
+    json.dumps(data)  # the browser gets it as JSON
     dropped = state.dropped[seat]
     assert view.hand == (() if dropped else state.hands[seat])
     assert view.hand_sizes == tuple(len(h) for h in state.hands)
