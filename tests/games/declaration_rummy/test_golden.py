@@ -29,12 +29,12 @@ from .helpers import CountingBot, State
 GOLDEN_DIR = Path(__file__).resolve().parents[2] / "golden" / "declaration_rummy"
 
 CASES: dict[str, tuple[Rules, int, str]] = {
-    "two_players": (Rules(players=2), 72, "CR"),
-    "four_players": (Rules(players=4), 1, "CRCC"),
-    "ten_players": (Rules(players=10), 16, "CCRCCCRCCC"),
-    "all_optional": (Rules(players=4, optional_cards=ALL_OPTIONAL), 3, "CCRC"),
-    "gin": (Rules(players=3, gin_rummy=True, cards_dealt=7), 1, "CCR"),
-    "match": (Rules(players=3, match=True, cards_dealt=5), 2, "CRC"),
+    "two_players": (Rules(players=2), 238, "CR"),
+    "four_players": (Rules(players=4), 5, "CRCC"),
+    "ten_players": (Rules(players=10), 4, "CCRCCCRCCC"),
+    "all_optional": (Rules(players=4, optional_cards=ALL_OPTIONAL), 1, "CCRC"),
+    "gin": (Rules(players=3, gin_rummy=True, cards_dealt=7), 6, "CCR"),
+    "match": (Rules(players=3, match=True, cards_dealt=5), 0, "CRC"),
 }
 """Name -> (rules, seed, one letter per seat: C counting bot, R random bot)."""
 

@@ -113,6 +113,7 @@ from cardtable.games.declaration_rummy.dealing import (
     cut_pack,
     deal_hands,
     preliminary_deal,
+    shuffle_cards,
     shuffled_pack,
 )
 from cardtable.games.declaration_rummy.hands import hand_can_go_out, hand_count, may_declare
@@ -611,7 +612,7 @@ class DeclarationRummyEngine(GameEngine[State, Action, Rules, DeclarationRummyVi
 
     def _reshuffle(self, state: State, rng: random.Random) -> State:
         cards = list(state.pile[:-1])
-        rng.shuffle(cards)
+        shuffle_cards(cards, rng)
         state = state._replace(
             stock=tuple(cards),
             pile=state.pile[-1:],
