@@ -75,7 +75,9 @@ def test_view_shows_own_hand_and_the_public_table_only() -> None:
     assert view.pile_top == card("6C") and view.wild_card == card("7D") and view.wild_rank == 6
     assert view.turn == 1 and view.dealer == 0 and view.totals == (0, 0, 0)
     assert not hasattr(view, "stock") and not hasattr(view, "hands")
-    json.dumps(view.to_json())
+    data = view.to_json()
+    json.dumps(data)
+    assert data["rules"]["max_points"] == 80 and data["hand_sizes"] == [13, 13, 13]
 
 
 def test_a_stock_draw_is_hidden_from_others_and_a_pile_draw_is_shown() -> None:

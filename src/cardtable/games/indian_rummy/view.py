@@ -21,7 +21,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Final
 
 from cardtable.cards import format_card
-from cardtable.games.contract import PublicEvent
+from cardtable.games.contract import PublicEvent, rules_to_json
 from cardtable.games.indian_rummy.rules import Rules
 from cardtable.games.indian_rummy.state import (
     DealSummary,
@@ -103,6 +103,7 @@ class IndianRummyView:
         return {
             "game": "indian-rummy",
             "seat": self.seat,
+            "rules": rules_to_json(self.rules),
             "phase": self.phase.value,
             "deal_number": self.deal_number,
             "dealer": self.dealer,
