@@ -1,0 +1,141 @@
+"""The ``cardtable`` command line: scoring, batch mode, errors, simulation, play and replay."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from cardtable.cli import app
+
+runner = CliRunner()
+
+
+def _run(*args: str, stdin: str | None = None) -> tuple[int, str, str]:
+    result = runner.invoke(app, list(args), input=stdin)
+    return result.exit_code, result.stdout, result.stderr
+
+
+def test_score_explains_an_indecision_hand_in_the_games_terms() -> None:
+    code, out, _ = _run("score", "indecision", "5H", "6H", "7H", "7C", "7S")
+    assert code == 0
+    assert "Prile of 3" in out and "Run on a Bike of 3" in out and "total 23" in out
+    assert "all cards used" in out
+
+
+def test_score_json_fields_for_each_game() -> None:
+    code, out, _ = _run("score", "indecision", "10C", "JD", "QC", "KC", "KH", "--json")
+    assert code == 0
+    data = json.loads(out)
+    assert data["score"] == 17 and data["all_cards_used"] is True and data["melds"]
+
+    hand = "3H 4H 5H 6H 7H 8H 9H QS QD QC KS 9D 4C".split()
+    code, out, _ = _run("score", "indian-rummy", "--wild", "2", *hand, "--json")
+    assert code == 0
+    data = json.loads(out)
+    assert data["points"] == 23 and data["valid_show"] is False
+    assert {"groups", "loose"} <= set(data)
+
+    code, out, _ = _run("score", "declaration-rummy", "2H", "3H", "4H", "4S", "4C", "--json")
+    data = json.loads(out)
+    assert data["count"] == 5 and data["can_go_out"] is False
+    assert sorted(data["unmelded"]) == ["2H", "3H"]
+
+    gin = "AS 2S JS AC 2C 2D JD AH 2H 3H JH".split()
+    code, out, _ = _run("score", "gin", *gin, "--json")
+    data = json.loads(out)
+    assert data["deadwood_after_best_discard"] == 0
+
+
+def test_score_indian_rummy_fourteen_cards_lists_the_show_discards() -> None:
+    hand = "AH 2H 3H 5S 6S PJ 8S 9D 9C 9S KD KC KH QS".split()
+    code, out, _ = _run("score", "indian-rummy", "--wild", "4", *hand, "--json")
+    assert code == 0
+    assert json.loads(out)["show_discards"] == ["QS"]
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (("score", "indecision", "5H", "6H", "7H", "7C", "1X"), "unknown card '1X'"),
+        (("score", "indecision", "5H", "5H", "7H", "7C", "8C"), "duplicate card 5H"),
+        (("score", "indecision", "5H", "6H", "7H"), "5 cards"),
+        (("score", "indian-rummy", "--wild", "Z", *["2H"] * 13), "unknown"),
+        (("score", "indian-rummy", *"3H 4H 5H 6H 7H 8H 9H QS QD QC KS 9D 4C".split()), "--wild"),
+        (("score", "chess", "AS"), "unknown game"),
+    ],
+)
+def test_bad_input_is_one_line_exit_2_no_traceback(args: tuple[str, ...], message: str) -> None:
+    code, out, err = _run(*args)
+    assert code == 2
+    assert message in err
+    assert "Traceback" not in err + out
+    assert len(err.strip().splitlines()) == 1
+
+
+def test_batch_scores_every_line_in_order_and_reports_bad_lines() -> None:
+    lines = [
+        json.dumps({"cards": ["W", "KS"]}),
+        "not json",
+        json.dumps({"cards": ["7S", "7D", "7D"]}),
+        json.dumps({"cards": "7S"}),
+        json.dumps({"cards": ["7S", "7D", "W"]}),
+    ]
+    code, out, _ = _run("score", "declaration-rummy", "--batch", stdin="\n".join(lines) + "\n")
+    assert code == 0
+    results = [json.loads(line) for line in out.splitlines()]
+    assert [r.get("count") for r in results] == [33, None, None, None, 0]
+    assert "not valid JSON" in results[1]["error"]
+    assert "duplicate card 7D" in results[2]["error"]
+    assert "list of card labels" in results[3]["error"]
+
+
+def test_batch_indian_rummy_reads_the_wild_rank_per_line() -> None:
+    hand = "5H 6H 7H 9S 10S JS 2C 2D 2S 4H 4D 4C 4S".split()
+    lines = [json.dumps({"cards": hand, "wild": "7"}), json.dumps({"cards": hand, "wild": "Q"})]
+    code, out, _ = _run("score", "indian-rummy", "--batch", stdin="\n".join(lines))
+    assert code == 0
+    first, second = (json.loads(line) for line in out.splitlines())
+    assert first["valid_show"] is True and first["points"] == 0
+    assert second["valid_show"] is True  # 5H 6H 7H stays pure with its natural seven
+
+
+@pytest.mark.parametrize("game", ["indecision", "indian-rummy", "declaration-rummy"])
+def test_simulate_reports_decisions_speed_and_endings(game: str) -> None:
+    code, out, _ = _run("simulate", game, "--games", "3", "--seed", "5", "--json")
+    assert code == 0
+    report = json.loads(out)
+    assert report["games"] == 3 and sum(report["endings"].values()) == 3
+    assert report["seat_decisions"] > 0 and report["decisions_per_second"] > 0
+
+
+def test_simulate_rejects_a_bad_rule_option() -> None:
+    code, _, err = _run("simulate", "indecision", "--rule", "players=9")
+    assert code == 2 and "2 to 4 players" in err
+
+
+def test_play_answers_bad_input_and_saves_a_record_that_replays(tmp_path: Path) -> None:
+    record = tmp_path / "game.json"
+    typed = "\n".join(["discard ZZ", "frobnicate", "99", "?", "quit"]) + "\n"
+    code, out, _ = _run(
+        "play", "indecision", "--seed", "3", "--bots", "random", "--save", str(record), stdin=typed
+    )
+    assert code == 0
+    assert "unknown card" in out or "ZZ" in out
+    assert "no legal action number 99" in out
+    assert "You left the game." in out
+    assert record.exists()
+    code, out, err = _run("replay", str(record), "--seat", "1")
+    assert code == 0, err
+    assert "seen by seat 1" in out
+
+
+def test_replay_of_a_missing_or_broken_file_is_a_clear_error(tmp_path: Path) -> None:
+    code, _, err = _run("replay", str(tmp_path / "none.json"))
+    assert code == 2 and "cannot read record" in err
+    broken = tmp_path / "broken.json"
+    broken.write_text('{"format": "cardtable-record", "version": 1}', encoding="utf-8")
+    code, _, err = _run("replay", str(broken))
+    assert code == 2 and "missing the field" in err
