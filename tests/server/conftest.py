@@ -1,0 +1,147 @@
+"""Fixtures for the web app's tests: an app over a temporary SQLite file, clients with their own
+profile cookies, and helpers that read websocket messages with a time limit and play moves."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import anyio
+import pytest
+from fastapi.testclient import TestClient
+from starlette.testclient import WebSocketTestSession
+
+from cardtable.server.app import create_app
+from cardtable.server.context import context_of
+from cardtable.server.identity import COOKIE_NAME
+from cardtable.server.table import TableOwner
+
+RECEIVE_TIMEOUT = 20.0
+CARD_LABEL = re.compile(r"\b(?:10|[2-9AJQK])[SHDC]\b")
+
+
+@pytest.fixture
+def db_url(tmp_path: Path) -> str:
+    """A fresh SQLite database file."""
+    return f"sqlite:///{tmp_path / 'cardtable.sqlite3'}"
+
+
+@pytest.fixture
+def make_client(db_url: str) -> Iterator[Callable[..., TestClient]]:
+    """Start apps over the test database (``bot_delay_scale`` 0 unless given); all are closed
+    at the end of the test."""
+    stack: list[TestClient] = []
+
+    def start(*, url: str | None = None, bot_delay_scale: float = 0.0) -> TestClient:
+        client = TestClient(create_app(url or db_url, bot_delay_scale=bot_delay_scale))
+        client.__enter__()
+        stack.append(client)
+        return client
+
+    yield start
+    for client in reversed(stack):
+        client.__exit__(None, None, None)
+
+
+@pytest.fixture
+def client(make_client: Callable[..., TestClient]) -> TestClient:
+    """A client of an app whose computer players move at once; it has a profile cookie."""
+    started = make_client()
+    assert started.get("/api/profile").status_code == 200
+    return started
+
+
+def cookie_of(client: TestClient) -> str:
+    """The client's profile token."""
+    token = client.cookies.get(COOKIE_NAME)
+    assert token
+    return token
+
+
+def owner_of(client: TestClient, table_id: str) -> TableOwner:
+    """The table owner in the app's memory."""
+    return context_of(client.app).lobby.tables[table_id]
+
+
+def new_table(
+    client: TestClient,
+    game: str,
+    *,
+    rules: dict[str, Any] | None = None,
+    seats: list[dict[str, Any]] | None = None,
+    seed: int = 7,
+) -> str:
+    """Create a table (bots at level random unless the seats say otherwise); its id."""
+    if seats is None:
+        seats = [{"kind": "human"}, {"kind": "bot", "level": "random"}]
+    response = client.post(
+        "/api/tables", json={"game": game, "rules": rules or {}, "seats": seats, "seed": seed}
+    )
+    assert response.status_code == 201, response.text
+    table_id: str = response.json()["table_id"]
+    return table_id
+
+
+def receive(ws: WebSocketTestSession, timeout: float = RECEIVE_TIMEOUT) -> dict[str, Any]:
+    """The next server message, failing the test instead of hanging if none comes."""
+
+    async def next_message() -> Any:
+        with anyio.fail_after(timeout):
+            return await ws._send_rx.receive()
+
+    message = ws.portal.call(next_message)
+    ws._raise_on_close(message)
+    data: dict[str, Any] = json.loads(message["text"])
+    return data
+
+
+def receive_type(ws: WebSocketTestSession, kind: str) -> dict[str, Any]:
+    """The next message of type ``kind``, skipping state updates."""
+    while True:
+        message = receive(ws)
+        if message["type"] == kind:
+            return message
+        assert message["type"] == "state", message
+
+
+def wait_for_turn(ws: WebSocketTestSession, first: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Read states until the seat may act or the game is over; that state."""
+    state = first if first is not None else receive(ws)
+    while True:
+        assert state["type"] == "state", state
+        if state["result"] is not None or (state["to_move"] == state["seat"] and state["legal"]):
+            return state
+        state = receive(ws)
+
+
+def play_to_end(
+    ws: WebSocketTestSession,
+    rng: random.Random,
+    *,
+    choose: Callable[[dict[str, Any], random.Random], str] | None = None,
+    on_state: Callable[[dict[str, Any]], None] | None = None,
+    max_moves: int = 5000,
+) -> dict[str, Any]:
+    """Play the seat's moves (random legal ones unless ``choose`` says) until the game ends;
+    every state message goes to ``on_state``. The final state."""
+    state = receive(ws)
+    for _ in range(max_moves):
+        assert state["type"] == "state", state
+        if on_state is not None:
+            on_state(state)
+        if state["result"] is not None:
+            return state
+        if state["to_move"] == state["seat"] and state["legal"]:
+            action = choose(state, rng) if choose else rng.choice(state["legal"])
+            ws.send_json({"type": "action", "version": state["version"], "action": action})
+        state = receive(ws)
+    raise AssertionError(f"the game did not end within {max_moves} moves")
+
+
+def card_labels(data: Any) -> set[str]:
+    """Every regular card label mentioned anywhere in JSON data."""
+    return set(CARD_LABEL.findall(json.dumps(data)))

@@ -1,0 +1,295 @@
+"""The HTTP API: the game catalogue and its rules schema, how-to-play pages, tables, profile
+and options, with a clear 4xx answer for every bad request."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable
+
+import pytest
+from fastapi.testclient import TestClient
+
+from cardtable.games.contract import rules_to_json
+from cardtable.registry import game_names, get_engine
+from cardtable.server.identity import COOKIE_NAME
+from cardtable.server.options import DEFAULT_OPTIONS
+
+from .conftest import new_table
+
+
+def test_first_request_gets_an_httponly_profile_cookie(client: TestClient) -> None:
+    fresh = TestClient(client.app)
+    response = fresh.get("/api/profile")
+    cookie = response.headers["set-cookie"]
+    assert cookie.startswith(f"{COOKIE_NAME}=")
+    assert "HttpOnly" in cookie and "SameSite=lax" in cookie
+    assert response.json() == {"name": "Player", "options": DEFAULT_OPTIONS}
+
+
+def test_known_cookie_keeps_its_profile_and_sets_no_new_cookie(client: TestClient) -> None:
+    client.put("/api/profile", json={"name": "Ruby"})
+    response = client.get("/api/profile")
+    assert "set-cookie" not in response.headers
+    assert response.json()["name"] == "Ruby"
+
+
+def test_index_page_is_the_single_page_app_and_sets_the_cookie(client: TestClient) -> None:
+    fresh = TestClient(client.app)
+    response = fresh.get("/")
+    assert response.status_code == 200
+    assert response.headers["content-type"].startswith("text/html")
+    assert COOKIE_NAME in response.headers["set-cookie"]
+
+
+def test_static_files_are_served_from_the_static_directory(client: TestClient) -> None:
+    response = client.get("/static/index.html")
+    assert response.status_code == 200
+    assert client.get("/static/no-such-file.js").status_code == 404
+
+
+def test_catalogue_lists_every_game_with_presets_levels_and_notice(client: TestClient) -> None:
+    games = client.get("/api/games").json()
+    assert [game["name"] for game in games] == list(game_names())
+    for game in games:
+        engine = get_engine(game["name"])
+        assert game["title"] == engine.title
+        assert (game["min_players"], game["max_players"]) == (
+            engine.min_players,
+            engine.max_players,
+        )
+        assert game["presets"]["default"] == rules_to_json(engine.presets()["default"])
+        assert game["bot_levels"] == ["random", "easy", "normal", "hard"]
+        assert "entertainment only" in game["notice"]
+        assert "no wagering" in game["notice"]
+
+
+def test_rules_schema_offers_every_rules_field_with_its_default(client: TestClient) -> None:
+    for game in client.get("/api/games").json():
+        rules_type = get_engine(game["name"]).rules_type
+        defaults = rules_to_json(rules_type())
+        schema = {entry["name"]: entry for entry in game["rules_schema"]}
+        assert list(schema) == [field.name for field in dataclasses.fields(rules_type)]
+        for name, entry in schema.items():
+            assert entry["default"] == defaults[name]
+            assert entry["help"], f"{game['name']}.{name} has no help text"
+            assert entry["type"] in ("bool", "int", "choice", "int-or-none", "labels", "object")
+
+
+def test_schema_ranges_are_the_validation_limits_of_the_rules(client: TestClient) -> None:
+    for game in client.get("/api/games").json():
+        rules_type = get_engine(game["name"]).rules_type
+        for entry in game["rules_schema"]:
+            name = entry["name"]
+            if "min" in entry:
+                rules_type(**{name: entry["min"]})
+                with pytest.raises(ValueError):
+                    rules_type(**{name: entry["min"] - 1})
+            if "max" in entry:
+                rules_type(**{name: entry["max"]})
+                with pytest.raises(ValueError):
+                    rules_type(**{name: entry["max"] + 1})
+            for choice in entry.get("choices", []) if entry["type"] == "choice" else []:
+                rules_type(**{name: choice})
+
+
+def test_schema_describes_types_choices_and_nested_tables() -> None:
+    from cardtable.games.declaration_rummy.rules import ALL_OPTIONAL, PRESETS
+    from cardtable.games.declaration_rummy.rules import Rules as DeclarationRules
+    from cardtable.games.indecision.rules import PRESETS as INDECISION_PRESETS
+    from cardtable.games.indecision.rules import Rules as IndecisionRules
+    from cardtable.server.rules_schema import rules_schema
+
+    declaration = {entry["name"]: entry for entry in rules_schema(DeclarationRules, PRESETS)}
+    assert declaration["gin_rummy"]["type"] == "bool"
+    assert declaration["cards_dealt"]["type"] == "int-or-none"
+    assert declaration["optional_cards"]["type"] == "labels"
+    assert sorted(declaration["optional_cards"]["choices"]) == sorted(set(ALL_OPTIONAL))
+    assert declaration["optional_cards"]["max_repeats"] == {"W": 3}
+    assert "count of at most" in declaration["gin_rummy"]["help"]
+    indecision = {e["name"]: e for e in rules_schema(IndecisionRules, INDECISION_PRESETS)}
+    assert indecision["win_check"]["choices"] == ["counting-order", "end-of-round"]
+    melds = {entry["name"]: entry for entry in indecision["meld_values"]["fields"]}
+    assert melds["prile_4"]["default"] == 24
+    assert (melds["prile_4"]["min"], melds["prile_4"]["max"]) == (0, 1000)
+
+
+def test_how_to_play_pages_have_sections_examples_and_the_notice(client: TestClient) -> None:
+    for name in game_names():
+        page = client.get(f"/api/rules/{name}").json()
+        assert page["title"] == get_engine(name).title
+        assert len(page["sections"]) >= 5
+        assert all(section["heading"] and section["html"] for section in page["sections"])
+        assert page["examples"]
+        assert "entertainment only" in page["notice"]
+    assert client.get("/api/rules/chess").status_code == 404
+
+
+def test_indecision_examples_score_what_their_captions_say(client: TestClient) -> None:
+    from cardtable.cards import parse_cards
+    from cardtable.games.indecision.rules import Rules
+    from cardtable.games.indecision.scoring import score_hand
+
+    examples = client.get("/api/rules/indecision").json()["examples"]
+    assert [example["score"] for example in examples] == [23, 17, 14, 16]
+    for example in examples:
+        cards = parse_cards(" ".join(example["cards"]))
+        assert score_hand(cards, Rules()).score == example["score"]
+
+
+def test_rummy_examples_score_what_their_captions_say(client: TestClient) -> None:
+    from cardtable.cards import parse_cards
+    from cardtable.games.declaration_rummy.scoring import count_hand
+    from cardtable.games.indian_rummy.rules import Rules
+    from cardtable.games.indian_rummy.scoring import arrange
+
+    indian = client.get("/api/rules/indian-rummy").json()["examples"]
+    twos_wild = 1
+    for example in indian:
+        cards = parse_cards(" ".join(example["cards"]), deck=None)
+        assert arrange(cards, twos_wild, Rules()).points == example["score"]
+    (declaration,) = client.get("/api/rules/declaration-rummy").json()["examples"]
+    assert declaration["score"] == 5
+    assert count_hand(parse_cards(" ".join(declaration["cards"]), deck=None)).count == 5
+
+
+def test_profile_options_are_validated_and_merged(client: TestClient) -> None:
+    response = client.put("/api/profile", json={"options": {"coach": True}})
+    assert response.status_code == 200
+    assert response.json()["options"] == {**DEFAULT_OPTIONS, "coach": True}
+    changed = client.put("/api/profile", json={"options": {"opponent_speed": "fast"}}).json()
+    assert changed["options"]["coach"] is True and changed["options"]["opponent_speed"] == "fast"
+    for bad, words in [
+        ({"options": {"coach": "yes"}}, "coach must be true or false"),
+        ({"options": {"opponent_speed": "warp"}}, "opponent_speed must be one of"),
+        ({"options": {"difficulty": "expert"}}, "difficulty must be one of"),
+        ({"options": {"sound": True}}, "unknown option(s) sound"),
+        ({"name": ""}, "name must be non-empty text"),
+        ({"name": "x" * 41}, "at most 40 characters"),
+        ({"colour": "red"}, "unknown profile field(s): colour"),
+    ]:
+        response = client.put("/api/profile", json=bad)
+        assert response.status_code == 400, bad
+        assert words in response.json()["detail"]
+    assert client.get("/api/profile").json()["options"]["opponent_speed"] == "fast"
+
+
+def test_bad_json_body_is_refused_with_a_sentence(client: TestClient) -> None:
+    response = client.post(
+        "/api/tables", content=b"{not json", headers={"content-type": "application/json"}
+    )
+    assert response.status_code == 400
+    assert response.json()["detail"] == "the request body is not valid JSON"
+    response = client.post("/api/tables", json=[1, 2])
+    assert response.status_code == 400
+    assert response.json()["detail"] == "a new table must be a JSON object"
+
+
+def test_oversized_body_is_refused(client: TestClient) -> None:
+    response = client.post("/api/profile/import", content=b" " * (2 * 1024 * 1024 + 1))
+    assert response.status_code == 413
+
+
+@pytest.mark.parametrize(
+    ("payload", "words"),
+    [
+        ({"game": "chess"}, "unknown game 'chess'"),
+        ({"game": 3}, "game must be the name of a game"),
+        ({"game": "indecision", "rules": {"players": 9}}, "Indecision is for 2 to 4 players"),
+        ({"game": "indecision", "rules": {"colour": 1}}, "unknown rule option(s)"),
+        ({"game": "indecision", "rules": []}, "rules must be an object"),
+        (
+            {"game": "indecision", "rules": {"players": 3}, "seats": [{"kind": "human"}]},
+            "the rules are for 3 players but 1 seats were given",
+        ),
+        (
+            {"game": "indecision", "seats": [{"kind": "bot"}, {"kind": "bot"}]},
+            'at least one seat must be {"kind": "human"}',
+        ),
+        (
+            {"game": "indecision", "seats": [{"kind": "human"}, {"kind": "bot", "level": "god"}]},
+            "bot level must be one of",
+        ),
+        (
+            {"game": "indecision", "seats": [{"kind": "human"}, {"kind": "alien"}]},
+            'kind must be "human" or "bot"',
+        ),
+        ({"game": "indecision", "seed": -1}, "seed must be a whole number"),
+        ({"game": "indecision", "seed": "abc"}, "seed must be a whole number"),
+        ({"game": "indecision", "table": 1}, "unknown field(s) table"),
+    ],
+)
+def test_bad_new_table_requests_name_the_problem(
+    client: TestClient, payload: dict[str, object], words: str
+) -> None:
+    response = client.post("/api/tables", json=payload)
+    assert response.status_code == 400
+    assert words in response.json()["detail"]
+
+
+def test_new_table_seats_the_creator_at_the_first_human_seat(
+    make_client: Callable[..., TestClient],
+) -> None:
+    client = make_client(bot_delay_scale=1000.0)  # the bots wait: the game stays unfinished
+    client.put("/api/profile", json={"name": "Ruby"})
+    seats = [{"kind": "bot", "level": "easy"}, {"kind": "human"}, {"kind": "bot"}]
+    response = client.post("/api/tables", json={"game": "declaration-rummy", "seats": seats})
+    assert response.status_code == 201
+    body = response.json()
+    assert body["seat"] == 1
+    info = client.get(f"/api/tables/{body['table_id']}").json()
+    assert info["your_seat"] == 1 and info["game"] == "declaration-rummy"
+    assert info["rules"]["players"] == 3 and info["finished"] is False
+    assert [seat["kind"] for seat in info["seats"]] == ["bot", "human", "bot"]
+    assert info["seats"][1]["name"] == "Ruby"
+    assert info["seats"][0]["level"] == "easy"
+    assert info["seats"][2]["level"] == DEFAULT_OPTIONS["difficulty"]
+
+
+def test_default_seats_are_you_against_bots_at_your_difficulty(client: TestClient) -> None:
+    client.put("/api/profile", json={"options": {"difficulty": "easy"}})
+    body = client.post("/api/tables", json={"game": "indian-rummy", "rules": {"players": 3}}).json()
+    info = client.get(f"/api/tables/{body['table_id']}").json()
+    assert [(seat["kind"], seat.get("level")) for seat in info["seats"]] == [
+        ("human", None),
+        ("bot", "easy"),
+        ("bot", "easy"),
+    ]
+
+
+def test_unfinished_tables_are_listed_and_deleting_abandons_them(client: TestClient) -> None:
+    first = new_table(client, "indian-rummy")
+    second = new_table(client, "indecision")
+    listed = [table["table_id"] for table in client.get("/api/tables").json()]
+    assert sorted(listed) == sorted([first, second])
+    response = client.delete(f"/api/tables/{first}")
+    assert response.status_code == 200 and response.json()["status"] == "abandoned"
+    assert [table["table_id"] for table in client.get("/api/tables").json()] == [second]
+    assert client.get(f"/api/tables/{first}").json()["finished"] is True
+
+
+def test_other_profiles_cannot_see_delete_or_list_your_tables(client: TestClient) -> None:
+    table_id = new_table(client, "indecision")
+    stranger = TestClient(client.app)
+    assert stranger.get("/api/tables").json() == []
+    assert stranger.get(f"/api/tables/{table_id}").json()["your_seat"] is None
+    assert stranger.delete(f"/api/tables/{table_id}").status_code == 403
+    assert client.get(f"/api/tables/{table_id}").json()["finished"] is False
+
+
+def test_unknown_table_is_404(client: TestClient) -> None:
+    for method in ("get", "delete"):
+        response = getattr(client, method)("/api/tables/nope")
+        assert response.status_code == 404
+        assert response.json()["detail"] == "there is no table 'nope'"
+
+
+def test_a_second_human_seat_can_be_joined_once(client: TestClient) -> None:
+    table_id = new_table(client, "indecision", seats=[{"kind": "human"}, {"kind": "human"}])
+    friend = TestClient(client.app)
+    assert friend.post(f"/api/tables/{table_id}/join").json() == {"table_id": table_id, "seat": 1}
+    assert friend.get(f"/api/tables/{table_id}").json()["your_seat"] == 1
+    assert client.post(f"/api/tables/{table_id}/join").json()["seat"] == 0
+    third = TestClient(client.app)
+    response = third.post(f"/api/tables/{table_id}/join")
+    assert response.status_code == 409
+    assert response.json()["detail"] == "every human seat at this table is taken"

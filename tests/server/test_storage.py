@@ -1,0 +1,135 @@
+"""The storage layer on its own: where the database lives, profiles by token, tables as
+append-only action logs, and record events counted once."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from sqlalchemy.exc import IntegrityError
+
+from cardtable import storage
+from cardtable.storage import Database, RecordEvent
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> Database:
+    return Database(storage.sqlite_url(tmp_path))
+
+
+def test_database_url_prefers_the_explicit_url_then_the_data_dir() -> None:
+    assert storage.default_database_url({"CARDTABLE_DATABASE_URL": " postgresql://h/db "}) == (
+        "postgresql://h/db"
+    )
+    assert storage.default_database_url({"CARDTABLE_DATA_DIR": "/srv/x"}) == (
+        "sqlite:////srv/x/cardtable.sqlite3"
+    )
+    default = storage.default_database_url({})
+    assert default.startswith("sqlite:///") and default.endswith("cardtable/cardtable.sqlite3")
+
+
+def test_sqlite_file_and_its_directory_are_created(tmp_path: Path) -> None:
+    directory = tmp_path / "deep" / "data"
+    Database(storage.sqlite_url(directory)).close()
+    assert (directory / "cardtable.sqlite3").is_file()
+
+
+def test_profile_is_found_by_its_token_and_the_token_is_not_stored(db: Database) -> None:
+    profile, token = storage.create_profile(db, name="Ruby", options={"coach": True})
+    assert storage.profile_by_token(db, token) == profile
+    assert storage.profile_by_token(db, token + "x") is None
+    with db.session() as session:
+        stored = session.connection().exec_driver_sql("select token_hash from profiles").scalar()
+    assert stored != token and stored == storage.profiles.hash_token(token)
+
+
+def test_update_profile_changes_only_what_is_given(db: Database) -> None:
+    profile, _ = storage.create_profile(db, name="Ruby", options={"coach": True})
+    storage.update_profile(db, profile.id, name="Max")
+    updated = storage.get_profile(db, profile.id)
+    assert updated is not None and updated.name == "Max" and updated.options == {"coach": True}
+    with pytest.raises(LookupError):
+        storage.update_profile(db, 999, name="Nobody")
+
+
+def _table(db: Database, table_id: str = "t1") -> storage.Profile:
+    profile, _ = storage.create_profile(db)
+    storage.create_table(
+        db,
+        table_id=table_id,
+        owner_id=profile.id,
+        game="indecision",
+        rules={"players": 2},
+        seed=42,
+        seats=[{"kind": "human", "name": "Ruby"}, {"kind": "bot", "level": "easy"}],
+        owner_seat=0,
+    )
+    return profile
+
+
+def test_table_log_is_stored_in_order_and_replayable_as_stored(db: Database) -> None:
+    profile = _table(db)
+    for index, (seat, notation) in enumerate([(0, "discard 7H"), (1, "draw deck")]):
+        storage.append_action(db, "t1", index, seat, notation)
+    table = storage.load_table(db, "t1")
+    assert table is not None
+    assert table.actions == ((0, "discard 7H"), (1, "draw deck"))
+    assert table.seated == {0: profile.id} and table.status == storage.PLAYING
+    assert (table.game, table.seed, table.rules) == ("indecision", 42, {"players": 2})
+
+
+def test_a_move_index_cannot_be_stored_twice(db: Database) -> None:
+    _table(db)
+    storage.append_action(db, "t1", 0, 0, "discard 7H")
+    with pytest.raises(IntegrityError):
+        storage.append_action(db, "t1", 0, 1, "draw deck")
+    table = storage.load_table(db, "t1")
+    assert table is not None and table.actions == ((0, "discard 7H"),)
+
+
+def test_only_unfinished_tables_of_the_profile_are_listed(db: Database) -> None:
+    profile = _table(db, "a")
+    storage.create_table(
+        db,
+        table_id="b",
+        owner_id=profile.id,
+        game="indecision",
+        rules={},
+        seed=1,
+        seats=[{"kind": "human"}],
+        owner_seat=0,
+    )
+    storage.set_status(db, "a", storage.FINISHED, {"winners": [0]})
+    assert storage.tables_of(db, profile.id) == ["b"]
+    assert storage.tables_of(db, profile.id, status=storage.FINISHED) == ["a"]
+    finished = storage.load_table(db, "a")
+    assert finished is not None and finished.result == {"winners": [0]}
+    stranger, _ = storage.create_profile(db)
+    assert storage.tables_of(db, stranger.id) == []
+    storage.sit(db, "b", 1, stranger.id)
+    assert storage.tables_of(db, stranger.id) == ["b"]
+
+
+def test_record_events_are_kept_once_per_key_and_per_profile(db: Database) -> None:
+    first, _ = storage.create_profile(db)
+    second, _ = storage.create_profile(db)
+    event = RecordEvent(key="t:deal:1", game="indian-rummy", kind="deal", won=False, points=20)
+    assert storage.add_events(db, first.id, [event]) == 1
+    assert storage.add_events(db, first.id, [event]) == 0
+    assert storage.add_events(db, second.id, [event]) == 1
+    (stored,) = storage.events_of(db, first.id)
+    assert (stored.key, stored.points, stored.won) == ("t:deal:1", 20, False)
+    assert stored.at is not None
+
+
+def test_export_document_round_trips_through_parse(db: Database) -> None:
+    profile, _ = storage.create_profile(db, name="Ruby", options={"coach": True})
+    storage.add_events(
+        db,
+        profile.id,
+        [RecordEvent(key="k", game="indecision", kind="game", won=True, details={"x": 1})],
+    )
+    document = storage.export_profile(db, profile.id)
+    name, options, events = storage.parse_document(document)
+    assert (name, options) == ("Ruby", {"coach": True})
+    assert [event.to_json() for event in events] == document["record"]

@@ -1,0 +1,116 @@
+"""Whole games over the websocket against computer players, one per game, each played to its
+end: the result arrives, every finished deal or hand carries a summary, and the record counts
+what was played."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from .conftest import new_table, owner_of, play_to_end, receive
+
+
+def _collect(summaries: list[dict[str, Any]], versions: list[int]) -> Any:
+    def on_state(state: dict[str, Any]) -> None:
+        versions.append(state["version"])
+        if state["summary"] is not None:
+            summaries.append(state["summary"])
+
+    return on_state
+
+
+@pytest.mark.parametrize(
+    ("game", "rules", "seats", "deal_word"),
+    [
+        (
+            "indecision",
+            {"target_score": 31},
+            [
+                {"kind": "human"},
+                {"kind": "bot", "level": "normal"},
+                {"kind": "bot", "level": "easy"},
+            ],
+            "hand",
+        ),
+        (
+            "indian-rummy",
+            {"deals": 2},
+            [{"kind": "human"}, {"kind": "bot", "level": "easy"}],
+            "deal",
+        ),
+        (
+            "declaration-rummy",
+            {"match": True},
+            [
+                {"kind": "human"},
+                {"kind": "bot", "level": "normal"},
+                {"kind": "bot", "level": "easy"},
+            ],
+            "game",
+        ),
+    ],
+)
+def test_whole_game_against_bots_ends_with_a_result_and_a_record(
+    client: TestClient,
+    game: str,
+    rules: dict[str, Any],
+    seats: list[dict[str, Any]],
+    deal_word: str,
+) -> None:
+    table_id = new_table(client, game, rules=rules, seats=seats, seed=11)
+    summaries: list[dict[str, Any]] = []
+    versions: list[int] = []
+    with client.websocket_connect(f"/ws/tables/{table_id}") as ws:
+        final = play_to_end(ws, random.Random(3), on_state=_collect(summaries, versions))
+    assert versions == sorted(versions), "versions only grow"
+    assert final["legal"] == [] and final["to_move"] == -2
+    assert final["announce"].endswith("The game is over.")
+    result = final["result"]
+    assert len(result["scores"]) == len(seats)
+    owner = owner_of(client, table_id)
+    assert final["version"] == owner.version == len(owner.log)
+    assert summaries, "each finished deal, hand or game is summarised"
+    assert summaries[-1]["kind"] in ("game", "match")
+    assert all(summary["headline"] and summary["lines"] for summary in summaries)
+    record = client.get("/api/record").json()[game]
+    assert record["deal_word"] == deal_word
+    won = 0 in result["winners"]
+    if game == "declaration-rummy":
+        assert record["matches_played"] == 1 and record["matches_won"] == int(won)
+        assert record["games_played"] >= 2
+    else:
+        assert record["games_played"] == 1 and record["games_won"] == int(won)
+        assert record["deals_played"] >= 1
+    info = client.get(f"/api/tables/{table_id}").json()
+    assert info["finished"] is True and info["status"] == "finished"
+    assert client.get("/api/tables").json() == []
+
+
+def test_indian_rummy_free_play_records_each_deal_and_never_finishes(
+    client: TestClient,
+) -> None:
+    table_id = new_table(client, "indian-rummy", seed=5)
+    deals_seen: set[int] = set()
+    rng = random.Random(9)
+    with client.websocket_connect(f"/ws/tables/{table_id}") as ws:
+        state = receive(ws)
+        # Stop on our own turn: then nobody else moves while the record is read.
+        while len(deals_seen) < 2 or state["to_move"] != 0:
+            if state["summary"] is not None:
+                assert state["summary"]["kind"] == "deal"
+                deals_seen.add(state["summary"]["number"])
+            assert state["result"] is None
+            if state["to_move"] == 0 and state["legal"]:
+                action = rng.choice(state["legal"])
+                ws.send_json({"type": "action", "version": state["version"], "action": action})
+            state = receive(ws)
+        finished_deals = state["view"]["deal_points"]
+        record = client.get("/api/record").json()["indian-rummy"]
+    assert record["deals_played"] == len(finished_deals) >= 2
+    assert record["total_points"] == sum(points[0] for points in finished_deals)
+    assert record["total_points"] == state["view"]["totals"][0]
+    assert record["games_played"] == 0
+    assert [table["table_id"] for table in client.get("/api/tables").json()] == [table_id]
