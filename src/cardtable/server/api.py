@@ -115,7 +115,8 @@ async def join_table(table_id: str, request: Request, profile: CurrentProfile) -
 
 @router.delete("/tables/{table_id}")
 async def leave_table(table_id: str, request: Request, profile: CurrentProfile) -> dict[str, Any]:
-    """Abandon a table the caller sits at."""
+    """Abandon a table the caller sits at; its status is then ``abandoned`` (or ``finished``
+    if the game had ended)."""
     lobby = context_of(request.app).lobby
     owner = await lobby.get(table_id)
     if owner is None:
@@ -123,7 +124,7 @@ async def leave_table(table_id: str, request: Request, profile: CurrentProfile) 
     if profile.id not in owner.seated.values():
         raise HTTPException(403, "you do not sit at this table")
     await lobby.abandon(table_id)
-    return {"table_id": table_id, "status": storage.ABANDONED if not owner.finished else "closed"}
+    return {"table_id": table_id, "status": owner.status}
 
 
 @router.get("/profile")
