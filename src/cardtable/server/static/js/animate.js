@@ -1,0 +1,67 @@
+// Card movement on the table: a card flies from where it was to where it lands. Durations come
+// from the opponent speed and drop to nothing under reduced motion.
+
+import { moveDuration } from "./options.js";
+
+/** Animate `element` (already at its final place) as if it came from `fromRect`. */
+export function flyIn(element, fromRect, kind = "opponent") {
+  const duration = moveDuration(kind);
+  if (!element || !fromRect || duration <= 0) return null;
+  const to = element.getBoundingClientRect();
+  const dx = fromRect.left + fromRect.width / 2 - (to.left + to.width / 2);
+  const dy = fromRect.top + fromRect.height / 2 - (to.top + to.height / 2);
+  const scale = fromRect.width && to.width ? Math.max(0.4, Math.min(1.6, fromRect.width / to.width)) : 1;
+  return element.animate(
+    [
+      { transform: `translate(${dx}px, ${dy}px) scale(${scale}) rotate(-8deg)`, zIndex: 40 },
+      { transform: "translate(0, 0) scale(1) rotate(0)", zIndex: 40 },
+    ],
+    { duration, easing: "cubic-bezier(.2,.7,.2,1)" },
+  );
+}
+
+/** Animate a temporary copy of `template` from `fromRect` to `toRect`, then remove it. */
+export function flyGhost(template, fromRect, toRect, kind = "opponent") {
+  const duration = moveDuration(kind);
+  if (!template || !fromRect || !toRect || duration <= 0) return null;
+  const ghost = template.cloneNode(true);
+  ghost.classList.add("flying-card");
+  ghost.removeAttribute("id");
+  ghost.setAttribute("aria-hidden", "true");
+  Object.assign(ghost.style, {
+    position: "fixed",
+    left: `${fromRect.left}px`,
+    top: `${fromRect.top}px`,
+    margin: "0",
+    zIndex: "60",
+    pointerEvents: "none",
+  });
+  document.body.append(ghost);
+  const own = ghost.getBoundingClientRect();
+  const sx = toRect.width / (own.width || 1);
+  const dx = toRect.left - fromRect.left;
+  const dy = toRect.top - fromRect.top;
+  const animation = ghost.animate(
+    [
+      { transform: "translate(0, 0) scale(1)", opacity: 1 },
+      { transform: `translate(${dx}px, ${dy}px) scale(${sx})`, opacity: 0.9 },
+    ],
+    { duration, easing: "cubic-bezier(.2,.7,.2,1)" },
+  );
+  animation.addEventListener("finish", () => ghost.remove());
+  animation.addEventListener("cancel", () => ghost.remove());
+  return animation;
+}
+
+/** Finish every running card animation at once (a newer state has arrived). */
+export function finishAnimations(root = document) {
+  const running = root === document ? document.getAnimations() : root.getAnimations({ subtree: true });
+  for (const animation of running) {
+    try {
+      animation.finish();
+    } catch {
+      animation.cancel();
+    }
+  }
+  for (const ghost of document.querySelectorAll(".flying-card")) ghost.remove();
+}

@@ -1,0 +1,244 @@
+// What every game module provides, with defaults that suit a plain draw-and-discard game; each
+// game module spreads these and overrides what is its own.
+
+import { parseAction } from "../actions.js";
+import { cardBack, cardElement, cardName, shortText, stackElement } from "../cards.js";
+import { capitalise, h } from "../dom.js";
+import { totalsChart } from "../chart.js";
+
+/** Past-tense sentence for a common verb of a move. */
+export function pastTense(verb) {
+  const words = {
+    "draw stock": "drew from the stock",
+    "draw deck": "drew from the deck",
+    "draw pile": "took the discard",
+    "take discard": "took the discard",
+    discard: "discarded",
+    declare: "declared",
+    drop: "dropped",
+    stop: "stopped",
+    "go out": "went out",
+  };
+  return words[verb] ?? verb;
+}
+
+/** A card pile: the stack of backs (`stock`) as a button when drawing from it is legal. */
+export function stockZone({ notation, depth, countText = null, caption = "Stock", key = "S" }) {
+  const stack = stackElement({ depth, name: caption, count: null });
+  const label = `${caption}${countText ? `, ${countText}` : ""}${notation ? ": draw a card" : ""}`;
+  const button = h(
+    notation ? "button" : "div",
+    {
+      class: `zone-button${notation ? " can-act" : ""}`,
+      type: notation ? "button" : null,
+      "aria-label": label,
+      role: notation ? null : "img",
+      "aria-keyshortcuts": notation ? key : null,
+      dataset: notation ? { action: notation } : {},
+    },
+    stack,
+  );
+  stack.removeAttribute("role");
+  stack.removeAttribute("aria-label");
+  return h(
+    "div",
+    { class: "zone stock-zone", dataset: { zone: "stock" } },
+    button,
+    h("span", { class: "zone-caption" }, caption, countText ? h("span", { class: "count" }, ` · ${countText}`) : null),
+  );
+}
+
+/** The discard pile showing its top card (button when taking it is legal). */
+export function pileZone({ top, notation, caption = "Discard pile", depth = 2, lastPlayed = false, blocked = "", key = "D" }) {
+  const children = [];
+  const layers = Math.max(0, Math.min(depth, 4));
+  for (let i = 0; i < layers; i += 1) {
+    children.push(h("div", { class: "card under", style: { "--layer": String(i) }, "aria-hidden": "true" }));
+  }
+  const topEl = top
+    ? cardElement(top, { extraClass: `top${lastPlayed ? " last-played" : ""}` })
+    : h("div", { class: "card empty top", "aria-hidden": "true" });
+  topEl.removeAttribute("role");
+  topEl.removeAttribute("aria-label");
+  children.push(topEl);
+  const label = top
+    ? `${caption}: ${cardName(top)} on top${notation ? ", take it" : ""}${blocked ? `, ${blocked}` : ""}`
+    : `${caption}: empty`;
+  return h(
+    "div",
+    { class: "zone pile-zone", dataset: { zone: "pile" } },
+    h(
+      notation ? "button" : "div",
+      {
+        class: `zone-button pile-stack${notation ? " can-act" : ""}`,
+        type: notation ? "button" : null,
+        role: notation ? null : "img",
+        "aria-label": label,
+        "aria-keyshortcuts": notation ? key : null,
+        dataset: notation ? { action: notation } : {},
+      },
+      children,
+    ),
+    h("span", { class: "zone-caption" }, caption),
+  );
+}
+
+/** A table of totals per seat with the leader marked. */
+export function scoreTable(ctx, { title, columns, rows, note = null }) {
+  return [
+    h("h2", { id: "scores-title" }, title),
+    h(
+      "table",
+      { class: "score-table" },
+      h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Player"), columns.map((c) => h("th", { scope: "col", class: "num" }, c)))),
+      h(
+        "tbody",
+        {},
+        rows.map((row) =>
+          h(
+            "tr",
+            { class: `${row.seat === ctx.seat ? "me" : ""}${row.leader ? " leader" : ""}`.trim() },
+            h("th", { scope: "row" }, ctx.name(row.seat)),
+            row.values.map((v) => h("td", { class: "num" }, v === null || v === undefined ? "–" : String(v))),
+          ),
+        ),
+      ),
+    ),
+    note ? h("p", { class: "score-note" }, note) : null,
+  ];
+}
+
+/** Totals after each hand, as an inline SVG chart (from a list of per-hand point lists). */
+export function chartFromRounds(ctx, rounds, { title, lowerIsBetter = false, target = null, axis = "hands played" }) {
+  if (!rounds || !rounds.length) return null;
+  const n = rounds[0].length;
+  const series = Array.from({ length: n }, (_, seat) => {
+    let total = 0;
+    const points = [0];
+    for (const round of rounds) {
+      total += round[seat] ?? 0;
+      points.push(total);
+    }
+    return { name: ctx.name(seat), points, me: seat === ctx.seat };
+  });
+  return totalsChart({ title, series, lowerIsBetter, target, axis });
+}
+
+/** Replace "seat 2" / "Seat 2" in an engine sentence with the player's name. */
+export function nameSeats(ctx, text) {
+  if (!text) return "";
+  const named = String(text).replace(/\b([Ss])eat (\d+)\b/g, (_, s, n) => ctx.name(Number(n)));
+  // "seat 0 wins" becomes "You win", not "You wins".
+  const plain = { has: "have", is: "are", was: "were", goes: "go", does: "do" };
+  return named.replace(/\bYou (\w+)\b/g, (whole, verb) => {
+    if (plain[verb]) return `You ${plain[verb]}`;
+    if (/(ches|shes|sses|xes)$/.test(verb)) return `You ${verb.slice(0, -2)}`;
+    if (/[^s]s$/.test(verb) && !/(ous|ss|us)$/.test(verb)) return `You ${verb.slice(0, -1)}`;
+    return whole;
+  });
+}
+
+export const baseGame = {
+  name: "",
+  blurb: "",
+  pileButtonText: "Take the discard",
+  cardVerbs: [{ verb: "discard", label: "Discard", primary: true }],
+
+  tileCards() {
+    return ["AS", "KH", "QD", "JC"].map((c) => cardElement(c));
+  },
+
+  drawStock(legal) {
+    return legal.all.find((a) => a === "draw stock" || a === "draw deck") ?? null;
+  },
+  drawPile(legal) {
+    return legal.all.find((a) => a === "draw pile" || a === "take discard") ?? null;
+  },
+
+  hand(view) {
+    return view.hand || [];
+  },
+  handMarks() {
+    return new Map();
+  },
+  jokerCards() {
+    return new Set();
+  },
+  describeCard() {
+    return "";
+  },
+  seatInfo(ctx, seat) {
+    return { handSize: ctx.view.hand_sizes?.[seat] ?? 0, scoreText: "", badges: [] };
+  },
+  renderCentre(ctx) {
+    return h("div", { class: "centre-row" },
+      stockZone({ notation: this.drawStock(ctx.legal), depth: 3 }),
+      pileZone({ top: ctx.view.pile_top, notation: this.drawPile(ctx.legal) }));
+  },
+  turnText(ctx) {
+    if (this.drawStock(ctx.legal) || this.drawPile(ctx.legal)) return "draw from the stock or take the discard.";
+    return "choose a card to discard.";
+  },
+  waitingText() {
+    return "Shuffling and dealing…";
+  },
+  resultText(ctx) {
+    return nameSeats(ctx, ctx.message.result?.summary) || "The game is over.";
+  },
+  moveText(ctx, who, seat, notation) {
+    const action = parseAction(notation);
+    const verb = pastTense(action.verb);
+    const subject = who === "You" ? "You" : who;
+    if (action.card) return `${subject} ${verb} ${shortText(action.card)}.`;
+    if (action.number !== null) return `${subject} ${verb} ${action.number}.`;
+    return `${subject} ${verb}.`;
+  },
+  actionText(ctx, notation) {
+    const action = parseAction(notation);
+    if (action.card) return `${capitalise(action.verb)} the ${cardName(action.card)}`;
+    return capitalise(notation);
+  },
+  buttonText(ctx, action) {
+    return capitalise(action.notation);
+  },
+  buttonClass() {
+    return "";
+  },
+  extraControls() {
+    return [];
+  },
+  cannotPlayText(ctx, card) {
+    if (this.drawStock(ctx.legal) || this.drawPile(ctx.legal)) return "Draw a card first: press S for the stock or D for the discard.";
+    if (ctx.message.to_move !== ctx.seat) return "It is not your turn yet.";
+    return `You cannot discard the ${cardName(card)} now.`;
+  },
+  async confirmMove() {
+    return true;
+  },
+  movement(action) {
+    if (action.verb === "discard") return "to-pile";
+    if (action.verb === "draw stock" || action.verb === "draw deck") return "from-stock";
+    if (action.verb === "draw pile" || action.verb === "take discard") return "from-pile";
+    return null;
+  },
+  renderScores() {
+    return h("h2", { id: "scores-title" }, "Scores");
+  },
+  groupsFor() {
+    return null;
+  },
+  summaryKey() {
+    return null;
+  },
+  summaryTitle() {
+    return "Scores";
+  },
+  renderSummary() {
+    return null;
+  },
+  summaryButtons() {
+    return [];
+  },
+};
+
+export { cardBack, cardElement, h };

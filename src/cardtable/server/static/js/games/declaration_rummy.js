@@ -1,0 +1,483 @@
+// Declaration Rummy on the table: stock and discard pile as visual stacks only (no counts), the
+// spread-out pile when that variation is on, the optional cards, declaring, going out, tie
+// proposals and votes, dropping, matches, and each game's counts explained with its tie-break.
+
+import { parseAction } from "../actions.js";
+import { cardElement, cardName, cardRow, label, shortText } from "../cards.js";
+import { h } from "../dom.js";
+import { confirmPanel } from "../panel.js";
+import { baseGame, nameSeats, pileZone, scoreTable, stockZone } from "./base.js";
+import { totalsChart } from "../chart.js";
+
+export const DEAL_SIZES = {
+  2: [2, 10], 3: [2, 10], 4: [2, 7], 5: [2, 5], 6: [2, 5], 7: [2, 3], 8: [2, 2], 9: [2, 2], 10: [2, 2],
+};
+const OPTIONAL = ["C1", "C2", "C3", "C4", "C7", "C12", "NM0", "NM2", "CD0"];
+
+const REASONS = {
+  declared: "declared",
+  "went-out": "went out",
+  "four-sevens": "laid down four 7s",
+  declined: "declined the discard pile with the stock exhausted",
+  "exhaustion-cap": "the stock-exhausted turns ran out",
+  "turn-cap": "the turn limit was reached",
+  "last-player": "everyone else dropped",
+  tie: "everyone agreed to a tie",
+};
+
+function dealRange(players) {
+  return DEAL_SIZES[players] || [2, 2];
+}
+
+/** Cards of `hand` not in any of `melds` (multisets of labels). */
+function looseCards(hand, melds) {
+  const left = [...hand];
+  for (const meld of melds || []) {
+    for (const card of meld) {
+      const i = left.indexOf(card);
+      if (i >= 0) left.splice(i, 1);
+    }
+  }
+  return left;
+}
+
+function countValue(card) {
+  const text = label(card);
+  const regular = /^(10|[2-9AJQK])[SHDC]$/.exec(text);
+  if (regular) return { A: 1, J: 11, Q: 12, K: 13 }[regular[1]] ?? Number(regular[1]);
+  if (text === "W") return 20;
+  if (/^C\d+$/.test(text)) return Number(text.slice(1));
+  if (text === "NM2") return 2;
+  return 0;
+}
+
+/** Seats in table order starting after `seat`, clockwise. */
+function clockwiseFrom(view, seat) {
+  const order = view.order?.length ? view.order : Array.from({ length: view.hand_sizes.length }, (_, i) => i);
+  const at = order.indexOf(seat);
+  return Array.from({ length: order.length - 1 }, (_, k) => order[(at + 1 + k) % order.length]);
+}
+
+export default {
+  ...baseGame,
+  name: "declaration-rummy",
+  blurb: "2–10 cards, lowest count wins",
+  pileButtonText: "Take the discard",
+  cardVerbs: [{ verb: "discard", label: "Discard", primary: true }],
+  setupHandles: ["cards_dealt", "optional_cards", "match", "match_wins"],
+
+  tileCards() {
+    return ["7S", "7D", "W", "C12"].map((c) => cardElement(c));
+  },
+
+  onPlayersChange(values) {
+    const [low, high] = dealRange(values.players);
+    if (values.cards_dealt !== null && values.cards_dealt !== undefined && (values.cards_dealt < low || values.cards_dealt > high)) {
+      values.cards_dealt = null;
+    }
+  },
+
+  /** Cards dealt, the optional cards (drawn as cards) and single game or match. */
+  setupExtras(values, game, rerender) {
+    const [low, high] = dealRange(values.players);
+    const dealt = h(
+      "select",
+      { id: "cards-dealt", name: "cards_dealt" },
+      h("option", { value: "", selected: values.cards_dealt === null || values.cards_dealt === undefined }, `The most allowed (${high})`),
+      Array.from({ length: high - low + 1 }, (_, i) => low + i).map((n) =>
+        h("option", { value: String(n), selected: values.cards_dealt === n }, `${n} cards`)),
+    );
+    dealt.addEventListener("change", () => {
+      values.cards_dealt = dealt.value === "" ? null : Number(dealt.value);
+    });
+
+    const chosen = values.optional_cards || [];
+    const optionalCards = OPTIONAL.map((card) => {
+      const id = `optional-${card}`;
+      const box = h("input", { id, type: "checkbox", checked: chosen.includes(card) });
+      box.addEventListener("change", () => {
+        const next = (values.optional_cards || []).filter((c) => c !== card);
+        if (box.checked) next.push(card);
+        values.optional_cards = next;
+      });
+      return h("label", { class: "optional-card", for: id }, cardElement(card), box, h("span", { class: "visually-hidden" }, cardName(card)));
+    });
+    const wildId = "optional-W";
+    const wilds = chosen.filter((c) => c === "W").length;
+    const wildSelect = h(
+      "select",
+      { id: wildId, "aria-label": "Number of WILDCARDs" },
+      [0, 1, 2, 3].map((n) => h("option", { value: String(n), selected: n === wilds }, `${n} ×`)),
+    );
+    wildSelect.addEventListener("change", () => {
+      const next = (values.optional_cards || []).filter((c) => c !== "W");
+      for (let i = 0; i < Number(wildSelect.value); i += 1) next.push("W");
+      values.optional_cards = next;
+    });
+    optionalCards.push(h("label", { class: "optional-card", for: wildId }, cardElement("W"), wildSelect));
+
+    const single = h("input", { type: "radio", name: "match-mode", id: "mode-single", value: "single", checked: !values.match });
+    const match = h("input", { type: "radio", name: "match-mode", id: "mode-match", value: "match", checked: Boolean(values.match) });
+    const wins = h("input", { id: "match-wins", type: "number", min: 1, max: 9, value: String(values.match_wins ?? 2), disabled: !values.match, class: "small-number" });
+    single.addEventListener("change", () => {
+      values.match = false;
+      wins.disabled = true;
+    });
+    match.addEventListener("change", () => {
+      values.match = true;
+      wins.disabled = false;
+    });
+    wins.addEventListener("change", () => {
+      const n = Number.parseInt(wins.value, 10);
+      if (Number.isFinite(n) && n >= 1) values.match_wins = n;
+    });
+    return h(
+      "div",
+      { class: "dr-setup" },
+      h("div", { class: "field" },
+        h("label", { for: "cards-dealt" }, "Cards dealt to each"),
+        dealt,
+        h("span", { class: "field-help" }, `With ${values.players} players: ${low} to ${high} cards. `, h("span", { class: "field-default" }, `Default: the most allowed (${high}).`))),
+      h("fieldset", { class: "field" },
+        h("legend", {}, "Optional cards"),
+        h("div", { class: "optional-cards" }, optionalCards),
+        h("span", { class: "field-help" }, "Use none, some or all twelve. ", h("span", { class: "field-default" }, "Default: none."))),
+      h("fieldset", { class: "field match-mode" },
+        h("legend", {}, "Single game or match"),
+        h("label", { class: "check", for: "mode-single" }, single, "Single game"),
+        h("label", { class: "check", for: "mode-match" }, match, "Match, first to ", wins, h("span", { class: "visually-hidden" }, "game wins"), " wins"),
+        h("span", { class: "field-help" }, h("span", { class: "field-default" }, "Default: single game; a match is first to 2."))),
+    );
+  },
+
+  drawStock(legal) {
+    return legal.all.includes("draw stock") ? "draw stock" : null;
+  },
+  drawPile(legal) {
+    return legal.all.includes("take discard") ? "take discard" : null;
+  },
+
+  handMarks(ctx) {
+    const marks = new Map();
+    for (const card of ctx.view.drawn || []) marks.set(label(card), "taken");
+    return marks;
+  },
+
+  describeCard(ctx, card) {
+    const words = [];
+    if ((ctx.view.drawn || []).includes(card)) words.push("just drawn");
+    if (card === "NM2") words.push("can never be discarded");
+    if (card === "CD0") words.push("you cannot declare while holding it");
+    return words.join(", ");
+  },
+
+  seatInfo(ctx, seat) {
+    const view = ctx.view;
+    const badges = [];
+    if (view.dealer === seat) badges.push("dealer");
+    if (view.first_player === seat) badges.push("first player");
+    if (view.dropped?.[seat]) badges.push("dropped");
+    if (view.vote && view.vote.accepted?.includes(seat)) badges.push("accepts tie");
+    if (view.vote && view.vote.proposer === seat) badges.push("proposed a tie");
+    const wins = view.match_wins?.[seat];
+    return {
+      handSize: view.hand_sizes?.[seat] ?? 0,
+      scoreText: view.rules?.match ? `${wins ?? 0} win${wins === 1 ? "" : "s"}` : "",
+      badges,
+      out: Boolean(view.dropped?.[seat]),
+    };
+  },
+
+  renderCentre(ctx) {
+    const view = ctx.view;
+    const pile = view.discard_pile || {};
+    const stock = view.stock || {};
+    const last = ctx.message.last_action;
+    const lastDiscard = last && /^discard /.test(last.action) && pile.top === last.action.split(" ")[1];
+    let pileEl;
+    if (Array.isArray(pile.cards)) {
+      // Spread-Out Discard-Pile: every card visible; taking one takes all above it.
+      const numbers = new Set(ctx.legal.byNumberVerb.get("take discard") || []);
+      const canTop = Boolean(this.drawPile(ctx.legal));
+      const n = pile.cards.length;
+      const fan = pile.cards.map((card, index) => {
+        const fromTop = n - index;
+        const allowed = fromTop === 1 ? canTop : numbers.has(fromTop);
+        const notation = fromTop === 1 ? "take discard" : `take discard ${fromTop}`;
+        const el = cardElement(card, {
+          tag: allowed ? "button" : "div",
+          extraClass: `${fromTop === 1 ? "top" : ""}${fromTop === 1 && lastDiscard ? " last-played" : ""}${allowed ? " can-act" : ""}`,
+          name: allowed ? `Take the ${cardName(card)}${fromTop > 1 ? ` and the ${fromTop - 1} card${fromTop > 2 ? "s" : ""} above it` : ""}` : cardName(card),
+          attrs: allowed ? { dataset: { card: label(card), action: notation } } : {},
+        });
+        return el;
+      });
+      pileEl = h(
+        "div",
+        { class: "zone pile-zone spread", dataset: { zone: "pile" } },
+        h("div", { class: "spread-pile", role: "group", "aria-label": `Discard pile, spread out: ${n ? pile.cards.map(cardName).join(", ") : "empty"}` },
+          n ? fan : h("div", { class: "card empty top", "aria-hidden": "true" })),
+        h("span", { class: "zone-caption" }, "Discard pile, spread out"),
+      );
+    } else {
+      pileEl = pileZone({ top: pile.top, notation: this.drawPile(ctx.legal), depth: Math.max(0, (pile.level ?? 1) - 1), lastPlayed: Boolean(lastDiscard) });
+      pileEl.querySelector(".zone-caption")?.append(h("span", { class: "count" }, ` · ${pile.label ?? ""}`));
+    }
+    const extra = [];
+    if (view.exhaustion) extra.push(h("p", { class: "table-note" }, "The stock is exhausted: take the top discard or decline it."));
+    if (view.removed_unseen) extra.push(h("p", { class: "table-note" }, `${view.removed_unseen} cards removed unseen.`));
+    if (view.vote) {
+      const pending = view.vote.pending || [];
+      extra.push(h("p", { class: "table-note vote" },
+        `${ctx.name(view.vote.proposer)} proposed a tie game.`,
+        pending.length ? ` Waiting for ${pending.map((s) => ctx.name(s)).join(", ")}.` : ""));
+    }
+    return h(
+      "div",
+      { class: "centre-wrap" },
+      h("div", { class: "centre-row" },
+        stockZone({ notation: this.drawStock(ctx.legal), depth: stock.level ?? 0, countText: stock.label ?? "" }),
+        pileEl),
+      extra,
+    );
+  },
+
+  turnText(ctx) {
+    const view = ctx.view;
+    if (view.phase === "tie-vote") return "a tie game was proposed: accept or reject it.";
+    if (view.phase === "between-games") return "start the next game of the match.";
+    if (view.phase === "draw") {
+      if (view.exhaustion) return "the stock is exhausted: take the top discard (D) or decline it.";
+      return this.drawPile(ctx.legal) ? "draw from the stock (S) or take the discard (D)." : "draw from the stock (S).";
+    }
+    if (view.phase === "play") {
+      const extras = [];
+      if (ctx.legal.all.includes("declare")) extras.push("declare");
+      if (ctx.legal.all.includes("go out")) extras.push("go out");
+      return `discard a card (tap it twice)${extras.length ? `, or ${extras.join(" or ")}` : ""}.`;
+    }
+    return "wait.";
+  },
+
+  waitingText(ctx) {
+    const phase = ctx.view.phase;
+    if (phase === "preliminary" || phase === "preliminary-cut") return "Dealing a card to each player to choose the first dealer…";
+    if (phase === "reshuffle" || phase === "reshuffle-cut") return "Shuffling the discard pile into a new stock…";
+    return "Shuffling and dealing…";
+  },
+
+  moveText(ctx, who, seat, notation) {
+    const action = parseAction(notation);
+    switch (action.verb) {
+      case "draw stock":
+        return `${who} drew from the stock.`;
+      case "take discard":
+        return action.number ? `${who} took ${action.number} cards from the discard pile.` : `${who} took the top discard.`;
+      case "take extra":
+        return `${who} took the next discard and the top stock card too.`;
+      case "decline":
+        return `${who} declined the discard pile.`;
+      case "discard":
+        return `${who} discarded ${shortText(action.card)}.`;
+      case "declare":
+        return `${who} declared.`;
+      case "go out":
+        return `${who} went out.`;
+      case "four sevens":
+        return `${who} laid down four 7s.`;
+      case "propose tie":
+        return `${who} proposed a tie game.`;
+      case "accept tie":
+        return `${who} accepted the tie.`;
+      case "reject tie":
+        return `${who} rejected the tie.`;
+      case "drop":
+        return `${who} dropped out of the game.`;
+      default:
+        if (action.verb.startsWith("next game")) return `${who} started the next game.`;
+        return `${who}: ${notation}.`;
+    }
+  },
+
+  actionText(ctx, notation) {
+    const action = parseAction(notation);
+    const texts = {
+      "draw stock": "Draw from the stock",
+      "take discard": action.number ? `Take the top ${action.number} discards` : "Take the top discard",
+      "take extra": "Also take the next discard and the top stock card",
+      decline: "Decline the discard pile",
+      declare: "Declare",
+      "go out": "Go out",
+      "four sevens": "Lay down the four 7s",
+      "propose tie": "Propose a tie game",
+      "accept tie": "Accept the tie",
+      "reject tie": "Reject the tie",
+      drop: "Drop out of the game",
+    };
+    if (action.verb === "discard") return `Discard the ${cardName(action.card)}`;
+    if (notation.startsWith("next game")) return "Start the next game";
+    return texts[action.verb] ?? notation;
+  },
+
+  buttonText(ctx, action) {
+    if (action.verb === "take discard" && action.number) return null;
+    const texts = {
+      "take extra": "Take two more",
+      decline: "Decline the pile",
+      declare: "Declare",
+      "go out": "Go out",
+      "four sevens": "Four 7s!",
+      "propose tie": "Propose a tie",
+      "accept tie": "Accept tie",
+      "reject tie": "Reject tie",
+      drop: "Drop out",
+    };
+    if (action.notation.startsWith("next game")) return "Next game";
+    return texts[action.verb] ?? baseGame.buttonText.call(this, ctx, action);
+  },
+  buttonClass(action) {
+    if (["declare", "go out", "four sevens", "accept tie"].includes(action.verb) || action.verb.startsWith("next game")) return "primary";
+    if (action.verb === "drop") return "danger";
+    return "";
+  },
+
+  async confirmMove(ctx, notation) {
+    const action = parseAction(notation);
+    if (action.verb === "declare") {
+      const gin = ctx.view.rules?.gin_rummy;
+      return confirmPanel("Declare?", `Lay your hand face up: the game ends and the lowest count wins${gin ? ` (Gin variation: your count must be ${ctx.view.rules.gin_threshold} or less)` : ""}.`, "Declare");
+    }
+    if (action.verb === "drop") {
+      return confirmPanel("Drop out of the game?", "Your cards go face down, out of play. A dropped player cannot win this game.", "Drop out");
+    }
+    if (action.verb === "decline") {
+      return confirmPanel("Decline the discard pile?", "The game ends now and the counts are compared.", "Decline");
+    }
+    return true;
+  },
+
+  cannotPlayText(ctx, card) {
+    if (card === "NM2") return "NO MELD 2 can never be discarded.";
+    return baseGame.cannotPlayText.call(this, ctx, card);
+  },
+
+  movement(action) {
+    if (action.verb === "discard") return "to-pile";
+    if (action.verb === "draw stock") return "from-stock";
+    if (action.verb === "take discard") return "from-pile";
+    return null;
+  },
+
+  renderScores(ctx) {
+    const view = ctx.view;
+    const n = ctx.players;
+    const history = view.history || [];
+    const lastOutcome = view.outcome || history[history.length - 1] || null;
+    const rows = Array.from({ length: n }, (_, seat) => ({
+      seat,
+      values: view.rules?.match ? [lastOutcome?.counts?.[seat], view.match_wins?.[seat] ?? 0] : [lastOutcome?.counts?.[seat]],
+      leader: lastOutcome?.winner === seat,
+    }));
+    const columns = view.rules?.match ? ["Last count", "Game wins"] : ["Count"];
+    const note = view.rules?.match
+      ? `Game ${view.game_number} of a match, first to ${view.rules.match_wins} wins.`
+      : `${view.rules?.cards_dealt ?? ""} ${view.rules?.cards_dealt ? "cards each. " : ""}Lowest count wins; counts are shown when the game ends.`;
+    return scoreTable(ctx, { title: view.rules?.match ? "Match" : "Game", columns, rows, note });
+  },
+
+  summaryKey(ctx) {
+    const outcome = ctx.view.outcome;
+    return outcome ? `game-${outcome.game}` : null;
+  },
+
+  summaryTitle(ctx) {
+    const outcome = ctx.view.outcome;
+    if (ctx.message.result && ctx.view.rules?.match) return "Match over";
+    if (ctx.message.result) return "Game over";
+    return outcome ? `Game ${outcome.game}: counts` : "Counts";
+  },
+
+  renderSummary(ctx) {
+    const outcome = ctx.view.outcome;
+    if (!outcome) return null;
+    const n = outcome.hands.length;
+    const winner = outcome.winner;
+    const lead = h(
+      "p",
+      { class: "summary-lead" },
+      outcome.ender !== null && outcome.ender !== undefined ? `${ctx.name(outcome.ender)} ${REASONS[outcome.reason] || outcome.reason}. ` : "",
+      nameSeats(ctx, outcome.summary),
+    );
+    const result = h(
+      "p",
+      { class: "summary-winner" },
+      winner === null || winner === undefined
+        ? (outcome.reason === "tie" ? "" : "Nobody wins this game.")
+        : `${ctx.name(winner)} ${winner === ctx.seat ? "win" : "wins"} the game.`,
+      outcome.tie_break ? ` Tie-break: ${nameSeats(ctx, outcome.tie_break)}` : "",
+    );
+    const seats = [];
+    for (let seat = 0; seat < n; seat += 1) {
+      const hand = outcome.hands[seat];
+      const melds = outcome.melds?.[seat] || [];
+      const count = outcome.counts?.[seat];
+      const compared = outcome.compared?.[seat];
+      let body;
+      let why;
+      if (!hand) {
+        body = h("p", { class: "muted" }, "Dropped: cards not shown.");
+        why = "Dropped players cannot win.";
+      } else {
+        const loose = looseCards(hand, melds);
+        body = h(
+          "div",
+          { class: "meld-line" },
+          melds.map((meld) => h("figure", { class: "meld" },
+            cardRow(meld, { extraClass: "mini overlap", label: `meld: ${meld.map(cardName).join(", ")}` }),
+            h("figcaption", {}, "meld, 0"))),
+          loose.length
+            ? h("figure", { class: "meld loose" },
+                cardRow(loose, { extraClass: "mini overlap", label: `unmelded: ${loose.map(cardName).join(", ")}` }),
+                h("figcaption", {}, `unmelded ${loose.map(countValue).join(" + ")}`))
+            : null,
+        );
+        why = `Count ${count}${compared !== null && compared !== undefined && compared !== count ? `, compared as ${compared} (declare bonus)` : ""}.`;
+        if (seat === outcome.declarer) why = `Declared with ${hand.length} cards. ${why}`;
+      }
+      seats.push(
+        h(
+          "section",
+          { class: `seat-summary${seat === ctx.seat ? " me" : ""}${seat === winner ? " winner" : ""}`, "aria-label": `${ctx.name(seat)}: ${hand ? `count ${count}` : "dropped"}${seat === winner ? ", winner" : ""}` },
+          h("h3", {}, ctx.name(seat), seat === winner ? h("span", { class: "badge win" }, "winner") : null, hand ? h("span", { class: "points" }, String(count)) : null),
+          body,
+          h("p", { class: "why" }, why),
+        ),
+      );
+    }
+    let chart = null;
+    const history = ctx.view.history || [];
+    if (ctx.view.rules?.match && history.length) {
+      const series = Array.from({ length: n }, (_, seat) => {
+        let wins = 0;
+        return { name: ctx.name(seat), me: seat === ctx.seat, points: [0, ...history.map((o) => (wins += o.winner === seat ? 1 : 0))] };
+      });
+      chart = totalsChart({ title: "Game wins in the match", series, target: ctx.view.rules.match_wins, axis: "games played" });
+    }
+    return h("div", { class: "summary game-declaration-rummy" }, lead, result, h("div", { class: "summary-seats" }, seats), chart);
+  },
+
+  summaryButtons(ctx) {
+    const next = ctx.legal.all.find((a) => a.startsWith("next game"));
+    if (!next) return [];
+    const button = h("button", { type: "button", class: "btn primary", autofocus: true }, "Next game");
+    button.addEventListener("click", () => {
+      document.getElementById("panel").close();
+      ctx.table.send(next);
+    });
+    return [button];
+  },
+
+  seatsInOrder(ctx) {
+    return clockwiseFrom(ctx.view, ctx.seat);
+  },
+};

@@ -1,0 +1,398 @@
+// Indian Rummy on the table: the stock with its count, the discard pile (a joker on it cannot be
+// taken), the wild joker beside the stock, drops, declaring, and each deal's points explained:
+// groups, loose cards and the 80 cap.
+
+import { parseAction } from "../actions.js";
+import { cardElement, cardName, cardRow, label, parse, RANK_NAMES, shortText } from "../cards.js";
+import { h } from "../dom.js";
+import { confirmPanel } from "../panel.js";
+import { baseGame, chartFromRounds, pileZone, scoreTable, stockZone } from "./base.js";
+
+const OUTCOME_TEXT = {
+  "valid-show": "a valid show",
+  "wrong-show": "a wrong show",
+  "all-dropped": "everyone else dropping",
+  abandoned: "the turn limit (nobody scores)",
+};
+
+const GROUP_NAMES = {
+  "pure sequence": "pure sequence",
+  sequence: "sequence with joker",
+  set: "set",
+};
+
+/** The finished deal's details (with each hand's arrangement) if the summary is this deal's. */
+function dealDetails(ctx, deal) {
+  const summary = ctx.summary;
+  if (!summary) return null;
+  const details = summary.details_by_kind?.deal ?? (summary.kind === "deal" ? summary.details : null);
+  return details && details.number === deal.number ? details : null;
+}
+
+/** A group of an arrangement as small cards; jokers standing in are marked and named. */
+function groupFigure(group) {
+  const cards = group.cards || [];
+  const represents = group.represents || cards;
+  const name = GROUP_NAMES[group.kind] || group.kind;
+  const row = h("div", { class: "card-row mini overlap", role: "group",
+    "aria-label": `${name}: ${cards.map((c, i) => (c === represents[i] ? cardName(c) : `${cardName(c)} as ${cardName(represents[i])}`)).join(", ")}` });
+  cards.forEach((card, i) => {
+    row.append(cardElement(card, { extraClass: card === represents[i] ? "" : "joker-mark" }));
+  });
+  return h("figure", { class: "meld" }, row, h("figcaption", {}, name));
+}
+
+/** How a hand's points were counted, in the game's terms. */
+function countText(arrangement, cap, short = false) {
+  const loose = arrangement.loose || [];
+  const raw = arrangement.raw_points ?? arrangement.points;
+  const capped = arrangement.points !== raw ? `, capped at ${arrangement.points}` : "";
+  const capNote = !capped && cap && raw > cap ? `, capped at ${cap}` : "";
+  if (arrangement.category === "no pure sequence") {
+    return `No pure sequence, so all ${loose.length} cards count: ${raw}${capped}${capNote}.`;
+  }
+  if (arrangement.category === "pure sequence only") {
+    return `A pure sequence but no second sequence, so every other card counts: ${raw}${capped}${capNote}.`;
+  }
+  if (short) return loose.length ? `${loose.length} cards would be loose.` : "";
+  if (!loose.length) return "Every card in a group: 0 points.";
+  return `Two sequences, one pure: only the loose cards count, ${raw}${capped}.`;
+}
+
+function wildRank(view) {
+  if (view.wild_rank === null || view.wild_rank === undefined) return null;
+  return view.wild_rank;
+}
+
+function isJoker(card, rank) {
+  const text = label(card);
+  if (text === "PJ") return true;
+  const parsed = parse(text);
+  return Boolean(parsed) && rank !== null && parsed.rank === rank;
+}
+
+function cardValue(card) {
+  const parsed = parse(card);
+  if (!parsed) return 0;
+  if (parsed.rank === 0 || parsed.rank >= 10) return 10;
+  return parsed.rank + 1;
+}
+
+export default {
+  ...baseGame,
+  name: "indian-rummy",
+  blurb: "13 cards, two sequences, one pure",
+  pileButtonText: "Take the discard",
+  cardVerbs: [
+    { verb: "discard", label: "Discard", primary: true },
+    { verb: "declare", label: "Declare", hint: "lift the card to put down", lifted: (card) => `Declare, putting down ${card}` },
+  ],
+
+  tileCards() {
+    return ["5H", "6H", "7H", "PJ"].map((c) => cardElement(c));
+  },
+
+  maxPlayers(values, game) {
+    return values.allow_six_players ? game.max_players : Math.min(4, game.max_players);
+  },
+  onRuleChange(name, values) {
+    if (name === "allow_six_players") {
+      if (!values.allow_six_players && values.players > 4) values.players = 4;
+      return true;
+    }
+    return false;
+  },
+
+  drawStock(legal) {
+    return legal.all.includes("draw stock") ? "draw stock" : null;
+  },
+  drawPile(legal) {
+    return legal.all.includes("draw pile") ? "draw pile" : null;
+  },
+
+  jokerCards(ctx) {
+    const rank = wildRank(ctx.view);
+    return new Set((ctx.view.hand || []).filter((c) => isJoker(c, rank)).map(label));
+  },
+
+  handMarks(ctx) {
+    const marks = new Map();
+    const rank = wildRank(ctx.view);
+    for (const card of ctx.view.hand || []) {
+      if (isJoker(card, rank)) marks.set(label(card), "joker-mark");
+    }
+    if (ctx.view.taken && ctx.message.to_move === ctx.seat) {
+      const taken = label(ctx.view.taken);
+      marks.set(taken, `${marks.get(taken) || ""} taken`);
+    }
+    return marks;
+  },
+
+  describeCard(ctx, card) {
+    const words = [];
+    if (isJoker(card, wildRank(ctx.view)) && label(card) !== "PJ") words.push("joker");
+    if (ctx.view.taken && label(ctx.view.taken) === label(card) && ctx.message.to_move === ctx.seat) {
+      words.push("just taken from the pile, cannot be discarded");
+    }
+    return words.join(", ");
+  },
+
+  seatInfo(ctx, seat) {
+    const view = ctx.view;
+    const badges = [];
+    if (view.dealer === seat) badges.push("dealer");
+    const drop = view.drops?.[seat];
+    if (drop !== null && drop !== undefined) badges.push(`dropped (${drop})`);
+    const total = view.totals?.[seat];
+    return {
+      handSize: view.hand_sizes?.[seat] ?? 0,
+      scoreText: total === undefined ? "" : `${total} pts`,
+      badges,
+      out: drop !== null && drop !== undefined,
+    };
+  },
+
+  renderCentre(ctx) {
+    const view = ctx.view;
+    const rank = wildRank(view);
+    const top = view.pile_top;
+    const topIsJoker = top && isJoker(top, rank);
+    const last = ctx.message.last_action;
+    const lastDiscard = last && /^discard /.test(last.action) && top && label(last.action.split(" ")[1]) === label(top);
+    const wild = view.wild_card
+      ? h(
+          "div",
+          { class: "zone wild-zone" },
+          h("div", { class: "wild-card", role: "img", "aria-label": `Wild joker: ${cardName(view.wild_card)}. Every ${RANK_NAMES[rank]} is a joker, and so are the printed jokers.` },
+            (() => {
+              const el = cardElement(view.wild_card, { extraClass: "wild" });
+              el.removeAttribute("role");
+              el.removeAttribute("aria-label");
+              return el;
+            })()),
+          h("span", { class: "zone-caption" }, "Wild joker", h("span", { class: "count" }, ` · ${RANK_NAMES[rank]}s wild`)),
+        )
+      : h("div", { class: "zone wild-zone" }, h("span", { class: "zone-caption" }, "Printed jokers only"));
+    return h(
+      "div",
+      { class: "centre-row" },
+      stockZone({ notation: this.drawStock(ctx.legal), depth: Math.ceil((view.stock_size ?? 0) / 12), countText: `${view.stock_size ?? 0} cards` }),
+      wild,
+      pileZone({
+        top,
+        notation: this.drawPile(ctx.legal),
+        depth: Math.min(3, (view.pile?.length ?? 1) - 1),
+        lastPlayed: Boolean(lastDiscard),
+        blocked: topIsJoker ? "a joker on the pile cannot be taken" : "",
+      }),
+    );
+  },
+
+  turnText(ctx) {
+    const view = ctx.view;
+    if (view.phase === "draw") {
+      const drop = ctx.legal.all.includes("drop") ? ", or drop" : "";
+      const pile = this.drawPile(ctx.legal) ? " or the discard pile (D)" : "";
+      return `draw from the stock (S)${pile}${drop}.`;
+    }
+    if (view.phase === "discard") return "discard a card (tap it twice), or declare with all 13 in groups.";
+    return "wait.";
+  },
+
+  waitingText(ctx) {
+    if (ctx.view.phase === "deal" || ctx.view.phase === "choose-dealer") return "Dealing the next hand…";
+    if (ctx.view.phase === "reshuffle") return "The stock ran out: shuffling the discard pile into a new stock…";
+    return "Waiting…";
+  },
+
+  moveText(ctx, who, seat, notation) {
+    const action = parseAction(notation);
+    switch (action.verb) {
+      case "draw stock":
+        return `${who} drew from the stock.`;
+      case "draw pile":
+        return `${who} took ${ctx.view.taken ? shortText(ctx.view.taken) : "the discard"} from the pile.`;
+      case "discard":
+        return `${who} discarded ${shortText(action.card)}.`;
+      case "declare":
+        return `${who} declared, putting down ${shortText(action.card)}.`;
+      case "drop":
+        return `${who} dropped out of the deal.`;
+      default:
+        return `${who}: ${notation}.`;
+    }
+  },
+
+  actionText(ctx, notation) {
+    const action = parseAction(notation);
+    if (action.verb === "draw stock") return "Draw from the stock";
+    if (action.verb === "draw pile") return "Take the discard";
+    if (action.verb === "discard") return `Discard the ${cardName(action.card)}`;
+    if (action.verb === "declare") return `Declare, putting down the ${cardName(action.card)}`;
+    if (action.verb === "drop") return "Drop out of this deal";
+    return notation;
+  },
+
+  buttonText(ctx, action) {
+    if (action.verb === "drop") {
+      const penalty = ctx.view.has_drawn?.[ctx.seat] ? ctx.view.rules?.middle_drop ?? 40 : ctx.view.rules?.first_drop ?? 20;
+      return `Drop (${penalty})`;
+    }
+    return baseGame.buttonText.call(this, ctx, action);
+  },
+  buttonClass(action) {
+    return action.verb === "drop" ? "danger" : "";
+  },
+
+  cannotPlayText(ctx, card) {
+    if (ctx.view.taken && label(ctx.view.taken) === label(card) && ctx.message.to_move === ctx.seat) {
+      return `The ${cardName(card)} was just taken from the pile: it cannot be discarded this turn.`;
+    }
+    return baseGame.cannotPlayText.call(this, ctx, card);
+  },
+
+  movement(action) {
+    if (action.verb === "discard" || action.verb === "declare") return "to-pile";
+    if (action.verb === "draw stock") return "from-stock";
+    if (action.verb === "draw pile") return "from-pile";
+    return null;
+  },
+
+  renderScores(ctx) {
+    const view = ctx.view;
+    const n = ctx.players;
+    const totals = view.totals || [];
+    const best = Math.min(...totals);
+    const deals = view.deal_points || [];
+    const rows = Array.from({ length: n }, (_, seat) => ({
+      seat,
+      values: [deals.length ? deals[deals.length - 1][seat] : null, totals[seat]],
+      leader: deals.length > 0 && totals[seat] === best,
+    }));
+    const dealText = view.rules?.deals ? `Deal ${view.deal_number} of ${view.rules.deals}` : `Deal ${view.deal_number} · free play`;
+    return scoreTable(ctx, {
+      title: "Points",
+      columns: ["Last deal", "Total"],
+      rows,
+      note: `${dealText}. Points are bad: lowest total leads.`,
+    });
+  },
+
+  groupsFor(ctx) {
+    const coachGroups = ctx.table.coach?.groups;
+    if (Array.isArray(coachGroups) && coachGroups.length) {
+      return { groups: coachGroups, rest: null };
+    }
+    return null;
+  },
+
+  summaryKey(ctx) {
+    const deal = ctx.view.last_deal;
+    return deal ? `deal-${deal.number}` : null;
+  },
+
+  summaryTitle(ctx) {
+    const deal = ctx.view.last_deal;
+    if (ctx.message.result) return "Game over";
+    return deal ? `Deal ${deal.number}: results` : "Results";
+  },
+
+  renderSummary(ctx) {
+    const deal = ctx.view.last_deal;
+    if (!deal) return null;
+    const details = dealDetails(ctx, deal);
+    const n = deal.hands.length;
+    const rank = deal.wild_rank ?? null;
+    const cap = ctx.view.rules?.max_points ?? null;
+    const opening = h(
+      "p",
+      { class: "summary-lead" },
+      deal.declarer !== null && deal.declarer !== undefined
+        ? `${ctx.name(deal.declarer)} declared${deal.put_down ? `, putting down ${shortText(deal.put_down)}` : ""}: ${OUTCOME_TEXT[deal.outcome] || deal.outcome}.`
+        : `The deal ended by ${OUTCOME_TEXT[deal.outcome] || deal.outcome}.`,
+      deal.wild_card ? ` Wild joker ${shortText(deal.wild_card)}${rank !== null ? ` (${RANK_NAMES[rank]}s wild)` : ""}.` : "",
+    );
+    const rows = [];
+    for (let seat = 0; seat < n; seat += 1) {
+      rows.push(this.seatSummary(ctx, deal, seat, details?.arrangements?.[seat] ?? null, rank, cap));
+    }
+    const chart = chartFromRounds(ctx, ctx.view.deal_points, { title: "Total points after each deal", lowerIsBetter: true, axis: "deals played" });
+    return h(
+      "div",
+      { class: "summary game-indian-rummy" },
+      opening,
+      h("div", { class: "summary-seats" }, rows),
+      h("p", { class: "summary-totals" }, "Totals: ", (ctx.view.totals || []).map((t, seat) => `${ctx.name(seat)} ${t}`).join(" · ")),
+      chart,
+    );
+  },
+
+  seatSummary(ctx, deal, seat, arrangement, rank, cap) {
+    const points = deal.points?.[seat] ?? 0;
+    const hand = deal.hands?.[seat];
+    const drop = deal.drops?.[seat];
+    const parts = [];
+    let why = "";
+    if (arrangement && hand) {
+      parts.push(
+        h("div", { class: "meld-line" },
+          (arrangement.groups || []).map((group) => groupFigure(group)),
+          arrangement.loose?.length
+            ? h("figure", { class: "meld loose" },
+                cardRow(arrangement.loose, { extraClass: "mini overlap", label: `loose cards: ${arrangement.loose.map(cardName).join(", ")}` }),
+                h("figcaption", {}, `loose ${arrangement.loose.map((c) => (isJoker(c, rank) ? 0 : cardValue(c))).join(" + ")}`))
+            : null),
+      );
+      why = countText(arrangement, cap);
+    } else if (hand) {
+      parts.push(cardRow(hand, { extraClass: "mini overlap", label: `${ctx.name(seat)}'s hand` }));
+    } else {
+      parts.push(h("p", { class: "muted" }, "Cards not shown."));
+    }
+    if (drop !== null && drop !== undefined) {
+      why = `Dropped: ${drop} points.`;
+    } else if (deal.outcome === "wrong-show" && seat === deal.declarer) {
+      why = `Wrong show: ${points} points.${arrangement ? ` ${countText(arrangement, null, true)}` : ""}`;
+    } else if (seat === deal.declarer && deal.outcome === "valid-show") {
+      why = "Valid show: 0 points.";
+    } else if (deal.outcome === "all-dropped" && seat === deal.winner) {
+      why = "Everyone else dropped: 0 points.";
+    } else if (deal.outcome === "wrong-show" && points === 0) {
+      why = "Someone else made a wrong show: 0 points.";
+    } else if (deal.outcome === "abandoned") {
+      why = "The deal was abandoned: 0 points.";
+    }
+    if (!why) why = `${points} points.`;
+    return h(
+      "section",
+      { class: `seat-summary${seat === ctx.seat ? " me" : ""}`, "aria-label": `${ctx.name(seat)}: ${points} points` },
+      h("h3", {}, ctx.name(seat), h("span", { class: "points" }, `${points}`)),
+      parts,
+      h("p", { class: "why" }, why),
+    );
+  },
+
+  extraControls() {
+    return [];
+  },
+
+  confirmMove(ctx, notation) {
+    return confirmIndianRummyMove(ctx, notation);
+  },
+};
+
+/** Ask before a move that ends the deal for you. */
+export async function confirmIndianRummyMove(ctx, notation) {
+  const action = parseAction(notation);
+  if (action.verb === "declare") {
+    return confirmPanel(
+      "Declare?",
+      `Put down the ${cardName(action.card)} and show your other 13 cards. If they are not all in groups with two sequences, one of them pure, it is a wrong show: ${ctx.view.rules?.wrong_show_penalty ?? 80} points.`,
+      "Declare",
+    );
+  }
+  if (action.verb === "drop") {
+    return confirmPanel("Drop out of this deal?", "You will score the drop penalty and sit out until the next deal.", "Drop");
+  }
+  return true;
+}

@@ -1,0 +1,399 @@
+// The player's hand: client-side card order (kept per table in the browser), lifting a card,
+// tap-again to play it, press-and-hold or drag to move it, arrow-key focus, sorting and
+// grouping. The server never sees the order; it only receives actions.
+
+import { cardElement, cardName, label, parse, rankKey, suitKey } from "./cards.js";
+import { h } from "./dom.js";
+
+const HOLD_MS = 350;
+const DRAG_THRESHOLD_PX = 6;
+
+let uidCounter = 0;
+
+/** Order `cards` (labels) by melds found client-side: runs of one suit and same ranks. */
+export function groupByMelds(cards, { jokers = new Set() } = {}) {
+  const pool = cards.map((card, index) => ({ card: label(card), index }));
+  const groups = [];
+  const take = (items) => {
+    for (const item of items) pool.splice(pool.indexOf(item), 1);
+    groups.push(items.map((item) => item.card));
+  };
+  // Longest same-suit runs first (ace low or high), then sets of one rank.
+  for (;;) {
+    let best = null;
+    for (let suit = 0; suit < 4; suit += 1) {
+      const byRank = new Map();
+      for (const item of pool) {
+        const p = parse(item.card);
+        if (p && p.suit === suit && !jokers.has(item.card) && !byRank.has(p.rank)) byRank.set(p.rank, item);
+      }
+      // Ranks 0..13 where 13 stands for a high ace.
+      const present = (r) => byRank.get(r === 13 ? 0 : r);
+      let run = [];
+      for (let r = 0; r <= 13; r += 1) {
+        const item = present(r);
+        if (item && !run.includes(item)) {
+          run.push(item);
+        } else {
+          if (run.length >= 3 && (!best || run.length > best.length)) best = run;
+          run = item ? [item] : [];
+        }
+      }
+      if (run.length >= 3 && (!best || run.length > best.length)) best = run;
+    }
+    if (!best) break;
+    take(best);
+  }
+  for (;;) {
+    const byRank = new Map();
+    for (const item of pool) {
+      const p = parse(item.card);
+      if (!p || jokers.has(item.card)) continue;
+      const list = byRank.get(p.rank) || [];
+      if (!list.some((other) => parse(other.card).suit === p.suit)) list.push(item);
+      byRank.set(p.rank, list);
+    }
+    const set = [...byRank.values()].filter((list) => list.length >= 3).sort((a, b) => b.length - a.length)[0];
+    if (!set) break;
+    take(set.slice(0, 4));
+  }
+  const rest = pool.map((item) => item.card).sort((a, b) => suitKey(a) - suitKey(b));
+  return { groups, rest };
+}
+
+export class Hand {
+  /**
+   * @param {object} callbacks
+   *   onPlay(card): the lifted card was tapped again (play it)
+   *   onLift(card|null): the lifted card changed
+   *   describe(card): extra words for a card's accessible name, or ""
+   */
+  constructor({ storageKey, onPlay, onLift, describe = () => "" }) {
+    this.storageKey = storageKey;
+    this.onPlay = onPlay;
+    this.onLift = onLift;
+    this.describe = describe;
+    this.entries = [];
+    this.liftedUid = null;
+    this.focusUid = null;
+    this.enabled = true;
+    this.marks = new Map();
+    this.element = h("div", { class: "hand", role: "group", "aria-label": "Your hand" });
+    this.element.addEventListener("keydown", (event) => this.keydown(event));
+    this.restore();
+    this.resizeObserver = new ResizeObserver(() => this.layout());
+    this.resizeObserver.observe(this.element);
+  }
+
+  restore() {
+    try {
+      const saved = JSON.parse(localStorage.getItem(this.storageKey) || "null");
+      if (Array.isArray(saved)) {
+        this.entries = saved.map((e) => ({ card: e.card, group: e.group ?? null, uid: (uidCounter += 1), fresh: false }));
+      }
+    } catch {
+      this.entries = [];
+    }
+  }
+
+  save() {
+    try {
+      localStorage.setItem(
+        this.storageKey,
+        JSON.stringify(this.entries.map((e) => ({ card: e.card, group: e.group }))),
+      );
+    } catch {
+      // Storage full or disabled: the order simply is not kept across reloads.
+    }
+  }
+
+  /** The cards in the player's order. */
+  cards() {
+    return this.entries.map((e) => e.card);
+  }
+
+  lifted() {
+    return this.entries.find((e) => e.uid === this.liftedUid)?.card ?? null;
+  }
+
+  /** Take the server's hand (a multiset of labels) and keep the player's order for it. */
+  sync(cards, { sortNew = false } = {}) {
+    const wanted = new Map();
+    for (const card of cards.map(label)) wanted.set(card, (wanted.get(card) || 0) + 1);
+    const kept = [];
+    for (const entry of this.entries) {
+      const n = wanted.get(entry.card) || 0;
+      if (n > 0) {
+        wanted.set(entry.card, n - 1);
+        kept.push({ ...entry, fresh: false });
+      }
+    }
+    const added = [];
+    for (const card of cards.map(label)) {
+      const n = wanted.get(card) || 0;
+      if (n > 0) {
+        wanted.set(card, n - 1);
+        added.push({ card, group: null, uid: (uidCounter += 1), fresh: kept.length > 0 });
+      }
+    }
+    const firstDeal = kept.length === 0;
+    if (firstDeal || sortNew) added.sort((a, b) => suitKey(a.card) - suitKey(b.card));
+    this.entries = [...kept, ...added];
+    if (!this.entries.some((e) => e.uid === this.liftedUid)) this.liftedUid = null;
+    if (!this.entries.some((e) => e.uid === this.focusUid)) {
+      this.focusUid = added[0]?.uid ?? this.entries[0]?.uid ?? null;
+    }
+    this.save();
+  }
+
+  sortBy(kind) {
+    const key = kind === "rank" ? rankKey : suitKey;
+    this.entries.sort((a, b) => key(a.card) - key(b.card));
+    for (const e of this.entries) e.group = null;
+    this.save();
+    this.render();
+  }
+
+  /** Put cards into the given groups (lists of labels), in that order, the rest after. */
+  arrange(groups, rest = null) {
+    const pool = [...this.entries];
+    const next = [];
+    groups.forEach((group, g) => {
+      for (const card of group.map(label)) {
+        const i = pool.findIndex((e) => e.card === card);
+        if (i >= 0) next.push({ ...pool.splice(i, 1)[0], group: g });
+      }
+    });
+    const leftovers = rest
+      ? rest.map(label).map((card) => {
+          const i = pool.findIndex((e) => e.card === card);
+          return i >= 0 ? pool.splice(i, 1)[0] : null;
+        }).filter(Boolean)
+      : [];
+    for (const e of [...leftovers, ...pool]) next.push({ ...e, group: null });
+    this.entries = next;
+    this.save();
+    this.render();
+  }
+
+  setEnabled(enabled) {
+    this.enabled = enabled;
+  }
+
+  /** Marks: Map card label -> class names (hint, joker …) for the next render. */
+  setMarks(marks) {
+    this.marks = marks;
+  }
+
+  lift(uid) {
+    this.liftedUid = uid;
+    this.render();
+    this.onLift(this.lifted());
+  }
+
+  lower() {
+    if (this.liftedUid === null) return false;
+    this.lift(null);
+    return true;
+  }
+
+  /** Tap / Enter on a card: lift it, or play it when already lifted. */
+  activate(uid) {
+    this.focusUid = uid;
+    if (this.liftedUid === uid) {
+      this.onPlay(this.lifted());
+    } else {
+      this.lift(uid);
+    }
+  }
+
+  render() {
+    const hadFocus = this.element.contains(document.activeElement);
+    const nodes = this.entries.map((entry, index) => {
+      const marks = this.marks.get(entry.card) || "";
+      const extra = this.describe(entry.card);
+      const lifted = entry.uid === this.liftedUid;
+      const previous = this.entries[index - 1];
+      const groupStart = index > 0 && (entry.group !== previous.group || (entry.group === null && previous.group !== null));
+      const el = cardElement(entry.card, {
+        tag: "button",
+        extraClass: [
+          "hand-card",
+          lifted ? "lifted" : "",
+          entry.fresh ? "fresh" : "",
+          groupStart ? "group-start" : "",
+          entry.group !== null ? "grouped" : "",
+          marks,
+        ].join(" "),
+        name: extra ? `${cardName(entry.card)}, ${extra}` : cardName(entry.card),
+        attrs: {
+          "aria-pressed": lifted ? "true" : "false",
+          tabindex: entry.uid === this.focusUid ? "0" : "-1",
+          dataset: { card: entry.card, uid: String(entry.uid) },
+        },
+      });
+      this.bindPointer(el, entry);
+      return el;
+    });
+    this.element.replaceChildren(...nodes);
+    this.element.setAttribute("aria-label", `Your hand, ${this.entries.length} cards`);
+    this.layout();
+    if (hadFocus) this.focusCurrent();
+  }
+
+  /** Overlap cards so the hand fits its width, keeping every corner index visible. */
+  layout() {
+    const cards = this.element.children;
+    if (!cards.length) return;
+    const width = this.element.clientWidth;
+    const cardWidth = cards[0].offsetWidth || 60;
+    const gaps = [...cards].filter((c) => c.classList.contains("group-start")).length;
+    const groupGap = Math.min(14, cardWidth * 0.2);
+    const n = cards.length;
+    const natural = cardWidth + 6;
+    const available = width - cardWidth - gaps * groupGap - 4;
+    const step = n > 1 ? Math.max(Math.min(natural, available / (n - 1)), cardWidth * 0.28) : natural;
+    this.element.style.setProperty("--step", `${step.toFixed(1)}px`);
+    this.element.style.setProperty("--group-gap", `${groupGap.toFixed(1)}px`);
+    this.element.classList.toggle("tight", step < cardWidth * 0.55);
+  }
+
+  focusCurrent() {
+    const el = this.element.querySelector(`[data-uid="${this.focusUid}"]`) || this.element.querySelector(".card");
+    if (el) el.focus({ preventScroll: true });
+  }
+
+  moveFocus(delta) {
+    if (!this.entries.length) return;
+    let index = this.entries.findIndex((e) => e.uid === this.focusUid);
+    index = index < 0 ? 0 : (index + delta + this.entries.length) % this.entries.length;
+    this.focusUid = this.entries[index].uid;
+    for (const el of this.element.children) {
+      el.tabIndex = el.dataset.uid === String(this.focusUid) ? 0 : -1;
+    }
+    this.focusCurrent();
+  }
+
+  /** Move the focused card one place left or right (keyboard reordering). */
+  moveCard(delta) {
+    const index = this.entries.findIndex((e) => e.uid === this.focusUid);
+    const target = index + delta;
+    if (index < 0 || target < 0 || target >= this.entries.length) return;
+    const [entry] = this.entries.splice(index, 1);
+    entry.group = this.entries[Math.min(target, this.entries.length - 1)]?.group ?? null;
+    this.entries.splice(target, 0, entry);
+    this.save();
+    this.render();
+    this.focusCurrent();
+  }
+
+  keydown(event) {
+    const card = event.target.closest(".hand-card");
+    if (!card) return;
+    this.focusUid = Number(card.dataset.uid);
+    if (event.key === "ArrowLeft" || event.key === "ArrowRight") {
+      const delta = event.key === "ArrowLeft" ? -1 : 1;
+      if (event.shiftKey || event.ctrlKey || event.altKey) this.moveCard(delta);
+      else this.moveFocus(delta);
+      event.preventDefault();
+      event.stopPropagation();
+    } else if (event.key === "Home" || event.key === "End") {
+      this.focusUid = (event.key === "Home" ? this.entries[0] : this.entries[this.entries.length - 1])?.uid;
+      this.moveFocus(0);
+      event.preventDefault();
+    } else if (event.key === "Enter" || event.key === " ") {
+      event.preventDefault();
+      event.stopPropagation();
+      if (!event.repeat) this.activate(this.focusUid);
+    }
+  }
+
+  bindPointer(el, entry) {
+    let start = null;
+    let dragging = false;
+    let holdTimer = null;
+    let grabOffset = 0;
+
+    const finish = () => {
+      clearTimeout(holdTimer);
+      el.classList.remove("held", "dragging");
+      el.style.removeProperty("transform");
+      this.element.classList.remove("reordering");
+      start = null;
+    };
+
+    el.addEventListener("pointerdown", (event) => {
+      if (event.button !== 0) return;
+      start = { x: event.clientX, y: event.clientY };
+      dragging = false;
+      const rect = el.getBoundingClientRect();
+      grabOffset = event.clientX - rect.left;
+      holdTimer = setTimeout(() => {
+        // Press and hold: the card is picked up and follows the finger.
+        dragging = true;
+        el.classList.add("held", "dragging");
+        this.element.classList.add("reordering");
+      }, HOLD_MS);
+      el.setPointerCapture(event.pointerId);
+    });
+
+    el.addEventListener("pointermove", (event) => {
+      if (!start) return;
+      const dx = event.clientX - start.x;
+      if (!dragging && Math.abs(dx) > DRAG_THRESHOLD_PX) {
+        clearTimeout(holdTimer);
+        dragging = true;
+        el.classList.add("dragging");
+        this.element.classList.add("reordering");
+      }
+      if (!dragging) return;
+      const handRect = this.element.getBoundingClientRect();
+      const desiredLeft = event.clientX - handRect.left - this.element.clientLeft - grabOffset;
+      // The slot whose natural place (offsetLeft ignores transforms) is nearest wins.
+      const children = [...this.element.children];
+      let target = 0;
+      children.forEach((child, i) => {
+        if (Math.abs(child.offsetLeft - desiredLeft) < Math.abs(children[target].offsetLeft - desiredLeft)) {
+          target = i;
+        }
+      });
+      const index = this.entries.findIndex((e) => e.uid === entry.uid);
+      if (target !== index && index >= 0) {
+        this.entries.splice(index, 1);
+        this.entries.splice(target, 0, entry);
+        const others = children.filter((c) => c !== el);
+        this.element.insertBefore(el, others[target] || null);
+      }
+      el.style.transform = `translate(${desiredLeft - el.offsetLeft}px, -14%)`;
+    });
+
+    const end = (event) => {
+      if (!start) return;
+      const wasDragging = dragging;
+      finish();
+      if (wasDragging) {
+        // The card joins the group of the card now on its left.
+        const index = this.entries.findIndex((e) => e.uid === entry.uid);
+        const neighbour = this.entries[index - 1] || this.entries[index + 1];
+        entry.group = neighbour ? neighbour.group : null;
+        this.focusUid = entry.uid;
+        this.suppressClickUntil = performance.now() + 400;
+        this.save();
+        this.render();
+      }
+      if (event.type === "pointercancel") dragging = false;
+    };
+    el.addEventListener("pointerup", end);
+    el.addEventListener("pointercancel", end);
+    el.addEventListener("contextmenu", (event) => event.preventDefault());
+    el.addEventListener("click", (event) => {
+      if (dragging || performance.now() < (this.suppressClickUntil || 0)) {
+        dragging = false;
+        return;
+      }
+      // Keyboard activation is handled in keydown; detail 0 means a synthetic click.
+      if (event.detail === 0 && document.activeElement === el) return;
+      this.activate(entry.uid);
+    });
+  }
+}

@@ -1,0 +1,264 @@
+// The menu and the panels it opens: How to play (one page per game, scoring examples drawn as
+// cards), Options, House rules, Start a new game? and Your Record (with export and import).
+
+import { api } from "./api.js";
+import { cardRow } from "./cards.js";
+import { h } from "./dom.js";
+import { LEVELS, OPTION_TEXT, options, setOption, SPEEDS } from "./options.js";
+import { alertMessage, announce, openPanel } from "./panel.js";
+import { ruleSummaryRow } from "./schema_form.js";
+
+export function setupMenu(app) {
+  const button = document.getElementById("menu-button");
+  const menu = document.getElementById("menu");
+  const close = (refocus = false) => {
+    menu.hidden = true;
+    button.setAttribute("aria-expanded", "false");
+    if (refocus) button.focus();
+  };
+  button.addEventListener("click", () => {
+    const open = menu.hidden;
+    menu.hidden = !open;
+    button.setAttribute("aria-expanded", String(open));
+    if (open) {
+      const game = app.currentGame();
+      menu.querySelector('[data-menu="how-to-play"]').textContent = game ? `How to play ${app.gameTitle(game)}` : "How to play";
+      menu.querySelector("button").focus();
+    }
+  });
+  menu.addEventListener("keydown", (event) => {
+    const items = [...menu.querySelectorAll("button")];
+    const index = items.indexOf(document.activeElement);
+    if (event.key === "Escape") {
+      event.stopPropagation();
+      close(true);
+    } else if (event.key === "ArrowDown") {
+      items[(index + 1) % items.length].focus();
+      event.preventDefault();
+    } else if (event.key === "ArrowUp") {
+      items[(index - 1 + items.length) % items.length].focus();
+      event.preventDefault();
+    }
+  });
+  document.addEventListener("click", (event) => {
+    if (!menu.hidden && !event.target.closest(".menu-wrap")) close();
+  });
+  menu.addEventListener("click", (event) => {
+    const item = event.target.closest("[data-menu]");
+    if (!item) return;
+    close();
+    const which = item.dataset.menu;
+    if (which === "how-to-play") showHowToPlay(app, app.currentGame());
+    else if (which === "options") showOptions();
+    else if (which === "house-rules") app.showHouseRules();
+    else if (which === "new-game") app.confirmNewGame();
+    else if (which === "record") showRecord(app);
+  });
+}
+
+export async function showHowToPlay(app, gameName) {
+  const game = gameName || app.games[0].name;
+  const body = openPanel(`How to play ${app.gameTitle(game)}`, h("p", { class: "muted" }, "Loading…"), { wide: true, name: "how-to-play" });
+  let rules;
+  try {
+    rules = await api.rules(game);
+  } catch (error) {
+    body.replaceChildren(h("p", {}, `The rules could not be loaded: ${error.message}`));
+    return;
+  }
+  const otherGames = app.games.filter((g) => g.name !== game).map((g) =>
+    h("button", { type: "button", class: "btn small", onclick: () => showHowToPlay(app, g.name) }, `How to play ${g.title}`));
+  const sections = (rules.sections || []).map((section) =>
+    h("section", { class: "rules-section" }, h("h3", {}, section.heading), h("div", { html: section.html })));
+  const examples = (rules.examples || []).map((example) =>
+    h("figure", { class: "rules-example" },
+      cardRow(example.cards || [], { extraClass: "small", label: example.caption }),
+      h("figcaption", {}, example.caption, example.score !== undefined && example.score !== null ? h("span", { class: "score" }, ` = ${example.score}`) : "")));
+  body.replaceChildren(
+    ...sections,
+    examples.length ? h("section", { class: "rules-section" }, h("h3", {}, "Scoring examples"), examples) : "",
+    h("section", { class: "rules-section" },
+      h("h3", {}, "Choosing a card"),
+      h("p", {}, "Tap a card to lift it, tap it again to discard it — or use the button. Press and hold a card (or drag it) to move it in your hand."),
+      h("h3", {}, "Keyboard"),
+      h("p", {}, "← → move through your hand, Enter lifts or discards the card, Shift+← → moves it, S stock, D discard pile, H hint, Escape closes a panel.")),
+    h("p", { class: "muted" }, `${app.gameTitle(game)} is played here for entertainment only — there is no wagering, no real money and no prizes of any kind.`),
+    h("div", { class: "btn-row" }, otherGames),
+  );
+}
+
+export function showOptions() {
+  const current = options();
+  const rows = [];
+  for (const name of ["coach", "four_colour", "large_cards", "reduce_motion"]) {
+    const id = `option-${name}`;
+    const input = h("input", { id, type: "checkbox", class: "switch", role: "switch", checked: Boolean(current[name]), "aria-describedby": `${id}-help` });
+    input.addEventListener("change", () => save(name, input.checked, input));
+    rows.push(h("li", { dataset: { option: name } },
+      h("label", { for: id }, OPTION_TEXT[name][0]),
+      h("span", { class: "option-help", id: `${id}-help` }, OPTION_TEXT[name][1]),
+      h("span", { class: "option-control" }, input)));
+  }
+  const choices = { opponent_speed: SPEEDS, difficulty: ["easy", "normal", "hard", "random"] };
+  for (const [name, values] of Object.entries(choices)) {
+    const id = `option-${name}`;
+    const select = h("select", { id, "aria-describedby": `${id}-help` },
+      values.map((v) => h("option", { value: v, selected: current[name] === v }, v)));
+    select.addEventListener("change", () => save(name, select.value, select));
+    rows.push(h("li", { dataset: { option: name } },
+      h("label", { for: id }, OPTION_TEXT[name][0]),
+      h("span", { class: "option-help", id: `${id}-help` }, OPTION_TEXT[name][1], name === "difficulty" ? " (used for new games)" : ""),
+      h("span", { class: "option-control" }, select)));
+  }
+  const preview = cardRow(["AS", "KH", "QD", "JC", "10D", "7C"], { extraClass: "option-preview", label: "Preview of the cards" });
+  openPanel("Options", [h("ul", { class: "option-list" }, rows), h("div", { class: "preview-wrap" }, h("p", { class: "muted" }, "Preview"), preview)], { name: "options" });
+}
+
+async function save(name, value, control) {
+  try {
+    await setOption(name, value);
+    announce(`${OPTION_TEXT[name][0]} ${typeof value === "boolean" ? (value ? "on" : "off") : value}.`);
+  } catch (error) {
+    alertMessage(`The option could not be saved: ${error.message}`);
+    if (control.type === "checkbox") control.checked = !value;
+  }
+}
+
+/** The table's rules, read-only, with changed ones marked; or the start screen's form. */
+export function showTableRules(app, meta) {
+  const game = app.games.find((g) => g.name === meta.game);
+  const rules = meta.rules || {};
+  const rows = (game?.rules_schema || []).map((entry) => ruleSummaryRow(entry, rules[entry.name]));
+  const change = h("button", { type: "button", class: "btn primary", onclick: () => {
+    document.getElementById("panel").close();
+    app.setup = { game: meta.game, rules, levels: null, preset: "custom" };
+    app.showStart("#house-rules");
+  } }, "Change them for a new game");
+  openPanel(`House rules: ${app.gameTitle(meta.game)}`, [
+    h("p", { class: "muted" }, "The rules this table plays by. Marked rows differ from the rule book."),
+    h("table", {}, h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Rule"), h("th", { scope: "col" }, "This table"), h("th", { scope: "col" }, "Default"))), h("tbody", {}, rows)),
+    h("div", { class: "btn-row" }, change),
+  ], { wide: true, name: "house-rules" });
+}
+
+const STAT_NAMES = {
+  games_played: "Games played",
+  games_won: "Games won",
+  hands_played: "Hands played",
+  hands_won: "Hands won",
+  deals_played: "Deals played",
+  deals_won: "Deals won",
+  points_per_deal: "Points per deal (mean)",
+  mean_points: "Points per deal (mean)",
+  best: "Best",
+  worst: "Worst",
+  best_deal: "Best deal",
+  worst_deal: "Worst deal",
+  drops: "Drops",
+  wrong_shows: "Wrong shows",
+  stops: "Stops",
+  forfeits: "Forfeits",
+  matches_played: "Matches played",
+  matches_won: "Matches won",
+};
+
+function statName(key) {
+  return STAT_NAMES[key] || key.replace(/_/g, " ").replace(/^./, (c) => c.toUpperCase());
+}
+
+function statValue(value) {
+  if (value === null || value === undefined) return "–";
+  if (typeof value === "number" && !Number.isInteger(value)) return value.toFixed(1);
+  if (typeof value === "object") return JSON.stringify(value);
+  return String(value);
+}
+
+/** Per-game record objects from GET /api/record, whatever its outer shape. */
+function recordGames(record) {
+  if (Array.isArray(record)) return record.map((r) => [r.game, r]);
+  if (record && Array.isArray(record.games)) return record.games.map((r) => [r.game, r]);
+  if (record && typeof record === "object") {
+    const inner = record.games && typeof record.games === "object" ? record.games : record;
+    return Object.entries(inner).filter(([, v]) => v && typeof v === "object");
+  }
+  return [];
+}
+
+export async function showRecord(app) {
+  const body = openPanel("Your Record", h("p", { class: "muted" }, "Loading…"), { wide: true, name: "record" });
+  let record;
+  try {
+    record = await api.record();
+  } catch (error) {
+    body.replaceChildren(h("p", {}, `Your record could not be loaded: ${error.message}`));
+    return;
+  }
+  const games = recordGames(record);
+  const sections = games.map(([name, stats]) => {
+    const deal = stats.deal_word || "deal";
+    const Deal = deal.charAt(0).toUpperCase() + deal.slice(1);
+    const rows = [];
+    const add = (key, text) => {
+      if (key in stats) rows.push([key, text, stats[key]]);
+    };
+    add("games_played", "Games played");
+    add("games_won", "Games won");
+    if (deal !== "game") {
+      add("deals_played", `${Deal}s played`);
+      add("deals_won", `${Deal}s won`);
+    }
+    if (stats.matches_played) add("matches_played", "Matches played");
+    add("points_per_deal", `Points per ${deal} (mean)`);
+    add("best", `Best ${deal}`);
+    add("worst", `Worst ${deal}`);
+    for (const extra of stats.extras || []) rows.push([extra.key, extra.label, extra.value]);
+    if (!rows.length) {
+      for (const [key, value] of Object.entries(stats)) {
+        if (typeof value !== "object" || value === null) rows.push([key, statName(key), value]);
+      }
+    }
+    return h("section", { class: "record-game", dataset: { game: name } },
+      h("h3", {}, stats.title || app.gameTitle(name),
+        stats.points_are ? h("span", { class: "muted" }, ` · points are ${stats.points_are}`) : ""),
+      h("div", { class: "record-grid" }, rows.map(([key, text, value]) =>
+        h("div", { class: "record-stat", dataset: { stat: key } },
+          h("span", { class: "value" }, statValue(value)), h("span", { class: "name" }, text)))));
+  });
+  const exportButton = h("button", { type: "button", class: "btn", onclick: () => exportRecord() }, "Export record");
+  const file = h("input", { type: "file", accept: "application/json,.json", id: "import-file", class: "visually-hidden" });
+  const importButton = h("button", { type: "button", class: "btn", onclick: () => file.click() }, "Import record");
+  file.addEventListener("change", async () => {
+    const chosen = file.files?.[0];
+    if (!chosen) return;
+    try {
+      const doc = JSON.parse(await chosen.text());
+      await api.importProfile(doc);
+      announce("Record imported.");
+      showRecord(app);
+    } catch (error) {
+      alertMessage(`The record could not be imported: ${error.message}`);
+    }
+  });
+  body.replaceChildren(
+    sections.length ? h("div", { class: "record" }, sections) : h("p", {}, "No games finished yet."),
+    h("div", { class: "record-actions" }, exportButton, importButton, file),
+    h("p", { class: "muted" }, "Your record is kept on this server for this browser. Export it to keep a copy or move it to another browser."),
+  );
+}
+
+async function exportRecord() {
+  try {
+    const doc = await api.exportProfile();
+    const blob = new Blob([JSON.stringify(doc, null, 2)], { type: "application/json" });
+    const url = URL.createObjectURL(blob);
+    const link = h("a", { href: url, download: "cardtable-record.json" });
+    document.body.append(link);
+    link.click();
+    link.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 1000);
+  } catch (error) {
+    alertMessage(`The record could not be exported: ${error.message}`);
+  }
+}
+
+export { LEVELS };

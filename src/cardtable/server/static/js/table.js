@@ -1,0 +1,645 @@
+// The table screen shared by the three games: opponents, centre (stock, pile …), status and
+// last-move lines, your hand, the action buttons built from the state message's `legal` list,
+// the scoreboard and the coach. Each game's module (games/*.js) draws what is its own.
+
+import { classify, parseAction } from "./actions.js";
+import { finishAnimations, flyGhost, flyIn } from "./animate.js";
+import { api } from "./api.js";
+import { cardBack, cardElement, cardName, shortText } from "./cards.js";
+import { h, replaceChildren } from "./dom.js";
+import { gameModule } from "./games/index.js";
+import { groupByMelds, Hand } from "./hand.js";
+import { options, onOptionsChange } from "./options.js";
+import { alertMessage, announce, closePanel, openPanel, panelOpen } from "./panel.js";
+import { TableSocket } from "./socket.js";
+
+const BOT_NAMES = ["Ruby", "Max", "Ada", "Leo", "Mia", "Sam", "Zoe", "Kit", "Ivy", "Ned"];
+
+export class TableView {
+  constructor(app, tableId) {
+    this.app = app;
+    this.tableId = tableId;
+    this.meta = null;
+    this.message = null;
+    this.previous = null;
+    this.module = null;
+    this.pending = false;
+    this.coach = null;
+    this.hint = null;
+    this.shownSummaries = new Set(JSON.parse(sessionStorage.getItem(`summaries:${tableId}`) || "[]"));
+    this.hand = new Hand({
+      storageKey: `order:${tableId}`,
+      onPlay: (card) => this.playCard(card),
+      onLift: () => this.renderControls(),
+      describe: (card) => (this.module && this.message ? this.module.describeCard(this.ctx(), card) : ""),
+    });
+    this.socket = null;
+    this.root = null;
+    try {
+      this.lastSummary = JSON.parse(sessionStorage.getItem(`summary:${tableId}`) || "null");
+    } catch {
+      this.lastSummary = null;
+    }
+    this.destroyed = false;
+    let coachWasOn = options().coach;
+    onOptionsChange((current) => {
+      if (this.destroyed || !this.message) return;
+      if (current.coach && !coachWasOn && this.message.to_move === this.message.seat) {
+        this.socket?.send({ type: "coach" });
+      }
+      coachWasOn = current.coach;
+      this.renderAll();
+    });
+  }
+
+  async mount(root) {
+    this.root = root;
+    replaceChildren(root, h("p", { class: "loading" }, "Taking a seat…"));
+    try {
+      this.meta = await api.table(this.tableId);
+    } catch (error) {
+      replaceChildren(
+        root,
+        h("div", { class: "table-missing felt-card" },
+          h("h2", {}, "This table is not available"),
+          h("p", {}, error.message),
+          h("button", { type: "button", class: "btn primary", onclick: () => this.app.showStart() }, "Start a new game")),
+      );
+      return;
+    }
+    this.module = gameModule(this.meta.game);
+    this.app.setTitle(this.app.gameTitle(this.meta.game));
+    this.build();
+    this.socket = new TableSocket(
+      this.tableId,
+      (message) => this.onMessage(message),
+      (connected) => this.onConnection(connected),
+    );
+  }
+
+  destroy() {
+    this.destroyed = true;
+    if (this.socket) this.socket.close();
+    this.hand.resizeObserver.disconnect();
+  }
+
+  build() {
+    const game = this.meta.game;
+    this.el = {
+      opponents: h("div", { class: "opponents", role: "list", "aria-label": "Other players" }),
+      centre: h("div", { class: "centre", "aria-label": "Table centre", role: "region" }),
+      status: h("p", { class: "turn-line", id: "turn-line" }),
+      lastMove: h("p", { class: "last-move", id: "last-move" }),
+      hintLine: h("p", { class: "hint-line", id: "hint-line", hidden: true }),
+      me: h("div", { class: "me-info" }),
+      tools: h("div", { class: "hand-tools", role: "toolbar", "aria-label": "Arrange your hand" }),
+      actions: h("div", { class: "actions", role: "toolbar", "aria-label": "Your moves" }),
+      scores: h("section", { class: "scores side-card", "aria-labelledby": "scores-title" }),
+      coach: h("section", { class: "coach side-card", id: "coach-panel", "aria-labelledby": "coach-title", hidden: true }),
+      connection: h("p", { class: "connection", role: "status", hidden: true }, "Reconnecting…"),
+      banner: h("div", { class: "result-banner", hidden: true }),
+    };
+    const table = h(
+      "section",
+      { class: `table game-${game}`, "aria-label": `${this.app.gameTitle(game)} table` },
+      h("div", { class: "table-main" },
+        this.el.connection,
+        this.el.opponents,
+        this.el.centre,
+        h("div", { class: "status-lines" }, this.el.status, this.el.lastMove, this.el.hintLine),
+        this.el.banner,
+        h("div", { class: "my-area" },
+          this.el.me,
+          this.hand.element,
+          this.el.tools,
+          this.el.actions)),
+      h("aside", { class: "table-side", "aria-label": "Scores and coach" }, this.el.scores, this.el.coach),
+    );
+    replaceChildren(this.root, table);
+    this.renderTools();
+  }
+
+  onConnection(connected) {
+    this.el.connection.hidden = connected;
+    if (!connected) this.pending = false;
+  }
+
+  onMessage(message) {
+    if (this.destroyed) return;
+    switch (message.type) {
+      case "state":
+        this.onState(message);
+        break;
+      case "error":
+        this.pending = false;
+        alertMessage(message.message || "That move is not allowed.");
+        this.renderControls();
+        break;
+      case "hint":
+        this.onHint(message);
+        break;
+      case "coach":
+        this.coach = message;
+        this.renderCoach();
+        break;
+      default:
+        break;
+    }
+  }
+
+  /** The context every game module function receives. */
+  ctx() {
+    const message = this.message;
+    const view = message?.view ?? {};
+    const seat = message?.seat ?? this.meta?.your_seat ?? 0;
+    return {
+      message,
+      view,
+      seat,
+      legal: classify(message?.legal ?? []),
+      summary: this.lastSummary,
+      players: this.playerCount(),
+      name: (s) => this.seatName(s),
+      meta: this.meta,
+      table: this,
+      hand: this.hand,
+    };
+  }
+
+  playerCount() {
+    const view = this.message?.view;
+    return view?.hand_sizes?.length ?? view?.players ?? this.meta?.seats?.length ?? this.meta?.rules?.players ?? 2;
+  }
+
+  seatName(seat) {
+    const me = this.message?.seat ?? this.meta?.your_seat ?? 0;
+    if (seat === me) return "You";
+    const info = this.meta?.seats?.[seat];
+    if (info && typeof info === "object") {
+      if (info.name && !/^(player|seat \d+)$/i.test(info.name)) return info.name;
+      if (info.kind === "human") return `Player ${seat + 1}`;
+    }
+    return BOT_NAMES[seat % BOT_NAMES.length];
+  }
+
+  seatLevel(seat) {
+    const info = this.meta?.seats?.[seat];
+    if (!info || typeof info !== "object") return "";
+    if (info.kind === "bot") return info.level || "computer";
+    return info.kind === "human" ? "human" : "";
+  }
+
+  onState(message) {
+    finishAnimations(this.root);
+    const before = this.captureRects();
+    this.previous = this.message;
+    this.message = message;
+    // The server sends a finished deal's explanation once, with the move that finished it.
+    if (message.summary) {
+      this.lastSummary = message.summary;
+      try {
+        sessionStorage.setItem(`summary:${this.tableId}`, JSON.stringify(message.summary));
+      } catch {
+        // Not kept across reloads then; the view still has the bare hands and points.
+      }
+    }
+    this.pending = false;
+    const newVersion = !this.previous || this.previous.version !== message.version;
+    if (newVersion) {
+      this.hint = null;
+      if (message.announce) announce(message.announce);
+    }
+    this.renderAll();
+    if (!this.previous && (document.activeElement === document.body || document.activeElement === this.root)) {
+      // Arriving at the table: the keyboard starts in your hand.
+      this.hand.focusCurrent();
+    }
+    if (newVersion && this.previous) this.animateLastMove(before);
+    if (newVersion && options().coach && message.to_move === message.seat) {
+      this.socket.send({ type: "coach" });
+    }
+    this.maybeShowSummary();
+  }
+
+  renderAll() {
+    const ctx = this.ctx();
+    // State in data attributes: styling hooks, and what automated browser tests wait on.
+    const table = this.root.querySelector(".table");
+    Object.assign(table.dataset, {
+      version: String(this.message.version),
+      toMove: String(this.message.to_move),
+      seat: String(ctx.seat),
+      phase: String(ctx.view.phase ?? ""),
+      finished: this.message.result ? "true" : "false",
+      myTurn: this.message.to_move === ctx.seat ? "true" : "false",
+    });
+    this.hand.sync(this.module.hand(ctx.view));
+    this.hand.setMarks(this.module.handMarks(ctx));
+    this.renderOpponents(ctx);
+    replaceChildren(this.el.centre, this.module.renderCentre(ctx));
+    this.bindCentre();
+    this.renderStatus(ctx);
+    this.renderMe(ctx);
+    this.hand.render();
+    this.renderControls();
+    replaceChildren(this.el.scores, this.module.renderScores(ctx));
+    this.renderCoach();
+    this.renderBanner(ctx);
+  }
+
+  renderOpponents(ctx) {
+    const n = ctx.players;
+    const items = [];
+    const seats = this.module.seatsInOrder
+      ? this.module.seatsInOrder(ctx)
+      : Array.from({ length: n - 1 }, (_, k) => (ctx.seat + k + 1) % n);
+    for (const seat of seats) {
+      const info = this.module.seatInfo(ctx, seat);
+      const toMove = this.message.to_move === seat;
+      const backs = h("div", { class: "opp-cards", "aria-hidden": "true" });
+      const shown = Math.min(info.handSize ?? 0, 14);
+      for (let i = 0; i < shown; i += 1) backs.append(cardBack({ extraClass: "tiny" }));
+      const level = this.seatLevel(seat);
+      const name = this.seatName(seat);
+      items.push(
+        h(
+          "article",
+          {
+            class: `seat opponent${toMove ? " to-move" : ""}${info.out ? " out" : ""}`,
+            role: "listitem",
+            dataset: { seat: String(seat) },
+            "aria-label": `${name}${level ? `, ${level}` : ""}, ${info.handSize ?? 0} cards${info.scoreText ? `, ${info.scoreText}` : ""}${info.badges?.length ? `, ${info.badges.join(", ")}` : ""}${toMove ? ", to play" : ""}`,
+          },
+          h("div", { class: "seat-head" },
+            h("span", { class: "avatar", "aria-hidden": "true" }, name.slice(0, 1)),
+            h("span", { class: "seat-name" }, name),
+            level ? h("span", { class: "seat-level" }, level) : null,
+            toMove ? h("span", { class: "thinking", "aria-hidden": "true" }, h("i"), h("i"), h("i")) : null),
+          backs,
+          h("div", { class: "seat-meta" },
+            h("span", { class: "hand-size" }, `${info.handSize ?? 0} card${info.handSize === 1 ? "" : "s"}`),
+            info.scoreText ? h("span", { class: "seat-score" }, info.scoreText) : null,
+            (info.badges || []).map((b) => h("span", { class: "badge" }, b))),
+        ),
+      );
+    }
+    replaceChildren(this.el.opponents, items);
+    this.el.opponents.style.setProperty("--opponents", String(Math.max(1, n - 1)));
+  }
+
+  renderMe(ctx) {
+    const info = this.module.seatInfo(ctx, ctx.seat);
+    const toMove = this.message.to_move === ctx.seat;
+    replaceChildren(
+      this.el.me,
+      h("span", { class: `me-name${toMove ? " to-move" : ""}` }, "You"),
+      info.scoreText ? h("span", { class: "seat-score" }, info.scoreText) : null,
+      (info.badges || []).map((b) => h("span", { class: "badge" }, b)),
+    );
+    this.el.me.closest(".my-area")?.classList.toggle("to-move", toMove);
+  }
+
+  renderStatus(ctx) {
+    const message = this.message;
+    let text;
+    if (message.result) {
+      text = "Game over.";
+    } else if (message.to_move === ctx.seat) {
+      text = `Your turn: ${this.module.turnText(ctx)}`;
+    } else if (message.to_move >= 0) {
+      text = `${this.seatName(message.to_move)} is playing…`;
+    } else {
+      text = this.module.waitingText(ctx);
+    }
+    this.el.status.textContent = text;
+    this.el.status.classList.toggle("yours", message.to_move === ctx.seat);
+    const last = message.last_action;
+    if (last && last.action) {
+      const who = this.seatName(last.seat);
+      this.el.lastMove.textContent = `Last move: ${this.module.moveText(ctx, who, last.seat, last.action)}`;
+      this.el.lastMove.hidden = false;
+    } else {
+      this.el.lastMove.hidden = true;
+    }
+    this.renderHintLine();
+  }
+
+  renderHintLine() {
+    const line = this.el.hintLine;
+    if (!this.hint) {
+      line.hidden = true;
+      return;
+    }
+    line.hidden = false;
+    const what = this.hint.action ? this.module.actionText(this.ctx(), this.hint.action) : "Nothing to do now";
+    replaceChildren(line, h("strong", {}, "Hint: "), what, this.hint.reason ? ` — ${this.hint.reason}` : "");
+  }
+
+  renderBanner(ctx) {
+    const banner = this.el.banner;
+    if (!this.message.result) {
+      banner.hidden = true;
+      return;
+    }
+    banner.hidden = false;
+    replaceChildren(
+      banner,
+      h("p", {}, this.module.resultText(ctx)),
+      h("div", { class: "btn-row" },
+        h("button", { type: "button", class: "btn primary", onclick: () => this.showSummary(true) }, "See the scores"),
+        h("button", { type: "button", class: "btn", onclick: () => this.app.startSameAgain(this.meta) }, "Play again"),
+        h("button", { type: "button", class: "btn", onclick: () => this.app.showStart() }, "New game")),
+    );
+  }
+
+  renderTools() {
+    const sortSuit = h("button", { type: "button", class: "btn small ghost", onclick: () => this.hand.sortBy("suit") }, "Sort by suit");
+    const sortRank = h("button", { type: "button", class: "btn small ghost", onclick: () => this.hand.sortBy("rank") }, "Sort by rank");
+    const group = h("button", { type: "button", class: "btn small ghost", onclick: () => this.groupHand() }, "Group melds");
+    const hint = h("button", { type: "button", class: "btn small ghost", "aria-keyshortcuts": "H", onclick: () => this.askHint() }, "Hint (H)");
+    replaceChildren(this.el.tools, sortSuit, sortRank, group, hint);
+  }
+
+  groupHand() {
+    const ctx = this.ctx();
+    const suggested = this.module.groupsFor(ctx);
+    const arrangement = suggested || groupByMelds(this.hand.cards(), { jokers: this.module.jokerCards(ctx) });
+    this.hand.arrange(arrangement.groups, arrangement.rest);
+    const count = arrangement.groups.length;
+    announce(count ? `Hand grouped into ${count} meld${count === 1 ? "" : "s"} and loose cards.` : "No melds to group yet; hand sorted by suit.");
+  }
+
+  renderControls() {
+    if (!this.message) return;
+    const ctx = this.ctx();
+    const { legal } = ctx;
+    const lifted = this.hand.lifted();
+    const buttons = [];
+    const disabled = this.pending;
+    const drawStock = this.module.drawStock(legal);
+    const drawPile = this.module.drawPile(legal);
+    buttons.push(this.actionButton(drawStock, "Draw from stock", { key: "S", extraClass: "draw" }));
+    buttons.push(this.actionButton(drawPile, this.module.pileButtonText, { key: "D", extraClass: "draw" }));
+    for (const verb of this.module.cardVerbs) {
+      const cards = legal.byCardVerb.get(verb.verb);
+      if (!cards && !verb.always) continue;
+      const notation = lifted && cards ? cards.get(lifted) : null;
+      let text = `${verb.label}${verb.hint ? ` (${verb.hint})` : ""}`;
+      if (lifted) text = verb.lifted ? verb.lifted(shortText(lifted)) : `${verb.label} ${shortText(lifted)}`;
+      buttons.push(this.actionButton(notation, text, { extraClass: verb.primary ? "primary card-verb" : "card-verb", dataVerb: verb.verb }));
+    }
+    for (const extra of this.module.extraControls(ctx)) buttons.push(extra);
+    for (const action of legal.plain) {
+      if (action.notation === drawStock || action.notation === drawPile) continue;
+      const text = this.module.buttonText(ctx, action);
+      if (!text) continue;
+      buttons.push(this.actionButton(action.notation, text, { extraClass: this.module.buttonClass(action) }));
+    }
+    buttons.push(h("button", { type: "button", class: "btn small danger leave", onclick: () => this.app.confirmNewGame() }, "Leave"));
+    const focusedKey = document.activeElement?.closest?.(".actions") ? document.activeElement.dataset.key : null;
+    replaceChildren(this.el.actions, buttons.filter(Boolean));
+    if (disabled) for (const b of this.el.actions.querySelectorAll("button[data-action]")) b.disabled = true;
+    if (focusedKey) {
+      const again = this.el.actions.querySelector(`[data-key="${CSS.escape(focusedKey)}"]:not(:disabled)`);
+      if (again) again.focus({ preventScroll: true });
+      else this.hand.focusCurrent();
+    }
+    this.hand.setEnabled(!disabled);
+  }
+
+  /** A button sending `notation` (disabled when it is null/not legal). */
+  actionButton(notation, text, { key = null, extraClass = "", dataVerb = null } = {}) {
+    const button = h(
+      "button",
+      {
+        type: "button",
+        class: `btn action ${extraClass}`.trim(),
+        disabled: !notation,
+        "aria-keyshortcuts": key,
+        dataset: { action: notation || "", key: dataVerb || text, verb: dataVerb || "" },
+      },
+      text,
+      key ? h("kbd", { "aria-hidden": "true" }, key) : null,
+    );
+    button.addEventListener("click", () => {
+      if (notation) this.send(notation);
+    });
+    return button;
+  }
+
+  bindCentre() {
+    for (const el of this.el.centre.querySelectorAll("[data-action]")) {
+      el.addEventListener("click", () => {
+        const notation = el.dataset.action;
+        if (notation && !el.disabled) this.send(notation);
+      });
+    }
+  }
+
+  /** Send an action with the version we saw (after the game's confirmation, if it asks). */
+  async send(notation) {
+    if (this.pending || !this.message) return;
+    const version = this.message.version;
+    if (!(await this.module.confirmMove(this.ctx(), notation))) return;
+    if (this.pending || !this.message || this.message.version !== version) return;
+    this.lastSent = { notation, rects: this.captureRects() };
+    const action = parseAction(notation);
+    if (action.card) {
+      const el = this.hand.element.querySelector(`.hand-card[data-card="${CSS.escape(action.card)}"]`);
+      if (el) this.lastSent.cardRect = el.getBoundingClientRect();
+    }
+    this.pending = true;
+    for (const b of this.el.actions.querySelectorAll("button[data-action]")) b.disabled = true;
+    this.socket.send({ type: "action", version: this.message.version, action: notation });
+  }
+
+  /** The lifted card was tapped again (or Enter): play it with the game's main card verb. */
+  playCard(card) {
+    const ctx = this.ctx();
+    for (const verb of this.module.cardVerbs.filter((v) => v.primary)) {
+      const notation = ctx.legal.byCardVerb.get(verb.verb)?.get(card);
+      if (notation) {
+        this.send(notation);
+        return;
+      }
+    }
+    const reason = this.module.cannotPlayText(ctx, card);
+    alertMessage(reason, "info");
+  }
+
+  drawFrom(which) {
+    const legal = this.ctx().legal;
+    const notation = which === "stock" ? this.module.drawStock(legal) : this.module.drawPile(legal);
+    if (notation) this.send(notation);
+    else alertMessage(which === "stock" ? "You cannot draw from the stock now." : "You cannot take the discard now.", "info");
+  }
+
+  askHint() {
+    if (!this.socket) return;
+    this.socket.send({ type: "hint" });
+  }
+
+  onHint(message) {
+    this.hint = message;
+    this.renderHintLine();
+    const marks = new Map(this.module.handMarks(this.ctx()));
+    if (message.action) {
+      const action = parseAction(message.action);
+      if (action.card) {
+        marks.set(action.card, `${marks.get(action.card) || ""} hinted`);
+        const entry = this.hand.entries.find((e) => e.card === action.card);
+        if (entry) this.hand.focusUid = entry.uid;
+      }
+    }
+    this.hand.setMarks(marks);
+    this.hand.render();
+    for (const el of this.el.centre.querySelectorAll("[data-action]")) {
+      el.classList.toggle("hinted", el.dataset.action === message.action);
+    }
+    for (const el of this.el.actions.querySelectorAll("[data-action]")) {
+      el.classList.toggle("hinted", Boolean(message.action) && el.dataset.action === message.action);
+    }
+    announce(`Hint: ${message.action ? this.module.actionText(this.ctx(), message.action) : "nothing to do now"}. ${message.reason || ""}`);
+  }
+
+  renderCoach() {
+    const panel = this.el.coach;
+    const on = options().coach;
+    panel.hidden = !on;
+    if (!on) return;
+    const coach = this.coach;
+    const body = [h("h2", { id: "coach-title" }, "Coach")];
+    if (!coach) {
+      body.push(h("p", { class: "muted" }, "Tips appear here on your turn."));
+    } else {
+      for (const warning of coach.warnings || []) body.push(h("p", { class: "coach-warning", role: "note" }, "⚠ ", warning));
+      if (coach.tips?.length) body.push(h("ul", { class: "coach-tips" }, coach.tips.map((tip) => h("li", {}, tip))));
+      if (coach.discards?.length) {
+        body.push(
+          h("table", { class: "coach-discards" },
+            h("caption", {}, "What each discard leaves"),
+            h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Discard"), h("th", { scope: "col" }, "Leaves"), h("th", { scope: "col" }, "Note"))),
+            h("tbody", {}, coach.discards.map((row) =>
+              h("tr", {},
+                h("td", {}, cardElement(row.card, { extraClass: "micro" })),
+                h("td", { class: "num" }, Array.isArray(row.leaves) ? row.leaves.map(shortText).join(" ") : String(row.leaves ?? "")),
+                h("td", {}, row.note || ""))))),
+        );
+      }
+    }
+    replaceChildren(panel, body);
+  }
+
+  /** Where things are before a render, so moves can fly from there. */
+  captureRects() {
+    const rects = { seats: new Map() };
+    if (!this.el) return rects;
+    for (const seat of this.el.opponents.querySelectorAll(".seat")) {
+      rects.seats.set(Number(seat.dataset.seat), seat.querySelector(".opp-cards")?.getBoundingClientRect() ?? seat.getBoundingClientRect());
+    }
+    const stock = this.el.centre.querySelector("[data-zone=stock]");
+    const pile = this.el.centre.querySelector("[data-zone=pile]");
+    rects.stock = stock?.getBoundingClientRect();
+    rects.pile = pile?.getBoundingClientRect();
+    rects.hand = this.hand.element.getBoundingClientRect();
+    return rects;
+  }
+
+  animateLastMove(before) {
+    const last = this.message.last_action;
+    if (!last || !last.action) return;
+    const action = parseAction(last.action);
+    const mine = last.seat === this.message.seat;
+    const kind = mine ? "own" : "opponent";
+    const seatRect = mine ? before.hand : before.seats.get(last.seat);
+    const pileTop = this.el.centre.querySelector("[data-zone=pile] .card.top");
+    const movement = this.module.movement(action);
+    if (movement === "to-pile" && pileTop) {
+      const from = mine ? this.lastSent?.cardRect ?? before.hand : seatRect;
+      flyIn(pileTop, from, kind);
+    } else if (movement === "from-stock" && !mine && before.stock && seatRect) {
+      flyGhost(cardBack(), before.stock, seatRect, kind);
+    } else if (movement === "from-pile" && !mine && before.pile && seatRect) {
+      const taken = this.previous?.view?.pile_top ?? null;
+      flyGhost(taken ? cardElement(taken) : cardBack(), before.pile, seatRect, kind);
+    } else if ((movement === "from-stock" || movement === "from-pile") && mine) {
+      const fresh = this.hand.element.querySelector(".hand-card.fresh");
+      if (fresh) flyIn(fresh, movement === "from-stock" ? before.stock : before.pile, kind);
+    }
+    const seatEl = this.el.opponents.querySelector(`[data-seat="${last.seat}"]`);
+    if (seatEl && !mine) {
+      seatEl.classList.add("just-moved");
+      setTimeout(() => seatEl.classList.remove("just-moved"), 900);
+    }
+  }
+
+  maybeShowSummary() {
+    const ctx = this.ctx();
+    const key = this.module.summaryKey(ctx);
+    if (!key || this.shownSummaries.has(key)) return;
+    this.shownSummaries.add(key);
+    sessionStorage.setItem(`summaries:${this.tableId}`, JSON.stringify([...this.shownSummaries].slice(-20)));
+    this.showSummary(false);
+  }
+
+  showSummary(fromButton) {
+    const ctx = this.ctx();
+    const content = this.module.renderSummary(ctx);
+    if (!content) return;
+    const finished = Boolean(this.message.result);
+    const buttons = [];
+    for (const button of this.module.summaryButtons(ctx)) buttons.push(button);
+    if (finished) {
+      buttons.push(h("button", { type: "button", class: "btn primary", onclick: () => { closePanel(); this.app.startSameAgain(this.meta); } }, "Play again"));
+      buttons.push(h("button", { type: "button", class: "btn", onclick: () => { closePanel(); this.app.showStart(); } }, "New game"));
+    }
+    buttons.push(h("button", { type: "button", class: `btn${finished ? "" : " primary"}`, "data-close": true, autofocus: !finished || null }, finished ? "Close" : "Continue"));
+    openPanel(this.module.summaryTitle(ctx), [content, h("div", { class: "btn-row summary-buttons" }, buttons)], {
+      wide: true,
+      name: "summary",
+      closed: () => this.hand.focusCurrent(),
+    });
+    if (fromButton) announce("Scores shown.");
+  }
+
+  /** Keyboard shortcuts that work anywhere on the table (S, D, H, Escape, arrows). */
+  keydown(event) {
+    if (panelOpen()) return false;
+    const target = event.target;
+    const typing = target.closest?.("input, select, textarea, [contenteditable]");
+    if (typing) return false;
+    if (event.ctrlKey || event.metaKey || event.altKey) return false;
+    const key = event.key;
+    if (key === "s" || key === "S") {
+      this.drawFrom("stock");
+      return true;
+    }
+    if (key === "d" || key === "D") {
+      this.drawFrom("pile");
+      return true;
+    }
+    if (key === "h" || key === "H") {
+      this.askHint();
+      return true;
+    }
+    if (key === "Escape") {
+      if (this.hint) {
+        this.hint = null;
+        this.renderHintLine();
+        return true;
+      }
+      if (options().coach && !this.el.coach.hidden && this.el.coach.contains(document.activeElement)) {
+        this.hand.focusCurrent();
+        return true;
+      }
+      return this.hand.lower();
+    }
+    if ((key === "ArrowLeft" || key === "ArrowRight") && !target.closest(".hand")) {
+      this.hand.focusCurrent();
+      return true;
+    }
+    return false;
+  }
+}
+
+export { cardName };

@@ -1,0 +1,212 @@
+"""Whole games of each game played through the page in headless Chromium: with the mouse, and
+one with the keyboard only. Computer players are the random level and move at once."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from .harness import BrowserPage, LiveServer
+from .tablekit import (
+    answer_panel,
+    lift_playable_card,
+    panel_name,
+    play_with_mouse,
+    settle,
+    start_game,
+    table_state,
+    wait_idle,
+    wait_version_after,
+)
+
+pytestmark = pytest.mark.browser
+
+
+def open_summary(page: Page) -> None:
+    """Show the final scores (the banner's button) if the panel is not already open."""
+    if panel_name(page) != "summary":
+        page.click(".result-banner .btn.primary")
+    page.wait_for_selector("dialog#panel[open] .summary")
+
+
+def record_stat(page: Page, game: str, stat: str) -> str:
+    """A number from the Your Record panel."""
+    page.click("#menu-button")
+    page.click("[data-menu=record]")
+    value = page.locator(f".record-game[data-game='{game}'] [data-stat='{stat}'] .value")
+    expect(value).to_be_visible()
+    text = value.inner_text()
+    page.click("dialog#panel [data-close]")
+    return text
+
+
+def test_indecision_game_to_a_low_target_played_with_the_mouse(
+    server: LiveServer, open_page: Callable[..., BrowserPage], shots: Path
+) -> None:
+    page = open_page().page
+    start_game(page, server.url, "indecision", rules={"target_score": 8})
+    expect(page.locator(".stop-zone")).to_be_visible()
+    expect(page.locator("[data-zone=stock] .zone-caption")).to_contain_text("cards")
+
+    def stop_sometimes(page: Page, turn: int) -> bool:
+        # Every third turn after drawing, stop the hand with a lifted card (the warning about
+        # an invalid stop is answered "stop anyway" by the loop).
+        if turn % 3 != 2 or table_state(page).phase != "discard":
+            return False
+        if lift_playable_card(page, "stop") is None:
+            return False
+        page.click(".actions button[data-verb='stop']")
+        if panel_name(page) == "confirm":
+            expect(page.locator("dialog#panel")).to_contain_text("score 0")
+            answer_panel(page)
+        return True
+
+    play_with_mouse(page, special=stop_sometimes)
+    expect(page.locator(".result-banner")).to_be_visible()
+    open_summary(page)
+    summary = page.locator("dialog#panel .summary")
+    expect(summary.locator(".seat-summary")).to_have_count(2)
+    expect(summary.locator(".totals-chart svg.chart")).to_be_visible()
+    expect(summary).to_contain_text("Hand score")
+    settle(page)
+    page.screenshot(path=str(shots / "indecision-final.png"))
+    page.click("dialog#panel .summary-buttons [data-close]")
+    assert record_stat(page, "indecision", "games_played") == "1"
+
+
+def test_indian_rummy_single_deal_played_with_the_mouse_ends_with_a_declaration(
+    server: LiveServer, open_page: Callable[..., BrowserPage], shots: Path
+) -> None:
+    page = open_page().page
+    start_game(page, server.url, "indian-rummy", preset="single-deal")
+    wait_idle(page)
+    expect(page.locator(".wild-zone")).to_contain_text("Wild joker")
+    expect(page.locator(".hand .hand-card")).to_have_count(13)
+    page.screenshot(path=str(shots / "indian-rummy-table.png"))
+    declared = []
+
+    def declare_on_third_turn(page: Page, turn: int) -> bool:
+        if turn < 2 or declared or table_state(page).phase != "discard":
+            return False
+        if lift_playable_card(page, "declare") is None:
+            return False
+        page.click(".actions button[data-verb='declare']")
+        expect(page.locator("dialog#panel")).to_contain_text("wrong show")
+        answer_panel(page)
+        declared.append(True)
+        return True
+
+    play_with_mouse(page, special=declare_on_third_turn)
+    open_summary(page)
+    summary = page.locator("dialog#panel .summary")
+    expect(summary.locator(".seat-summary")).to_have_count(2)
+    expect(summary).to_contain_text(
+        re.compile(r"valid show|wrong show|dropped|Valid show|Wrong show")
+    )
+    settle(page)
+    page.screenshot(path=str(shots / "indian-rummy-final.png"))
+    page.click("dialog#panel .summary-buttons [data-close]")
+    assert record_stat(page, "indian-rummy", "deals_played") == "1"
+
+
+def test_declaration_rummy_two_players_two_cards_played_with_the_mouse(
+    server: LiveServer, open_page: Callable[..., BrowserPage], shots: Path
+) -> None:
+    page = open_page().page
+    start_game(page, server.url, "declaration-rummy", players=2, cards_dealt=2)
+    wait_idle(page)
+    # The seed forbids counting the stock and the discard pile: no numbers near them.
+    for zone in ("stock", "pile"):
+        caption = page.locator(f"[data-zone={zone}] .zone-caption").inner_text()
+        assert not re.search(r"\d", caption), caption
+
+    def declare_when_offered(page: Page, turn: int) -> bool:
+        button = page.locator(".actions button[data-action='declare']:not([disabled])")
+        if turn < 1 or not button.count():
+            return False
+        button.click()
+        answer_panel(page)
+        return True
+
+    play_with_mouse(page, special=declare_when_offered)
+    open_summary(page)
+    summary = page.locator("dialog#panel .summary")
+    expect(summary.locator(".seat-summary")).to_have_count(2)
+    expect(summary).to_contain_text("Count")
+    settle(page)
+    page.screenshot(path=str(shots / "declaration-rummy-final.png"))
+    page.click("dialog#panel .summary-buttons [data-close]")
+    assert record_stat(page, "declaration-rummy", "games_played") == "1"
+
+
+def focused(page: Page) -> str:
+    """Id, else text, of the focused element."""
+    text: str = page.evaluate(
+        "() => document.activeElement.id || document.activeElement.textContent.trim()"
+    )
+    return text
+
+
+def tab_until(page: Page, predicate: Callable[[str], bool], limit: int = 120) -> None:
+    """Press Tab until the focused element satisfies ``predicate``."""
+    for _ in range(limit):
+        if predicate(focused(page)):
+            return
+        page.keyboard.press("Tab")
+    raise AssertionError(f"Tab never reached the wanted control (last: {focused(page)!r})")
+
+
+def test_indian_rummy_deal_played_with_the_keyboard_only(
+    server: LiveServer, open_page: Callable[..., BrowserPage], shots: Path
+) -> None:
+    page = open_page().page
+    page.goto(server.url)
+    page.wait_for_selector(".start-form")
+    tab_until(page, lambda f: f.startswith("game-"))
+    while focused(page) != "game-indian-rummy":
+        page.keyboard.press("ArrowRight")
+    tab_until(page, lambda f: f == "preset")
+    page.keyboard.type("single")
+    expect(page.locator("#preset")).to_have_value("single-deal")
+    tab_until(page, lambda f: f == "start-button")
+    page.keyboard.press("Enter")
+    page.wait_for_selector(".table[data-version]")
+
+    turns = 0
+    declared = False
+    for _ in range(300):
+        wait_idle(page)
+        if panel_name(page) is not None:
+            # The panel's focused button (Continue / Close) answers with Enter.
+            page.keyboard.press("Enter")
+            page.wait_for_function("() => !document.querySelector('dialog#panel[open]')")
+            continue
+        state = table_state(page)
+        if state.finished:
+            break
+        if state.phase == "draw":
+            page.keyboard.press("s")
+        elif turns >= 2 and not declared:
+            page.keyboard.press("ArrowRight")
+            page.keyboard.press("Enter")
+            tab_until(page, lambda f: f.startswith("Declare, putting down"))
+            page.keyboard.press("Enter")
+            expect(page.locator("dialog#panel[data-panel=confirm]")).to_be_visible()
+            page.keyboard.press("Shift+Tab")
+            assert focused(page) == "Declare"
+            page.keyboard.press("Enter")
+            declared = True
+        else:
+            page.keyboard.press("ArrowRight")
+            page.keyboard.press("Enter")
+            lifted = page.locator(".hand .hand-card.lifted")
+            expect(lifted).to_have_count(1)
+            page.keyboard.press("Enter")
+            turns += 1
+        wait_version_after(page, state.version)
+    assert table_state(page).finished
+    page.screenshot(path=str(shots / "keyboard-final.png"))
