@@ -229,3 +229,40 @@ def brute_show_discards(
         if _cover_exists(_by_lowest(groups, without=bit), full & ~bit):
             found.add(card)
     return tuple(sorted(found))
+
+
+def group_is_legal(
+    kind: str,
+    cards: tuple[int, ...],
+    represented: tuple[int, ...],
+    wild_rank: int | None,
+    limit: int | None = None,
+    all_joker_groups: bool = False,
+) -> bool:
+    """Is this laid group (each card with the card it stands as) legal by RULES.md 2.4?"""
+    if len(cards) != len(represented) or len(cards) < 3:
+        return False
+    if any(not 0 <= r < 52 for r in represented) or len(set(represented)) != len(represented):
+        return False
+    stand_ins = 0
+    for card, stands in zip(cards, represented, strict=True):
+        if card != stands:
+            if not is_joker(card, wild_rank):
+                return False
+            stand_ins += 1
+    if stand_ins == len(cards) and not all_joker_groups:
+        return False
+    if kind == "set":
+        return len(cards) <= 4 and len({r % 13 for r in represented}) == 1
+    if len({r // 13 for r in represented}) != 1:
+        return False
+    if limit is not None and stand_ins > limit:
+        return False
+    if kind == "pure sequence" and stand_ins:
+        return False
+    ranks = [r % 13 for r in represented]
+    for ace in (0, 13):
+        positions = sorted(ace if rank == 0 else rank for rank in ranks)
+        if positions == list(range(positions[0], positions[0] + len(positions))):
+            return kind in ("sequence", "pure sequence")
+    return False

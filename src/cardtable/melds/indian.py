@@ -708,8 +708,9 @@ class _Layout:
             card = by_position.get(position)
             cards.append(self.take_filler() if card is None else card)
             represented.append(_position_card(option.suit, position))
-        kind: GroupKind = "pure sequence" if option.fillers + extra == 0 else "sequence"
-        return Group(kind, tuple(cards), tuple(represented))
+        # A wild-rank card filling its own place stands as itself: still pure.
+        pure = cards == represented
+        return Group("pure sequence" if pure else "sequence", tuple(cards), tuple(represented))
 
     def joker_group(self, kind: str, size: int, anchor: Card | None) -> Group:
         """A group of jokers only: ``anchor`` (a wild-rank card) as itself, or (house rule) none."""
