@@ -623,18 +623,9 @@ def _finish_deal(
             hand if drop is None else None for hand, drop in zip(hands, drops, strict=True)
         )
     summary = DealSummary(
-        number=s.deal_number,
-        dealer=s.dealer,
-        outcome=outcome,
-        declarer=declarer,
-        put_down=put_down,
-        winner=winner,
-        wild_card=s.wild_card,
-        wild_rank=s.wild_rank,
-        hands=shown,
-        drops=drops,
-        points=points,
-    )
+        s.deal_number, s.dealer, outcome, declarer, put_down, winner, s.wild_card, s.wild_rank,
+        shown, drops, points,
+    )  # fmt: skip
     totals = tuple(t + p for t, p in zip(s.totals, points, strict=True))
     deals = s.rules.deals
     over = deals is not None and s.deal_number >= deals

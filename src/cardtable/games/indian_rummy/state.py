@@ -187,29 +187,9 @@ def new_state(rules: Rules, seed: int) -> IndianRummyState:
         raise RulesError(f"the seed must be a whole number, not {seed!r}")
     n = rules.players
     return IndianRummyState(
-        rules=rules,
-        seed=seed,
-        chance_steps=0,
-        phase=Phase.CHOOSE_DEALER,
-        deal_number=0,
-        dealer=-1,
-        turn=-1,
-        hands=((),) * n,
-        stock=(),
-        pile=(),
-        wild_card=None,
-        wild_rank=None,
-        opening_on_top=False,
-        drops=(None,) * n,
-        has_drawn=(False,) * n,
-        drawn=None,
-        drawn_from_pile=False,
-        turns=0,
-        totals=(0,) * n,
-        deal_points=(),
-        last_deal=None,
-        events=(),
-    )
+        rules, seed, 0, Phase.CHOOSE_DEALER, 0, -1, -1, ((),) * n, (), (), None, None, False,
+        (None,) * n, (False,) * n, None, False, 0, (0,) * n, (), None, (),
+    )  # fmt: skip
 
 
 def _cards(value: str | Sequence[int]) -> tuple[int, ...]:
