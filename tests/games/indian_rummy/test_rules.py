@@ -460,6 +460,12 @@ def test_wrong_show_costs_80_and_ends_deal() -> None:
     assert after.phase is Phase.DEAL
 
 
+def test_wrong_show_penalty_is_a_rules_value() -> None:
+    state = _show_position(IR6_DECLARER, [IR9_HAND], "7S", Rules(wrong_show_penalty=50))
+    after = play(state, (0, "declare 10C"))
+    assert after.last_deal is not None and after.last_deal.points == (50, 0)
+
+
 def test_wrong_show_others_counted_house_rule() -> None:
     rules = Rules(players=2, wrong_show_others="counted")
     state = _show_position(IR6_DECLARER, [IR6_DECLARER], "7S", rules)
