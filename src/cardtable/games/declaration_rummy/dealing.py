@@ -12,7 +12,7 @@ import random
 from collections.abc import Sequence
 from typing import Final
 
-from cardtable.cards import is_regular, rank_of, suit_of
+from cardtable.cards import rank_of, suit_of
 from cardtable.games.declaration_rummy.rules import Rules
 from cardtable.games.declaration_rummy.state import optional_card_ids
 
@@ -103,8 +103,11 @@ def preliminary_deal(
         if dropped[seat]:
             continue
         received: list[int] = []
-        while not received or not is_regular(received[-1]):
-            received.append(cards.pop())
+        card = cards.pop()
+        while card >= 52:  # optional cards are passed over
+            received.append(card)
+            card = cards.pop()
+        received.append(card)
         dealt[seat] = tuple(received)
     contenders = [seat for seat in range(n) if dealt[seat]]
     dealer = max(contenders, key=lambda seat: preliminary_key(dealt[seat][-1]))

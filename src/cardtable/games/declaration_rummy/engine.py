@@ -559,14 +559,13 @@ class DeclarationRummyEngine(GameEngine[State, Action, Rules, DeclarationRummyVi
 
     def _preliminary_deal(self, state: State, pack: RandomDraws) -> State:
         dealt, dealer = preliminary_deal(state.order, state.dropped, pack)
-        events = [PublicEvent(seat, "preliminary", dealt[seat]) for seat in state.order]
-        events.append(PublicEvent(dealer, "first-dealer", (dealt[dealer][-1],)))
+        # Every face-up card is public in ``state.preliminary``; one event names the dealer.
         return state._replace(
             phase=Phase.SEATING if state.rules.seating else Phase.SHUFFLE,
             stock=pack_cards(state.rules),
             preliminary=dealt,
             dealer=dealer,
-            events=(*state.events, *(e for e in events if e.cards)),
+            events=_event(state, dealer, "first-dealer", (dealt[dealer][-1],)),
         )
 
     def _seating(self, state: State, rng: random.Random) -> State:

@@ -7,10 +7,14 @@ and random playouts and search revisit the same hands often.
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import Final
 
 from cardtable.cards import CANT_DECLARE_0
 from cardtable.games.declaration_rummy.rules import Rules
 from cardtable.melds.declaration import card_count, dr_can_go_out, dr_count
+
+_CARD_COUNTS: Final = tuple(card_count(card) if card != 52 else 0 for card in range(63))
+"""What each card id counts unmelded (the printed joker, id 52, is not in this game)."""
 
 
 def hand_count(hand: tuple[int, ...]) -> int:
@@ -19,7 +23,7 @@ def hand_count(hand: tuple[int, ...]) -> int:
     A meld needs three cards, so a smaller hand simply adds up its cards.
     """
     if len(hand) < 3:
-        return sum(card_count(card) for card in hand)
+        return sum(map(_CARD_COUNTS.__getitem__, hand))
     return _cached_count(hand)
 
 

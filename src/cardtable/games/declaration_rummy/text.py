@@ -20,7 +20,6 @@ _RED_SUITS: Final = (1, 2)
 _VERBS: Final = {
     "shuffle": "shuffled",
     "cut": "cut the pack",
-    "preliminary": "was dealt face up",
     "first-dealer": "deals first with",
     "seating": "chose a place first (Seating)",
     "deal": "dealt",
@@ -154,7 +153,7 @@ def render_view(view: DeclarationRummyView) -> str:
         )
         if view.removed_unseen:
             lines.append(f"{view.removed_unseen} cards are out of play unseen (Missing Cards).")
-    recent = [e for e in view.events if e.verb not in ("preliminary",)]
+    recent = view.events
     if recent:
         lines.append("Recently: " + "; ".join(_event_line(view, e) for e in recent[-8:]) + ".")
     if view.vote is not None:
