@@ -147,6 +147,17 @@ def _without(hand: tuple[int, ...], card: int) -> tuple[int, ...]:
     return hand[:index] + hand[index + 1 :]
 
 
+# The events of every turn, made once: frozen dataclasses are costly to build, and equal events
+# are interchangeable.
+_DRAW_STOCK_EVENTS: Final = tuple(PublicEvent(seat, "draw-stock") for seat in range(10))
+_DISCARD_EVENTS: Final = tuple(
+    tuple(PublicEvent(seat, "discard", (card,)) for card in range(63)) for seat in range(10)
+)
+_TAKE_TOP_EVENTS: Final = tuple(
+    tuple(PublicEvent(seat, "take-discard", (card,)) for card in range(63)) for seat in range(10)
+)
+
+
 def _event(state: State, seat: int, verb: str, cards: tuple[int, ...] = ()) -> tuple[Any, ...]:
     return (*state.events, PublicEvent(seat, verb, cards))
 
@@ -674,7 +685,7 @@ class DeclarationRummyEngine(GameEngine[State, Action, Rules, DeclarationRummyVi
             stock=state.stock[:-1],
             drawn=(card,),
             draw_kind=DrawKind.STOCK,
-            events=_event(state, seat, "draw-stock"),
+            events=(*state.events, _DRAW_STOCK_EVENTS[seat]),
         )
 
     def _take_discard(self, state: State, action: TakeDiscard, seat: int) -> State:
@@ -688,7 +699,12 @@ class DeclarationRummyEngine(GameEngine[State, Action, Rules, DeclarationRummyVi
             pile=state.pile[:-count],
             drawn=taken,
             draw_kind=DrawKind.TOP_DISCARD if count == 1 else DrawKind.SPREAD,
-            events=_event(state, seat, "take-discard", taken),
+            events=(
+                *state.events,
+                _TAKE_TOP_EVENTS[seat][taken[0]]
+                if count == 1
+                else PublicEvent(seat, "take-discard", taken),
+            ),
         )
 
     def _take_extra(self, state: State, action: TakeExtra, seat: int) -> State:
@@ -710,7 +726,7 @@ class DeclarationRummyEngine(GameEngine[State, Action, Rules, DeclarationRummyVi
         hands = list(state.hands)
         hands[seat] = _without(hands[seat], card)
         pile = (*state.pile, card)
-        events = (*state.events, PublicEvent(seat, "discard", (card,)))
+        events = (*state.events, _DISCARD_EVENTS[seat][card])
         rules = state.rules
         following = next_remaining(state, seat, include_self=False)
         if state.stock and state.turns < rules.turn_cap:
