@@ -352,10 +352,28 @@ def gin_deadwood(cards: Iterable[Card]) -> int:
         return best
     if _too_many_layouts(spades, hearts, diamonds, clubs, sets):
         return _sweep(mask, with_discard=False)[0]
-    return min(
-        deadwood[s] + deadwood[h] + deadwood[d] + deadwood[c]
-        for s, h, d, c, _ in _set_layouts(spades, hearts, diamonds, clubs, sets)
-    )
+    return _least_with_sets(spades, hearts, diamonds, clubs, sets, deadwood)
+
+
+def _least_with_sets(
+    spades: int, hearts: int, diamonds: int, clubs: int, sets: int, deadwood: tuple[int, ...]
+) -> int:
+    """Least deadwood when the lowest rank of ``sets`` is laid as a set or not, recursively."""
+    low = sets & -sets
+    later = sets ^ low
+    keep = ~low
+    s, h, d, c = spades & keep, hearts & keep, diamonds & keep, clubs & keep
+    options = [(spades, hearts, diamonds, clubs), (s, h, d, c)]
+    if spades & hearts & diamonds & clubs & low:
+        options += [
+            (spades, h, d, c),
+            (s, hearts, d, c),
+            (s, h, diamonds, c),
+            (s, h, d, clubs),
+        ]
+    if later:
+        return min(_least_with_sets(*option, later, deadwood) for option in options)
+    return min(deadwood[s] + deadwood[h] + deadwood[d] + deadwood[c] for s, h, d, c in options)
 
 
 def _best_discard(hand: int) -> tuple[int, int]:
@@ -368,24 +386,30 @@ def _best_discard(hand: int) -> tuple[int, int]:
     )
     spades, hearts, diamonds, clubs = _split_suits(hand)
     sets = _set_ranks(spades, hearts, diamonds, clubs)
-    if _too_many_layouts(spades, hearts, diamonds, clubs, sets):
+    if sets and _too_many_layouts(spades, hearts, diamonds, clubs, sets):
         deadwood_left, _, _, discard = _sweep(hand, with_discard=True)
         return deadwood_left, discard
-    best = (1 << 20, 0, 0)
-    for layout in _set_layouts(spades, hearts, diamonds, clubs, sets):
-        patterns = layout[:4]
-        left = sum(deadwood[p] for p in patterns)
-        for suit, pattern in enumerate(patterns):
+    # Ordered like (deadwood, -value, card id) but packed in one int: smaller is better.
+    best = 1 << 40
+    layouts = (
+        _set_layouts(spades, hearts, diamonds, clubs, sets)
+        if sets
+        else ((spades, hearts, diamonds, clubs, 0),)
+    )
+    for layout in layouts:
+        left = deadwood[layout[0]] + deadwood[layout[1]] + deadwood[layout[2]] + deadwood[layout[3]]
+        for suit in range(4):
+            pattern = layout[suit]
             if pattern:
                 rank = discard_rank[pattern]
                 key = (
-                    left - deadwood[pattern] + after_discard[pattern],
-                    -_RANK_VALUES[rank],
-                    suit * 13 + rank,
+                    (left - deadwood[pattern] + after_discard[pattern]) << 12
+                    | (10 - _RANK_VALUES[rank]) << 6
+                    | suit * 13 + rank
                 )
                 if key < best:
                     best = key
-    return best[0], best[2]
+    return best >> 12, best & 63
 
 
 def gin_best_discard(cards: Iterable[Card]) -> tuple[int, Card]:

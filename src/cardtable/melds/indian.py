@@ -40,6 +40,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import combinations
+from operator import itemgetter
 from typing import Final, Literal, NamedTuple
 
 from cardtable.cards import PRINTED_JOKER, Card, format_card
@@ -83,7 +84,6 @@ _ONE_PURE: Final = 2
 _FEASIBLE: Final = 1 << 60
 """Result bit of the show search meaning "feasible" once the card out is already chosen."""
 _IMPOSSIBLE: Final = -(1 << 20)
-_SET_KEY: Final = 1 << 62
 _NEAR_RANKS: Final = tuple(
     sum(1 << r for r in range(13) if abs(r - rank) <= 2 or min(r, rank) == 0 < max(r, rank) - 10)
     for rank in range(13)
@@ -156,8 +156,8 @@ class _Option(NamedTuple):
     """A group that can hold the card type it is listed under (the lowest natural in it).
 
     ``unit`` has a 1 in the count field of every card type the group takes a copy of, so
-    ``mask - unit`` lays the group. ``places`` pairs each type with its position: in a
-    sequence a rank 0..13 (13 = ace high), in a set the rank.
+    ``mask - unit`` lays the group. ``start`` is the first position of a sequence's window
+    (positions are ranks, 13 standing for the high ace), or the rank of a set.
     """
 
     unit: int
@@ -166,10 +166,11 @@ class _Option(NamedTuple):
     value: int
     room: int
     suit: int
-    places: tuple[tuple[int, int], ...]
+    start: int
 
 
 _new_option = tuple.__new__
+_option_value = itemgetter(3)
 
 
 class _Hand:
@@ -228,13 +229,13 @@ class _Hand:
         self.total_value = sum(
             v * counts[c] for v, c in zip(self.values, natural_types, strict=True)
         )
-        self.suit_places = [[-1] * 14 for _ in range(4)]
-        """Per suit, the type held at each position 0..13 (13 = ace high), or -1."""
-        for type_index, card in enumerate(self.types):
-            places = self.suit_places[card // 13]
-            places[card % 13] = type_index
-            if card % 13 == 0:
-                places[13] = type_index
+        self.suit_places: list[list[tuple[int, int]]] = [[], [], [], []]
+        """Per suit, (position, type) of each card in rank order, the ace at 0 and at 13."""
+        for type_index, card in sorted(enumerate(self.types), key=lambda pair: pair[1]):
+            self.suit_places[card // 13].append((card % 13, type_index))
+        for places in self.suit_places:
+            if places and places[0][0] == 0:
+                places.append((13, places[0][1]))
         options: list[list[_Option]] = [[] for _ in range(n)]
         placeable = 0
         for option in self._all_options():
@@ -242,7 +243,7 @@ class _Hand:
             options[((natural & -natural).bit_length() - 1) >> 1].append(option)
             placeable |= natural
         for listed in options:
-            listed.sort(key=lambda o: -o.value)
+            listed.sort(key=_option_value, reverse=True)
         self.options = options
         self.placeable = placeable
         """Unit bits of the naturals some group could hold; the others are always loose."""
@@ -255,93 +256,109 @@ class _Hand:
     def count(self, mask: int, type_index: int) -> int:
         return (mask >> (2 * type_index)) & 3
 
-    def _all_options(self) -> Iterable[_Option]:
-        """Every group holding a natural, with the fewest fillers it needs (one per cards)."""
-        best: dict[int, _Option] = {}
-        budget = self.jokers if self.limit is None else min(self.jokers, self.limit)
-        for suit in range(4):
-            for option in self._suit_sequences(suit, budget):
-                kept = best.get(option.unit)
-                if kept is None or option.fillers < kept.fillers:
-                    best[option.unit] = option
-        for option in self._sets():
-            if option.unit not in best:
-                best[option.unit] = option
-            elif self.limit is not None:
-                # One natural and two jokers make a sequence or a set: the same cards, but
-                # under a joker limit the set has more room for extra jokers.
-                best[option.unit | _SET_KEY] = option
-        return best.values()
-
-    def _suit_sequences(self, suit: int, budget: int) -> list[_Option]:
-        """Windows of one suit: each starts at a card and ends at one, gaps no more than
-        ``budget`` (the fillers a sequence may use)."""
-        n, values, limit, natural_fields = self.n, self.values, self.limit, self.natural_fields
-        at = self.suit_places[suit]
-        occupied = [pos for pos in range(14) if at[pos] >= 0]
-        if len(occupied) < 3 - budget:
-            return []
-        found: list[_Option] = []
-        count_occupied = len(occupied)
-        # Depth-first over the cards taken after the window's first one, as an explicit stack.
-        stack: list[tuple[int, int, int, int, int, tuple[tuple[int, int], ...]]] = []
-        for index, start in enumerate(occupied):
-            type_index = at[start]
-            stack.append(
-                (
-                    index + 1,
-                    start,
-                    1 << (2 * type_index),
-                    values[type_index] if type_index < n else 0,
-                    1,
-                    ((type_index, start),),
-                )
-            )
-            while stack:
-                following, start, unit, value, count, places = stack.pop()
-                fillers = max(3, places[-1][1] - start + 1) - count
-                if unit & natural_fields and fillers <= budget:
-                    found.append(
-                        _new_option(
-                            _Option,
-                            (
-                                unit,
-                                fillers,
-                                _PURE if fillers == 0 else _SEQUENCE,
-                                value,
-                                99 if limit is None else limit - fillers,
-                                suit,
-                                places,
-                            ),
-                        )
-                    )
-                for later in range(following, count_occupied):
-                    position = occupied[later]
-                    # Gaps left inside the window if ``position`` is the next card taken.
-                    if position - start > 12 or position - start - count > budget:
-                        break
-                    type_index = at[position]
-                    stack.append(
-                        (
-                            later + 1,
-                            start,
-                            unit | 1 << (2 * type_index),
-                            value + (values[type_index] if type_index < n else 0),
-                            count + 1,
-                            (*places, (type_index, position)),
-                        )
-                    )
+    def places(self, option: _Option) -> list[tuple[int, int]]:
+        """(type, position) of each natural of a group: in a sequence the ace sits at 13 when
+        the window does not start at 0; in a set the position is the rank."""
+        found = []
+        unit = option.unit
+        while unit:
+            low = unit & -unit
+            unit ^= low
+            type_index = (low.bit_length() - 1) >> 1
+            rank = self.types[type_index] % 13
+            high_ace = rank == 0 and option.kind != _SET and option.start > 0
+            found.append((type_index, 13 if high_ace else rank))
         return found
 
-    def _sets(self) -> list[_Option]:
-        """Every set of a non-wild rank: 1-4 naturals of different suits, fillers up to 3."""
+    def _all_options(self) -> list[_Option]:
+        """Every group holding a natural, each with the fewest fillers it needs."""
+        found: list[_Option] = []
+        budget = self.jokers if self.limit is None else min(self.jokers, self.limit)
+        for suit in range(4):
+            self._suit_sequences(suit, budget, found)
+        self._sets(found)
+        return found
+
+    def _suit_sequences(self, suit: int, budget: int, found: list[_Option]) -> None:
+        """Windows of one suit from a card to a card, every choice of the cards inside them,
+        with no more gaps than ``budget`` (the fillers a sequence may use)."""
+        places = self.suit_places[suit]
+        count_occupied = len(places)
+        if not places or count_occupied < 3 - budget:
+            return
+        n, values, natural_fields = self.n, self.values, self.natural_fields
+        room = 99 if self.limit is None else self.limit
+        occupied = [pos for pos, _ in places]
+        units = [1 << (2 * t) for _, t in places]
+        worth = [values[t] if t < n else 0 for _, t in places]
+        # The ace sits at both ends (0 and 13): the same cards can come out of two windows.
+        ace = units[0] if occupied[0] == 0 else 0
+        with_ace: dict[int, _Option] = {}
+        append = found.append
+        for first in range(count_occupied):
+            start = occupied[first]
+            unit = value = 0
+            for last in range(first, count_occupied):
+                span = occupied[last] - start + 1
+                if span > 13:
+                    break
+                unit |= units[last]
+                value += worth[last]
+                count = last - first + 1
+                if span - count > budget:
+                    break  # the gaps inside the window only grow from here
+                fillers = max(3, span) - count
+                if fillers > budget:
+                    continue
+                choices = [(unit, value, fillers)]
+                if fillers < budget and count > 2:
+                    # Leave out up to ``budget - fillers`` cards inside the window.
+                    inside = range(first + 1, last)
+                    for dropped in range(1, min(budget - fillers, count - 2) + 1):
+                        for left_out in combinations(inside, dropped):
+                            less_unit, less_value = unit, value
+                            for k in left_out:
+                                less_unit ^= units[k]
+                                less_value -= worth[k]
+                            choices.append((less_unit, less_value, fillers + dropped))
+                for group, group_value, group_fillers in choices:
+                    if not group & natural_fields:
+                        continue  # only jokers: placed at the end of the search
+                    option = _new_option(
+                        _Option,
+                        (
+                            group,
+                            group_fillers,
+                            _PURE if group_fillers == 0 else _SEQUENCE,
+                            group_value,
+                            room - group_fillers,
+                            suit,
+                            start,
+                        ),
+                    )
+                    if group & ace:
+                        kept = with_ace.get(group)
+                        if kept is None or group_fillers < kept.fillers:
+                            with_ace[group] = option
+                    else:
+                        append(option)
+        found.extend(with_ace.values())
+
+    def _sets(self, found: list[_Option]) -> None:
+        """Every set of a non-wild rank: 1-4 naturals of different suits, fillers up to 3.
+
+        Without a joker limit a lone natural with two jokers is better laid as a sequence
+        (same cards, and it counts as a sequence), so that set is left out then.
+        """
         by_rank: dict[int, list[int]] = {}
         for type_index in range(self.n):
             by_rank.setdefault(self.types[type_index] % 13, []).append(type_index)
-        found = []
-        jokers = self.jokers
+        smallest = max(1, 3 - self.jokers)
+        if self.limit is None:
+            smallest = max(smallest, 2)
         for rank, suits in by_rank.items():
-            for size in range(max(1, 3 - jokers), len(suits) + 1):
+            worth = _NATURAL_VALUES[rank]
+            for size in range(smallest, len(suits) + 1):
                 fillers = max(0, 3 - size)
                 for chosen in combinations(suits, size):
                     unit = 0
@@ -350,18 +367,9 @@ class _Hand:
                     found.append(
                         _new_option(
                             _Option,
-                            (
-                                unit,
-                                fillers,
-                                _SET,
-                                _NATURAL_VALUES[rank] * size,
-                                4 - size - fillers,
-                                -1,
-                                tuple((t, rank) for t in chosen),
-                            ),
+                            (unit, fillers, _SET, worth * size, 4 - size - fillers, -1, rank),
                         )
                     )
-        return found
 
     # ----------------------------------------------------------------------------------------
     # What the jokers left after the naturals are placed can still do.
@@ -457,15 +465,6 @@ def _joker_plan(
 # --------------------------------------------------------------------------------------------
 # The searches.
 
-_Row = tuple[int, int, int, int, int, _Option]
-"""An option as the hot loops read it: unit, fillers, kind, value, room, the option."""
-
-
-def _rows(hand: _Hand) -> list[list[_Row]]:
-    return [
-        [(o.unit, o.fillers, o.kind, o.value, o.room, o) for o in listed] for listed in hand.options
-    ]
-
 
 class _CoverSearch:
     """Largest value of naturals laid in groups with two sequences, one pure (category A).
@@ -478,7 +477,7 @@ class _CoverSearch:
 
     def __init__(self, hand: _Hand) -> None:
         self.hand = hand
-        self.rows = rows = _rows(hand)
+        self.rows = rows = hand.options
         memo: dict[int, int] = {}
         # A natural no group can hold is loose whatever happens: drop it from the start.
         unplaceable = hand.natural_fields & ~(hand.placeable * 3)
@@ -505,7 +504,7 @@ class _CoverSearch:
             nonzero = (mask | mask >> 1) & low_bits
             result = _IMPOSSIBLE
             next_state = next_states[state]
-            for unit, group_fillers, kind, value, _, _ in rows[type_index]:
+            for unit, group_fillers, kind, value, _, _, _ in rows[type_index]:
                 if unit & nonzero != unit:
                     continue
                 rest = mask - unit
@@ -544,7 +543,8 @@ class _CoverSearch:
             natural = mask & hand.natural_fields
             type_index = ((natural & -natural).bit_length() - 1) >> 1
             nonzero = (mask | mask >> 1) & hand.low_bits
-            for unit, group_fillers, kind, value, _, option in self.rows[type_index]:
+            for option in self.rows[type_index]:
+                unit, group_fillers, kind, value = option[:4]
                 if unit & nonzero != unit:
                     continue
                 rest = mask - unit
@@ -577,7 +577,7 @@ class _ShowSearch:
 
     def __init__(self, hand: _Hand) -> None:
         self.hand = hand
-        self.rows = rows = _rows(hand)
+        self.rows = rows = hand.options
         self.track_room = track_room = hand.limit is not None
         memo: dict[int, int] = {}
         natural_fields, low_bits = hand.natural_fields, hand.low_bits
@@ -587,6 +587,10 @@ class _ShowSearch:
         def search(mask: int, fillers: int, state: int, room: int, out_free: bool) -> int:
             natural = mask & natural_fields
             if not natural:
+                if state == _DONE and not out_free and not track_room:
+                    return _FEASIBLE  # without a joker limit, spare jokers always fit
+                if state != _DONE and state != _ONE_PURE:
+                    return 0
                 return end(mask, fillers, state, room, out_free)
             key = mask | fillers << 40 | state << 48 | room << 52 | out_free << 60
             found = memo.get(key)
@@ -596,7 +600,7 @@ class _ShowSearch:
             nonzero = (mask | mask >> 1) & low_bits
             result = 0
             next_state = next_states[state]
-            for unit, group_fillers, kind, _, group_room, _ in rows[type_index]:
+            for unit, group_fillers, kind, _, group_room, _, _ in rows[type_index]:
                 if unit & nonzero != unit:
                     continue
                 rest = mask - unit
@@ -644,7 +648,8 @@ class _ShowSearch:
             natural = mask & hand.natural_fields
             type_index = ((natural & -natural).bit_length() - 1) >> 1
             nonzero = (mask | mask >> 1) & hand.low_bits
-            for unit, group_fillers, kind, _, group_room, option in self.rows[type_index]:
+            for option in self.rows[type_index]:
+                unit, group_fillers, kind, _, group_room = option[:5]
                 if unit & nonzero != unit:
                     continue
                 rest = mask - unit
@@ -690,16 +695,17 @@ class _Layout:
     def natural_group(self, option: _Option, extra: int) -> Group:
         """The group of ``option`` with its fillers, grown by ``extra`` more jokers."""
         hand = self.hand
+        places = hand.places(option)
         if option.kind == _SET:
-            rank = option.places[0][1]
-            cards = sorted(hand.types[t] for t, _ in option.places)
+            rank = option.start
+            cards = sorted(hand.types[t] for t, _ in places)
             represented = list(cards)
             missing = [s for s in range(4) if all(c // 13 != s for c in cards)]
             for suit in missing[: option.fillers + extra]:
                 cards.append(self.take_filler())
                 represented.append(suit * 13 + rank)
             return Group("set", tuple(cards), tuple(represented))
-        by_position = {pos: hand.types[t] for t, pos in option.places}
+        by_position = {pos: hand.types[t] for t, pos in places}
         low, high = min(by_position), max(by_position)
         length = max(3, high - low + 1) + extra
         start = min(low, 14 - length)
@@ -735,9 +741,9 @@ class _Layout:
         return Group("sequence", tuple(cards), tuple(represented))
 
 
-def _sequence_room(option: _Option, limit: int | None) -> int:
+def _sequence_room(hand: _Hand, option: _Option, limit: int | None) -> int:
     """How many more jokers a sequence of naturals can take (13 cards make the longest)."""
-    places = [pos for _, pos in option.places]
+    places = [pos for _, pos in hand.places(option)]
     window_room = 13 - max(3, max(places) - min(places) + 1)
     return window_room if limit is None else min(window_room, limit - option.fillers)
 
@@ -767,7 +773,7 @@ def _lay(
             kept_pure = True  # the pure sequence that must stay pure takes no joker
             rooms.append(0)
         else:
-            rooms.append(_sequence_room(option, hand.limit))
+            rooms.append(_sequence_room(hand, option, hand.limit))
     limit, all_jokers = hand.limit, hand.all_joker_groups
     plan = _joker_plan(need, spare, spare_wilds, sum(rooms), limit, all_jokers)
     if plan is None:
@@ -813,7 +819,8 @@ def _best_pure(hand: _Hand) -> _Option | None:
     for listed in hand.options:
         for option in listed:
             if option.kind == _PURE and (
-                best is None or (option.value, len(option.places)) > (best.value, len(best.places))
+                best is None
+                or (option.value, option.unit.bit_count()) > (best.value, best.unit.bit_count())
             ):
                 best = option
     return best
