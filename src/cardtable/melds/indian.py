@@ -84,11 +84,20 @@ _ONE_PURE: Final = 2
 _FEASIBLE: Final = 1 << 60
 """Result bit of the show search meaning "feasible" once the card out is already chosen."""
 _IMPOSSIBLE: Final = -(1 << 20)
+
+
+def _rank_distance(rank: int, other: int) -> int:
+    """Distance of two ranks in a sequence, the ace counting as 1 or as 14."""
+    places = (0, 13) if rank == 0 else (rank,)
+    other_places = (0, 13) if other == 0 else (other,)
+    return min(abs(a - b) for a in places for b in other_places)
+
+
 _NEAR_RANKS: Final = tuple(
-    sum(1 << r for r in range(13) if abs(r - rank) <= 2 or min(r, rank) == 0 < max(r, rank) - 10)
-    for rank in range(13)
+    tuple(sum(1 << r for r in range(13) if _rank_distance(rank, r) <= reach) for rank in range(13))
+    for reach in range(5)
 )
-"""Ranks that can share a three-card sequence with ``rank`` (the ace both low and high)."""
+"""``_NEAR_RANKS[reach][rank]``: the ranks at most ``reach`` places from ``rank``."""
 _NATURAL_VALUES: Final = tuple(10 if rank == 0 or rank >= 10 else rank + 1 for rank in range(13))
 
 
@@ -177,9 +186,10 @@ class _Hand:
     """Everything about one hand that the searches read, built once per call.
 
     The hand is a mask of 2-bit count fields, one per distinct card (a *type*): first the
-    naturals, then the wild-rank cards; printed jokers are just counted. The naturals with the
-    fewest neighbours (cards of their rank, or near them in their suit) take the lowest fields,
-    so that the search, which always places the lowest natural next, meets dead ends early.
+    naturals, then the wild-rank cards; printed jokers are just counted. The naturals likely to
+    fit the fewest groups (few cards of their rank, few near them in their suit) take the
+    lowest fields, so that the search, which always places the lowest natural next, meets dead
+    ends early.
     """
 
     def __init__(
@@ -212,12 +222,18 @@ class _Hand:
             held[card // 13] |= 1 << (card % 13)
             suits_of_rank[card % 13] += 1
 
-        def neighbours(card: Card) -> int:
+        jokers = self.printed + self.wild_total
+        near_ranks = _NEAR_RANKS[2 + min(2, jokers if limit is None else min(jokers, limit))]
+
+        def groups_estimate(card: Card) -> int:
+            # Roughly how many groups hold the card: subsets of its rank for sets, windows
+            # over its suit's cards within reach (two places, plus what jokers can bridge).
             rank = card % 13
-            return (held[card // 13] & _NEAR_RANKS[rank]).bit_count() + suits_of_rank[rank]
+            near = (held[card // 13] & near_ranks[rank]).bit_count()
+            return (1 << (suits_of_rank[rank] - 1)) + near * (near + 1) // 2
 
         natural_types = sorted(
-            (c for c in counts if c % 13 != wild_rank), key=lambda c: (neighbours(c), c)
+            (c for c in counts if c % 13 != wild_rank), key=lambda c: (groups_estimate(c), c)
         )
         self.types = natural_types + wild_types
         self.n = n = len(natural_types)
@@ -877,8 +893,13 @@ def solve(
             False,
         )
     raw = total - laid
-    valid = raw == 0 and _show_exists(hand)
-    if valid:
+    # Without a joker limit, laying every natural with two sequences, one pure, is a show:
+    # spare jokers always fit in a sequence (RULES.md 2.4 sets no limit on jokers in one).
+    valid = raw == 0 and (hand.limit is None or _show_exists(hand))
+    if valid and hand.limit is None:
+        chosen, _, mask, fillers, state = cover.walk()
+        groups, loose_cards = _lay(hand, chosen, mask, fillers, state, must_place_all=True)
+    elif valid:
         show = _ShowSearch(hand)
         chosen, mask, fillers, state, _ = show.walk(hand.start)
         groups, loose_cards = _lay(hand, chosen, mask, fillers, state, must_place_all=True)
