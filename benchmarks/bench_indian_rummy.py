@@ -86,11 +86,11 @@ def run(hand_count: int, seed: int, reference: int) -> None:
             slow_timing = time_side_by_side(slow, [sample], loops=1, repeats=1)
             for contender, timing in slow_timing.items():
                 print(format_row((name, contender, timing.median, timing.p90, timing.mean), widths))
-        valid = sum(bool(indian.is_valid_show(*d)) for d in deals if len(d[0]) == 13)
-        shows = sum(bool(indian.show_discards(*d)) for d in deals if len(d[0]) == 14)
-        print(
-            f"  hands with a valid show: {valid if len(deals[0][0]) == 13 else shows} of {len(deals)}"
-        )
+        if len(deals[0][0]) == 13:
+            shows = sum(indian.is_valid_show(hand, wild) for hand, wild in deals)
+        else:
+            shows = sum(bool(indian.show_discards(hand, wild)) for hand, wild in deals)
+        print(f"  hands with a valid show: {shows} of {len(deals)}")
 
 
 def main() -> None:
