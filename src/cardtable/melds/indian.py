@@ -599,6 +599,7 @@ class _ShowSearch:
         natural_fields, low_bits = hand.natural_fields, hand.low_bits
         printed, wild_shift, types = hand.printed, hand.wild_shift, hand.types
         field_sum, next_states, end = _FIELD_SUM, _NEXT_STATE, self._end
+        has_printed = 1 if printed else 0
 
         def search(mask: int, fillers: int, state: int, room: int, out_free: bool) -> int:
             natural = mask & natural_fields
@@ -614,7 +615,13 @@ class _ShowSearch:
                 return found
             type_index = ((natural & -natural).bit_length() - 1) >> 1
             nonzero = (mask | mask >> 1) & low_bits
-            result = 0
+            result = everything = 0
+            if out_free:
+                # Every card still held (and a printed joker) could be the one put down; once
+                # all of them are found, nothing below can add another.
+                everything = nonzero.bit_count() + has_printed
+                if search(mask - (1 << (2 * type_index)), fillers, state, room, False):
+                    result = 1 << types[type_index]
             next_state = next_states[state]
             for unit, group_fillers, kind, _, group_room, _, _ in rows[type_index]:
                 if unit & nonzero != unit:
@@ -625,10 +632,8 @@ class _ShowSearch:
                     continue
                 next_room = min(room + group_room, 31) if track_room else 0
                 result |= search(rest, total_fillers, next_state[kind], next_room, out_free)
-                if result and not out_free:
+                if result and (not out_free or result.bit_count() == everything):
                     break
-            if out_free and search(mask - (1 << (2 * type_index)), fillers, state, room, False):
-                result |= 1 << types[type_index]
             memo[key] = result
             return result
 
