@@ -258,8 +258,6 @@ class _Hand:
             natural = option.unit & self.natural_fields
             options[((natural & -natural).bit_length() - 1) >> 1].append(option)
             placeable |= natural
-        for listed in options:
-            listed.sort(key=_option_value, reverse=True)
         self.options = options
         self.placeable = placeable
         """Unit bits of the naturals some group could hold; the others are always loose."""
@@ -493,7 +491,10 @@ class _CoverSearch:
 
     def __init__(self, hand: _Hand) -> None:
         self.hand = hand
-        self.rows = rows = hand.options
+        # The most valuable groups first: a branch stops once everything left is laid.
+        self.rows = rows = [
+            sorted(listed, key=_option_value, reverse=True) for listed in hand.options
+        ]
         memo: dict[int, int] = {}
         # A natural no group can hold is loose whatever happens: drop it from the start.
         unplaceable = hand.natural_fields & ~(hand.placeable * 3)
