@@ -89,6 +89,30 @@ def settle(page: Page) -> None:
     )
 
 
+RECORD_HANDS_JS = """() => {
+  window.__handsAt = {};
+  const table = document.querySelector('.table');
+  const note = () => {
+    window.__handsAt[table.dataset.version] =
+      [...document.querySelectorAll('.hand .hand-card')].map(c => c.dataset.card);
+  };
+  note();
+  new MutationObserver(note).observe(table, {attributes: true, attributeFilter: ['data-version']});
+}"""
+
+
+def record_hands(page: Page) -> None:
+    """From now on, remember the hand shown at each table version (computer players move at
+    once, so the page may be several versions on by the time a test looks)."""
+    page.evaluate(RECORD_HANDS_JS)
+
+
+def hand_at(page: Page, version: int) -> list[str]:
+    """The hand the page showed at ``version`` (after :func:`record_hands`)."""
+    hand: list[str] = page.evaluate("v => window.__handsAt[String(v)]", version)
+    return hand
+
+
 def panel_name(page: Page) -> str | None:
     """The open panel's name (``summary``, ``confirm`` …) or ``None``."""
     if not page.locator("dialog#panel[open]").count():
@@ -167,7 +191,11 @@ def answer_panel(page: Page, *, finish: bool = True) -> str | None:
 def lift_playable_card(page: Page, verb: str = "discard") -> str | None:
     """Click hand cards until one lifts with ``verb`` legal for it; return its label."""
     cards = page.locator(".hand .hand-card")
-    for index in range(cards.count()):
+    count = cards.count()
+    for index in range(count):
+        # Other seats may act meanwhile (a drop, the end of the game): stop if the hand changed.
+        if cards.count() != count or not table_state(page).my_turn:
+            return None
         card = cards.nth(index)
         if card.get_attribute("aria-pressed") != "true":
             card.click()
@@ -208,6 +236,8 @@ def play_with_mouse(page: Page, *, max_moves: int = 400, special: Move | None = 
             if label is not None:
                 page.locator(".hand .hand-card.lifted").click()
                 turn += 1
+            elif not table_state(page).my_turn or table_state(page).version != state.version:
+                continue
             else:
                 # No card to discard: take the first other legal move offered (a tie vote…).
                 page.locator(

@@ -176,6 +176,7 @@ def test_house_rules_panel_lists_the_tables_rules_with_changes_marked(
 ) -> None:
     page = open_page().page
     start_game(page, server.url, "indecision", rules={"target_score": 50})
+    wait_my_turn(page)
     page.click("#menu-button")
     page.click("[data-menu=house-rules]")
     panel = page.locator("dialog#panel[data-panel=house-rules]")
@@ -192,7 +193,8 @@ def test_start_a_new_game_asks_first_and_abandons_the_table(
     server: LiveServer, open_page: Callable[..., BrowserPage]
 ) -> None:
     page = open_page().page
-    start_game(page, server.url, "declaration-rummy", cards_dealt=3)
+    start_game(page, server.url, "indecision")
+    wait_my_turn(page)
     table_url = page.url
     page.click("#menu-button")
     page.click("[data-menu=new-game]")

@@ -82,7 +82,7 @@ def test_indian_rummy_single_deal_played_with_the_mouse_ends_with_a_declaration(
     server: LiveServer, open_page: Callable[..., BrowserPage], shots: Path
 ) -> None:
     page = open_page().page
-    start_game(page, server.url, "indian-rummy", preset="single-deal")
+    start_game(page, server.url, "indian-rummy", preset="single-deal", level="easy")
     wait_idle(page)
     expect(page.locator(".wild-zone")).to_contain_text("Wild joker")
     expect(page.locator(".hand .hand-card")).to_have_count(13)
@@ -101,6 +101,7 @@ def test_indian_rummy_single_deal_played_with_the_mouse_ends_with_a_declaration(
         return True
 
     play_with_mouse(page, special=declare_on_third_turn)
+    assert declared, "the deal ended before our declaration"
     open_summary(page)
     summary = page.locator("dialog#panel .summary")
     expect(summary.locator(".seat-summary")).to_have_count(2)
@@ -169,6 +170,10 @@ def test_indian_rummy_deal_played_with_the_keyboard_only(
     tab_until(page, lambda f: f.startswith("game-"))
     while focused(page) != "game-indian-rummy":
         page.keyboard.press("ArrowRight")
+    # Easy computer players, so that the deal lasts until our own declaration.
+    tab_until(page, lambda f: f == "level-all")
+    page.keyboard.type("easy")
+    expect(page.locator("#level-seat-1")).to_have_value("easy")
     tab_until(page, lambda f: f == "preset")
     page.keyboard.type("single")
     expect(page.locator("#preset")).to_have_value("single-deal")
@@ -209,4 +214,89 @@ def test_indian_rummy_deal_played_with_the_keyboard_only(
             turns += 1
         wait_version_after(page, state.version)
     assert table_state(page).finished
+    assert declared, "the deal ended before our declaration"
     page.screenshot(path=str(shots / "keyboard-final.png"))
+
+
+def test_declaration_rummy_match_is_played_to_the_end_with_its_wins_chart(
+    server: LiveServer, open_page: Callable[..., BrowserPage], shots: Path
+) -> None:
+    page = open_page().page
+    page.goto(server.url)
+    page.click("label[for=game-declaration-rummy]")
+    page.select_option("#cards-dealt", "2")
+    page.select_option("#level-all", "random")
+    page.check("#mode-match")
+    page.click("#start-button")
+    page.wait_for_selector(".table[data-version]")
+    expect(page.locator(".scores h2")).to_have_text("Match")
+
+    def declare(page: Page, turn: int) -> bool:
+        button = page.locator(".actions button[data-action='declare']:not([disabled])")
+        if not button.count():
+            return False
+        button.click()
+        answer_panel(page)
+        return True
+
+    play_with_mouse(page, special=declare)
+    open_summary(page)
+    panel = page.locator("dialog#panel")
+    expect(panel.locator("h2")).to_have_text("Match over")
+    expect(panel.locator(".totals-chart figcaption")).to_contain_text("Game wins in the match")
+    wins = page.eval_on_selector_all(
+        ".score-table tbody tr td:last-child", "els => els.map(e => e.textContent)"
+    )
+    assert "2" in [w.strip(" ★") for w in wins]
+    settle(page)
+    page.screenshot(path=str(shots / "declaration-rummy-match.png"))
+
+
+def test_spread_out_discard_pile_shows_every_discard_and_takes_from_deep_in_it(
+    server: LiveServer, open_page: Callable[..., BrowserPage], shots: Path
+) -> None:
+    page = open_page().page
+    for _game in range(8):
+        # Easy computer players discard rather than end the game at once, so the pile grows.
+        start_game(
+            page, server.url, "declaration-rummy", preset="spread-out", cards_dealt=5, level="easy"
+        )
+        for _move in range(60):
+            wait_idle(page)
+            if panel_name(page) is not None:
+                answer_panel(page)
+                continue
+            state = table_state(page)
+            if state.finished:
+                break
+            pile = page.locator(".spread-pile .card")
+            if state.phase == "draw" and pile.count() >= 2:
+                shown = page.eval_on_selector_all(
+                    ".spread-pile .card", "els => els.map(e => e.dataset.card)"
+                )
+                assert len(shown) == pile.count()
+                second = page.locator(".spread-pile .card[data-action='take discard 2']")
+                expect(second).to_have_attribute(
+                    "aria-label", re.compile(r"^Take the .* and the 1 card above it")
+                )
+                before = page.locator(".hand .hand-card").count()
+                settle(page)
+                page.screenshot(path=str(shots / "declaration-rummy-spread-out.png"))
+                second.click(position={"x": 8, "y": 30})
+                wait_version_after(page, state.version)
+                expect(page.locator(".hand .hand-card")).to_have_count(before + 2)
+                taken = set(shown[-2:])
+                assert taken <= set(
+                    page.eval_on_selector_all(
+                        ".hand .hand-card", "els => els.map(e => e.dataset.card)"
+                    )
+                )
+                return
+            if state.phase == "draw":
+                page.click("[data-zone=stock] button.zone-button")
+            elif lift_playable_card(page) is not None:
+                page.locator(".hand .hand-card.lifted").click()
+            else:
+                break
+            wait_version_after(page, state.version)
+    raise AssertionError("no turn with two cards in the spread-out pile came up in eight games")

@@ -108,11 +108,13 @@ export class StartScreen {
             "ul",
             { class: "resume-list" },
             open.map((t) => {
-              const title = this.app.games.find((g) => g.name === t.game)?.title ?? t.game;
+              const title = t.title ?? this.app.games.find((g) => g.name === t.game)?.title ?? t.game;
+              const others = (t.seats || []).filter((seat) => seat.kind === "bot").map((seat) => seat.name);
               return h(
                 "li",
                 {},
-                h("span", {}, `${title}`, t.created ? h("span", { class: "muted" }, ` · ${t.created}`) : ""),
+                h("span", {}, title,
+                  h("span", { class: "muted" }, ` · with ${others.join(", ") || "others"} · ${t.version ?? 0} moves`)),
                 h(
                   "button",
                   { type: "button", class: "btn small", onclick: () => this.app.openTable(t.table_id) },

@@ -378,7 +378,7 @@ export class TableView {
     const disabled = this.pending;
     const drawStock = this.module.drawStock(legal);
     const drawPile = this.module.drawPile(legal);
-    buttons.push(this.actionButton(drawStock, "Draw from stock", { key: "S", extraClass: "draw" }));
+    buttons.push(this.actionButton(drawStock, this.module.stockButtonText, { key: "S", extraClass: "draw" }));
     buttons.push(this.actionButton(drawPile, this.module.pileButtonText, { key: "D", extraClass: "draw" }));
     for (const verb of this.module.cardVerbs) {
       const cards = legal.byCardVerb.get(verb.verb);
@@ -560,7 +560,7 @@ export class TableView {
     } else if (movement === "from-stock" && !mine && before.stock && seatRect) {
       flyGhost(cardBack(), before.stock, seatRect, kind);
     } else if (movement === "from-pile" && !mine && before.pile && seatRect) {
-      const taken = this.previous?.view?.pile_top ?? null;
+      const taken = this.previous ? this.module.pileTop(this.previous.view) : null;
       flyGhost(taken ? cardElement(taken) : cardBack(), before.pile, seatRect, kind);
     } else if ((movement === "from-stock" || movement === "from-pile") && mine) {
       const fresh = this.hand.element.querySelector(".hand-card.fresh");

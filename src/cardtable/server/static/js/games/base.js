@@ -141,6 +141,7 @@ export function nameSeats(ctx, text) {
 export const baseGame = {
   name: "",
   blurb: "",
+  stockButtonText: "Draw from stock",
   pileButtonText: "Take the discard",
   cardVerbs: [{ verb: "discard", label: "Discard", primary: true }],
 
@@ -157,6 +158,9 @@ export const baseGame = {
 
   hand(view) {
     return view.hand || [];
+  },
+  pileTop(view) {
+    return view.pile_top ?? null;
   },
   handMarks() {
     return new Map();

@@ -153,6 +153,9 @@ export default {
   drawStock(legal) {
     return legal.all.includes("draw stock") ? "draw stock" : null;
   },
+  pileTop(view) {
+    return view.discard_pile?.top ?? null;
+  },
   drawPile(legal) {
     return legal.all.includes("take discard") ? "take discard" : null;
   },
@@ -416,6 +419,12 @@ export default {
         : `${ctx.name(winner)} ${winner === ctx.seat ? "win" : "wins"} the game.`,
       outcome.tie_break ? ` Tie-break: ${nameSeats(ctx, outcome.tie_break)}` : "",
     );
+    const matchWinners = ctx.message.result && ctx.view.rules?.match ? ctx.message.result.winners || [] : [];
+    const matchLine = matchWinners.length
+      ? h("p", { class: "summary-winner" },
+          `${matchWinners.map((s) => ctx.name(s)).join(" and ")} ${matchWinners.length === 1 && matchWinners[0] !== ctx.seat ? "wins" : "win"} the match `,
+          `(${(ctx.view.match_wins || []).map((w, s) => `${ctx.name(s)} ${w}`).join(", ")}).`)
+      : null;
     const seats = [];
     for (let seat = 0; seat < n; seat += 1) {
       const hand = outcome.hands[seat];
@@ -463,7 +472,7 @@ export default {
       });
       chart = totalsChart({ title: "Game wins in the match", series, target: ctx.view.rules.match_wins, axis: "games played" });
     }
-    return h("div", { class: "summary game-declaration-rummy" }, lead, result, h("div", { class: "summary-seats" }, seats), chart);
+    return h("div", { class: "summary game-declaration-rummy" }, lead, result, matchLine, h("div", { class: "summary-seats" }, seats), chart);
   },
 
   summaryButtons(ctx) {

@@ -74,6 +74,7 @@ export default {
   ...baseGame,
   name: "indecision",
   blurb: "5 cards, melds score, race to 121",
+  stockButtonText: "Draw from the deck",
   pileButtonText: "Take from the pile",
   cardVerbs: [
     { verb: "discard", label: "Discard", primary: true },
