@@ -90,10 +90,14 @@ def test_reduce_motion_sets_the_motion_scale_to_zero(
     page.wait_for_selector("body.ready")
     scale = "() => getComputedStyle(document.documentElement).getPropertyValue('--motion-scale')"
     assert page.evaluate(scale).strip() == "1"
+    duration = "() => import('/static/js/options.js').then(m => m.moveDuration())"
+    assert page.evaluate(duration) > 0
     open_options(page)
     toggle_option(page, "reduce_motion")
     expect(page.locator("body")).to_have_class(has_class("reduce-motion"))
     assert page.evaluate(scale).strip() == "0"
+    # Computer players' cards no longer fly: their moves take no time on screen.
+    assert page.evaluate(duration) == 0
 
 
 def test_system_reduced_motion_is_followed_without_the_option(
@@ -129,9 +133,13 @@ def test_opponent_speed_and_difficulty_are_kept_and_preselect_new_games(
 ) -> None:
     page = open_page().page
     page.goto(server.url)
+    duration = "() => import('/static/js/options.js').then(m => m.moveDuration())"
+    normal = page.evaluate(duration)
     open_options(page)
     with page.expect_response(lambda r: r.url.endswith("/api/profile")):
         page.select_option("#option-opponent_speed", "slow")
+    # A slower opponent's cards move more slowly on screen (the server paces the moves too).
+    assert page.evaluate(duration) > normal
     with page.expect_response(lambda r: r.url.endswith("/api/profile")):
         page.select_option("#option-difficulty", "hard")
     page.click("dialog#panel [data-close]")

@@ -66,6 +66,11 @@ export function shortText(card) {
   return label(card);
 }
 
+/** Text with card labels ("10C", "QH") written with suit symbols ("10♣", "Q♥"). */
+export function prettyCards(text) {
+  return String(text ?? "").replace(/\b(10|[2-9AJQK])([SHDC])\b/g, (_, rank, suit) => rank + SUIT_SYMBOLS[SUITS.indexOf(suit)]);
+}
+
 /** Sort key by suit (S H D C), then rank; specials last. */
 export function suitKey(card) {
   const parsed = parse(card);

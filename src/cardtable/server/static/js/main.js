@@ -5,7 +5,7 @@ import { api } from "./api.js";
 import { h, replaceChildren } from "./dom.js";
 import { setupMenu, showTableRules } from "./menu.js";
 import { applyOptions } from "./options.js";
-import { alertMessage, confirmPanel, panelOpen, setupPanel } from "./panel.js";
+import { alertMessage, confirmPanel, setupPanel } from "./panel.js";
 import { StartScreen } from "./start.js";
 import { TableView } from "./table.js";
 
@@ -140,4 +140,3 @@ async function boot() {
 
 window.cardtable = app;
 boot();
-export { panelOpen };

@@ -4,7 +4,7 @@
 import { api } from "./api.js";
 import { cardRow } from "./cards.js";
 import { h } from "./dom.js";
-import { LEVELS, OPTION_TEXT, options, setOption, SPEEDS } from "./options.js";
+import { OPTION_TEXT, options, setOption, SPEEDS } from "./options.js";
 import { alertMessage, announce, openPanel } from "./panel.js";
 import { ruleSummaryRow } from "./schema_form.js";
 
@@ -260,5 +260,3 @@ async function exportRecord() {
     alertMessage(`The record could not be exported: ${error.message}`);
   }
 }
-
-export { LEVELS };

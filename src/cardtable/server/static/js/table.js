@@ -5,8 +5,9 @@
 import { classify, parseAction } from "./actions.js";
 import { finishAnimations, flyGhost, flyIn } from "./animate.js";
 import { api } from "./api.js";
-import { cardBack, cardElement, cardName, shortText } from "./cards.js";
+import { cardBack, cardElement, prettyCards, shortText } from "./cards.js";
 import { h, replaceChildren } from "./dom.js";
+import { nameSeats } from "./games/base.js";
 import { gameModule } from "./games/index.js";
 import { groupByMelds, Hand } from "./hand.js";
 import { options, onOptionsChange } from "./options.js";
@@ -332,7 +333,8 @@ export class TableView {
     }
     line.hidden = false;
     const what = this.hint.action ? this.module.actionText(this.ctx(), this.hint.action) : "Nothing to do now";
-    replaceChildren(line, h("strong", {}, "Hint: "), what, this.hint.reason ? ` — ${this.hint.reason}` : "");
+    const reason = this.hint.reason ? prettyCards(nameSeats(this.ctx(), this.hint.reason)) : "";
+    replaceChildren(line, h("strong", {}, "Hint: "), what, reason ? ` — ${reason}` : "");
   }
 
   renderBanner(ctx) {
@@ -512,8 +514,9 @@ export class TableView {
     if (!coach) {
       body.push(h("p", { class: "muted" }, "Tips appear here on your turn."));
     } else {
-      for (const warning of coach.warnings || []) body.push(h("p", { class: "coach-warning", role: "note" }, "⚠ ", warning));
-      if (coach.tips?.length) body.push(h("ul", { class: "coach-tips" }, coach.tips.map((tip) => h("li", {}, tip))));
+      const say = (text) => prettyCards(nameSeats(this.ctx(), text));
+      for (const warning of coach.warnings || []) body.push(h("p", { class: "coach-warning", role: "note" }, "⚠ ", say(warning)));
+      if (coach.tips?.length) body.push(h("ul", { class: "coach-tips" }, coach.tips.map((tip) => h("li", {}, say(tip)))));
       if (coach.discards?.length) {
         body.push(
           h("table", { class: "coach-discards" },
@@ -522,8 +525,8 @@ export class TableView {
             h("tbody", {}, coach.discards.map((row) =>
               h("tr", {},
                 h("td", {}, cardElement(row.card, { extraClass: "micro" })),
-                h("td", { class: "num" }, Array.isArray(row.leaves) ? row.leaves.map(shortText).join(" ") : String(row.leaves ?? "")),
-                h("td", {}, row.note || ""))))),
+                h("td", { class: "num" }, Array.isArray(row.leaves) ? row.leaves.map(shortText).join(" ") : say(row.leaves ?? "")),
+                h("td", {}, say(row.note || "")))))),
         );
       }
     }
@@ -641,5 +644,3 @@ export class TableView {
     return false;
   }
 }
-
-export { cardName };

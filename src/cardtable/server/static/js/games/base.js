@@ -2,7 +2,7 @@
 // game module spreads these and overrides what is its own.
 
 import { parseAction } from "../actions.js";
-import { cardBack, cardElement, cardName, shortText, stackElement } from "../cards.js";
+import { cardElement, cardName, shortText, stackElement } from "../cards.js";
 import { capitalise, h } from "../dom.js";
 import { totalsChart } from "../chart.js";
 
@@ -244,5 +244,3 @@ export const baseGame = {
     return [];
   },
 };
-
-export { cardBack, cardElement, h };
