@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import insert, select, update
 
 from cardtable.storage.database import Database
 from cardtable.storage.models import ActionRow, TableRow, TableSeatRow, utc_now
@@ -73,11 +73,14 @@ def sit(db: Database, table_id: str, seat: int, profile_id: int) -> None:
 
 def append_action(db: Database, table_id: str, index: int, seat: int, notation: str) -> None:
     """Append move number ``index`` (0-based) to a table's log."""
+    # Plain statements rather than ORM objects: this runs after every move of every table.
     with db.session() as session:
-        session.add(ActionRow(table_id=table_id, index=index, seat=seat, notation=notation))
-        row = session.get(TableRow, table_id)
-        if row is not None:
-            row.updated_at = utc_now()
+        session.execute(
+            insert(ActionRow).values(table_id=table_id, index=index, seat=seat, notation=notation)
+        )
+        session.execute(
+            update(TableRow).where(TableRow.id == table_id).values(updated_at=utc_now())
+        )
 
 
 def set_status(

@@ -1,0 +1,306 @@
+"""Speed of the web server: move latency under load, page weight, time to a playable table.
+
+Everything runs on the loopback interface. uvicorn serves the real app (SQLite file in a
+temporary directory, every move stored as it is made) from a background thread of this process,
+on a free port; the load's measuring clients (``httpx`` and ``websockets``) run in a second
+process, as browsers would, so that they do not compete with the server for the interpreter.
+
+1. **Move latency, 50 tables at once.** Each table seats one measuring client and computer
+   players that move with no pause (``bot_delay_scale=0``), so all tables play flat out. The
+   server time of a human move runs from the moment the table's websocket handler has the frame
+   to the moment every connected seat has been sent its new view (the table owner reports both
+   instants through the lobby's ``on_timing`` hook); the client's round trip (send the action,
+   receive the new state) is shown beside it. A table whose game ends is replaced by a new one.
+2. **Page weight.** Bytes of ``/`` plus every file under ``/static/``, as served, and the same
+   gzip-compressed (what a compressing proxy would send).
+3. **Time to a first playable table.** From a fresh visitor's ``GET /`` through the catalogue,
+   ``POST /api/tables`` and the websocket's first state message, per game.
+
+Figures are medians and 99th percentiles; nothing fails on time. Reproduce::
+
+    .venv/bin/python -m benchmarks.bench_server
+    .venv/bin/python -m benchmarks.bench_server --tables 20 --moves 30 --level normal
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import gzip
+import json
+import multiprocessing
+import queue
+import random
+import socket
+import statistics
+import tempfile
+import threading
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import httpx
+import uvicorn
+from websockets.asyncio.client import ClientConnection, connect
+
+from cardtable.server.app import STATIC_DIR, create_app
+from cardtable.server.context import context_of
+from cardtable.server.identity import COOKIE_NAME
+from cardtable.server.table import Timing
+
+GAMES = ("indecision", "indian-rummy", "declaration-rummy")
+SEATS = {"indecision": 2, "indian-rummy": 3, "declaration-rummy": 4}
+RECEIVE_TIMEOUT = 60.0
+MAX_GAMES_PER_TABLE = 100
+LOAD_TIMEOUT = 600.0
+
+
+class LiveServer:
+    """uvicorn serving an app from a background thread on a free loopback port."""
+
+    def __init__(self, app: Any) -> None:
+        self.socket = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        self.socket.bind(("127.0.0.1", 0))
+        self.port: int = self.socket.getsockname()[1]
+        config = uvicorn.Config(app, log_level="warning", ws_max_size=65536, lifespan="on")
+        self.server = uvicorn.Server(config)
+        self.thread = threading.Thread(
+            target=self.server.run, kwargs={"sockets": [self.socket]}, daemon=True
+        )
+
+    def __enter__(self) -> LiveServer:
+        self.thread.start()
+        deadline = time.monotonic() + 30
+        while not self.server.started:
+            if time.monotonic() > deadline:
+                raise RuntimeError("the server did not start")
+            time.sleep(0.01)
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        self.server.should_exit = True
+        self.thread.join(timeout=30)
+        self.socket.close()
+
+    @property
+    def http(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def ws(self) -> str:
+        return f"ws://127.0.0.1:{self.port}"
+
+
+def percentile(values: Sequence[float], fraction: float) -> float:
+    """The value below which ``fraction`` of ``values`` lie (nearest rank)."""
+    ordered = sorted(values)
+    index = min(len(ordered) - 1, max(0, round(fraction * len(ordered)) - 1))
+    return ordered[index]
+
+
+def describe(name: str, seconds: Sequence[float]) -> str:
+    ms = [s * 1000 for s in seconds]
+    return (
+        f"  {name:<34} n={len(ms):5d}  median {statistics.median(ms):7.2f} ms"
+        f"  p99 {percentile(ms, 0.99):7.2f} ms  max {max(ms):7.2f} ms"
+    )
+
+
+async def new_table(http: httpx.AsyncClient, game: str, level: str, seed: int) -> str:
+    seats = [{"kind": "human"}] + [{"kind": "bot", "level": level}] * (SEATS[game] - 1)
+    response = await http.post("/api/tables", json={"game": game, "seats": seats, "seed": seed})
+    response.raise_for_status()
+    table_id: str = response.json()["table_id"]
+    return table_id
+
+
+async def next_state(ws: ClientConnection) -> dict[str, Any]:
+    while True:
+        message = json.loads(await asyncio.wait_for(ws.recv(), RECEIVE_TIMEOUT))
+        if message["type"] == "state":
+            return dict(message)
+        if message["type"] == "error":
+            raise RuntimeError(f"server refused a benchmark move: {message}")
+
+
+async def play_table(
+    server: LiveServer,
+    index: int,
+    *,
+    moves: int,
+    level: str,
+    round_trips: list[float],
+    games_started: list[int],
+) -> None:
+    """One measuring client: play ``moves`` random legal moves, starting new games as needed
+    (at most ``MAX_GAMES_PER_TABLE``: computer players can end a game before the client's turn)."""
+    rng = random.Random(index)
+    game = GAMES[index % len(GAMES)]
+    async with httpx.AsyncClient(base_url=server.http) as http:
+        await http.get("/api/profile")
+        cookie = f"{COOKIE_NAME}={http.cookies[COOKIE_NAME]}"
+        played = 0
+        for game_number in range(MAX_GAMES_PER_TABLE):
+            if played >= moves:
+                break
+            table_id = await new_table(http, game, level, seed=index * 1000 + game_number)
+            games_started.append(1)
+            url = f"{server.ws}/ws/tables/{table_id}"
+            async with connect(url, additional_headers={"Cookie": cookie}) as ws:
+                state = await next_state(ws)
+                while played < moves and state["result"] is None:
+                    if state["to_move"] != state["seat"] or not state["legal"]:
+                        state = await next_state(ws)
+                        continue
+                    action = rng.choice(state["legal"])
+                    sent = time.perf_counter()
+                    await ws.send(
+                        json.dumps(
+                            {"type": "action", "version": state["version"], "action": action}
+                        )
+                    )
+                    version = state["version"]
+                    state = await next_state(ws)
+                    while state["version"] <= version:
+                        state = await next_state(ws)
+                    round_trips.append(time.perf_counter() - sent)
+                    played += 1
+            await http.delete(f"/api/tables/{table_id}")
+
+
+async def load_test(server: LiveServer, tables: int, moves: int, level: str) -> tuple[Any, ...]:
+    round_trips: list[float] = []
+    games_started: list[int] = []
+    started = time.perf_counter()
+    await asyncio.gather(
+        *(
+            play_table(
+                server,
+                index,
+                moves=moves,
+                level=level,
+                round_trips=round_trips,
+                games_started=games_started,
+            )
+            for index in range(tables)
+        )
+    )
+    return round_trips, len(games_started), time.perf_counter() - started
+
+
+def load_process(port: int, tables: int, moves: int, level: str, results: Any) -> None:
+    """The load's clients, in a process of their own: results go back through ``results``."""
+    target = LiveServer.__new__(LiveServer)
+    target.port = port
+    results.put(asyncio.run(load_test(target, tables, moves, level)))
+
+
+def run_load(server: LiveServer, tables: int, moves: int, level: str) -> tuple[Any, ...]:
+    context = multiprocessing.get_context("spawn")
+    results = context.Queue()
+    process = context.Process(
+        target=load_process, args=(server.port, tables, moves, level, results)
+    )
+    process.start()
+    deadline = time.monotonic() + LOAD_TIMEOUT
+    while True:
+        try:
+            outcome = results.get(timeout=1.0)
+            break
+        except queue.Empty:
+            if not process.is_alive():
+                raise RuntimeError(
+                    f"the load process died (exit code {process.exitcode})"
+                ) from None
+            if time.monotonic() > deadline:
+                process.terminate()
+                raise RuntimeError(f"the load did not finish within {LOAD_TIMEOUT:.0f} s") from None
+    process.join(timeout=30)
+    return tuple(outcome)
+
+
+def page_weight(server: LiveServer) -> tuple[int, int, int]:
+    """(files, bytes, gzip bytes) of the index page and every static file, as served."""
+    paths = ["/"] + [
+        "/static/" + path.relative_to(STATIC_DIR).as_posix()
+        for path in sorted(STATIC_DIR.rglob("*"))
+        if path.is_file()
+    ]
+    total = compressed = 0
+    with httpx.Client(base_url=server.http) as http:
+        for path in paths:
+            body = http.get(path).raise_for_status().content
+            total += len(body)
+            compressed += len(gzip.compress(body, 6))
+    return len(paths), total, compressed
+
+
+async def first_table(server: LiveServer, game: str, seed: int) -> float:
+    """Seconds from a new visitor's first request to its table's first state message."""
+    started = time.perf_counter()
+    async with httpx.AsyncClient(base_url=server.http) as http:
+        (await http.get("/")).raise_for_status()
+        (await http.get("/api/games")).raise_for_status()
+        table_id = await new_table(http, game, "normal", seed)
+        cookie = f"{COOKIE_NAME}={http.cookies[COOKIE_NAME]}"
+        url = f"{server.ws}/ws/tables/{table_id}"
+        async with connect(url, additional_headers={"Cookie": cookie}) as ws:
+            await next_state(ws)
+            elapsed = time.perf_counter() - started
+        await http.delete(f"/api/tables/{table_id}")
+    return elapsed
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
+    parser.add_argument("--tables", type=int, default=50, help="concurrent tables (50)")
+    parser.add_argument("--moves", type=int, default=40, help="human moves per table (40)")
+    parser.add_argument("--level", default="random", help="computer players' level (random)")
+    parser.add_argument("--first-table-runs", type=int, default=10, help="runs per game (10)")
+    args = parser.parse_args()
+
+    with tempfile.TemporaryDirectory() as directory:
+        app = create_app(f"sqlite:///{Path(directory) / 'bench.sqlite3'}", bot_delay_scale=0.0)
+        timings: list[Timing] = []
+        lobby = context_of(app).lobby
+        lobby.on_timing = timings.append
+        stored_moves = [0]
+        store_move = lobby.store.append
+
+        async def counted_store_move(*move: Any) -> None:
+            stored_moves[0] += 1
+            await store_move(*move)
+
+        lobby.store.append = counted_store_move  # type: ignore[method-assign]
+        with LiveServer(app) as server:
+            files, size, compressed = page_weight(server)
+            print("Page weight (index + every static file)")
+            print(f"  {files} files, {size:,} bytes ({compressed:,} bytes gzip-compressed)")
+
+            print("Time to a first playable table (GET /, catalogue, create, first state)")
+            for game in GAMES:
+                runs = [
+                    asyncio.run(first_table(server, game, seed))
+                    for seed in range(args.first_table_runs)
+                ]
+                print(describe(game, runs))
+
+            print(
+                f"Move latency: {args.tables} tables at once, {args.moves} human moves each, "
+                f"bots at level {args.level!r} with no pause"
+            )
+            timings.clear()
+            stored_moves[0] = 0
+            round_trips, games, wall = run_load(server, args.tables, args.moves, args.level)
+            server_side = [t.broadcast - t.received for t in timings]
+            print(describe("server: frame in -> views sent", server_side))
+            print(describe("client: action sent -> new state", round_trips))
+            print(
+                f"  {games} games in {wall:.1f} s; {stored_moves[0]:,} moves of humans and bots "
+                f"stored and sent ({stored_moves[0] / wall:,.0f} per second)"
+            )
+
+
+if __name__ == "__main__":
+    main()
