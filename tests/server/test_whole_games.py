@@ -114,3 +114,18 @@ def test_indian_rummy_free_play_records_each_deal_and_never_finishes(
     assert record["total_points"] == state["view"]["totals"][0]
     assert record["games_played"] == 0
     assert [table["table_id"] for table in client.get("/api/tables").json()] == [table_id]
+
+
+def test_the_move_ending_the_last_deal_summarises_deal_and_game_together(
+    client: TestClient,
+) -> None:
+    table_id = new_table(client, "indian-rummy", rules={"deals": 1}, seed=3)
+    with client.websocket_connect(f"/ws/tables/{table_id}") as ws:
+        final = play_to_end(ws, random.Random(1))
+    summary = final["summary"]
+    assert summary["kind"] == "game" and summary["parts"] == ["game", "deal"]
+    deal = summary["details_by_kind"]["deal"]
+    assert deal["number"] == 1
+    assert len(deal["arrangements"]) == 2
+    assert any(line.startswith("Deal 1: ") for line in summary["lines"])
+    assert [score["total"] for score in summary["scores"]] == final["result"]["scores"]

@@ -75,7 +75,8 @@ def summary(
 
 def merge_summaries(outcomes: Sequence[Outcome], names: Names) -> dict[str, Any] | None:
     """One summary for everything a move finished: the biggest unit's, with the smaller ones'
-    headlines and lines after its own (a deal that also ended the game)."""
+    headlines and lines after its own (a deal that also ended the game); ``parts`` lists the
+    kinds finished and ``details_by_kind`` each one's details."""
     if not outcomes:
         return None
     ordered = sorted(outcomes, key=lambda outcome: KIND_ORDER.get(outcome.kind, 0), reverse=True)
@@ -88,11 +89,21 @@ def merge_summaries(outcomes: Sequence[Outcome], names: Names) -> dict[str, Any]
             main["details"] = smaller.get("details")
     main["lines"] = lines
     main["parts"] = [part["kind"] for part in described]
+    # Each unit's own details too: the last deal's arrangements when it also ended the game.
+    main["details_by_kind"] = {part["kind"]: part.get("details") for part in described}
     return main
 
 
-def game_outcome(engine: AnyEngine, state: Any, *, kind: str = "game", number: int = 1) -> Outcome:
-    """The unit described by a :class:`GameResult` (``engine.result(state)`` must be set)."""
+def game_outcome(
+    engine: AnyEngine,
+    state: Any,
+    *,
+    kind: str = "game",
+    number: int = 1,
+    score_label: str = "total",
+) -> Outcome:
+    """The unit described by a :class:`GameResult` (``engine.result(state)`` must be set);
+    ``score_label`` says what its scores are (``total``, ``games won``)."""
     result = engine.result(state)
     assert result is not None
     seats = tuple(
@@ -103,11 +114,13 @@ def game_outcome(engine: AnyEngine, state: Any, *, kind: str = "game", number: i
         kind=kind,
         number=number,
         seats=seats,
-        describe=lambda names: _describe_result(kind, number, result, names),
+        describe=lambda names: _describe_result(kind, number, result, names, score_label),
     )
 
 
-def _describe_result(kind: str, number: int, result: GameResult, names: Names) -> dict[str, Any]:
+def _describe_result(
+    kind: str, number: int, result: GameResult, names: Names, score_label: str
+) -> dict[str, Any]:
     winners = [names[seat] for seat in result.winners]
     if not winners:
         headline = f"The {kind} ended with no winner."
@@ -120,7 +133,7 @@ def _describe_result(kind: str, number: int, result: GameResult, names: Names) -
         for seat, score in enumerate(result.scores)
     ]
     lines = [
-        f"{names[seat]}: {'no score' if score is None else score}"
+        f"{names[seat]}: {'no score' if score is None else f'{score_label} {score}'}."
         for seat, score in enumerate(result.scores)
     ]
     return summary(kind, number, headline, lines, scores, result.to_json())

@@ -40,7 +40,11 @@ class DeclarationRummyNarrator:
         if new is not None and (old is None or old.game != new.game):
             outcomes.append(_game_outcome(new, view))
         if view.rules.match and engine.result(after) is not None and engine.result(before) is None:
-            outcomes.append(game_outcome(engine, after, kind="match", number=view.game_number))
+            outcomes.append(
+                game_outcome(
+                    engine, after, kind="match", number=view.game_number, score_label="games won"
+                )
+            )
         return outcomes
 
 
