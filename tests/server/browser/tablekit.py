@@ -12,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from playwright.sync_api import Page
+from playwright.sync_api import Locator, Page
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 IDLE_JS = """() => {
@@ -188,6 +188,20 @@ def answer_panel(page: Page, *, finish: bool = True) -> str | None:
     return name
 
 
+CORNER = {"x": 8, "y": 12}
+"""Where a finger taps an overlapped card in the hand: its visible top-left corner."""
+
+
+def tap_card(card: Locator) -> None:
+    """Tap a hand card where it shows, even when the next card covers most of it."""
+    card.click(position=CORNER)
+
+
+def tap_lifted(page: Page) -> None:
+    """Tap the lifted card again (which plays it)."""
+    tap_card(page.locator(".hand .hand-card.lifted"))
+
+
 def lift_playable_card(page: Page, verb: str = "discard") -> str | None:
     """Click hand cards until one lifts with ``verb`` legal for it; return its label."""
     cards = page.locator(".hand .hand-card")
@@ -198,7 +212,7 @@ def lift_playable_card(page: Page, verb: str = "discard") -> str | None:
             return None
         card = cards.nth(index)
         if card.get_attribute("aria-pressed") != "true":
-            card.click()
+            tap_card(card)
         button = page.locator(f".actions button[data-verb='{verb}']:not([disabled])")
         if button.count():
             label: str | None = card.get_attribute("data-card")
@@ -234,7 +248,7 @@ def play_with_mouse(page: Page, *, max_moves: int = 400, special: Move | None = 
         else:
             label = lift_playable_card(page)
             if label is not None:
-                page.locator(".hand .hand-card.lifted").click()
+                tap_lifted(page)
                 turn += 1
             elif not table_state(page).my_turn or table_state(page).version != state.version:
                 continue

@@ -19,6 +19,7 @@ from .tablekit import (
     settle,
     start_game,
     table_state,
+    tap_lifted,
     wait_idle,
     wait_version_after,
 )
@@ -295,7 +296,7 @@ def test_spread_out_discard_pile_shows_every_discard_and_takes_from_deep_in_it(
             if state.phase == "draw":
                 page.click("[data-zone=stock] button.zone-button")
             elif lift_playable_card(page) is not None:
-                page.locator(".hand .hand-card.lifted").click()
+                tap_lifted(page)
             else:
                 break
             wait_version_after(page, state.version)

@@ -23,6 +23,7 @@ from .tablekit import (
     settle,
     start_game,
     table_state,
+    tap_lifted,
     wait_idle,
     wait_my_turn,
     wait_version_after,
@@ -94,7 +95,7 @@ def test_live_region_announces_the_opponents_moves(
     label = lift_playable_card(page)
     assert label is not None
     version = table_state(page).version
-    page.locator(".hand .hand-card.lifted").click()
+    tap_lifted(page)
     wait_version_after(page, version)
     wait_my_turn(page)
     # The opponent (Ruby) has played since: the region and the last-move line say so.
@@ -299,7 +300,7 @@ def test_enter_lifts_then_escape_lowers_and_tap_twice_discards(
     assert len(hand_at(page, version + 1)) == 6
     label = lift_playable_card(page)
     assert label is not None
-    page.locator(".hand .hand-card.lifted").click()
+    tap_lifted(page)
     wait_version_after(page, version + 1)
     after = hand_at(page, version + 2)
     assert len(after) == 5 and label not in after
@@ -385,7 +386,7 @@ def test_indecision_manual_declaration_shows_the_correction_and_the_challenge(
                 answer_panel(page)
         else:
             lift_playable_card(page)
-            page.locator(".hand .hand-card.lifted").click()
+            tap_lifted(page)
         wait_version_after(page, state.version)
     mine = page.locator("dialog#panel .seat-summary.me")
     expect(mine).to_contain_text(re.compile(r"Announced \d+, corrected to \d+"))
