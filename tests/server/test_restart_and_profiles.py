@@ -7,8 +7,10 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
+import pytest
 from fastapi.testclient import TestClient
 
+from cardtable.server.context import context_of
 from cardtable.server.identity import COOKIE_NAME
 
 from .conftest import cookie_of, new_table, owner_of, play_to_end, receive, wait_for_turn
@@ -166,3 +168,22 @@ def test_bad_import_documents_are_refused_and_change_nothing(client: TestClient)
         assert words in response.json()["detail"]
     assert client.get("/api/profile").json()["name"] == "Ivy"
     assert client.get("/api/profile/export").json()["record"] == []
+
+
+def test_finished_tables_leave_memory_and_load_again_from_the_database(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from cardtable.server import lobby
+
+    monkeypatch.setattr(lobby, "KEEP_FINISHED", 0)
+    table_id = new_table(client, "indecision", rules={"target_score": 25}, seed=4)
+    with client.websocket_connect(f"/ws/tables/{table_id}") as ws:
+        final = play_to_end(ws, random.Random(4))
+    log = list(owner_of(client, table_id).log)
+    other = new_table(client, "indecision")
+    client.get(f"/api/tables/{other}")
+    tables = context_of(client.app).lobby.tables
+    assert table_id not in tables and other in tables
+    info = client.get(f"/api/tables/{table_id}").json()
+    assert info["finished"] is True and info["version"] == final["version"]
+    assert owner_of(client, table_id).log == log

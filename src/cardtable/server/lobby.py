@@ -28,6 +28,9 @@ logger = logging.getLogger(__name__)
 
 AnyEngine = GameEngine[Any, Any, Any, Any]
 MAX_SEED = 2**62
+KEEP_FINISHED = 100
+"""Finished tables kept in memory (the oldest without connections are let go beyond this; they
+are loaded again from the database if asked for)."""
 
 
 class DatabaseStore:
@@ -188,6 +191,7 @@ class Lobby:
 
     async def get(self, table_id: str) -> TableOwner | None:
         """The table with this id, loading it from the database if needed."""
+        self._let_go_of_finished(keep=table_id)
         owner = self.tables.get(table_id)
         if owner is not None:
             return owner
@@ -200,6 +204,15 @@ class Lobby:
         if owner is not None:
             owner.wake_bots()
         return owner
+
+    def _let_go_of_finished(self, keep: str) -> None:
+        idle = [
+            table_id
+            for table_id, owner in self.tables.items()
+            if table_id != keep and owner.finished and not any(owner.connections.values())
+        ]
+        for table_id in idle[: max(0, len(idle) - KEEP_FINISHED)]:
+            del self.tables[table_id]
 
     async def _load(self, table_id: str) -> TableOwner | None:
         stored = await asyncio.to_thread(storage.load_table, self.db, table_id)
