@@ -240,9 +240,11 @@ export class StartScreen {
       const preset = game.presets[presetSelect.value];
       if (!preset) return;
       const players = this.values.players;
-      this.values = { ...defaultsOf(game), ...clone(preset) };
+      const defaults = defaultsOf(game);
+      this.values = { ...defaults, ...clone(preset) };
       this.valuesGame = this.gameName;
-      if (!("players" in preset) || presetSelect.value === "default") this.values.players = players;
+      // Keep the chosen number of players unless the preset is about it (six-player Paplu).
+      if (preset.players === undefined || preset.players === defaults.players) this.values.players = players;
       this.preset = presetSelect.value;
       this.render("#preset");
     });
@@ -258,7 +260,10 @@ export class StartScreen {
         (value) => {
           this.values[entry.name] = value;
           this.preset = "custom";
-          presetSelect.value = presetNames.includes("custom") ? "custom" : presetSelect.value;
+          if (!presetSelect.querySelector("option[value=custom]")) {
+            presetSelect.append(h("option", { value: "custom" }, "custom"));
+          }
+          presetSelect.value = "custom";
           if (module.onRuleChange && module.onRuleChange(entry.name, this.values)) {
             this.render(`[data-rule="${entry.name}"] input, [data-rule="${entry.name}"] select`);
           }
