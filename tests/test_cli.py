@@ -139,3 +139,16 @@ def test_replay_of_a_missing_or_broken_file_is_a_clear_error(tmp_path: Path) -> 
     broken.write_text('{"format": "cardtable-record", "version": 1}', encoding="utf-8")
     code, _, err = _run("replay", str(broken))
     assert code == 2 and "missing the field" in err
+
+
+def test_one_key_draws_and_hand_positions_expand_to_notation() -> None:
+    from cardtable.cards import parse_cards
+    from cardtable.cli.play import resolve_shortcut
+    from cardtable.games.indian_rummy.actions import DRAW_PILE, DRAW_STOCK
+
+    hand = parse_cards("7H 8C 9D")
+    assert resolve_shortcut("S", [DRAW_STOCK, DRAW_PILE], hand) == "draw stock"
+    assert resolve_shortcut("d", [DRAW_STOCK, DRAW_PILE], hand) == "draw pile"
+    assert resolve_shortcut("discard 2", [], hand) == "discard 8C"
+    assert resolve_shortcut("discard 4", [], hand) == "discard 4"  # no fourth card: left as typed
+    assert resolve_shortcut("declare 15", [], hand) == "declare 15"  # points, not a position

@@ -17,19 +17,44 @@ from typing import Annotated, Any
 import typer
 from rich.console import Console
 
+from cardtable.cards import format_card
 from cardtable.cli.common import bot_for, fail, renderers
 from cardtable.cli.options import build_rules
+from cardtable.cli.records import save_record
 from cardtable.driver import advance
 from cardtable.errors import CardtableError
 from cardtable.games.contract import TERMINAL
 from cardtable.registry import AnyEngine, get_engine
-from cardtable.cli.records import save_record
 from cardtable.replay import record_of
 
 HELP_TEXT = (
-    "Type an action in the game's notation (for example 'discard 7H'), or the number of a legal "
-    "action. '?' lists the legal actions, 'hint' asks the coach, 'quit' leaves."
+    "Type an action in the game's notation (for example 'discard 7H', or 'discard 3' for the "
+    "third card of your hand), or the number of a legal action. 'S' draws from the stock, 'D' "
+    "takes the discard, '?' lists the legal actions, 'hint' asks the coach, 'quit' leaves."
 )
+# One-key draws, as in the browser: the first legal action with one of these notations.
+SHORTCUTS = {
+    "s": ("draw stock", "draw deck"),
+    "d": ("draw pile", "take discard"),
+}
+# Verbs whose card may be given by its position in the hand.
+CARD_VERBS = ("discard", "stop")
+
+
+def resolve_shortcut(text: str, legal: Sequence[Any], hand: Sequence[int]) -> str:
+    """Expand a one-key draw or a hand position (``discard 3``) into the game's notation."""
+    lowered = text.strip().lower()
+    if lowered in SHORTCUTS:
+        for action in legal:
+            if str(action) in SHORTCUTS[lowered]:
+                return str(action)
+        return text
+    verb, _, rest = lowered.partition(" ")
+    if verb in CARD_VERBS and rest.strip().isdigit():
+        position = int(rest)
+        if 1 <= position <= len(hand):
+            return f"{verb} {format_card(hand[position - 1])}"
+    return text
 
 
 def _coach_lines(game: str, view: Any, legal: Sequence[Any], *, full: bool) -> list[str]:
@@ -114,6 +139,7 @@ class TerminalGame:
                 for line in _coach_lines(engine.name, view, legal, full=False):
                     self.console.print(line)
                 continue
+            text = resolve_shortcut(text, legal, getattr(view, "hand", ()))
             if text.isdigit():
                 index = int(text)
                 if not 1 <= index <= len(legal):

@@ -9,9 +9,9 @@ import typer
 from rich.console import Console
 
 from cardtable.cli.common import fail, renderers
+from cardtable.cli.records import load_record
 from cardtable.errors import CardtableError
 from cardtable.registry import get_engine
-from cardtable.cli.records import load_record
 from cardtable.replay import replay, replay_steps
 
 
