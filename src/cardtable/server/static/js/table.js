@@ -517,6 +517,22 @@ export class TableView {
       const say = (text) => prettyCards(nameSeats(this.ctx(), text));
       for (const warning of coach.warnings || []) body.push(h("p", { class: "coach-warning", role: "note" }, "⚠ ", say(warning)));
       if (coach.tips?.length) body.push(h("ul", { class: "coach-tips" }, coach.tips.map((tip) => h("li", {}, say(tip)))));
+      if (coach.near_melds?.length) {
+        body.push(
+          h("h3", { class: "coach-heading" }, "Near melds"),
+          h("ul", { class: "near-melds" }, coach.near_melds.map((meld) => {
+            const completing = (meld.completing || []).map(shortText);
+            const needs = completing.length > 4
+              ? `${completing.slice(0, 4).join(", ")} or ${completing.length - 4} more`
+              : completing.join(" or ");
+            const text = `${meld.kind ? `${meld.kind}: ` : ""}${(meld.cards || []).map(shortText).join(" ")}`
+              + `${needs ? `, needs ${needs}` : ""} (${meld.unseen} unseen)`;
+            return h("li", { "aria-label": text },
+              h("span", { class: "card-row micro-row", "aria-hidden": "true" }, (meld.cards || []).map((c) => cardElement(c, { extraClass: "micro" }))),
+              h("span", {}, needs ? `needs ${needs}` : "", h("span", { class: "muted" }, ` · ${meld.unseen} unseen`)));
+          })),
+        );
+      }
       if (coach.discards?.length) {
         body.push(
           h("table", { class: "coach-discards" },
