@@ -19,9 +19,9 @@ app = typer.Typer(
 
 def _register_commands() -> None:
     """Attach every command module that is present."""
-    from cardtable.cli import play, replay, score, simulate
+    from cardtable.cli import play, replay, score, serve, simulate
 
-    for module in (score, play, replay, simulate):
+    for module in (score, play, replay, simulate, serve):
         module.register(app)
 
 
