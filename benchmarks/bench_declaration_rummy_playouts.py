@@ -22,10 +22,11 @@ length, so both see the same load on a shared machine; the median and the fastes
 line are printed, with the median of the paired ratios and the ratio of the fastest runs
 (the steadiest figure on a busy machine). The script never fails on time.
 
-Reproduce (from the repository root; the second form adds OpenSpiel)::
+Reproduce from the repository root (OpenSpiel is timed beside ours when the ``bench`` extra
+is installed: ``make bench`` installs it)::
 
     .venv/bin/python -m benchmarks.bench_declaration_rummy_playouts
-    /tmp/benchvenv/bin/python -m benchmarks.bench_declaration_rummy_playouts --runs 5 --seconds 0.5
+    .venv/bin/python -m benchmarks.bench_declaration_rummy_playouts --runs 5 --seconds 0.5
 """
 
 from __future__ import annotations

@@ -21,10 +21,11 @@ the same with suits s c d h; every hand is converted and every answer is checked
 (the number of disagreements is printed). Ratios are cardtable / other: below 1 means faster.
 Engines that cannot be imported are skipped. It never fails on time.
 
-Reproduce from the repository root (the second form adds OpenSpiel and RLCard)::
+Reproduce from the repository root (the other engines are timed beside ours when the
+``bench`` extra is installed: ``make bench`` installs it)::
 
     .venv/bin/python -m benchmarks.bench_gin
-    /tmp/benchvenv/bin/python -m benchmarks.bench_gin --hands 1000
+    .venv/bin/python -m benchmarks.bench_gin --hands 1000
 """
 
 from __future__ import annotations

@@ -27,10 +27,11 @@ Random Indecision hands are short (half of a seat's actions are stops, mostly in
 the per-hand work (a shuffle, the deal, counting every hand) weighs on each decision. The script
 prints medians and ratios and never fails on time.
 
-Reproduce from the repository root (the second form adds both comparisons)::
+Reproduce from the repository root (the other engines are timed beside ours when the
+``bench`` extra is installed: ``make bench`` installs it)::
 
     .venv/bin/python -m benchmarks.bench_indecision
-    /tmp/benchvenv/bin/python -m benchmarks.bench_indecision --runs 5 --seconds 2
+    .venv/bin/python -m benchmarks.bench_indecision --runs 5 --seconds 2
 """
 
 from __future__ import annotations

@@ -20,10 +20,11 @@ so the deal itself (two shuffles, 26-52 cards dealt) weighs on the per-decision 
 games run about a hundred decisions. Medians over several runs are printed; the script never
 fails on time.
 
-Reproduce (from the repository root; the second form adds OpenSpiel)::
+Reproduce from the repository root (OpenSpiel is timed beside ours when the ``bench`` extra
+is installed: ``make bench`` installs it)::
 
     .venv/bin/python -m benchmarks.bench_indian_rummy_playouts
-    /tmp/benchvenv/bin/python -m benchmarks.bench_indian_rummy_playouts --runs 5 --seconds 2
+    .venv/bin/python -m benchmarks.bench_indian_rummy_playouts --runs 5 --seconds 2
 """
 
 from __future__ import annotations
