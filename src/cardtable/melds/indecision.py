@@ -34,48 +34,23 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache
 from itertools import combinations_with_replacement, product
-from typing import Any, Final, Protocol
+from typing import Any, Final
 
 from cardtable.cards import format_card, format_cards
-from cardtable.errors import CardError, HandSizeError
+from cardtable.errors import CardError, HandSizeError, RulesError
 
 HAND_SIZE: Final = 5
 _RANKS: Final = 13
 _ALL_RANKS: Final = (1 << _RANKS) - 1
 
 
-class MeldValueTable(Protocol):
-    """Points per meld; :class:`cardtable.games.indecision.rules.MeldValues` is one."""
+@dataclass(frozen=True, kw_only=True, slots=True)
+class MeldValues:
+    """Points for each meld (RULES.md 1.6); the five [GUESS] cells are defaults to change.
 
-    @property
-    def pair(self) -> int: ...
-    @property
-    def prile_3(self) -> int: ...
-    @property
-    def prile_4(self) -> int: ...
-    @property
-    def run_3(self) -> int: ...
-    @property
-    def run_4(self) -> int: ...
-    @property
-    def run_5(self) -> int: ...
-    @property
-    def bike_3(self) -> int: ...
-    @property
-    def bike_4(self) -> int: ...
-    @property
-    def bike_5(self) -> int: ...
-    @property
-    def flush_3(self) -> int: ...
-    @property
-    def flush_4(self) -> int: ...
-    @property
-    def flush_5(self) -> int: ...
-
-
-@dataclass(frozen=True, slots=True)
-class DefaultMeldValues:
-    """The rule book's default meld values (RULES.md 1.6), for callers without a rules object."""
+    It lives here, beside the scorer that reads it, and the game's rules carry one as their
+    ``meld_values`` setting.
+    """
 
     pair: int = 2
     prile_3: int = 12
@@ -90,8 +65,26 @@ class DefaultMeldValues:
     flush_4: int = 4
     flush_5: int = 5
 
+    def __post_init__(self) -> None:
+        for name in self.__slots__:
+            value = getattr(self, name)
+            if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= 1000:
+                raise RulesError(f"meld value {name} must be a whole number 0-1000, not {value!r}")
 
-DEFAULT_VALUES: Final = DefaultMeldValues()
+    def run(self, length: int) -> int:
+        """Value of a mixed-suit run of ``length`` (3-5)."""
+        return (self.run_3, self.run_4, self.run_5)[length - 3]
+
+    def bike(self, length: int) -> int:
+        """Value of a Run on a Bike of ``length`` (3-5)."""
+        return (self.bike_3, self.bike_4, self.bike_5)[length - 3]
+
+    def flush(self, length: int) -> int:
+        """Value of a Flush of ``length`` (3-5)."""
+        return (self.flush_3, self.flush_4, self.flush_5)[length - 3]
+
+
+DEFAULT_VALUES: Final = MeldValues()
 
 _MELD_NAMES: Final = {
     "pair": "Pair",
@@ -360,7 +353,7 @@ class IndecisionScorer:
 
     def __init__(
         self,
-        values: MeldValueTable = DEFAULT_VALUES,
+        values: MeldValues = DEFAULT_VALUES,
         *,
         bike_inside_longer_run_counts: bool = False,
     ) -> None:
@@ -489,7 +482,7 @@ _SHAPES: Final = _rank_shapes()
 
 def count_hand(
     cards: Iterable[int],
-    values: MeldValueTable = DEFAULT_VALUES,
+    values: MeldValues = DEFAULT_VALUES,
     *,
     bike_inside_longer_run_counts: bool = False,
 ) -> IndecisionCount:
@@ -503,10 +496,10 @@ def count_hand(
     return scorer_for(values, bike_inside_longer_run_counts).count(cards)
 
 
-_SCORERS: dict[tuple[MeldValueTable, bool], IndecisionScorer] = {}
+_SCORERS: dict[tuple[MeldValues, bool], IndecisionScorer] = {}
 
 
-def scorer_for(values: MeldValueTable, bike_inside_longer_run_counts: bool) -> IndecisionScorer:
+def scorer_for(values: MeldValues, bike_inside_longer_run_counts: bool) -> IndecisionScorer:
     """A shared scorer for these values (values objects must be hashable, as frozen ones are)."""
     key = (values, bike_inside_longer_run_counts)
     scorer = _SCORERS.get(key)

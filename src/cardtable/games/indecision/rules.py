@@ -1,7 +1,8 @@
 """Every option of Indecision (RULES.md 1.7 and 1.8), as one frozen, keyword-only dataclass.
 
-The defaults reproduce the rule book; each [GUESS] meld value and each [DEC] resolution is a
-setting. Named presets live in :data:`PRESETS`.
+The defaults reproduce the rule book; each [GUESS] meld value (the :class:`MeldValues` table,
+defined beside the scorer) and each [DEC] resolution is a setting.
+Named presets live in :data:`PRESETS`.
 """
 
 from __future__ import annotations
@@ -10,45 +11,12 @@ from dataclasses import dataclass, field
 from typing import Final, Literal
 
 from cardtable.errors import RulesError
+from cardtable.melds.indecision import MeldValues
+
+__all__ = ["PRESETS", "DeckExhaustion", "MeldValues", "Rules", "WinCheck"]
 
 WinCheck = Literal["counting-order", "end-of-round"]
 DeckExhaustion = Literal["reshuffle", "score-hand"]
-
-
-@dataclass(frozen=True, kw_only=True, slots=True)
-class MeldValues:
-    """Points for each meld (RULES.md 1.6); the five [GUESS] cells are defaults to change."""
-
-    pair: int = 2
-    prile_3: int = 12
-    prile_4: int = 24
-    run_3: int = 3
-    run_4: int = 6
-    run_5: int = 9
-    bike_3: int = 5
-    bike_4: int = 10
-    bike_5: int = 15
-    flush_3: int = 3
-    flush_4: int = 4
-    flush_5: int = 5
-
-    def __post_init__(self) -> None:
-        for name in self.__slots__:
-            value = getattr(self, name)
-            if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= 1000:
-                raise RulesError(f"meld value {name} must be a whole number 0-1000, not {value!r}")
-
-    def run(self, length: int) -> int:
-        """Value of a mixed-suit run of ``length`` (3-5)."""
-        return (self.run_3, self.run_4, self.run_5)[length - 3]
-
-    def bike(self, length: int) -> int:
-        """Value of a Run on a Bike of ``length`` (3-5)."""
-        return (self.bike_3, self.bike_4, self.bike_5)[length - 3]
-
-    def flush(self, length: int) -> int:
-        """Value of a Flush of ``length`` (3-5)."""
-        return (self.flush_3, self.flush_4, self.flush_5)[length - 3]
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
