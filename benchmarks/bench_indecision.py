@@ -42,12 +42,20 @@ import random
 import statistics
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from typing import Any
 
+from benchmarks.common import gin_random_hands
+from benchmarks.playouts import (
+    TABLE_HEADER,
+    Run,
+    driver_playouts,
+    engine_playouts,
+    interleave,
+    openspiel_gin_playouts,
+    summarize,
+    table_row,
+)
 from cardtable.bots import RandomBot
-from cardtable.driver import play
-from cardtable.games.contract import CHANCE, TERMINAL
 from cardtable.games.indecision import ENGINE, Rules, score_hand
 from cardtable.melds.indecision import IndecisionScorer
 
@@ -55,12 +63,6 @@ Hand = tuple[int, ...]
 
 
 # -- (a) scorer --------------------------------------------------------------------------------
-
-
-def random_hands(count: int, seed: int) -> list[Hand]:
-    """Uniformly random 5-card hands."""
-    rng = random.Random(seed)
-    return [tuple(rng.sample(range(52), 5)) for _ in range(count)]
 
 
 def meld_rich_hands(count: int, seed: int) -> list[Hand]:
@@ -111,7 +113,7 @@ def bench_scorer(count: int, runs: int) -> None:
         header += f"{'cribbage show_calc_score':>26}{'ratio (value)':>15}{'ratio (score_hand)':>20}"
     print(header)
     for name, hands in (
-        ("random", random_hands(count, 1)),
+        ("random", gin_random_hands(1, 5, count)),
         ("meld-rich", meld_rich_hands(count, 2)),
     ):
         contenders: list[tuple[Callable[[Any], object], Sequence[Any]]] = [
@@ -120,11 +122,13 @@ def bench_scorer(count: int, runs: int) -> None:
         ]
         if cribbage is not None:
             contenders.append((_show_score(cribbage), [_cribbage_cards(h) for h in hands]))
-        # Runs interleave the contenders so that a busy machine slows them alike.
-        times: list[list[float]] = [[] for _ in contenders]
-        for _ in range(runs):
-            for index, (score, inputs) in enumerate(contenders):
-                times[index].append(_us_per_hand(score, inputs))
+        times = interleave(
+            [
+                lambda _, score=score, inputs=inputs: _us_per_hand(score, inputs)
+                for score, inputs in contenders
+            ],
+            runs,
+        )
         medians = [statistics.median(t) for t in times]
         fast, full = medians[0], medians[1]
         line = f"  {name:<11}{fast:>9.2f}{full:>12.2f}"
@@ -133,168 +137,48 @@ def bench_scorer(count: int, runs: int) -> None:
             line += f"{other:>26.2f}{other / fast:>14.1f}x{other / full:>19.1f}x"
         print(line)
     if cribbage is None:
-        print("  (cribbage_scorer not importable: run with the bench venv for the comparison)")
+        print("  (cribbage_scorer not importable: install the bench extra for the comparison)")
 
 
 # -- (b) playouts --------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class Run:
-    """Totals of one timed run of playouts."""
-
-    games: int
-    decisions: int
-    chance_steps: int
-    seconds: float
-
-    @property
-    def us_per_decision(self) -> float:
-        return self.seconds / self.decisions * 1e6
-
-    @property
-    def games_per_second(self) -> float:
-        return self.games / self.seconds
-
-
-def cardtable_loop(players: int, seconds: float, seed: int) -> Run:
-    """Random playouts through the engine's fast path."""
-    rules = Rules(players=players)
-    rng = random.Random(seed)
-    current = ENGINE.current_player
-    chance = ENGINE.chance_step
-    legal_of = ENGINE.legal_actions
-    apply = ENGINE.apply_unchecked
-    games = decisions = chance_steps = 0
-    start = time.perf_counter()
-    while time.perf_counter() - start < seconds:
-        state = ENGINE.new_game(rules, seed + games)
-        while True:
-            seat = current(state)
-            if seat == CHANCE:
-                state = chance(state)
-                chance_steps += 1
-            elif seat == TERMINAL:
-                break
-            else:
-                legal = legal_of(state, seat)
-                state = apply(state, legal[rng.randrange(len(legal))], seat)
-                decisions += 1
-        games += 1
-    return Run(games, decisions, chance_steps, time.perf_counter() - start)
-
-
-def cardtable_driver(players: int, seconds: float, seed: int) -> Run:
-    """Random playouts through the driver, with views built for the bots."""
-    rules = Rules(players=players)
-    bots = [RandomBot() for _ in range(players)]
-    games = decisions = chance_steps = 0
-    start = time.perf_counter()
-    while time.perf_counter() - start < seconds:
-        game = play(ENGINE, rules, seed + games, bots)
-        games += 1
-        decisions += len(game.actions)
-        chance_steps += game.chance_steps
-    return Run(games, decisions, chance_steps, time.perf_counter() - start)
-
-
-def _check_uniform_chance(pyspiel: Any, seed: int) -> None:
-    """Play a few gin_rummy games and fail loudly if a chance node is not uniform."""
-    game = pyspiel.load_game("gin_rummy")
-    rng = random.Random(seed)
-    for _ in range(5):
-        state = game.new_initial_state()
-        while not state.is_terminal():
-            if state.is_chance_node():
-                outcomes = state.chance_outcomes()
-                probabilities = {round(p, 12) for _, p in outcomes}
-                if len(probabilities) != 1:
-                    raise SystemExit("gin_rummy chance outcomes are not uniform: fix the sampler")
-                state.apply_action(outcomes[rng.randrange(len(outcomes))][0])
-            else:
-                legal = state.legal_actions()
-                state.apply_action(legal[rng.randrange(len(legal))])
-
-
-def open_spiel_loop(pyspiel: Any, seconds: float, seed: int) -> Run:
-    """Random gin_rummy playouts driven the same way from Python."""
-    game = pyspiel.load_game("gin_rummy")
-    rng = random.Random(seed)
-    games = decisions = chance_steps = 0
-    start = time.perf_counter()
-    while time.perf_counter() - start < seconds:
-        state = game.new_initial_state()
-        while not state.is_terminal():
-            if state.is_chance_node():
-                outcomes = state.chance_outcomes()
-                state.apply_action(outcomes[rng.randrange(len(outcomes))][0])
-                chance_steps += 1
-            else:
-                legal = state.legal_actions()
-                state.apply_action(legal[rng.randrange(len(legal))])
-                decisions += 1
-        games += 1
-    return Run(games, decisions, chance_steps, time.perf_counter() - start)
-
-
-def _bind(
-    loop: Callable[[int, float, int], Run], players: int, seconds: float
-) -> Callable[[int], Run]:
-    def run(index: int) -> Run:
-        return loop(players, seconds, 1000 * index)
-
-    return run
-
-
-def _median_run(runs: list[Run]) -> tuple[float, float, float, float]:
-    """Median µs per decision and games per second, and mean decisions / chance steps per game."""
-    games = sum(r.games for r in runs)
-    return (
-        statistics.median(r.us_per_decision for r in runs),
-        statistics.median(r.games_per_second for r in runs),
-        sum(r.decisions for r in runs) / games,
-        sum(r.chance_steps for r in runs) / games,
-    )
-
-
 def bench_playouts(players_list: Sequence[int], runs: int, seconds: float) -> None:
-    try:
-        pyspiel: Any = importlib.import_module("pyspiel")
-    except ImportError:
-        pyspiel = None
     print(
         f"(b) random playouts: median of {runs} interleaved runs of {seconds:g} s; "
         "us per seat decision includes chance steps and the random choice"
     )
-    print(
-        f"  {'loop':<30}{'us/decision':>12}{'games/s':>10}{'decisions/game':>16}{'chance/game':>13}"
-    )
-    loops: list[tuple[str, Callable[[int], Run]]] = []
-    if pyspiel is not None:
-        _check_uniform_chance(pyspiel, 7)
-        loops.append(
-            ("open_spiel gin_rummy (2p)", lambda i: open_spiel_loop(pyspiel, seconds, 100 + i))
-        )
+    print(f"  {'loop':<30}{TABLE_HEADER}")
+    contenders: list[tuple[str, Callable[[int], Run | None]]] = [
+        ("open_spiel gin_rummy (2p)", lambda i: openspiel_gin_playouts(seconds, 100 + i)),
+    ]
     for players in players_list:
-        loops.append((f"cardtable loop ({players}p)", _bind(cardtable_loop, players, seconds)))
-        loops.append((f"cardtable driver ({players}p)", _bind(cardtable_driver, players, seconds)))
-    # Runs interleave the loops so that a busy machine slows them alike.
-    results: list[list[Run]] = [[] for _ in loops]
-    for i in range(runs):
-        for index, (_, loop) in enumerate(loops):
-            results[index].append(loop(i))
-    reference = _median_run(results[0])[0] if pyspiel is not None else None
-    for (label, _), runs_of_loop in zip(loops, results, strict=True):
-        figures = _median_run(runs_of_loop)
-        line = (
-            f"  {label:<30}{figures[0]:>12.2f}{figures[1]:>10.0f}"
-            f"{figures[2]:>16.1f}{figures[3]:>13.1f}"
-        )
-        if reference is not None and not label.startswith("open_spiel"):
-            line += f"   {figures[0] / reference:.2f}x open_spiel's cost"
+        rules = Rules(players=players)
+        seats = [RandomBot() for _ in range(players)]
+        contenders += [
+            (
+                f"cardtable loop ({players}p)",
+                lambda i, rules=rules: engine_playouts(ENGINE, rules, seconds, 1000 * i),
+            ),
+            (
+                f"cardtable driver ({players}p)",
+                lambda i, rules=rules, seats=seats: driver_playouts(
+                    ENGINE, rules, seconds, 1000 * i, seats
+                ),
+            ),
+        ]
+    results = interleave([measure for _, measure in contenders], runs)
+    summaries = [summarize(runs_of_one) for runs_of_one in results]
+    reference = summaries[0]
+    for (label, _), summary in zip(contenders, summaries, strict=True):
+        if summary is None:
+            continue
+        line = f"  {label:<30}{table_row(summary)}"
+        if reference is not None and summary is not reference:
+            line += f"   {summary.median_us / reference.median_us:.2f}x open_spiel's cost"
         print(line)
-    if pyspiel is None:
-        print("  (pyspiel not importable: run with the bench venv for the comparison)")
+    if reference is None:
+        print("  (pyspiel not importable: install the bench extra for the comparison)")
 
 
 def main(argv: Sequence[str] | None = None) -> None:

@@ -1,8 +1,9 @@
 """Page load in a real browser: what the page weighs and how soon a table can be played.
 
 uvicorn serves the real app (SQLite in a temporary directory, computer players moving at once)
-from a background thread; headless Chromium (Debian's ``/usr/bin/chromium``, driven by
-Playwright) opens it in a fresh browser context each run, so nothing comes from the cache.
+from a background thread, started and driven as the browser tests do it: headless Chromium
+(Debian's ``/usr/bin/chromium``, driven by Playwright) opens it in a fresh browser context each
+run, so nothing comes from the cache.
 
 1. **Page weight.** Requests the start page makes and their bytes (the resource timing API's
    decoded body sizes: HTML, CSS, JavaScript modules, icon, and the JSON of ``/api/games`` and
@@ -21,31 +22,14 @@ Medians over the runs; nothing fails on time. Reproduce::
 from __future__ import annotations
 
 import argparse
-import os
-import socket
 import statistics
 import tempfile
-import threading
-import time
 from pathlib import Path
 from typing import Any
 
-import uvicorn
 from playwright.sync_api import Browser, sync_playwright
+from tests.server.browser.harness import CHROMIUM, CHROMIUM_ARGS, DESKTOP, LiveServer
 
-from cardtable.server.app import create_app
-
-CHROMIUM = os.environ.get("CARDTABLE_CHROMIUM", "/usr/bin/chromium")
-CHROMIUM_ARGS = [
-    "--headless=new",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 GAMES = ("indecision", "indian-rummy", "declaration-rummy")
 RESOURCES_JS = """() => {
   const nav = performance.getEntriesByType('navigation')[0];
@@ -68,39 +52,9 @@ RESOURCES_JS = """() => {
 }"""
 
 
-class Server:
-    """The app on a free loopback port, served from a background thread."""
-
-    def __init__(self, database_url: str) -> None:
-        with socket.socket() as probe:
-            probe.bind(("127.0.0.1", 0))
-            self.port: int = probe.getsockname()[1]
-        config = uvicorn.Config(
-            create_app(database_url, bot_delay_scale=0),
-            host="127.0.0.1",
-            port=self.port,
-            log_level="warning",
-        )
-        self.server = uvicorn.Server(config)
-        self.thread = threading.Thread(target=self.server.run, daemon=True)
-        self.thread.start()
-        while not self.server.started:
-            time.sleep(0.02)
-
-    @property
-    def url(self) -> str:
-        """The start page."""
-        return f"http://127.0.0.1:{self.port}/"
-
-    def stop(self) -> None:
-        """Shut down and wait."""
-        self.server.should_exit = True
-        self.thread.join(timeout=20)
-
-
 def one_run(browser: Browser, url: str) -> dict[str, Any]:
     """Load the start page in a fresh context, then deal each game once."""
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    context = browser.new_context(viewport=DESKTOP)
     page = context.new_page()
     page.goto(url)
     page.wait_for_selector(".start-form")
@@ -130,7 +84,7 @@ def main(argv: list[str] | None = None) -> None:
     if not Path(CHROMIUM).exists():
         raise SystemExit(f"Chromium is needed at {CHROMIUM} (CARDTABLE_CHROMIUM overrides it)")
     with tempfile.TemporaryDirectory() as folder:
-        server = Server(f"sqlite:///{Path(folder) / 'bench.db'}")
+        server = LiveServer(f"sqlite:///{Path(folder) / 'bench.db'}")
         try:
             with sync_playwright() as playwright:
                 browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)

@@ -79,11 +79,9 @@ def gin_random_hands(seed: int, size: int, count: int) -> list[Hand]:
     return [tuple(rng.sample(range(52), size)) for _ in range(count)]
 
 
-def gin_meld_rich_hands(seed: int, size: int, count: int) -> list[Hand]:
+def gin_meld_rich_hand(rng: random.Random, size: int) -> Hand:
     """Two or three disjoint melds (runs of 3-5 cards, sets of 3-4) plus random filler."""
-    rng = random.Random(seed)
-    hands: list[Hand] = []
-    while len(hands) < count:
+    while True:
         cards: set[Card] = set()
         for _ in range(rng.choice((2, 3))):
             if rng.random() < 0.5:
@@ -95,14 +93,18 @@ def gin_meld_rich_hands(seed: int, size: int, count: int) -> list[Hand]:
                 meld = {s * 13 + rank for s in rng.sample(range(4), rng.choice((3, 4)))}
             if not meld & cards:
                 cards |= meld
-        if len(cards) > size:
-            continue
-        rest = [c for c in range(52) if c not in cards]
-        cards |= set(rng.sample(rest, size - len(cards)))
-        hand = list(cards)
-        rng.shuffle(hand)
-        hands.append(tuple(hand))
-    return hands
+        if len(cards) <= size:
+            rest = [c for c in range(52) if c not in cards]
+            cards |= set(rng.sample(rest, size - len(cards)))
+            hand = list(cards)
+            rng.shuffle(hand)
+            return tuple(hand)
+
+
+def gin_meld_rich_hands(seed: int, size: int, count: int) -> list[Hand]:
+    """``count`` meld-rich hands from one seeded generator."""
+    rng = random.Random(seed)
+    return [gin_meld_rich_hand(rng, size) for _ in range(count)]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -118,12 +120,10 @@ def indian_random_hands(seed: int, size: int, count: int) -> list[tuple[Hand, in
     return [(tuple(rng.sample(INDIAN_PACK, size)), rng.choice(WILD_CHOICES)) for _ in range(count)]
 
 
-def indian_meld_rich_hands(seed: int, size: int, count: int) -> list[tuple[Hand, int | None]]:
-    """Hands built from runs of 3-6 and sets of 3-4 (overlaps give two-deck duplicates), with
-    a few strays and printed jokers, and a random wild rank: close to a show, many ways to lay."""
-    rng = random.Random(seed)
-    hands: list[tuple[Hand, int | None]] = []
-    while len(hands) < count:
+def indian_meld_rich_hand(rng: random.Random, size: int) -> Hand:
+    """Runs of 3-6 and sets of 3-4 (overlaps give two-deck duplicates) with a few strays and
+    printed jokers: close to a show, many ways to lay."""
+    while True:
         cards: list[Card] = []
         while len(cards) < size:
             roll = rng.random()
@@ -137,11 +137,15 @@ def indian_meld_rich_hands(seed: int, size: int, count: int) -> list[tuple[Hand,
             else:
                 cards.append(PRINTED_JOKER if rng.random() < 0.4 else rng.randrange(52))
         hand = cards[:size]
-        if max(Counter(hand).values()) > 2:
-            continue
-        rng.shuffle(hand)
-        hands.append((tuple(hand), rng.choice(WILD_CHOICES)))
-    return hands
+        if max(Counter(hand).values()) <= 2:
+            rng.shuffle(hand)
+            return tuple(hand)
+
+
+def indian_meld_rich_hands(seed: int, size: int, count: int) -> list[tuple[Hand, int | None]]:
+    """``count`` meld-rich hands from one seeded generator, each with a random wild rank."""
+    rng = random.Random(seed)
+    return [(indian_meld_rich_hand(rng, size), rng.choice(WILD_CHOICES)) for _ in range(count)]
 
 
 def format_row(cells: Sequence[object], widths: Sequence[int]) -> str:
