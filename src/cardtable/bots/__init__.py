@@ -1,5 +1,55 @@
-"""Computer players for all three games (see :mod:`cardtable.bots.base` for the interface)."""
+"""Computer players for all three games, found by game name and level.
+
+Every level is a :class:`~cardtable.bots.base.Bot`: it reads only its seat's view and the legal
+actions. ``random`` picks any legal action; ``easy`` makes simple, plausible choices; ``normal``
+plays sound heuristics (keeps near-melds, follows what the others took and threw, knows when to
+stop, drop, declare or go out); ``hard`` searches: it deals the hidden cards many times in ways
+consistent with its view and compares its candidate actions by simulating the rest of the hand.
+
+Each game's levels live in a module of their own (:mod:`cardtable.bots.indecision`,
+:mod:`cardtable.bots.indian_rummy`, :mod:`cardtable.bots.declaration_rummy`), imported on first
+use so that asking for one game's bot does not load the others.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Final
 
 from cardtable.bots.base import Bot, RandomBot
+from cardtable.errors import RulesError
 
-__all__ = ["Bot", "RandomBot"]
+LEVELS: Final = ("random", "easy", "normal", "hard")
+"""The playing levels, weakest first."""
+
+_BOT_MODULES: Final = {
+    "indecision": "cardtable.bots.indecision",
+    "indian-rummy": "cardtable.bots.indian_rummy",
+    "declaration-rummy": "cardtable.bots.declaration_rummy",
+}
+
+
+def make_bot(game: str, level: str) -> Bot:
+    """A computer player of ``level`` (one of :data:`LEVELS`) for ``game`` (name or alias).
+
+    >>> make_bot("indecision", "random").name
+    'random'
+    >>> make_bot("indecision", "expert")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    cardtable.errors.RulesError: unknown bot level 'expert': choose one of random, easy, ...
+    """
+    from cardtable.registry import canonical_name
+
+    key = level.strip().lower()
+    if key not in LEVELS:
+        raise RulesError(f"unknown bot level {level!r}: choose one of {', '.join(LEVELS)}")
+    name = canonical_name(game)
+    if key == "random":
+        return RandomBot()
+    module = importlib.import_module(_BOT_MODULES[name])
+    bot: Bot = module.make_bot(key)
+    return bot
+
+
+__all__ = ["LEVELS", "Bot", "RandomBot", "make_bot"]

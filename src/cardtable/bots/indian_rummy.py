@@ -1,0 +1,405 @@
+"""Indian Rummy computer players: Easy, Normal and Hard.
+
+Every level declares as soon as its 14 cards hold a valid show (13 cards in groups with two
+sequences, one of them pure, after putting one card down), found by the exact meld solver, and
+never declares otherwise: a wrong show costs 80.
+
+* **Easy** keeps cards that touch other cards (same suit a rank or two apart, same rank),
+  throws the highest loose card, takes the pile's top card only when it touches its hand, and
+  never drops.
+* **Normal** weighs whole hands (:mod:`cardtable.bots.indian_shape`): how many useful cards are
+  still missing before a valid show, and the points at risk if someone declares first. It keeps
+  near-melds whose completing cards are still live (not buried in the pile, not held by an
+  opponent who took them), avoids discarding what the next player has been collecting, takes
+  the pile's card only when it improves the hand, and drops at its first turn (20 points) when
+  the hand is hopeless.
+* **Hard** deals the hidden cards many times from its view and plays each candidate forward:
+  its discard, the next player's turn (who may pick the discard up or declare), and its own
+  next draw and discard; it keeps the candidate whose imagined futures leave the best hand.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Sequence
+from functools import lru_cache
+from typing import Any, Final
+
+from cardtable.bots.base import Bot
+from cardtable.bots.indian_shape import analyze, card_points, is_joker, shape_cost
+from cardtable.cards import PRINTED_JOKER, Card
+from cardtable.games.indian_rummy import actions as act
+from cardtable.games.indian_rummy.actions import IndianRummyAction
+from cardtable.games.indian_rummy.state import Phase
+from cardtable.games.indian_rummy.state import pack_of as pack_cards
+from cardtable.games.indian_rummy.view import IndianRummyView, known_holdings
+from cardtable.melds.indian import raw_points, show_discards
+
+DRAW_PHASE: Final = Phase.DRAW
+DISCARD_PHASE: Final = Phase.DISCARD
+
+
+def showable(view: IndianRummyView) -> tuple[Card, ...]:
+    """Cards whose put-down leaves a valid show of the other 13 (only after drawing)."""
+    if len(view.hand) != 14:
+        return ()
+    rules = view.rules
+    return show_discards(
+        view.hand,
+        view.wild_rank,
+        jokers_per_sequence=rules.jokers_per_sequence,
+        all_joker_groups=rules.all_joker_groups,
+    )
+
+
+def valid_declaration(
+    view: IndianRummyView, legal: Sequence[IndianRummyAction]
+) -> IndianRummyAction | None:
+    """A legal declaration that is a valid show, if there is one."""
+    cards = showable(view)
+    if not cards:
+        return None
+    for action in legal:
+        if isinstance(action, act.Declare) and action.card in cards:
+            return action
+    return None
+
+
+@lru_cache(maxsize=1 << 14)
+def _cost(
+    hand: tuple[Card, ...],
+    wild_rank: int | None,
+    gone: tuple[tuple[Card, int], ...],
+    risk_weight: float,
+) -> float:
+    shape = analyze(hand, wild_rank, gone=Counter(dict(gone)), risk_weight=risk_weight)
+    return shape_cost(shape, risk_weight)
+
+
+def _frozen(counter: Counter[Card]) -> tuple[tuple[Card, int], ...]:
+    return tuple(sorted((card, n) for card, n in counter.items() if n > 0))
+
+
+def legal_discards(legal: Sequence[IndianRummyAction]) -> list[Card]:
+    """The cards that may be discarded now."""
+    return [a.card for a in legal if isinstance(a, act.Discard)]
+
+
+def without(hand: Sequence[Card], card: Card) -> tuple[Card, ...]:
+    """The hand with one copy of ``card`` removed."""
+    cards = list(hand)
+    cards.remove(card)
+    return tuple(cards)
+
+
+def gone_cards(view: IndianRummyView) -> Counter[Card]:
+    """Cards out of this seat's reach: buried in the pile (under its top), the cut wild card,
+    and cards the other seats are known to hold (taken from the pile)."""
+    gone: Counter[Card] = Counter(view.pile[:-1])
+    if view.wild_card is not None:
+        gone[view.wild_card] += 1
+    for seat, held in enumerate(known_holdings(view)):
+        if seat != view.seat:
+            gone.update(held)
+    return gone
+
+
+def next_seat(view: IndianRummyView) -> int:
+    """The next seat still in the deal after this one."""
+    n = view.rules.players
+    seat = (view.seat + 1) % n
+    while view.drops[seat] is not None and seat != view.seat:
+        seat = (seat + 1) % n
+    return seat
+
+
+def touches(card: Card, other: Card) -> bool:
+    """Same suit and at most two ranks apart (ace high or low), or same rank."""
+    if card in (PRINTED_JOKER, other) or other == PRINTED_JOKER:
+        return False
+    if card % 13 == other % 13:
+        return True
+    if card // 13 != other // 13:
+        return False
+    gap = abs(card % 13 - other % 13)
+    return gap <= 2 or gap >= 11
+
+
+def feed_risk(view: IndianRummyView, card: Card) -> float:
+    """How much discarding ``card`` would help the next player, judged by what they took from
+    the pile (and, a little, by what they threw away)."""
+    seat = next_seat(view)
+    if seat == view.seat:
+        return 0.0
+    held = known_holdings(view)[seat]
+    risk = 0.0
+    risk = float(sum(1 for taken in held.elements() if touches(card, taken)))
+    for event in view.events:
+        thrown = event.seat == seat and event.verb == "discard" and event.cards
+        if thrown and event.cards[0] % 13 == card % 13:
+            risk -= 0.3
+    return risk
+
+
+def easy_usefulness(card: Card, hand: Sequence[Card], wild_rank: int | None) -> float:
+    """Easy's worth of keeping a card: its neighbours in hand, less a little of its points."""
+    if is_joker(card, wild_rank):
+        return 1000.0
+    neighbours = sum(1 for other in hand if touches(card, other))
+    return 10.0 * min(neighbours, 2) - 0.5 * card_points(card, wild_rank)
+
+
+class EasyBot:
+    """Simple Indian Rummy player (see the module docstring)."""
+
+    name = "easy"
+    version = "1"
+
+    def choose(
+        self,
+        view: IndianRummyView,
+        legal_actions: Sequence[IndianRummyAction],
+        rng: random.Random,
+    ) -> IndianRummyAction:
+        """Easy's choice."""
+        if view.phase is DRAW_PHASE:
+            top = view.pile_top
+            takeable = act.DRAW_PILE in legal_actions and top is not None
+            if takeable and any(touches(top, card) for card in view.hand):  # type: ignore[arg-type]
+                return act.DRAW_PILE
+            return act.DRAW_STOCK
+        declaration = valid_declaration(view, legal_actions)
+        if declaration is not None:
+            return declaration
+        hand = view.hand
+        card = min(
+            legal_discards(legal_actions),
+            key=lambda c: (easy_usefulness(c, hand, view.wild_rank), -c),
+        )
+        return act.DISCARDS[card]
+
+
+class NormalBot:
+    """Heuristic Indian Rummy player (see the module docstring).
+
+    ``feed_weight`` is how much feeding the next player costs in the discard choice;
+    ``drop_cost`` the hand cost above which a first turn drops.
+    """
+
+    name = "normal"
+    version = "1"
+
+    def __init__(self, *, feed_weight: float = 1.2, drop_cost: float = 27.0) -> None:
+        self.feed_weight = feed_weight
+        self.drop_cost = drop_cost
+
+    def choose(
+        self,
+        view: IndianRummyView,
+        legal_actions: Sequence[IndianRummyAction],
+        rng: random.Random,
+    ) -> IndianRummyAction:
+        """Normal's choice."""
+        if view.phase is DRAW_PHASE:
+            return self.draw(view, legal_actions)
+        declaration = valid_declaration(view, legal_actions)
+        if declaration is not None:
+            return declaration
+        return act.DISCARDS[self.discard(view, legal_actions)]
+
+    def hand_cost(self, view: IndianRummyView, hand: Sequence[Card], gone: Counter[Card]) -> float:
+        """Lower is better: missing cards and points at risk (risk weighs more as the deal
+        goes on, since a declaration gets likelier)."""
+        risk_weight = 0.08 + 0.006 * min(view.turns, 40)
+        return _cost(tuple(sorted(hand)), view.wild_rank, _frozen(gone), risk_weight)
+
+    def discard_costs(
+        self, view: IndianRummyView, legal: Sequence[IndianRummyAction]
+    ) -> dict[Card, float]:
+        """Each legal discard's cost: the hand it leaves plus the risk of feeding the next
+        player."""
+        gone = gone_cards(view)
+        out: dict[Card, float] = {}
+        for card in dict.fromkeys(legal_discards(legal)):
+            if is_joker(card, view.wild_rank):
+                out[card] = 1000.0
+                continue
+            cost = self.hand_cost(view, without(view.hand, card), gone)
+            out[card] = cost + self.feed_weight * feed_risk(view, card)
+        return out
+
+    def discard(self, view: IndianRummyView, legal: Sequence[IndianRummyAction]) -> Card:
+        """The card to discard."""
+        costs = self.discard_costs(view, legal)
+        return min(costs, key=lambda c: (costs[c], -card_points(c, view.wild_rank), c))
+
+    def draw(self, view: IndianRummyView, legal: Sequence[IndianRummyAction]) -> IndianRummyAction:
+        """Drop a hopeless first hand; take the pile's card when it improves the hand."""
+        gone = gone_cards(view)
+        now = self.hand_cost(view, view.hand, gone)
+        if act.DROP in legal and self.should_drop(view, now):
+            return act.DROP
+        top = view.pile_top
+        if act.DRAW_PILE not in legal or top is None:
+            return act.DRAW_STOCK
+        with_top = (*view.hand, top)
+        best = min(
+            self.hand_cost(view, without(with_top, card), gone)
+            for card in dict.fromkeys(view.hand)
+            if not is_joker(card, view.wild_rank)
+        )
+        return act.DRAW_PILE if best < now - 1.0 else act.DRAW_STOCK
+
+    def should_drop(self, view: IndianRummyView, cost: float) -> bool:
+        """Drop at the first turn (the cheap drop) when the hand is far from any show."""
+        if view.has_drawn[view.seat]:
+            return False
+        jokers = sum(1 for c in view.hand if is_joker(c, view.wild_rank))
+        return jokers == 0 and cost >= self.drop_cost
+
+
+def draw_odds(view: IndianRummyView) -> dict[Card, int]:
+    """Each card that the next stock draw could bring, with the copies of it still unseen
+    (not in this hand, not on the pile, not the cut wild card, not known in another hand)."""
+    pack: Counter[Card] = Counter(pack_cards(view.rules))
+    pack.subtract(view.hand)
+    pack.subtract(view.pile)
+    if view.wild_card is not None:
+        pack[view.wild_card] -= 1
+    for seat, held in enumerate(known_holdings(view)):
+        if seat != view.seat:
+            pack.subtract(held)
+    return {card: n for card, n in pack.items() if n > 0}
+
+
+class HardBot:
+    """Expectimax player (see the module docstring): each of Normal's best few discards is
+    judged by the hand it leaves and by the hand expected after the next stock draw, averaged
+    exactly over the unseen cards with their remaining copies; draws compare the known pile
+    card with that same expectation.
+
+    ``candidates`` discards are looked ahead; ``now_weight`` mixes the hand left now into the
+    look-ahead value; ``replies`` is how many throw-away cards are tried after each imagined
+    draw.
+    """
+
+    name = "hard"
+    version = "1"
+
+    def __init__(self, *, candidates: int = 4, now_weight: float = 0.35, replies: int = 3) -> None:
+        self.candidates = candidates
+        self.now_weight = now_weight
+        self.replies = replies
+        self.normal = NormalBot()
+
+    def choose(
+        self,
+        view: IndianRummyView,
+        legal_actions: Sequence[IndianRummyAction],
+        rng: random.Random,
+    ) -> IndianRummyAction:
+        """Hard's choice."""
+        gone = gone_cards(view)
+        if view.phase is DRAW_PHASE:
+            return self.draw(view, legal_actions, gone)
+        declaration = valid_declaration(view, legal_actions)
+        if declaration is not None:
+            return declaration
+        costs = self.normal.discard_costs(view, legal_actions)
+        ranked = sorted(costs, key=lambda c: (costs[c], -card_points(c, view.wild_rank), c))
+        picks = ranked[: self.candidates]
+        if len(picks) == 1:
+            return act.DISCARDS[picks[0]]
+        odds = draw_odds(view)
+        best: tuple[float, Card] | None = None
+        for card in picks:
+            kept = without(view.hand, card)
+            ahead = self.expected_after_draw(view, kept, odds, gone)
+            value = (1.0 - self.now_weight) * ahead + self.now_weight * costs[card]
+            value += self.normal.feed_weight * feed_risk(view, card) * (1.0 - self.now_weight)
+            if best is None or value < best[0]:
+                best = (value, card)
+        assert best is not None
+        return act.DISCARDS[best[1]]
+
+    def throwaways(
+        self, view: IndianRummyView, hand: Sequence[Card], gone: Counter[Card]
+    ) -> list[Card]:
+        """The cards of a 13-card hand a player would most readily let go, best first."""
+        costs = {
+            card: self.normal.hand_cost(view, without(hand, card), gone)
+            for card in dict.fromkeys(hand)
+            if not is_joker(card, view.wild_rank)
+        }
+        return sorted(costs, key=lambda c: (costs[c], -card_points(c, view.wild_rank)))[
+            : self.replies
+        ]
+
+    def expected_after_draw(
+        self,
+        view: IndianRummyView,
+        kept: Sequence[Card],
+        odds: dict[Card, int],
+        gone: Counter[Card],
+    ) -> float:
+        """The expected hand cost after drawing one unseen card to ``kept`` and throwing the
+        best card (the drawn card itself or one of ``kept``'s throw-aways)."""
+        spares = self.throwaways(view, kept, gone)
+        base = self.normal.hand_cost(view, kept, gone)
+        total = 0.0
+        copies = 0
+        for card, n in odds.items():
+            grown = (*kept, card)
+            best = base
+            for spare in spares:
+                best = min(best, self.normal.hand_cost(view, without(grown, spare), gone))
+            total += n * best
+            copies += n
+        return total / copies if copies else base
+
+    def draw(
+        self,
+        view: IndianRummyView,
+        legal: Sequence[IndianRummyAction],
+        gone: Counter[Card],
+    ) -> IndianRummyAction:
+        """Drop like Normal; otherwise take the pile's card when it beats the expected stock
+        card."""
+        now = self.normal.hand_cost(view, view.hand, gone)
+        if act.DROP in legal and self.normal.should_drop(view, now):
+            return act.DROP
+        top = view.pile_top
+        if act.DRAW_PILE not in legal or top is None:
+            return act.DRAW_STOCK
+        grown = (*view.hand, top)
+        with_top = min(
+            self.normal.hand_cost(view, without(grown, card), gone)
+            for card in dict.fromkeys(view.hand)
+            if not is_joker(card, view.wild_rank)
+        )
+        stock = self.expected_after_draw(view, view.hand, draw_odds(view), gone)
+        return act.DRAW_PILE if with_top < stock - 0.25 else act.DRAW_STOCK
+
+
+def points_now(view: IndianRummyView) -> int:
+    """The points this seat's 13 cards would count if someone declared now (capped)."""
+    hand = view.hand if len(view.hand) == 13 else view.hand[:13]
+    rules = view.rules
+    points = raw_points(
+        hand,
+        view.wild_rank,
+        jokers_per_sequence=rules.jokers_per_sequence,
+        all_joker_groups=rules.all_joker_groups,
+    )
+    return points if rules.max_points is None else min(points, rules.max_points)
+
+
+def make_bot(level: str) -> Bot:
+    """The Indian Rummy bot of ``level`` (``easy``, ``normal`` or ``hard``)."""
+    bots: dict[str, Any] = {"easy": EasyBot, "normal": NormalBot, "hard": HardBot}
+    bot: Bot = bots[level]()
+    return bot
+
+
+__all__ = ["EasyBot", "HardBot", "NormalBot", "make_bot"]

@@ -1,0 +1,52 @@
+"""The coach: hints and explanations for a player, from that player's view only.
+
+``hint(game, view, legal)`` suggests one of the legal actions with a one-line reason (the
+Normal level's policy, which is also what the coach's reasoning describes);
+``coach(game, view, legal)`` returns a :class:`CoachReport`: tips, near-melds with the cards
+that complete them and how many are unseen, what each discard would leave, and warnings (a show
+that would be wrong, a stop that would forfeit, a discard that feeds the next player's pickups,
+a declaration likely to lose). Each game speaks its own terms in its own module
+(:mod:`cardtable.coach.indecision`, :mod:`cardtable.coach.indian_rummy`,
+:mod:`cardtable.coach.declaration_rummy`).
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Sequence
+from typing import Any, Final
+
+from cardtable.coach.report import CoachReport, DiscardOption, Hint, NearMeld
+from cardtable.errors import IllegalActionError
+from cardtable.registry import canonical_name
+
+_COACH_MODULES: Final = {
+    "indecision": "cardtable.coach.indecision",
+    "indian-rummy": "cardtable.coach.indian_rummy",
+    "declaration-rummy": "cardtable.coach.declaration_rummy",
+}
+
+
+def _module(game: str) -> Any:
+    return importlib.import_module(_COACH_MODULES[canonical_name(game)])
+
+
+def hint(game: str, view: Any, legal: Sequence[Any]) -> Hint:
+    """The suggested action for ``view`` among ``legal`` and why.
+
+    Raises :class:`IllegalActionError` when the seat has nothing to do.
+    """
+    if not legal:
+        raise IllegalActionError("there is nothing to do now: it is not your turn", rule="no-move")
+    result: Hint = _module(game).hint(view, legal)
+    return result
+
+
+def coach(game: str, view: Any, legal: Sequence[Any]) -> CoachReport:
+    """The coach's full report on ``view`` (``legal`` may be empty when it is not the seat's
+    turn: the report then explains the hand without a hint)."""
+    result: CoachReport = _module(game).coach(view, legal)
+    return result
+
+
+__all__ = ["CoachReport", "DiscardOption", "Hint", "NearMeld", "coach", "hint"]

@@ -1,0 +1,221 @@
+"""The Declaration Rummy coach: the hand's count and melds, cards one step from a meld, the
+count each discard leaves, and warnings about a declaration likely to lose, a blocked
+declaration (CAN'T DECLARE 0, the Gin Rummy limit) or a discard that helps the next player.
+
+The hint is the Normal player's choice (:mod:`cardtable.bots.declaration_rummy`); its chance of
+holding the lowest count is estimated from the unseen cards, as Normal does.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from cardtable.bots.declaration_rummy import (
+    NormalBot,
+    count_of,
+    estimate_rival_counts,
+    legal_discards,
+    recent_pickups,
+    touches,
+    unseen_cards,
+    win_chance,
+    without,
+)
+from cardtable.cards import CANT_DECLARE_0, NO_MELD_2, WILDCARD, format_card, is_regular
+from cardtable.coach.report import CoachReport, DiscardOption, Hint, NearMeld
+from cardtable.games.declaration_rummy import actions as act
+from cardtable.games.declaration_rummy.actions import Action
+from cardtable.games.declaration_rummy.scoring import count_hand
+from cardtable.games.declaration_rummy.state import Phase
+from cardtable.games.declaration_rummy.view import DeclarationRummyView
+from cardtable.melds.declaration import card_count, dr_best
+
+_POLICY = NormalBot()
+
+
+def _rng(view: DeclarationRummyView) -> random.Random:
+    return random.Random(f"coach:{view.seat}:{view.game_number}:{view.hand}:{view.stock_level}")
+
+
+def _chance(view: DeclarationRummyView, count: int) -> float:
+    return win_chance(view, count, estimate_rival_counts(view, _rng(view), samples=32))
+
+
+def hint(view: DeclarationRummyView, legal: Sequence[Action]) -> Hint:
+    """Normal's choice with a one-line reason."""
+    action = _POLICY.choose(view, legal, _rng(view))
+    return Hint(action, _reason(view, action))
+
+
+def _reason(view: DeclarationRummyView, action: Action) -> str:
+    hand = view.hand
+    if isinstance(action, act.GoOut):
+        return "Go out: every card but at most one melds, and going out wins at once."
+    if isinstance(action, act.FourSevens):
+        return "Lay down the four sevens: under Four 7's that wins at once."
+    if isinstance(action, act.NextGame):
+        return "Start the next game of the match."
+    if isinstance(action, act.Declare):
+        count = count_of(hand)
+        return (
+            f"Declare: your count is {count}, the lowest at the table about "
+            f"{_chance(view, count):.0%} of the time given the unseen cards."
+        )
+    if isinstance(action, act.AcceptTie | act.RejectTie):
+        chance = _chance(view, count_of(hand))
+        verb = "Accept" if isinstance(action, act.AcceptTie) else "Reject"
+        return f"{verb} the tie: your count would be lowest about {chance:.0%} of the time."
+    if isinstance(action, act.Decline):
+        count = count_of(hand)
+        return (
+            f"Decline the discard pile: the game ends now and your count of {count} is likely "
+            "the lowest."
+        )
+    if isinstance(action, act.TakeExtra):
+        return "Take the extra two cards: your hand is nearly melded and can use them."
+    if isinstance(action, act.TakeDiscard):
+        top = view.discard_top
+        label = "the top discard" if top is None else f"the {format_card(top)}"
+        if action.count > 1:
+            label = f"the top {action.count} discards"
+        return f"Take {label}: it lowers your count more than an unseen stock card would."
+    if isinstance(action, act.DrawStock):
+        top = view.discard_top
+        if top is None:
+            return "Draw from the stockpile: there is no discard pile yet."
+        return f"Draw from the stockpile: the {format_card(top)} would not lower your count."
+    assert isinstance(action, act.Discard)
+    card = action.card
+    if card == CANT_DECLARE_0:
+        return "Discard CAN'T DECLARE 0: while you hold it you may not declare."
+    rest = without(hand, card)
+    count, melds, _ = dr_best(rest)
+    return (
+        f"Discard {format_card(card)} (counts {card_count(card)}): your count drops to {count}"
+        + (f", keeping {len(melds)} meld{'s' if len(melds) != 1 else ''}" if melds else "")
+        + "."
+    )
+
+
+def near_melds(view: DeclarationRummyView, hand: Sequence[int]) -> list[NearMeld]:
+    """Unmelded cards one card from a meld: a pair to a group of three, two cards of a suit a
+    rank or two apart to a sequence (a WILDCARD completes either)."""
+    if not hand:
+        return []
+    unseen = unseen_cards(view)
+    unseen_set = set(unseen)
+    wild_unseen = unseen.count(WILDCARD)
+    _, _, unmelded = dr_best(tuple(sorted(hand)))
+    loose = [c for c in unmelded if is_regular(c)]
+    out: list[NearMeld] = []
+    seen_pairs: set[tuple[int, int]] = set()
+    for i, a in enumerate(loose):
+        for b in loose[i + 1 :]:
+            if not touches(a, b) or (a, b) in seen_pairs:
+                continue
+            seen_pairs.add((a, b))
+            if a % 13 == b % 13:
+                completing = tuple(
+                    s * 13 + a % 13 for s in range(4) if s * 13 + a % 13 not in (a, b)
+                )
+                kind = "group"
+            else:
+                low, high = sorted((a % 13, b % 13))
+                if high - low > 2:  # the ace-high case: Q or K with an ace
+                    low, high = high, 13
+                suit = a // 13
+                if high - low == 1:
+                    ranks = [r for r in (low - 1, high + 1) if 0 <= r <= 13]
+                else:
+                    ranks = [low + 1]
+                completing = tuple(suit * 13 + r % 13 for r in ranks)
+                kind = "sequence"
+            unseen_count = sum(c in unseen_set for c in completing) + wild_unseen
+            out.append(NearMeld((a, b), completing, unseen_count, kind))
+    return out
+
+
+def coach(view: DeclarationRummyView, legal: Sequence[Action]) -> CoachReport:
+    """The coach's report on ``view`` (see :mod:`cardtable.coach`)."""
+    hand = view.hand
+    rules = view.rules
+    tips: list[str] = []
+    warnings: list[str] = []
+    discards: list[DiscardOption] = []
+    report_hint = hint(view, legal) if legal else None
+    if hand:
+        counted = count_hand(hand, rules)
+        tips.append(f"Your hand: {counted.explain()}.")
+    if NO_MELD_2 in hand:
+        tips.append("NO MELD 2 can never be discarded; it may be the one loose card going out.")
+    if CANT_DECLARE_0 in hand:
+        warnings.append(
+            "You hold CAN'T DECLARE 0: you may not declare until you discard it "
+            "(going out is still allowed)."
+        )
+    if rules.gin_rummy and hand:
+        count = count_of(hand)
+        if count > rules.gin_threshold:
+            tips.append(
+                f"Gin Rummy variation: you may declare only with a count of "
+                f"{rules.gin_threshold} or less after drawing (yours is {count})."
+            )
+    if view.phase is Phase.PLAY and view.to_act == view.seat:
+        if act.GO_OUT in legal:
+            tips.append("You can go out now and win.")
+        if act.DECLARE in legal:
+            count = count_of(hand)
+            chance = _chance(view, count)
+            if chance < 0.5:
+                warnings.append(
+                    f"A declaration now is likely to lose: your count of {count} would be the "
+                    f"lowest only about {chance:.0%} of the time."
+                )
+            else:
+                tips.append(f"Declaring now wins about {chance:.0%} of the time (count {count}).")
+        hint_card = (
+            report_hint.action.card
+            if report_hint is not None and isinstance(report_hint.action, act.Discard)
+            else None
+        )
+        for card in dict.fromkeys(legal_discards(legal)):
+            rest = without(hand, card)
+            count, melds, _ = dr_best(tuple(sorted(rest)))
+            notes = []
+            if card == hint_card:
+                notes.append("suggested")
+            fed = _feeds(view, card)
+            if fed:
+                notes.append(fed)
+                warnings.append(f"Discarding {format_card(card)} {fed}.")
+            discards.append(
+                DiscardOption(
+                    card,
+                    f"count {count} with {len(melds)} meld{'s' if len(melds) != 1 else ''}",
+                    float(count),
+                    "; ".join(notes),
+                )
+            )
+        discards.sort(key=lambda option: option.value)
+    return CoachReport(
+        tips=tips,
+        near_melds=near_melds(view, hand),
+        discards=discards,
+        warnings=warnings,
+        hint=report_hint,
+    )
+
+
+def _feeds(view: DeclarationRummyView, card: int) -> str:
+    """A note when ``card`` partners a card the next player was just seen taking."""
+    players = view.rules.players
+    position = view.order.index(view.seat)
+    nxt = view.order[(position + 1) % players]
+    for taken in recent_pickups(view).get(nxt, []):
+        if touches(card, taken):
+            return f"helps seat {nxt}, who just took {format_card(taken)}"
+    return ""
+
+
+__all__ = ["coach", "hint", "near_melds"]

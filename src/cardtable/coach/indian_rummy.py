@@ -1,0 +1,224 @@
+"""The Indian Rummy coach: how the hand counts now, its near-melds and the cards that complete
+them (with how many copies are still unseen), what each discard leaves, and warnings about a
+wrong show or a discard that feeds the next player.
+
+The hint is the Normal player's choice (:mod:`cardtable.bots.indian_rummy`), with its reason in
+the game's terms: pure sequence, second sequence, sets, jokers, points.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from cardtable.bots.indian_rummy import (
+    NormalBot,
+    draw_odds,
+    feed_risk,
+    gone_cards,
+    next_seat,
+    showable,
+    without,
+)
+from cardtable.bots.indian_shape import Shape, analyze, card_points, is_joker
+from cardtable.cards import PRINTED_JOKER, format_card, format_cards
+from cardtable.coach.report import CoachReport, DiscardOption, Hint, NearMeld
+from cardtable.games.indian_rummy import actions as act
+from cardtable.games.indian_rummy.actions import IndianRummyAction
+from cardtable.games.indian_rummy.scoring import arrange
+from cardtable.games.indian_rummy.state import Phase
+from cardtable.games.indian_rummy.view import IndianRummyView, known_holdings
+
+_POLICY = NormalBot()
+
+
+def _rng(view: IndianRummyView) -> random.Random:
+    return random.Random(f"coach:{view.seat}:{view.deal_number}:{view.turns}")
+
+
+def _needs(shape: Shape) -> str:
+    """What the hand still lacks for a valid show, in the game's words."""
+    if shape.pure == 0:
+        return "you still need a pure sequence (no joker standing in)"
+    if shape.sequences < 2:
+        return "you have a pure sequence; you still need a second sequence"
+    if shape.partials or shape.loose:
+        return "you have both sequences; the rest must go into sets or sequences"
+    return "every card is in a group"
+
+
+def _points_if_shown(view: IndianRummyView, hand: Sequence[int]) -> int:
+    return arrange(tuple(hand), view.wild_rank, view.rules).points
+
+
+def hint(view: IndianRummyView, legal: Sequence[IndianRummyAction]) -> Hint:
+    """Normal's choice with a one-line reason."""
+    action = _POLICY.choose(view, legal, _rng(view))
+    return Hint(action, _reason(view, action))
+
+
+def _reason(view: IndianRummyView, action: IndianRummyAction) -> str:
+    hand = view.hand
+    wild = view.wild_rank
+    if isinstance(action, act.Declare):
+        rest = without(hand, action.card)
+        shown = arrange(rest, wild, view.rules)
+        groups = "; ".join(group.describe() for group in shown.groups)
+        return f"Declare, putting down {format_card(action.card)}: a valid show ({groups})."
+    if isinstance(action, act.Drop):
+        penalty = view.rules.middle_drop if view.has_drawn[view.seat] else view.rules.first_drop
+        shape = analyze(hand, wild, gone=gone_cards(view))
+        return (
+            f"Drop for {penalty} points: {_needs(shape)}, and the hand would likely cost more "
+            f"(it counts {_points_if_shown(view, hand)} now)."
+        )
+    if isinstance(action, act.DrawPile):
+        top = view.pile_top
+        assert top is not None
+        before = analyze(hand, wild, gone=gone_cards(view))
+        after = analyze((*hand, top), wild, gone=gone_cards(view))
+        what = "a meld" if len(after.groups) > len(before.groups) else "a near-meld"
+        return f"Take the {format_card(top)} from the pile: it makes {what} with your cards."
+    if isinstance(action, act.DrawStock):
+        top = view.pile_top
+        if top is None:
+            return "Draw from the stock: the pile is empty."
+        if is_joker(top, wild):
+            return (
+                f"Draw from the stock: the {format_card(top)} on the pile is a joker, and "
+                "jokers on the pile can never be taken."
+            )
+        return f"Draw from the stock: the {format_card(top)} on the pile does not help your hand."
+    assert isinstance(action, act.Discard)
+    card = action.card
+    rest = without(hand, card)
+    shape = analyze(rest, wild, gone=gone_cards(view))
+    in_partial = any(card in p.cards for p in analyze(hand, wild).partials)
+    role = "part of a weak near-meld" if in_partial else "a loose card"
+    return (
+        f"Discard {format_card(card)}: {role} worth {card_points(card, wild)} points; "
+        f"{_needs(shape)}."
+    )
+
+
+def near_melds(view: IndianRummyView, hand: Sequence[int]) -> list[NearMeld]:
+    """The hand's near-melds with the cards that complete them and their unseen copies."""
+    if not hand:
+        return []
+    odds = draw_odds(view)
+    shape = analyze(hand, view.wild_rank, gone=gone_cards(view))
+    out = []
+    for partial in shape.partials:
+        kind = "pure sequence" if partial.kind == "sequence" else "set"
+        unseen = sum(odds.get(card, 0) for card in partial.completing)
+        out.append(NearMeld(tuple(partial.cards), partial.completing, unseen, kind))
+    return out
+
+
+def coach(view: IndianRummyView, legal: Sequence[IndianRummyAction]) -> CoachReport:
+    """The coach's report on ``view`` (see :mod:`cardtable.coach`)."""
+    hand = view.hand
+    wild = view.wild_rank
+    tips: list[str] = []
+    warnings: list[str] = []
+    discards: list[DiscardOption] = []
+    if view.wild_card is not None:
+        wild_text = "aces" if view.wild_card == PRINTED_JOKER else format_card(view.wild_card)
+        tips.append(
+            f"Wild joker: {wild_text} (every card of that rank is a joker, as are printed jokers)."
+        )
+    report_hint = hint(view, legal) if legal else None
+    gone = gone_cards(view)
+    thirteen = hand if len(hand) == 13 else None
+    if len(hand) == 14:
+        shows = showable(view)
+        if shows:
+            tips.append(
+                f"You can declare: put down {format_card(shows[0])} and the other 13 make a "
+                "valid show."
+            )
+        elif any(isinstance(a, act.Declare) for a in legal):
+            shape = analyze(hand, wild, gone=gone)
+            warnings.append(
+                "A show now would be wrong and cost "
+                f"{view.rules.wrong_show_penalty} points: {_needs(shape)}."
+            )
+        taken = view.taken
+        if taken is not None and not any(
+            isinstance(a, act.Discard) and a.card == taken for a in legal
+        ):
+            tips.append(
+                f"You took the {format_card(taken)} from the pile, so you may not discard it "
+                "this turn."
+            )
+        hint_card = (
+            report_hint.action.card
+            if report_hint is not None and isinstance(report_hint.action, act.Discard)
+            else None
+        )
+        nxt = next_seat(view)
+        taken_by_next = list(known_holdings(view)[nxt].elements()) if nxt != view.seat else []
+        for card in dict.fromkeys(a.card for a in legal if isinstance(a, act.Discard)):
+            rest = without(hand, card)
+            shape = analyze(rest, wild, gone=gone)
+            points = _points_if_shown(view, rest)
+            kept = []
+            if shape.pure:
+                kept.append(f"{shape.pure} pure sequence{'s' if shape.pure > 1 else ''}")
+            if shape.sequences > shape.pure:
+                kept.append(f"{shape.sequences} sequences")
+            sets = sum(1 for kind, _ in shape.groups if kind == "set")
+            if sets:
+                kept.append(f"{sets} set{'s' if sets > 1 else ''}")
+            kept.append(f"{len(shape.partials)} near-meld{'s' if len(shape.partials) != 1 else ''}")
+            notes = []
+            if card == hint_card:
+                notes.append("suggested")
+            if is_joker(card, wild):
+                notes.append("a joker: keep it")
+            if feed_risk(view, card) > 0:
+                fed = [format_card(c) for c in taken_by_next if _touch(card, c)]
+                feed_note = f"feeds seat {nxt}, who took {', '.join(fed)} from the pile"
+                notes.append(feed_note)
+                warnings.append(f"Discarding {format_card(card)} {feed_note}.")
+            discards.append(
+                DiscardOption(
+                    card,
+                    f"{points} points if someone declares now; " + ", ".join(kept),
+                    float(points),
+                    "; ".join(notes),
+                )
+            )
+        discards.sort(key=lambda option: option.value)
+        thirteen = without(hand, hint_card) if hint_card is not None else None
+    if thirteen is not None:
+        shown = arrange(tuple(thirteen), wild, view.rules)
+        tips.append(f"Count now: {shown.explain()}.")
+        tips.append(_needs(analyze(thirteen, wild, gone=gone)).capitalize() + ".")
+    top = view.pile_top
+    if (
+        view.phase is Phase.DRAW
+        and view.seat == view.turn
+        and top is not None
+        and is_joker(top, wild)
+    ):
+        tips.append(f"The {format_card(top)} on the pile is a joker: it cannot be taken.")
+    return CoachReport(
+        tips=tips,
+        near_melds=near_melds(view, thirteen if thirteen is not None else hand),
+        discards=discards,
+        warnings=warnings,
+        hint=report_hint,
+    )
+
+
+def _touch(card: int, other: int) -> bool:
+    if card == PRINTED_JOKER or other == PRINTED_JOKER:
+        return False
+    if card % 13 == other % 13:
+        return card // 13 != other // 13
+    gap = abs(card % 13 - other % 13)
+    return card // 13 == other // 13 and (gap <= 2 or gap >= 11)
+
+
+__all__ = ["coach", "format_cards", "hint", "near_melds"]

@@ -1,0 +1,130 @@
+"""Indian Rummy bots in named situations: shows, drops, draws and what to keep."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from cardtable.bots import make_bot
+from cardtable.cards import parse_card, parse_cards
+from cardtable.games.indian_rummy import actions as act
+from cardtable.games.indian_rummy.engine import ENGINE
+from cardtable.games.indian_rummy.rules import Rules
+from cardtable.games.indian_rummy.scoring import show_discards
+from cardtable.games.indian_rummy.state import Phase
+
+from .positions import decision_states, default_rules, indian
+
+LEVELS = ("easy", "normal", "hard")
+OTHER = "AD 2D 3D 4D 5D 6D 7D 8D 9D 10D JD QD KD"
+
+
+def choose(level: str, state, seat: int = 0, seed: int = 1):  # type: ignore[no-untyped-def]
+    bot = make_bot("indian-rummy", level)
+    legal = ENGINE.legal_actions(state, seat)
+    action = bot.choose(ENGINE.view(state, seat), legal, random.Random(seed))
+    assert action in legal
+    return action
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_normal_declares_a_valid_show_when_it_has_one(level: str) -> None:
+    # RULES.md IR5 with a spare king: 5H 6H 7H is pure with the wild 7H as itself.
+    state = indian(["5H 6H 7H 9S 10S JS 2C 2D 2S 4H 4D 4C 4S KC", OTHER], wild="7C", drawn="KC")
+    action = choose(level, state)
+    assert action == act.Declare(parse_card("KC"))
+    after = ENGINE.apply(state, action, 0)
+    assert after.last_deal is not None and after.last_deal.outcome == "valid-show"
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_no_level_declares_without_a_valid_show(level: str) -> None:
+    # Two impure sequences and no pure one (IR6 with a spare card): any show would be wrong.
+    state = indian(["5H 6H PJ 9S 7C JS 2C 2D 2S 4D 4C 4S 7D KH", OTHER], wild="7S")
+    assert not isinstance(choose(level, state), act.Declare)
+
+
+def test_normal_keeps_a_pure_sequence_rather_than_a_set_while_it_has_no_other_pure_sequence() -> (
+    None
+):
+    # 7H can finish the only pure sequence 5H 6H 7H or the set 7H 7S 7D; a 7 of the set goes.
+    state = indian(["5H 6H 7H 7S 7D 9C PJ JC KS KD KC 2S 2D 2C", OTHER], wild="8D", drawn="2C")
+    action = choose("normal", state)
+    assert isinstance(action, act.Discard)
+    assert action.card in parse_cards("7S 7D")
+
+
+@pytest.mark.parametrize("level", ("normal", "hard"))
+def test_normal_drops_a_hopeless_first_hand(level: str) -> None:
+    rules = Rules(deals=1, wild_joker_cut=False)
+    # Thirteen ranks, every same-suit gap three or more: nothing is near a meld.
+    hand = "AS 4S 7S 10S KS 2H 5H 8H JH 3D 6D 9D QD"
+    state = indian(
+        [hand, "AC 2C 3C 4C 5C 6C 7C 8C 9C 10C JC QC KC"],
+        wild=None,
+        phase=Phase.DRAW,
+        has_drawn=(False, False),
+        rules=rules,
+        turns=0,
+    )
+    assert choose(level, state) == act.DROP
+
+
+def test_easy_never_drops() -> None:
+    rules = Rules(deals=1, wild_joker_cut=False)
+    state = indian(
+        ["AS 4S 7S 10S KS 2H 5H 8H JH 3D 6D 9D QD", "AC 2C 3C 4C 5C 6C 7C 8C 9C 10C JC QC KC"],
+        wild=None,
+        phase=Phase.DRAW,
+        has_drawn=(False, False),
+        rules=rules,
+        turns=0,
+    )
+    assert choose("easy", state) != act.DROP
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_takes_the_pile_card_that_completes_a_pure_sequence(level: str) -> None:
+    state = indian(
+        ["5H 6H 9S 9D 9C KD KC 2S 4S 7C 8C JD QS", OTHER],
+        wild="3C",
+        pile="2D 7H",
+        phase=Phase.DRAW,
+    )
+    assert choose(level, state) == act.DRAW_PILE
+
+
+@pytest.mark.parametrize("level", ("normal", "hard"))
+def test_a_joker_is_never_discarded(level: str) -> None:
+    state = indian(["PJ 5H 6H 9S 9D KC QS 2S 4S 7C 8C JD 3D KS", OTHER], wild="KH", drawn="KS")
+    action = choose(level, state)
+    assert isinstance(action, act.Discard)
+    assert action.card not in parse_cards("PJ KC KS", deck=None)
+
+
+@settings(
+    max_examples=12,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+@given(seed=st.integers(0, 10**6), pick=st.integers(0, 10**6))
+def test_hard_never_makes_a_wrong_show(seed: int, pick: int) -> None:
+    guide = make_bot("indian-rummy", "easy")
+    states = [
+        s
+        for s in decision_states(
+            "indian-rummy", default_rules("indian-rummy"), seed, guide=guide, mix=0.8
+        )
+        if s.phase is Phase.DISCARD
+    ]
+    state = states[pick % len(states)]
+    seat = state.turn
+    for level in LEVELS:
+        action = choose(level, state, seat=seat, seed=pick)
+        if isinstance(action, act.Declare):
+            rest = list(state.hands[seat])
+            shown = show_discards(rest, state.wild_rank, state.rules)
+            assert action.card in shown

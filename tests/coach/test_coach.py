@@ -1,0 +1,136 @@
+"""The coach in each game's terms: hints with reasons, near-melds, discard options, warnings."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from bots.positions import declaration, indecision, indian  # tests/bots, a sibling package
+from cardtable.cards import format_card, parse_card, parse_cards
+from cardtable.coach import CoachReport, Hint, coach, hint
+from cardtable.errors import IllegalActionError
+from cardtable.games.declaration_rummy import actions as dr
+from cardtable.games.declaration_rummy.engine import ENGINE as DR
+from cardtable.games.indecision.actions import Discard, Stop
+from cardtable.games.indecision.engine import ENGINE as IND
+from cardtable.games.indecision.state import Phase as IndPhase
+from cardtable.games.indian_rummy import actions as ir
+from cardtable.games.indian_rummy.engine import ENGINE as IR
+from cardtable.games.indian_rummy.state import Phase as IRPhase
+
+OTHER_IR = "AD 2D 3D 4D 5D 6D 7D 8D 9D 10D JD QD KD"
+
+
+def _report(game: str, engine, state, seat: int = 0) -> CoachReport:  # type: ignore[no-untyped-def]
+    report = coach(game, engine.view(state, seat), engine.legal_actions(state, seat))
+    json.dumps(report.to_json())  # serialisable for the browser
+    return report
+
+
+def test_indecision_warns_that_every_stop_would_forfeit_and_suggests_a_discard() -> None:
+    state = indecision(["7S 7H 7D 2C 9S KD", "3H 4H 8C JC QS"], pile="5D")
+    report = _report("indecision", IND, state)
+    assert any("forfeits" in w for w in report.warnings)
+    assert report.hint is not None and isinstance(report.hint.action, Discard)
+    assert "Discard" in report.hint.reason
+    assert {option.card for option in report.discards} == set(state.hands[0])
+    best = report.discards[0]
+    assert "points" in best.leaves
+    assert any("Prile of 3" in tip for tip in report.tips)
+
+
+def test_indecision_hint_explains_a_winning_stop() -> None:
+    state = indecision(["5H 6H 7H 8C 9D 2S", "3H 4H 8S JC QS"], totals=(115, 100))
+    suggestion = hint("indecision", IND.view(state, 0), IND.legal_actions(state, 0))
+    assert suggestion.action == Stop(parse_card("2S"))
+    assert "win the game" in suggestion.reason
+
+
+def test_indecision_near_melds_name_the_completing_cards_and_unseen_copies() -> None:
+    state = indecision(["7S 7H 2C 9D KS", "3H 4H 8S JC QS"], pile="5C 7D", phase=IndPhase.DRAW)
+    report = _report("indecision", IND, state)
+    priles = [m for m in report.near_melds if m.kind == "Prile of 3"]
+    (sevens,) = priles
+    assert set(sevens.completing) == set(parse_cards("7D 7C"))
+    assert sevens.unseen == 1  # 7D is on the pile, 7C unseen
+
+
+def test_indecision_warns_about_feeding_the_next_players_pickups() -> None:
+    state = indecision(
+        ["5H 6H 7H 8H 9C 2D", "3D 4D 8S JC QS"],
+        events=[("take-discard", 1, "JC")],
+        had_turn=(0, 1),
+    )
+    report = _report("indecision", IND, state)
+    notes = {format_card(o.card): o.note for o in report.discards}
+    assert "feeds seat 1" in notes["9C"]
+
+
+def test_indian_rummy_warns_that_a_show_now_would_be_wrong() -> None:
+    state = indian(["5H 6H PJ 9S 7C JS 2C 2D 2S 4D 4C 4S 7D KH", OTHER_IR], wild="7S")
+    report = _report("indian-rummy", IR, state)
+    assert any("wrong" in w and "80" in w for w in report.warnings)
+    assert report.hint is not None and isinstance(report.hint.action, ir.Discard)
+    assert all(o.card != parse_card("PJ") or "joker" in o.note for o in report.discards)
+
+
+def test_indian_rummy_hint_declares_a_valid_show_with_its_groups() -> None:
+    state = indian(["5H 6H 7H 9S 10S JS 2C 2D 2S 4H 4D 4C 4S KC", OTHER_IR], wild="7C", drawn="KC")
+    suggestion = hint("indian-rummy", IR.view(state, 0), IR.legal_actions(state, 0))
+    assert suggestion.action == ir.Declare(parse_card("KC"))
+    assert "valid show" in suggestion.reason and "Pure sequence" in suggestion.reason
+    report = _report("indian-rummy", IR, state)
+    assert any("You can declare" in tip for tip in report.tips)
+
+
+def test_indian_rummy_near_melds_count_unseen_copies_of_both_decks() -> None:
+    state = indian(
+        ["5H 6H 9S 9D KC QS 2S 4S 7C 8C JD 3D KS", OTHER_IR],
+        wild="10C",
+        pile="2C 4H",
+        phase=IRPhase.DRAW,
+    )
+    report = _report("indian-rummy", IR, state)
+    hearts = [m for m in report.near_melds if set(m.cards) == set(parse_cards("5H 6H"))]
+    (pair,) = hearts
+    assert set(pair.completing) == set(parse_cards("4H 7H"))
+    assert pair.unseen == 3  # two 7H and one 4H (the other 4H is on the pile)
+
+
+def test_declaration_rummy_warns_that_a_high_declaration_is_likely_to_lose() -> None:
+    state = declaration(["KS QD JH 10C 8S 6D 4H 2C AH 3S 5D", "5C 6H 7S 8H 10D JC AS 2D 3D 9C"])
+    report = _report("declaration-rummy", DR, state)
+    assert any("likely to lose" in w for w in report.warnings)
+    assert report.hint is not None and isinstance(report.hint.action, dr.Discard)
+    counts = [o.value for o in report.discards]
+    assert counts == sorted(counts)
+
+
+def test_declaration_rummy_tips_name_going_out_and_cant_declare() -> None:
+    from cardtable.games.declaration_rummy.rules import Rules
+
+    state = declaration(["2H 3H 4H 9S 9D 9C KS", "5C 6D 7S 8H 10C JD"])
+    report = _report("declaration-rummy", DR, state)
+    assert report.hint is not None and report.hint.action == dr.GO_OUT
+    assert any("go out" in tip for tip in report.tips)
+    rules = Rules(players=2, optional_cards=("CD0",))
+    blocked = declaration(["2H 3H 4H 9S 9D KC CD0 QS", "5C 6D 7S 8H 10D JC AH"], rules=rules)
+    report = _report("declaration-rummy", DR, blocked)
+    assert any("CAN'T DECLARE 0" in w for w in report.warnings)
+
+
+def test_hint_refuses_a_seat_with_nothing_to_do() -> None:
+    state = indecision(["7S 7H 7D 2C 9S KD", "3H 4H 8C JC QS"], pile="5D")
+    with pytest.raises(IllegalActionError):
+        hint("indecision", IND.view(state, 1), IND.legal_actions(state, 1))
+
+
+def test_hint_and_report_json_shapes() -> None:
+    state = indecision(["7S 7H 7D 2C 9S KD", "3H 4H 8C JC QS"], pile="5D")
+    suggestion = hint("indecision", IND.view(state, 0), IND.legal_actions(state, 0))
+    assert isinstance(suggestion, Hint)
+    assert set(suggestion.to_json()) == {"action", "reason"}
+    data = coach("indecision", IND.view(state, 0), IND.legal_actions(state, 0)).to_json()
+    assert set(data) == {"tips", "near_melds", "discards", "warnings", "hint"}
+    assert {"card", "leaves", "value", "note"} <= set(data["discards"][0])
