@@ -19,9 +19,9 @@ app = typer.Typer(
 
 def _register_commands() -> None:
     """Attach every command module that is present."""
-    from cardtable.cli import play, replay, score, serve, simulate
+    from cardtable.cli import arena, play, replay, score, serve, simulate
 
-    for module in (score, play, replay, simulate, serve):
+    for module in (score, play, replay, simulate, arena, serve):
         module.register(app)
 
 
