@@ -8,14 +8,14 @@ never declares otherwise: a wrong show costs 80.
   throws the highest loose card, takes the pile's top card only when it touches its hand, and
   never drops.
 * **Normal** weighs whole hands (:mod:`cardtable.bots.indian_shape`): how many useful cards are
-  still missing before a valid show, and the points at risk if someone declares first. It keeps
-  near-melds whose completing cards are still live (not buried in the pile, not held by an
-  opponent who took them), avoids discarding what the next player has been collecting, takes
-  the pile's card only when it improves the hand, and drops at its first turn (20 points) when
-  the hand is hopeless.
-* **Hard** deals the hidden cards many times from its view and plays each candidate forward:
-  its discard, the next player's turn (who may pick the discard up or declare), and its own
-  next draw and discard; it keeps the candidate whose imagined futures leave the best hand.
+  still missing before a valid show, and the points at risk if someone declares first, taking
+  the longest pure runs as they come. It keeps near-melds whose completing cards are still live
+  (not buried in the pile, not held by an opponent who took them), avoids discarding what the
+  next player has been collecting, takes the pile's card only when it improves the hand, and
+  drops at its first turn (20 points) when the hand is hopeless.
+* **Hard** judges hands by trying every choice of pure sequences, and looks one draw ahead
+  (expectimax): each of its best discards is valued by the hand expected after the next stock
+  draw, averaged exactly over the unseen cards and the copies of each still unseen.
 """
 
 from __future__ import annotations
@@ -72,8 +72,11 @@ def _cost(
     wild_rank: int | None,
     gone: tuple[tuple[Card, int], ...],
     risk_weight: float,
+    greedy: bool,
 ) -> float:
-    shape = analyze(hand, wild_rank, gone=Counter(dict(gone)), risk_weight=risk_weight)
+    shape = analyze(
+        hand, wild_rank, gone=Counter(dict(gone)), risk_weight=risk_weight, greedy=greedy
+    )
     return shape_cost(shape, risk_weight)
 
 
@@ -184,15 +187,25 @@ class NormalBot:
     """Heuristic Indian Rummy player (see the module docstring).
 
     ``feed_weight`` is how much feeding the next player costs in the discard choice;
-    ``drop_cost`` the hand cost above which a first turn drops.
+    ``drop_cost`` the hand cost above which a first turn drops; ``risk_scale`` scales the
+    weight of the points at risk; ``greedy`` takes pure runs as they come (Hard sets it off).
     """
 
     name = "normal"
     version = "1"
 
-    def __init__(self, *, feed_weight: float = 1.2, drop_cost: float = 27.0) -> None:
+    def __init__(
+        self,
+        *,
+        feed_weight: float = 1.2,
+        drop_cost: float = 27.0,
+        risk_scale: float = 1.0,
+        greedy: bool = True,
+    ) -> None:
         self.feed_weight = feed_weight
         self.drop_cost = drop_cost
+        self.risk_scale = risk_scale
+        self.greedy = greedy
 
     def choose(
         self,
@@ -211,8 +224,8 @@ class NormalBot:
     def hand_cost(self, view: IndianRummyView, hand: Sequence[Card], gone: Counter[Card]) -> float:
         """Lower is better: missing cards and points at risk (risk weighs more as the deal
         goes on, since a declaration gets likelier)."""
-        risk_weight = 0.08 + 0.006 * min(view.turns, 40)
-        return _cost(tuple(sorted(hand)), view.wild_rank, _frozen(gone), risk_weight)
+        risk_weight = self.risk_scale * (0.08 + 0.006 * min(view.turns, 40))
+        return _cost(tuple(sorted(hand)), view.wild_rank, _frozen(gone), risk_weight, self.greedy)
 
     def discard_costs(
         self, view: IndianRummyView, legal: Sequence[IndianRummyAction]
@@ -274,24 +287,25 @@ def draw_odds(view: IndianRummyView) -> dict[Card, int]:
 
 
 class HardBot:
-    """Expectimax player (see the module docstring): each of Normal's best few discards is
-    judged by the hand it leaves and by the hand expected after the next stock draw, averaged
-    exactly over the unseen cards with their remaining copies; draws compare the known pile
-    card with that same expectation.
+    """Look-ahead player (see the module docstring).
 
-    ``candidates`` discards are looked ahead; ``now_weight`` mixes the hand left now into the
-    look-ahead value; ``replies`` is how many throw-away cards are tried after each imagined
-    draw.
+    Its hand judgement tries every choice of pure sequences (Normal takes the longest runs as
+    they come). Each of its best ``candidates`` discards is then valued by expectimax over the
+    next draw: the hand cost expected after drawing any unseen card (weighted by the copies of
+    it still unseen, over both decks) and throwing the best card, mixed with the cost of the
+    hand left now (``now_weight``).
     """
 
     name = "hard"
     version = "1"
 
-    def __init__(self, *, candidates: int = 4, now_weight: float = 0.35, replies: int = 3) -> None:
+    def __init__(
+        self, *, candidates: int = 4, now_weight: float = 0.3, replies: int = 3, **normal: Any
+    ) -> None:
         self.candidates = candidates
         self.now_weight = now_weight
         self.replies = replies
-        self.normal = NormalBot()
+        self.normal = NormalBot(**{"greedy": False, **normal})
 
     def choose(
         self,
@@ -300,41 +314,26 @@ class HardBot:
         rng: random.Random,
     ) -> IndianRummyAction:
         """Hard's choice."""
-        gone = gone_cards(view)
         if view.phase is DRAW_PHASE:
-            return self.draw(view, legal_actions, gone)
+            return self.normal.draw(view, legal_actions)
         declaration = valid_declaration(view, legal_actions)
         if declaration is not None:
             return declaration
         costs = self.normal.discard_costs(view, legal_actions)
         ranked = sorted(costs, key=lambda c: (costs[c], -card_points(c, view.wild_rank), c))
         picks = ranked[: self.candidates]
-        if len(picks) == 1:
+        if len(picks) == 1 or self.now_weight >= 1.0:
             return act.DISCARDS[picks[0]]
+        gone = gone_cards(view)
         odds = draw_odds(view)
-        best: tuple[float, Card] | None = None
-        for card in picks:
-            kept = without(view.hand, card)
-            ahead = self.expected_after_draw(view, kept, odds, gone)
+        best: tuple[float, int, Card] | None = None
+        for order, card in enumerate(picks):
+            ahead = self.expected_after_draw(view, without(view.hand, card), odds, gone)
             value = (1.0 - self.now_weight) * ahead + self.now_weight * costs[card]
-            value += self.normal.feed_weight * feed_risk(view, card) * (1.0 - self.now_weight)
-            if best is None or value < best[0]:
-                best = (value, card)
+            if best is None or (value, order) < best[:2]:
+                best = (value, order, card)
         assert best is not None
-        return act.DISCARDS[best[1]]
-
-    def throwaways(
-        self, view: IndianRummyView, hand: Sequence[Card], gone: Counter[Card]
-    ) -> list[Card]:
-        """The cards of a 13-card hand a player would most readily let go, best first."""
-        costs = {
-            card: self.normal.hand_cost(view, without(hand, card), gone)
-            for card in dict.fromkeys(hand)
-            if not is_joker(card, view.wild_rank)
-        }
-        return sorted(costs, key=lambda c: (costs[c], -card_points(c, view.wild_rank)))[
-            : self.replies
-        ]
+        return act.DISCARDS[best[2]]
 
     def expected_after_draw(
         self,
@@ -343,43 +342,24 @@ class HardBot:
         odds: dict[Card, int],
         gone: Counter[Card],
     ) -> float:
-        """The expected hand cost after drawing one unseen card to ``kept`` and throwing the
-        best card (the drawn card itself or one of ``kept``'s throw-aways)."""
-        spares = self.throwaways(view, kept, gone)
-        base = self.normal.hand_cost(view, kept, gone)
+        """The hand cost expected after drawing one unseen card to ``kept`` and throwing the
+        best card (the drawn card itself or one of ``kept``'s ``replies`` likeliest throws)."""
+        cost = self.normal.hand_cost
+        spares = sorted(
+            (c for c in dict.fromkeys(kept) if not is_joker(c, view.wild_rank)),
+            key=lambda c: cost(view, without(kept, c), gone),
+        )[: self.replies]
+        base = cost(view, kept, gone)
         total = 0.0
         copies = 0
         for card, n in odds.items():
             grown = (*kept, card)
-            best = base
+            value = base
             for spare in spares:
-                best = min(best, self.normal.hand_cost(view, without(grown, spare), gone))
-            total += n * best
+                value = min(value, cost(view, without(grown, spare), gone))
+            total += n * value
             copies += n
         return total / copies if copies else base
-
-    def draw(
-        self,
-        view: IndianRummyView,
-        legal: Sequence[IndianRummyAction],
-        gone: Counter[Card],
-    ) -> IndianRummyAction:
-        """Drop like Normal; otherwise take the pile's card when it beats the expected stock
-        card."""
-        now = self.normal.hand_cost(view, view.hand, gone)
-        if act.DROP in legal and self.normal.should_drop(view, now):
-            return act.DROP
-        top = view.pile_top
-        if act.DRAW_PILE not in legal or top is None:
-            return act.DRAW_STOCK
-        grown = (*view.hand, top)
-        with_top = min(
-            self.normal.hand_cost(view, without(grown, card), gone)
-            for card in dict.fromkeys(view.hand)
-            if not is_joker(card, view.wild_rank)
-        )
-        stock = self.expected_after_draw(view, view.hand, draw_odds(view), gone)
-        return act.DRAW_PILE if with_top < stock - 0.25 else act.DRAW_STOCK
 
 
 def points_now(view: IndianRummyView) -> int:

@@ -261,8 +261,10 @@ def analyze(
     *,
     gone: Counter[Card] | None = None,
     risk_weight: float = 0.12,
+    greedy: bool = False,
 ) -> Shape:
-    """The best split of ``hand`` (see the module docstring).
+    """The best split of ``hand`` (see the module docstring); ``greedy`` takes every maximal
+    pure run as it comes instead of trying the other choices.
 
     ``gone`` counts cards known to be out of reach (on the pile under its top, in the wild
     card's place, already in this hand): near-melds whose completing cards are all gone are
@@ -295,6 +297,26 @@ def analyze(
                 chosen.pop()
                 _give_back(counts, run)
 
+    if greedy:
+        while True:
+            runs = [run for run in _run_options(counts) if run[1] == _maximal_start(counts, run)]
+            full = [run for run in runs if not _extends(counts, run)]
+            if not full or not _take_run(counts, full[0]):
+                break
+            chosen.append(full[0])
+        return _finish(counts, chosen, jokers, gone)
     explore()
     assert best is not None
     return best
+
+
+def _maximal_start(counts: list[list[int]], run: tuple[int, int, int]) -> int:
+    suit, first, _ = run
+    while first > 0 and counts[suit][(first - 1) % 13] > 0:
+        first -= 1
+    return first
+
+
+def _extends(counts: list[list[int]], run: tuple[int, int, int]) -> bool:
+    suit, _, last = run
+    return last < 13 and counts[suit][(last + 1) % 13] > 0
