@@ -66,7 +66,13 @@ class _SuitTables:
     lower rank on ties.
     """
 
-    __slots__ = ("after_discard", "deadwood", "discard_rank")
+    __slots__ = (
+        "after_discard",
+        "deadwood",
+        "discard_key",
+        "discard_keys_by_suit",
+        "discard_rank",
+    )
 
     def __init__(self) -> None:
         size = 1 << 13
@@ -106,18 +112,36 @@ class _SuitTables:
         self.deadwood: tuple[int, ...] = tuple(deadwood)
         self.after_discard: tuple[int, ...] = tuple(after_discard)
         self.discard_rank: tuple[int, ...] = tuple(discard_rank)
+        # The whole discard answer of a pattern packed in one int, ordered like
+        # (change in deadwood, -value, rank); adding ``13 * suit`` to it gives the card id and
+        # adding ``total << 12`` the deadwood of the hand. The empty pattern never wins.
+        keys = [1 << 40] * size
+        for pattern in range(1, size):
+            rank = discard_rank[pattern]
+            change = after_discard[pattern] - deadwood[pattern]
+            keys[pattern] = (change << 12) + ((10 - _RANK_VALUES[rank]) << 6) + rank
+        self.discard_key: tuple[int, ...] = tuple(keys)
+        self.discard_keys_by_suit: tuple[tuple[int, ...], ...] = tuple(
+            tuple(k + 13 * suit for k in keys) for suit in range(4)
+        )
 
 
 _tables: _SuitTables | None = None
 _deadwood_table: tuple[int, ...] = ()
+_discard_key_table: tuple[int, ...] = ()
+_heart_keys: tuple[int, ...] = ()
+_diamond_keys: tuple[int, ...] = ()
+_club_keys: tuple[int, ...] = ()
 
 
 def _suit_tables() -> _SuitTables:
     """The suit tables, built on first use (about 20 ms) rather than at import."""
-    global _tables, _deadwood_table
+    global _tables, _deadwood_table, _discard_key_table, _heart_keys, _diamond_keys, _club_keys
     if _tables is None:
         _tables = _SuitTables()
         _deadwood_table = _tables.deadwood
+        _discard_key_table = _tables.discard_key
+        _, _heart_keys, _diamond_keys, _club_keys = _tables.discard_keys_by_suit
     return _tables
 
 
@@ -376,39 +400,69 @@ def _least_with_sets(
     return min(deadwood[s] + deadwood[h] + deadwood[d] + deadwood[c] for s, h, d, c in options)
 
 
+def _discard_key(
+    spades: int, hearts: int, diamonds: int, clubs: int, deadwood: Sequence[int], key: Sequence[int]
+) -> int:
+    """The packed (deadwood after the best discard, -value, card id) of one way to lay sets."""
+    return (deadwood[spades] + deadwood[hearts] + deadwood[diamonds] + deadwood[clubs] << 12) + min(
+        key[spades], key[hearts] + 13, key[diamonds] + 26, key[clubs] + 39
+    )
+
+
 def _best_discard(hand: int) -> tuple[int, int]:
     """(least deadwood after one discard, that discard) for a non-empty hand mask."""
-    tables = _tables or _suit_tables()
-    deadwood, after_discard, discard_rank = (
-        tables.deadwood,
-        tables.after_discard,
-        tables.discard_rank,
-    )
-    spades, hearts, diamonds, clubs = _split_suits(hand)
-    sets = _set_ranks(spades, hearts, diamonds, clubs)
-    if sets and _too_many_layouts(spades, hearts, diamonds, clubs, sets):
+    # The hot path of every gin bot: the usual cases (no rank or a single rank held in three
+    # suits or more) are spelled out before the general enumeration of set layouts.
+    deadwood = _deadwood_table or _suit_tables().deadwood
+    key = _discard_key_table
+    spades = hand & 0x1FFF
+    hearts = (hand >> 13) & 0x1FFF
+    diamonds = (hand >> 26) & 0x1FFF
+    clubs = hand >> 39
+    sets = (spades & hearts & (diamonds | clubs)) | ((spades | hearts) & diamonds & clubs)
+    if not sets:
+        best = key[spades]
+        other = key[hearts] + 13
+        if other < best:
+            best = other
+        other = key[diamonds] + 26
+        if other < best:
+            best = other
+        other = key[clubs] + 39
+        if other < best:
+            best = other
+        best += deadwood[spades] + deadwood[hearts] + deadwood[diamonds] + deadwood[clubs] << 12
+    elif sets & (sets - 1) == 0:
+        # One rank can set: lay it or not, and with four suits any three of them.
+        keep = ~sets
+        s, h, d, c = spades & keep, hearts & keep, diamonds & keep, clubs & keep
+        heart_keys, diamond_keys, club_keys = _heart_keys, _diamond_keys, _club_keys
+        all_s, all_h = deadwood[spades], deadwood[hearts]
+        all_d, all_c = deadwood[diamonds], deadwood[clubs]
+        rest_s, rest_h, rest_d, rest_c = deadwood[s], deadwood[h], deadwood[d], deadwood[c]
+        key_all_s, key_all_h = key[spades], heart_keys[hearts]
+        key_all_d, key_all_c = diamond_keys[diamonds], club_keys[clubs]
+        key_s, key_h, key_d, key_c = key[s], heart_keys[h], diamond_keys[d], club_keys[c]
+        best = min(
+            (all_s + all_h + all_d + all_c << 12) + min(key_all_s, key_all_h, key_all_d, key_all_c),
+            (rest_s + rest_h + rest_d + rest_c << 12) + min(key_s, key_h, key_d, key_c),
+        )
+        if spades & hearts & diamonds & clubs:
+            best = min(
+                best,
+                (all_s + rest_h + rest_d + rest_c << 12) + min(key_all_s, key_h, key_d, key_c),
+                (rest_s + all_h + rest_d + rest_c << 12) + min(key_s, key_all_h, key_d, key_c),
+                (rest_s + rest_h + all_d + rest_c << 12) + min(key_s, key_h, key_all_d, key_c),
+                (rest_s + rest_h + rest_d + all_c << 12) + min(key_s, key_h, key_d, key_all_c),
+            )
+    elif _too_many_layouts(spades, hearts, diamonds, clubs, sets):
         deadwood_left, _, _, discard = _sweep(hand, with_discard=True)
         return deadwood_left, discard
-    # Ordered like (deadwood, -value, card id) but packed in one int: smaller is better.
-    best = 1 << 40
-    layouts = (
-        _set_layouts(spades, hearts, diamonds, clubs, sets)
-        if sets
-        else ((spades, hearts, diamonds, clubs, 0),)
-    )
-    for layout in layouts:
-        left = deadwood[layout[0]] + deadwood[layout[1]] + deadwood[layout[2]] + deadwood[layout[3]]
-        for suit in range(4):
-            pattern = layout[suit]
-            if pattern:
-                rank = discard_rank[pattern]
-                key = (
-                    (left - deadwood[pattern] + after_discard[pattern]) << 12
-                    | (10 - _RANK_VALUES[rank]) << 6
-                    | suit * 13 + rank
-                )
-                if key < best:
-                    best = key
+    else:
+        best = min(
+            _discard_key(s, h, d, c, deadwood, key)
+            for s, h, d, c, _ in _set_layouts(spades, hearts, diamonds, clubs, sets)
+        )
     return best >> 12, best & 63
 
 
@@ -424,10 +478,35 @@ def gin_best_discard(cards: Iterable[Card]) -> tuple[int, Card]:
     >>> deadwood, format_card(card)
     (30, 'KS')
     """
-    hand, size = _hand_mask(cards)
-    if size == 0:
+    hand = cards if isinstance(cards, _SEQUENCES) else tuple(cards)
+    try:
+        mask = sum(map(_card_bit, hand))
+    except (KeyError, TypeError):
+        _reject(hand)
+    if mask.bit_count() != len(hand):
+        _reject(hand)
+    if not mask:
         raise HandSizeError("an empty hand has no card to discard")
-    return _best_discard(hand)
+    # The most common case, no rank held in three suits, inlined from _best_discard.
+    deadwood = _deadwood_table or _suit_tables().deadwood
+    spades = mask & 0x1FFF
+    hearts = (mask >> 13) & 0x1FFF
+    diamonds = (mask >> 26) & 0x1FFF
+    clubs = mask >> 39
+    if (spades & hearts & (diamonds | clubs)) | ((spades | hearts) & diamonds & clubs):
+        return _best_discard(mask)
+    best = _discard_key_table[spades]
+    other = _heart_keys[hearts]
+    if other < best:
+        best = other
+    other = _diamond_keys[diamonds]
+    if other < best:
+        best = other
+    other = _club_keys[clubs]
+    if other < best:
+        best = other
+    best += deadwood[spades] + deadwood[hearts] + deadwood[diamonds] + deadwood[clubs] << 12
+    return best >> 12, best & 63
 
 
 def _trace_runs(pattern: int, shift: int) -> list[int]:
