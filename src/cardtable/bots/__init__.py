@@ -3,8 +3,9 @@
 Every level is a :class:`~cardtable.bots.base.Bot`: it reads only its seat's view and the legal
 actions. ``random`` picks any legal action; ``easy`` makes simple, plausible choices; ``normal``
 plays sound heuristics (keeps near-melds, follows what the others took and threw, knows when to
-stop, drop, declare or go out); ``hard`` searches: it deals the hidden cards many times in ways
-consistent with its view and compares its candidate actions by simulating the rest of the hand.
+stop, drop, declare or go out); ``hard`` looks ahead over the hidden cards: it deals them many
+times in ways consistent with its view (or averages exactly over the unseen cards) and compares
+its candidate actions by what follows them.
 
 Each game's levels live in a module of their own (:mod:`cardtable.bots.indecision`,
 :mod:`cardtable.bots.indian_rummy`, :mod:`cardtable.bots.declaration_rummy`), imported on first

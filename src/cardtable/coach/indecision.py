@@ -107,7 +107,7 @@ def _reason(view: IndecisionView, action: IndecisionAction) -> str:
 
 def near_melds(view: IndecisionView, hand: Sequence[int]) -> list[NearMeld]:
     """Melds one card away in ``hand``: a pair to a Prile, a Prile of 3 to a Prile of 4, two
-    cards in a row to a Run, a run to a longer one, and a flush to a longer flush."""
+    cards in a row to a Run, a run to a longer one, and a Flush of 3 or 4 to a longer one."""
     unseen = set(unseen_cards(view))
     out: list[NearMeld] = []
     by_rank: dict[int, list[int]] = {}
@@ -142,7 +142,7 @@ def near_melds(view: IndecisionView, hand: Sequence[int]) -> list[NearMeld]:
             )
     for suit in range(4):
         cards = tuple(c for c in hand if c // 13 == suit)
-        if 3 <= len(cards) <= 4 or len(cards) == 2:
+        if 3 <= len(cards) <= 4:
             completing = tuple(suit * 13 + r for r in range(13) if suit * 13 + r not in cards)
             out.append(
                 NearMeld(

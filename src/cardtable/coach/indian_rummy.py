@@ -165,8 +165,9 @@ def coach(view: IndianRummyView, legal: Sequence[IndianRummyAction]) -> CoachRep
             kept = []
             if shape.pure:
                 kept.append(f"{shape.pure} pure sequence{'s' if shape.pure > 1 else ''}")
-            if shape.sequences > shape.pure:
-                kept.append(f"{shape.sequences} sequences")
+            impure = shape.sequences - shape.pure
+            if impure > 0:
+                kept.append(f"{impure} other sequence{'s' if impure > 1 else ''}")
             sets = sum(1 for kind, _ in shape.groups if kind == "set")
             if sets:
                 kept.append(f"{sets} set{'s' if sets > 1 else ''}")
