@@ -182,6 +182,63 @@ _new_option = tuple.__new__
 _option_value = itemgetter(3)
 
 
+_Window = tuple[tuple[int, ...], int, int]
+
+
+@lru_cache(maxsize=4096)
+def _suit_windows(pattern: int, budget: int) -> tuple[_Window, ...]:
+    """The sequences one suit's cards can make, for a 13-bit pattern of its ranks.
+
+    Each is ``(indices, fillers, start)``: ``indices`` into the suit's places in rank order
+    (the ace at 0 and again at 13 after the king), the fewest fillers, and the first position
+    of the window. Windows run from a card to a card
+    with no more gaps than ``budget``; up to ``budget - fillers`` cards inside may be left out.
+    The same cards taken through the low and the high ace are listed once, with the fewer
+    fillers, after the others. A pure function of two small numbers, so kept across calls.
+    """
+    occupied = [rank for rank in range(13) if pattern >> rank & 1]
+    if occupied and occupied[0] == 0:
+        occupied.append(13)
+    count_occupied = len(occupied)
+    if not occupied or count_occupied < 3 - budget:
+        return ()
+    found: list[_Window] = []
+    with_ace: dict[int, _Window] = {}
+    for first in range(count_occupied):
+        start = occupied[first]
+        for last in range(first, count_occupied):
+            span = occupied[last] - start + 1
+            if span > 13:
+                break
+            count = last - first + 1
+            if span - count > budget:
+                break  # the gaps inside the window only grow from here
+            fillers = max(3, span) - count
+            if fillers > budget:
+                continue
+            window = tuple(range(first, last + 1))
+            choices = [(window, fillers)]
+            if fillers < budget and count > 2:
+                inside = range(first + 1, last)
+                for dropped in range(1, min(budget - fillers, count - 2) + 1):
+                    for left_out in combinations(inside, dropped):
+                        kept = tuple(k for k in window if k not in left_out)
+                        choices.append((kept, fillers + dropped))
+            for indices, group_fillers in choices:
+                ranks = 0
+                for k in indices:
+                    ranks |= 1 << (occupied[k] % 13)
+                entry = (indices, group_fillers, start)
+                if ranks & 1:
+                    known = with_ace.get(ranks)
+                    if known is None or group_fillers < known[1]:
+                        with_ace[ranks] = entry
+                else:
+                    found.append(entry)
+    found.extend(with_ace.values())
+    return tuple(found)
+
+
 class _Hand:
     """Everything about one hand that the searches read, built once per call.
 
@@ -198,6 +255,7 @@ class _Hand:
         wild_rank: int | None,
         limit: int | None,
         all_joker_groups: bool,
+        show_only: bool = False,
     ) -> None:
         counts = Counter(cards)
         for card in counts:
@@ -221,6 +279,11 @@ class _Hand:
         for card in counts:
             held[card // 13] |= 1 << (card % 13)
             suits_of_rank[card % 13] += 1
+        # Some suit holds three ranks in a row (the ace also after the king): the only way
+        # to a pure sequence, which every show needs.
+        self.has_pure = any(p & p >> 1 & p >> 2 for p in (h | (h & 1) << 13 for h in held))
+        if show_only and not self.has_pure:
+            return  # no show: the searches are not needed
 
         jokers = self.printed + self.wild_total
         near_ranks = _NEAR_RANKS[2 + min(2, jokers if limit is None else min(jokers, limit))]
@@ -232,34 +295,29 @@ class _Hand:
             near = (held[card // 13] & near_ranks[rank]).bit_count()
             return (1 << (suits_of_rank[rank] - 1)) + near * (near + 1) // 2
 
-        natural_types = sorted(
-            (c for c in counts if c % 13 != wild_rank), key=lambda c: (groups_estimate(c), c)
-        )
+        natural_types = [
+            c for _, c in sorted((groups_estimate(c), c) for c in counts if c % 13 != wild_rank)
+        ]
         self.types = natural_types + wild_types
         self.n = n = len(natural_types)
         self.wild_shift = 2 * n
         self.natural_fields = (1 << self.wild_shift) - 1
         self.values = [_NATURAL_VALUES[c % 13] for c in natural_types]
         self.start = sum(counts[c] << (2 * t) for t, c in enumerate(self.types))
-        self.low_bits = sum(1 << (2 * t) for t in range(len(self.types)))
+        self.low_bits = ((1 << (2 * len(self.types))) - 1) // 3  # 01 in every field
         self.total_value = sum(
             v * counts[c] for v, c in zip(self.values, natural_types, strict=True)
         )
         self.suit_places: list[list[tuple[int, int]]] = [[], [], [], []]
         """Per suit, (position, type) of each card in rank order, the ace at 0 and at 13."""
-        for type_index, card in sorted(enumerate(self.types), key=lambda pair: pair[1]):
+        for card, type_index in sorted((card, t) for t, card in enumerate(self.types)):
             self.suit_places[card // 13].append((card % 13, type_index))
         for places in self.suit_places:
             if places and places[0][0] == 0:
                 places.append((13, places[0][1]))
-        options: list[list[_Option]] = [[] for _ in range(n)]
-        placeable = 0
-        for option in self._all_options():
-            natural = option.unit & self.natural_fields
-            options[((natural & -natural).bit_length() - 1) >> 1].append(option)
-            placeable |= natural
-        self.options = options
-        self.placeable = placeable
+        self.options: list[list[_Option]] = [[] for _ in range(n)]
+        """Per natural, the groups whose lowest natural it is, in the order listed."""
+        self.placeable = self._list_options()
         """Unit bits of the naturals some group could hold; the others are always loose."""
 
     @property
@@ -284,81 +342,57 @@ class _Hand:
             found.append((type_index, 13 if high_ace else rank))
         return found
 
-    def _all_options(self) -> list[_Option]:
-        """Every group holding a natural, each with the fewest fillers it needs."""
-        found: list[_Option] = []
+    def _list_options(self) -> int:
+        """List every group holding a natural, each with the fewest fillers it needs, under
+        its lowest natural; returns the unit bits of the naturals some group holds."""
         budget = self.jokers if self.limit is None else min(self.jokers, self.limit)
+        placeable = 0
         for suit in range(4):
-            self._suit_sequences(suit, budget, found)
-        self._sets(found)
-        return found
+            placeable |= self._suit_sequences(suit, budget)
+        return placeable | self._sets()
 
-    def _suit_sequences(self, suit: int, budget: int, found: list[_Option]) -> None:
+    def _suit_sequences(self, suit: int, budget: int) -> int:
         """Windows of one suit from a card to a card, every choice of the cards inside them,
         with no more gaps than ``budget`` (the fillers a sequence may use)."""
         places = self.suit_places[suit]
-        count_occupied = len(places)
-        if not places or count_occupied < 3 - budget:
-            return
-        n, values, natural_fields = self.n, self.values, self.natural_fields
+        if not places:
+            return 0
+        pattern = 0
+        for position, _ in places:
+            pattern |= 1 << position
+        windows = _suit_windows(pattern & 0x1FFF, budget)
+        if not windows:
+            return 0
+        n, values, natural_fields, options = self.n, self.values, self.natural_fields, self.options
         room = 99 if self.limit is None else self.limit
-        occupied = [pos for pos, _ in places]
         units = [1 << (2 * t) for _, t in places]
         worth = [values[t] if t < n else 0 for _, t in places]
-        # The ace sits at both ends (0 and 13): the same cards can come out of two windows.
-        ace = units[0] if occupied[0] == 0 else 0
-        with_ace: dict[int, _Option] = {}
-        append = found.append
-        for first in range(count_occupied):
-            start = occupied[first]
-            unit = value = 0
-            for last in range(first, count_occupied):
-                span = occupied[last] - start + 1
-                if span > 13:
-                    break
-                unit |= units[last]
-                value += worth[last]
-                count = last - first + 1
-                if span - count > budget:
-                    break  # the gaps inside the window only grow from here
-                fillers = max(3, span) - count
-                if fillers > budget:
-                    continue
-                choices = [(unit, value, fillers)]
-                if fillers < budget and count > 2:
-                    # Leave out up to ``budget - fillers`` cards inside the window.
-                    inside = range(first + 1, last)
-                    for dropped in range(1, min(budget - fillers, count - 2) + 1):
-                        for left_out in combinations(inside, dropped):
-                            less_unit, less_value = unit, value
-                            for k in left_out:
-                                less_unit ^= units[k]
-                                less_value -= worth[k]
-                            choices.append((less_unit, less_value, fillers + dropped))
-                for group, group_value, group_fillers in choices:
-                    if not group & natural_fields:
-                        continue  # only jokers: placed at the end of the search
-                    option = _new_option(
-                        _Option,
-                        (
-                            group,
-                            group_fillers,
-                            _PURE if group_fillers == 0 else _SEQUENCE,
-                            group_value,
-                            room - group_fillers,
-                            suit,
-                            start,
-                        ),
-                    )
-                    if group & ace:
-                        kept = with_ace.get(group)
-                        if kept is None or group_fillers < kept.fillers:
-                            with_ace[group] = option
-                    else:
-                        append(option)
-        found.extend(with_ace.values())
+        unit_of, worth_of = units.__getitem__, worth.__getitem__
+        placeable = 0
+        for indices, fillers, start in windows:
+            # The two ace places never meet in one window, so a sum is the union.
+            unit = sum(map(unit_of, indices))
+            natural = unit & natural_fields
+            if not natural:
+                continue  # only jokers: placed at the end of the search
+            placeable |= natural
+            options[((natural & -natural).bit_length() - 1) >> 1].append(
+                _new_option(
+                    _Option,
+                    (
+                        unit,
+                        fillers,
+                        _PURE if fillers == 0 else _SEQUENCE,
+                        sum(map(worth_of, indices)),
+                        room - fillers,
+                        suit,
+                        start,
+                    ),
+                )
+            )
+        return placeable
 
-    def _sets(self, found: list[_Option]) -> None:
+    def _sets(self) -> int:
         """Every set of a non-wild rank: 1-4 naturals of different suits, fillers up to 3.
 
         Without a joker limit a lone natural with two jokers is better laid as a sequence
@@ -370,6 +404,8 @@ class _Hand:
         smallest = max(1, 3 - self.jokers)
         if self.limit is None:
             smallest = max(smallest, 2)
+        options = self.options
+        placeable = 0
         for rank, suits in by_rank.items():
             worth = _NATURAL_VALUES[rank]
             for size in range(smallest, len(suits) + 1):
@@ -378,12 +414,15 @@ class _Hand:
                     unit = 0
                     for type_index in chosen:
                         unit |= 1 << (2 * type_index)
-                    found.append(
+                    placeable |= unit
+                    # ``chosen`` is in ascending type order: its first is the lowest natural.
+                    options[chosen[0]].append(
                         _new_option(
                             _Option,
                             (unit, fillers, _SET, worth * size, 4 - size - fillers, -1, rank),
                         )
                     )
+        return placeable
 
     # ----------------------------------------------------------------------------------------
     # What the jokers left after the naturals are placed can still do.
@@ -614,6 +653,12 @@ class _ShowSearch:
             found = memo.get(key)
             if found is not None:
                 return found
+            return expand(mask, natural, fillers, state, room, out_free, key)
+
+        def expand(
+            mask: int, natural: int, fillers: int, state: int, room: int, out_free: bool, key: int
+        ) -> int:
+            # The memo lookups of the children are made here, saving a call on every hit.
             type_index = ((natural & -natural).bit_length() - 1) >> 1
             nonzero = (mask | mask >> 1) & low_bits
             result = everything = 0
@@ -624,6 +669,7 @@ class _ShowSearch:
                 if search(mask - (1 << (2 * type_index)), fillers, state, room, False):
                     result = 1 << types[type_index]
             next_state = next_states[state]
+            out_bit = out_free << 60
             for unit, group_fillers, kind, _, group_room, _, _ in rows[type_index]:
                 if unit & nonzero != unit:
                     continue
@@ -632,7 +678,26 @@ class _ShowSearch:
                 if total_fillers > printed + field_sum[rest >> wild_shift]:
                     continue
                 next_room = min(room + group_room, 31) if track_room else 0
-                result |= search(rest, total_fillers, next_state[kind], next_room, out_free)
+                state_after = next_state[kind]
+                rest_natural = rest & natural_fields
+                if rest_natural:
+                    child_key = (
+                        rest | total_fillers << 40 | state_after << 48 | next_room << 52 | out_bit
+                    )
+                    found = memo.get(child_key)
+                    if found is None:
+                        found = expand(
+                            rest,
+                            rest_natural,
+                            total_fillers,
+                            state_after,
+                            next_room,
+                            out_free,
+                            child_key,
+                        )
+                    result |= found
+                else:
+                    result |= search(rest, total_fillers, state_after, next_room, out_free)
                 if result and (not out_free or result.bit_count() == everything):
                     break
             memo[key] = result
@@ -878,7 +943,7 @@ def solve(
     _check_size(hand_cards, range(14), "an arrangement")
     hand = _Hand(hand_cards, wild_rank, jokers_per_sequence, all_joker_groups)
     total = hand.total_value
-    best_pure = _best_pure(hand)
+    best_pure = _best_pure(hand) if hand.has_pure else None
     if best_pure is None:
         return Solution(
             CATEGORY_NO_PURE, (), tuple(sorted(hand_cards, key=_display_order)), total, False
@@ -939,7 +1004,7 @@ def raw_points(
     _check_size(hand_cards, range(14), "counting a hand")
     hand = _Hand(hand_cards, wild_rank, jokers_per_sequence, all_joker_groups)
     total = hand.total_value
-    best_pure = _best_pure(hand)
+    best_pure = _best_pure(hand) if hand.has_pure else None
     if best_pure is None:
         return total
     cover = _CoverSearch(hand)
@@ -948,9 +1013,9 @@ def raw_points(
 
 
 def _show_exists(hand: _Hand) -> bool:
-    if hand.placeable * 3 & hand.start & hand.natural_fields != hand.start & hand.natural_fields:
+    if not hand.has_pure:
         return False
-    if _best_pure(hand) is None:
+    if hand.placeable * 3 & hand.start & hand.natural_fields != hand.start & hand.natural_fields:
         return False
     return bool(_ShowSearch(hand).search(hand.start, 0, 0, 0, False))
 
@@ -970,7 +1035,9 @@ def is_valid_show(
     """
     hand_cards = tuple(cards)
     _check_size(hand_cards, range(14), "a show")
-    return _show_exists(_Hand(hand_cards, wild_rank, jokers_per_sequence, all_joker_groups))
+    return _show_exists(
+        _Hand(hand_cards, wild_rank, jokers_per_sequence, all_joker_groups, show_only=True)
+    )
 
 
 def show_discards(
@@ -991,8 +1058,8 @@ def show_discards(
     """
     hand_cards = tuple(cards)
     _check_size(hand_cards, range(1, 15), "finding a show")
-    hand = _Hand(hand_cards, wild_rank, jokers_per_sequence, all_joker_groups)
-    if _best_pure(hand) is None:
+    hand = _Hand(hand_cards, wild_rank, jokers_per_sequence, all_joker_groups, show_only=True)
+    if not hand.has_pure:
         return ()
     stuck = [t for t in range(hand.n) if not hand.placeable >> (2 * t) & 1]
     search = _ShowSearch(hand)
