@@ -13,12 +13,15 @@ own). Only the other cards, the *naturals*, are searched one by one.
 
 How the search goes. Every group that can hold a natural is listed once per call, as a bitmask
 over the hand's positions plus its filler count (the fewest fillers that make the group: more
-never helps, and extra jokers are placed at the end). A depth-first search then takes the lowest
-natural not yet placed and tries each group whose lowest natural it is (or leaves it loose, when
-scoring), memoising on ``(positions left, fillers used, sequences so far capped at 2, pure seen)``
-plus, for a show, the room left in groups for extra jokers. Two copies of one card are
-interchangeable, so a group may take the second copy only once the first is gone, and leaving
-one copy loose leaves both loose. Nothing is cached between calls.
+never helps, and extra jokers are placed at the end). The sequences of a suit come from a table
+keyed by the suit's 13-bit rank pattern and the filler budget alone, filled as patterns are met.
+A depth-first search then takes the lowest natural not yet placed and tries each group whose
+lowest natural it is (or leaves it loose, when scoring), memoising on ``(positions left,
+fillers used, sequences so far capped at 2, pure seen)`` plus, for a show, the room left in
+groups for extra jokers. Two copies of one card are interchangeable, so a group may take the
+second copy only once the first is gone, and leaving one copy loose leaves both loose. Nothing
+about a hand is kept between calls. A show needs a pure sequence, so a hand with no suit
+holding three ranks in a row is turned down before any group is listed.
 
 * :func:`solve` arranges a hand to its best advantage (category A, B or C of 2.8) and
   reconstructs the groups, saying what each joker stands for.
@@ -263,7 +266,7 @@ class _Hand:
                 raise CardError(f"not an Indian Rummy card: {card!r}")
         if wild_rank is not None and not (isinstance(wild_rank, int) and 0 <= wild_rank < 13):
             raise CardError(f"the wild rank must be 0..12 or None, not {wild_rank!r}")
-        if any(n > 2 for n in counts.values()):
+        if counts and max(counts.values()) > 2:
             raise CardError("no card can be held more than twice (two decks, two printed jokers)")
         self.cards = tuple(cards)
         self.wild_rank = wild_rank
@@ -288,16 +291,16 @@ class _Hand:
         jokers = self.printed + self.wild_total
         near_ranks = _NEAR_RANKS[2 + min(2, jokers if limit is None else min(jokers, limit))]
 
-        def groups_estimate(card: Card) -> int:
-            # Roughly how many groups hold the card: subsets of its rank for sets, windows
-            # over its suit's cards within reach (two places, plus what jokers can bridge).
+        # Roughly how many groups hold each natural: subsets of its rank for sets, windows
+        # over its suit's cards within reach (two places, plus what jokers can bridge).
+        estimates = []
+        for card in counts:
             rank = card % 13
-            near = (held[card // 13] & near_ranks[rank]).bit_count()
-            return (1 << (suits_of_rank[rank] - 1)) + near * (near + 1) // 2
-
-        natural_types = [
-            c for _, c in sorted((groups_estimate(c), c) for c in counts if c % 13 != wild_rank)
-        ]
+            if rank != wild_rank:
+                near = (held[card // 13] & near_ranks[rank]).bit_count()
+                estimates.append(((1 << (suits_of_rank[rank] - 1)) + near * (near + 1) // 2, card))
+        estimates.sort()
+        natural_types = [card for _, card in estimates]
         self.types = natural_types + wild_types
         self.n = n = len(natural_types)
         self.wild_shift = 2 * n
