@@ -359,7 +359,7 @@ class EasyBot:
             return forced
         hand = view.hand
         if view.phase is Phase.TIE_VOTE:
-            return act.ACCEPT_TIE if count_of(hand) > 25 else act.REJECT_TIE
+            return act.ACCEPT_TIE if count_of(hand) > 40 else act.REJECT_TIE
         if view.phase is Phase.DRAW:
             now = count_of(hand)
             top = view.discard_top
