@@ -28,6 +28,7 @@ from __future__ import annotations
 import random
 from bisect import insort
 from collections.abc import Mapping, Sequence
+from operator import itemgetter
 from typing import Final
 
 from cardtable.cards import PRINTED_JOKER, format_card
@@ -46,9 +47,10 @@ from cardtable.games.indian_rummy.rules import PRESETS, Rules
 from cardtable.games.indian_rummy.state import (
     CHANCE_PHASES,
     DealOutcome,
-    DealSummary,
     IndianRummyState,
     Phase,
+    build_state,
+    build_summary,
     new_state,
     pack_of,
     wild_rank_of,
@@ -60,6 +62,10 @@ HAND_SIZE: Final = 13
 
 _DRAW: Final = Phase.DRAW
 _DISCARD: Final = Phase.DISCARD
+_CHOOSE_DEALER: Final = Phase.CHOOSE_DEALER
+_DEAL: Final = Phase.DEAL
+_RESHUFFLE: Final = Phase.RESHUFFLE
+_GAME_OVER: Final = Phase.GAME_OVER
 _DRAW_STOCK_KIND: Final = act.DRAW_STOCK_KIND
 _DRAW_PILE_KIND: Final = act.DRAW_PILE_KIND
 _DISCARD_KIND: Final = act.DISCARD_KIND
@@ -80,7 +86,13 @@ _TAKE_EVENTS: Final = tuple(
 _DISCARD_EVENTS: Final = tuple(
     tuple(PublicEvent(seat, "discard", (card,)) for card in _CARD_IDS) for seat in _SEATS
 )
+_DECLARE_EVENTS: Final = tuple(
+    tuple(PublicEvent(seat, "declare", (card,)) for card in _CARD_IDS) for seat in _SEATS
+)
 _DEAL_EVENTS: Final = tuple(PublicEvent(seat, "deal") for seat in _SEATS)
+# Each card's suit (4 for the printed joker) and its rank as a bit, for surely_wrong_show.
+_SUIT_OF: Final = (*(card // 13 for card in range(PRINTED_JOKER)), 4)
+_RANK_BIT_OF: Final = (*(1 << card % 13 for card in range(PRINTED_JOKER)), 1)
 _OPEN_EVENTS: Final = tuple(
     tuple(PublicEvent(seat, "open-pile", (card,)) for card in _CARD_IDS) for seat in _SEATS
 )
@@ -101,23 +113,27 @@ def surely_wrong_show(hand: Sequence[int], wild_rank: int | None) -> bool:
     * a card with no card of its suit within two ranks and none of its rank needs two jokers in
       its group, and a group holding k such cards needs at least k jokers.
     """
-    suit_masks = [0, 0, 0, 0]
+    # Most random hands fail the first test, so it runs on the suit masks alone.
+    suit_masks = [0, 0, 0, 0, 0]  # the fifth collects printed jokers, which belong to no suit
+    for c in hand:
+        suit_masks[_SUIT_OF[c]] |= _RANK_BIT_OF[c]
+    # Bit 13 is the ace played high (Q-K-A).
+    high = [m | ((m & 1) << 13) for m in suit_masks[:4]]
+    sp, he, di, cl = high
+    if not (
+        sp & (sp >> 1) & (sp >> 2)
+        or he & (he >> 1) & (he >> 2)
+        or di & (di >> 1) & (di >> 2)
+        or cl & (cl >> 1) & (cl >> 2)
+    ):
+        return True
     jokers = 0
     naturals = []
     for c in hand:
-        if c == PRINTED_JOKER:
-            jokers += 1
-            continue
-        rank = c % 13
-        suit_masks[c // 13] |= 1 << rank
-        if rank == wild_rank:
+        if c == PRINTED_JOKER or c % 13 == wild_rank:
             jokers += 1
         else:
             naturals.append(c)
-    # Bit 13 is the ace played high (Q-K-A).
-    high = [m | ((m & 1) << 13) for m in suit_masks]
-    if not any(m & (m >> 1) & (m >> 2) for m in high):
-        return True
     lonely = 0
     needing = [0, 0, 0, 0]  # per suit, the ranks of cards that need a joker in their group
     for c in naturals:
@@ -236,7 +252,7 @@ class IndianRummyEngine(GameEngine[IndianRummyState, IndianRummyAction, Rules, I
         phase = state.phase
         if phase is _DRAW or phase is _DISCARD:
             return state.turn
-        if phase is Phase.GAME_OVER:
+        if phase is _GAME_OVER:
             return TERMINAL
         return CHANCE
 
@@ -259,7 +275,10 @@ class IndianRummyEngine(GameEngine[IndianRummyState, IndianRummyAction, Rules, I
             taken = state.drawn
             if taken is not None and state.drawn_from_pile and hand.count(taken) == 1:
                 cards.remove(taken)
-            return [_DISCARDS[c] for c in cards] + [_DECLARES[c] for c in cards]
+            if len(cards) < 2:  # only in hand-made positions: itemgetter needs two to give a tuple
+                return [_DISCARDS[c] for c in cards] + [_DECLARES[c] for c in cards]
+            pick = itemgetter(*cards)
+            return [*pick(_DISCARDS), *pick(_DECLARES)]
         return ()
 
     def parse_action(self, text: str) -> IndianRummyAction:
@@ -380,7 +399,7 @@ class IndianRummyEngine(GameEngine[IndianRummyState, IndianRummyAction, Rules, I
             insort(hand, card)
             hands = s.hands
             has_drawn = s.has_drawn
-            return IndianRummyState(
+            return build_state(
                 s.rules,
                 s.seed,
                 s.chance_steps,
@@ -428,7 +447,7 @@ class IndianRummyEngine(GameEngine[IndianRummyState, IndianRummyAction, Rules, I
         hand.remove(card)
         hands = s.hands
         new_hands = (*hands[:seat], tuple(hand), *hands[seat + 1 :])
-        events = (*s.events, PublicEvent(seat, "declare", (card,)))
+        events = (*s.events, _DECLARE_EVENTS[seat][card])
         valid = show_is_valid(tuple(hand), s.wild_rank, s.rules)
         return _finish_deal(
             s,
@@ -457,11 +476,11 @@ class IndianRummyEngine(GameEngine[IndianRummyState, IndianRummyAction, Rules, I
         nxt = (seat + 1) % n
         while drops[nxt] is not None:
             nxt = (nxt + 1) % n
-        return IndianRummyState(
+        return build_state(
             s.rules,
             s.seed,
             s.chance_steps,
-            _DRAW if s.stock else Phase.RESHUFFLE,
+            _DRAW if s.stock else _RESHUFFLE,
             s.deal_number,
             s.dealer,
             nxt,
@@ -491,17 +510,17 @@ class IndianRummyEngine(GameEngine[IndianRummyState, IndianRummyAction, Rules, I
         steps = state.chance_steps + 1
         s = state
         n = s.rules.players
-        if phase is Phase.CHOOSE_DEALER:
-            return IndianRummyState(
-                s.rules, s.seed, steps, Phase.DEAL, 0, rng.randrange(n), -1, s.hands,
+        if phase is _CHOOSE_DEALER:
+            return build_state(
+                s.rules, s.seed, steps, _DEAL, 0, rng.randrange(n), -1, s.hands,
                 s.stock, s.pile, None, None, False, s.drops, s.has_drawn, None, False, 0,
                 s.totals, s.deal_points, s.last_deal, (),
             )  # fmt: skip
-        if phase is Phase.DEAL:
+        if phase is _DEAL:
             return _deal(s, rng, steps)
-        if phase is Phase.RESHUFFLE:
+        if phase is _RESHUFFLE:
             under = shuffled(s.pile[:-1], rng)
-            return IndianRummyState(
+            return build_state(
                 s.rules, s.seed, steps, _DRAW, s.deal_number, s.dealer, s.turn, s.hands,
                 tuple(under), s.pile[-1:], s.wild_card, s.wild_rank, False, s.drops,
                 s.has_drawn, None, False, s.turns, s.totals, s.deal_points, s.last_deal,
@@ -546,12 +565,26 @@ def shuffled(cards: Sequence[int], rng: random.Random) -> list[int]:
     return [cards[i] for i in sorted(range(len(cards)), key=keys.__getitem__)]
 
 
+def _shuffled_pack(pack: tuple[int, ...], rng: random.Random) -> tuple[int, ...]:
+    """``tuple(shuffled(pack, rng))``, drawing the same numbers, for a whole pack (the deal).
+
+    >>> pack = pack_of(Rules())
+    >>> _shuffled_pack(pack, random.Random(3)) == tuple(shuffled(pack, random.Random(3)))
+    True
+    """
+    draw = rng.random
+    keys = [draw() for _ in pack]
+    order = sorted(range(len(pack)), key=keys.__getitem__)
+    dealt: tuple[int, ...] = itemgetter(*order)(pack)
+    return dealt
+
+
 def _deal(s: IndianRummyState, rng: random.Random, steps: int) -> IndianRummyState:
     rules = s.rules
     n = rules.players
     number = s.deal_number + 1
     dealer = s.dealer if s.deal_number == 0 else (s.dealer + 1) % n
-    deck = shuffled(pack_of(rules), rng)
+    deck = _shuffled_pack(pack_of(rules), rng)
     dealt = HAND_SIZE * n
     first = (dealer + 1) % n
     hands: list[tuple[int, ...]] = [()] * n
@@ -559,14 +592,23 @@ def _deal(s: IndianRummyState, rng: random.Random, steps: int) -> IndianRummySta
     for offset in range(n):
         hands[(first + offset) % n] = tuple(sorted(deck[offset:dealt:n]))
     opening = deck[dealt]
-    stock = deck[dealt + 1 :]
-    events: tuple[PublicEvent, ...] = (_DEAL_EVENTS[dealer], _OPEN_EVENTS[dealer][opening])
+    events: tuple[PublicEvent, ...]
     wild_card: int | None = None
     if rules.wild_joker_cut:
-        wild_card = stock.pop(rng.randrange(len(stock)))
-        events = (*events, _CUT_EVENTS[dealer][wild_card])
-    return IndianRummyState(
-        rules, s.seed, steps, _DRAW, number, dealer, first, tuple(hands), tuple(stock),
+        # The cut takes the card at a random place of the stock (deck[dealt + 1:]).
+        cut = dealt + 1 + rng.randrange(len(deck) - dealt - 1)
+        wild_card = deck[cut]
+        stock = deck[dealt + 1 : cut] + deck[cut + 1 :]
+        events = (
+            _DEAL_EVENTS[dealer],
+            _OPEN_EVENTS[dealer][opening],
+            _CUT_EVENTS[dealer][wild_card],
+        )
+    else:
+        stock = deck[dealt + 1 :]
+        events = (_DEAL_EVENTS[dealer], _OPEN_EVENTS[dealer][opening])
+    return build_state(
+        rules, s.seed, steps, _DRAW, number, dealer, first, tuple(hands), stock,
         (opening,), wild_card, wild_rank_of(wild_card), True, (None,) * n, (False,) * n,
         None, False, 0, s.totals, s.deal_points, s.last_deal, events,
     )  # fmt: skip
@@ -620,17 +662,17 @@ def _finish_deal(
         winner = declarer if valid else None
         points = deal_points_after_show(s, hands, drops, declarer, valid)
         shown = tuple(
-            hand if drop is None else None for hand, drop in zip(hands, drops, strict=True)
+            [hand if drop is None else None for hand, drop in zip(hands, drops, strict=True)]
         )
-    summary = DealSummary(
+    summary = build_summary(
         s.deal_number, s.dealer, outcome, declarer, put_down, winner, s.wild_card, s.wild_rank,
         shown, drops, points,
     )  # fmt: skip
-    totals = tuple(t + p for t, p in zip(s.totals, points, strict=True))
+    totals = tuple([t + p for t, p in zip(s.totals, points, strict=True)])
     deals = s.rules.deals
     over = deals is not None and s.deal_number >= deals
-    return IndianRummyState(
-        s.rules, s.seed, s.chance_steps, Phase.GAME_OVER if over else Phase.DEAL,
+    return build_state(
+        s.rules, s.seed, s.chance_steps, _GAME_OVER if over else _DEAL,
         s.deal_number, s.dealer, -1, hands, s.stock, pile, s.wild_card, s.wild_rank, False,
         drops, s.has_drawn, None, False, s.turns + 1, totals, (*s.deal_points, points), summary,
         events,
