@@ -699,6 +699,8 @@ class _ShowSearch:
                             child_key,
                         )
                     result |= found
+                elif state_after == _DONE and not out_free and not track_room:
+                    result |= _FEASIBLE  # as in search: spare jokers always fit
                 else:
                     result |= search(rest, total_fillers, state_after, next_room, out_free)
                 if result and (not out_free or result.bit_count() == everything):
