@@ -311,6 +311,7 @@ export class Hand {
   bindPointer(el, entry) {
     let start = null;
     let dragging = false;
+    let moved = false;
     let holdTimer = null;
     let grabOffset = 0;
 
@@ -324,8 +325,9 @@ export class Hand {
 
     el.addEventListener("pointerdown", (event) => {
       if (event.button !== 0) return;
-      start = { x: event.clientX, y: event.clientY };
+      start = { x: event.clientX, y: event.clientY, t: event.timeStamp };
       dragging = false;
+      moved = false;
       const rect = el.getBoundingClientRect();
       grabOffset = event.clientX - rect.left;
       holdTimer = setTimeout(() => {
@@ -347,6 +349,7 @@ export class Hand {
         this.element.classList.add("reordering");
       }
       if (!dragging) return;
+      moved = true;
       const handRect = this.element.getBoundingClientRect();
       const desiredLeft = event.clientX - handRect.left - this.element.clientLeft - grabOffset;
       // The slot whose natural place (offsetLeft ignores transforms) is nearest wins.
@@ -369,6 +372,10 @@ export class Hand {
 
     const end = (event) => {
       if (!start) return;
+      // A release that the event clock puts inside the hold time, with no movement, is a tap
+      // even when a busy page ran the hold timer late.
+      const tap = !moved && event.timeStamp - start.t < HOLD_MS;
+      if (tap) dragging = false;
       const wasDragging = dragging;
       finish();
       if (wasDragging) {
