@@ -214,34 +214,16 @@ class DeclarationRummyEngine(GameEngine[State, Action, Rules, DeclarationRummyVi
             raise RulesError(f"the seed must be a whole number, not {seed!r}")
         n = rules.players
         return State(
-            rules=rules,
             seed=seed,
-            phase=Phase.PRELIMINARY,
             chance_steps=0,
             order=tuple(range(n)),
             positions=tuple(range(n)),
+            phase=Phase.PRELIMINARY,
             dealer=-1,
-            first_player=-1,
             turn=-1,
-            hands=((),) * n,
-            stock=pack_cards(rules),
-            pile=(),
-            removed=(),
-            dropped=(False,) * n,
-            drawn=(),
-            draw_kind=DrawKind.NONE,
-            exhaustion=False,
-            exhausted_turns=0,
-            turns=0,
-            tie_proposed=False,
-            vote=None,
-            events=(),
-            turn_event_start=0,
-            preliminary=((),) * n,
-            outcome=None,
-            game_number=1,
             match_wins=(0,) * n,
             history=(),
+            **_fresh_table(rules, events=(), game_number=1),
         )
 
     def rules_of(self, state: State) -> Rules:
@@ -850,31 +832,43 @@ class DeclarationRummyEngine(GameEngine[State, Action, Rules, DeclarationRummyVi
     def _next_game(self, state: State, action: NextGame, seat: int) -> State:
         rules = dataclasses.replace(state.rules, **dict(action.changes))
         first = state.turn
-        n = rules.players
-        fresh = state._replace(
-            rules=rules,
+        return state._replace(
             phase=Phase.SHUFFLE,
             dealer=seat_right_of(state, first),
-            first_player=-1,
-            hands=((),) * n,
-            stock=pack_cards(rules),
-            pile=(),
-            removed=(),
-            dropped=(False,) * n,
-            drawn=(),
-            draw_kind=DrawKind.NONE,
-            exhaustion=False,
-            exhausted_turns=0,
-            turns=0,
-            tie_proposed=False,
-            vote=None,
-            events=(PublicEvent(seat, "next-game"),),
-            turn_event_start=0,
-            preliminary=((),) * n,
-            outcome=None,
-            game_number=state.game_number + 1,
+            **_fresh_table(
+                rules,
+                events=(PublicEvent(seat, "next-game"),),
+                game_number=state.game_number + 1,
+            ),
         )
-        return fresh
+
+
+def _fresh_table(
+    rules: Rules, *, events: tuple[PublicEvent, ...], game_number: int
+) -> dict[str, Any]:
+    """The fields every new game starts from, the first of a match and each one after it."""
+    n = rules.players
+    return {
+        "rules": rules,
+        "first_player": -1,
+        "hands": ((),) * n,
+        "stock": pack_cards(rules),
+        "pile": (),
+        "removed": (),
+        "dropped": (False,) * n,
+        "drawn": (),
+        "draw_kind": DrawKind.NONE,
+        "exhaustion": False,
+        "exhausted_turns": 0,
+        "turns": 0,
+        "tie_proposed": False,
+        "vote": None,
+        "events": events,
+        "turn_event_start": 0,
+        "preliminary": ((),) * n,
+        "outcome": None,
+        "game_number": game_number,
+    }
 
 
 def _validate(rules: Rules) -> None:
