@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+from cardtable.cards import parse_card
+from cardtable.games.indecision import Rules
+from cardtable.games.indecision.state import HandSummary, SeatResult
 from cardtable.server.narration.announce import announcement, describe_move, public_notation
+from cardtable.server.narration.indecision import _hand_outcome
 from cardtable.server.record import aggregate
 from cardtable.storage import RecordEvent
 
@@ -69,7 +73,11 @@ def test_record_counts_games_deals_and_each_games_own_facts() -> None:
     assert (indecision["deals_played"], indecision["deals_won"]) == (3, 1)
     assert (indecision["best"], indecision["worst"]) == (14, 0)
     assert indecision["points_per_deal"] == round(20 / 3, 2)
-    assert {e["key"]: e["value"] for e in indecision["extras"]} == {"stops": 2, "forfeits": 1}
+    assert {e["key"]: e["value"] for e in indecision["extras"]} == {
+        "ties": 0,
+        "stops": 2,
+        "forfeits": 1,
+    }
     assert (indecision["games_played"], indecision["games_won"]) == (1, 1)
     declaration = record["declaration-rummy"]
     assert (declaration["games_played"], declaration["games_won"]) == (2, 1)
@@ -80,3 +88,52 @@ def test_record_counts_games_deals_and_each_games_own_facts() -> None:
     indian = record["indian-rummy"]
     assert indian["deals_played"] == 1 and indian["points_per_deal"] is None
     assert indian["points_are"] == "bad" and indecision["points_are"] == "good"
+
+
+class _Totals:
+    """The part of an Indecision view a hand's outcome reads."""
+
+    def __init__(self, totals: tuple[int, ...]) -> None:
+        self.totals = totals
+
+
+def _indecision_hand(points: tuple[int, ...]) -> HandSummary:
+    cards = tuple(parse_card(c) for c in ("5H", "6H", "7H", "7C", "7S"))
+    results = tuple(
+        SeatResult(seat=s, cards=cards, score=p, all_cards_used=True, points=p, total=p)
+        for s, p in enumerate(points)
+    )
+    return HandSummary(
+        hand_number=3,
+        dealer=0,
+        starter=1,
+        ending="deck-exhausted",
+        stopper=None,
+        stop_problems=(),
+        results=results,
+        winners=(),
+        rules=Rules(),
+    )
+
+
+def test_indecision_hand_tied_on_points_is_not_a_win_in_the_record() -> None:
+    # You and Ruby both score 23 from an empty deck: the hand is tied, nobody won it.
+    tied = _hand_outcome(_indecision_hand((23, 23, 9)), _Totals((23, 23, 9)))
+    assert [seat.won for seat in tied.seats] == [False, False, False]
+    assert [seat.details["tied"] for seat in tied.seats] == [True, True, False]
+    clear = _hand_outcome(_indecision_hand((23, 12, 9)), _Totals((23, 12, 9)))
+    assert [seat.won for seat in clear.seats] == [True, False, False]
+    record = aggregate(
+        RecordEvent(f"t{n}", "indecision", "deal", seat.won, seat.points, details=seat.details)
+        for n, seat in enumerate((tied.seats[0], clear.seats[0]))
+    )["indecision"]
+    assert (record["deals_played"], record["deals_won"]) == (2, 1)
+    assert {e["key"]: e["value"] for e in record["extras"]}["ties"] == 1
+
+
+def test_record_never_counts_a_stored_tie_as_a_win() -> None:
+    # An event marked tied counts as a tie even if it was stored as won.
+    record = aggregate(
+        [RecordEvent("a", "indecision", "deal", won=True, points=20, details={"tied": True})]
+    )["indecision"]
+    assert record["deals_won"] == 0

@@ -6,7 +6,8 @@ its own facts: drops, valid and wrong shows in Indian Rummy; stops and forfeits 
 games and matches won, declarations and goings-out in Declaration Rummy. Points are good in
 Indecision and bad (penalties, counts) in the two rummies, so "best" follows the game.
 
-A hand of Indecision is "won" by the seats that scored its most points (more than zero); a deal
+A hand of Indecision is "won" by the one seat that scored its most points (more than zero); a
+hand where two or more seats share the most points is tied (counted apart, never as won); a deal
 of Indian Rummy by the valid declarer or the last player left.
 """
 
@@ -39,6 +40,7 @@ TERMS: Final = {
         deal_kind="deal",
         points_good=True,
         extras=(
+            ("ties", "Hands tied on points", "deal", "tied"),
             ("stops", "Hands stopped", "deal", "stopped"),
             ("forfeits", "Stops forfeited", "deal", "forfeit"),
         ),
@@ -127,4 +129,5 @@ def _game_record(game: str, events: Sequence[RecordEvent]) -> dict[str, Any]:
 
 
 def _won(events: Sequence[RecordEvent]) -> int:
-    return sum(1 for event in events if event.won)
+    # A tie shares the best result without winning it (an Indecision hand tied on points).
+    return sum(1 for event in events if event.won and not event.details.get("tied"))

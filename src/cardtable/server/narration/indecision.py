@@ -39,6 +39,9 @@ def _hand_outcome(hand: Any, view: Any) -> Outcome:
     by_seat = {result.seat: result for result in hand.results}
     counted = [result.points for result in hand.results if result.counted]
     best = max(counted, default=0)
+    # A hand is won by the one seat with the most points: two seats tied on the most points
+    # both drew it, and neither counts it as a win.
+    tied = counted.count(best) > 1
     seats = []
     for seat in range(players):
         result = by_seat.get(seat)
@@ -46,9 +49,10 @@ def _hand_outcome(hand: Any, view: Any) -> Outcome:
         points = None if result is None or not result.counted else result.points
         seats.append(
             SeatOutcome(
-                won=points is not None and points > 0 and points == best,
+                won=points is not None and points > 0 and points == best and not tied,
                 points=points,
                 details={
+                    "tied": points is not None and points > 0 and points == best and tied,
                     "stopped": stopped,
                     "forfeit": stopped and bool(hand.stop_problems),
                     "ending": hand.ending,
