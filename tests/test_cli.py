@@ -152,3 +152,45 @@ def test_one_key_draws_and_hand_positions_expand_to_notation() -> None:
     assert resolve_shortcut("discard 2", [], hand) == "discard 8C"
     assert resolve_shortcut("discard 4", [], hand) == "discard 4"  # no fourth card: left as typed
     assert resolve_shortcut("declare 15", [], hand) == "declare 15"  # points, not a position
+
+
+def _terminal_indecision(typed: list[str], **rules: object) -> tuple[list[tuple[int, object]], str]:
+    """Play Indecision seed 3 in the terminal as seat 1 (the starter) typing ``typed``."""
+    import dataclasses
+
+    from rich.console import Console
+
+    from cardtable.cli.play import TerminalGame
+    from cardtable.games.indecision import Rules
+    from cardtable.registry import get_engine
+
+    answers = iter(typed)
+    console = Console(record=True, width=200)
+    game = TerminalGame(
+        get_engine("indecision"),
+        dataclasses.replace(Rules(), **rules),  # type: ignore[arg-type]
+        3,
+        human_seat=1,
+        bot_level="random",
+        console=console,
+        read_line=lambda _prompt: next(answers),
+    )
+    game.run()
+    return game.log, console.export_text()
+
+
+def test_warn_invalid_stop_asks_before_an_opening_stop_that_would_score_zero() -> None:
+    # The starter stopping at the opening discard: the dealer has not had a turn (stop
+    # requirement 1), so the stop would score 0; declining keeps the same turn.
+    log, out = _terminal_indecision(["stop 1", "n", "stop 1", "y", "quit"])
+    assert out.count("If you stop now you score 0 for this hand") == 2
+    assert "not every player has had a turn" in out
+    assert "Move not played." in out
+    assert str(log[0][1]) == "stop JS" and log[0][0] == 1
+    assert "the stop is invalid" in out
+
+
+def test_no_stop_warning_when_warn_invalid_stop_is_off() -> None:
+    log, out = _terminal_indecision(["stop 1", "quit"], warn_invalid_stop=False)
+    assert "If you stop now" not in out
+    assert str(log[0][1]) == "stop JS"

@@ -29,6 +29,14 @@ def renderers(game: str) -> tuple[Callable[[Any], str], Callable[[Any], str | No
     return module.render_view, module.render_hand_summary
 
 
+def move_warning_of(game: str) -> Callable[[Any, Any], str | None] | None:
+    """The game's ``move_warning(view, action)`` (a sentence to confirm before the move), if any."""
+    warning: Callable[[Any, Any], str | None] | None = getattr(
+        text_module(game), "move_warning", None
+    )
+    return warning
+
+
 def bot_for(game: str, level: str) -> Bot:
     """A computer player of ``level`` for ``game`` (the random bot when levels are missing)."""
     try:

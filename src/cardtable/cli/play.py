@@ -4,7 +4,9 @@ The loop is the same for every game: the driver runs chance steps, computer seat
 their views, and the person types an action in the game's notation (or the number of a legal
 action). ``?`` lists the legal actions, ``hint`` asks the coach, ``quit`` leaves (saving the
 record when ``--save`` was given). A mistyped or illegal action gets a one-line answer naming
-the problem and the game goes on from the same state.
+the problem and the game goes on from the same state. A move the game warns about (an
+Indecision stop that would score 0, under ``warn_invalid_stop``) is played only once the person
+confirms it, as in the browser.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ import typer
 from rich.console import Console
 
 from cardtable.cards import format_card
-from cardtable.cli.common import bot_for, fail, renderers
+from cardtable.cli.common import bot_for, fail, move_warning_of, renderers
 from cardtable.cli.options import build_rules
 from cardtable.cli.records import save_record
 from cardtable.driver import advance
@@ -104,6 +106,16 @@ class TerminalGame:
         self.rng = random.Random(seed)
         self.log: list[tuple[int, Any]] = []
         self.render_view, self.render_summary = renderers(engine.name)
+        self.move_warning = move_warning_of(engine.name)
+
+    def _confirmed(self, warning: str) -> bool:
+        """Show ``warning`` and ask whether to play the move anyway (no, unless ``y``)."""
+        self.console.print(f"[yellow]{warning}[/yellow]")
+        try:
+            answer = self.read_line("Play it anyway? [y/N] ")
+        except EOFError:
+            return False
+        return answer.strip().lower() in ("y", "yes")
 
     def _show_summary(self, state: Any, last: str | None) -> str | None:
         summary = self.render_summary(self.engine.view(state, self.human))
@@ -152,6 +164,10 @@ class TerminalGame:
                 except CardtableError as exc:
                     self.console.print(f"[red]{exc}[/red] (type ? for the legal actions)")
                     continue
+            warning = self.move_warning(view, action) if self.move_warning else None
+            if warning is not None and not self._confirmed(warning):
+                self.console.print("Move not played.")
+                continue
             try:
                 new_state = engine.apply(state, action, self.human)
             except CardtableError as exc:

@@ -1,5 +1,6 @@
 """Terminal rendering of an Indecision view (Rich markup): :func:`render_view` draws the table
-for the seat, :func:`render_hand_summary` explains the last finished hand's count.
+for the seat, :func:`render_hand_summary` explains the last finished hand's count, and
+:func:`move_warning` says why a stop would score 0 (asked before it when ``warn_invalid_stop``).
 
 >>> from cardtable.games.indecision.engine import ENGINE
 >>> from cardtable.games.indecision.rules import Rules
@@ -15,7 +16,10 @@ True
 from __future__ import annotations
 
 from cardtable.cards import format_card, format_cards
+from cardtable.errors import IllegalActionError
 from cardtable.games.contract import PublicEvent
+from cardtable.games.indecision.actions import Stop
+from cardtable.games.indecision.engine import ENGINE
 from cardtable.games.indecision.scoring import score_hand
 from cardtable.games.indecision.state import HandSummary, Phase, SeatResult
 from cardtable.games.indecision.view import IndecisionView
@@ -201,3 +205,21 @@ def render_hand_summary(view: IndecisionView) -> str | None:
     if view.last_hand is None:
         return None
     return "\n".join(summary_lines(view.last_hand, view.seat))
+
+
+def move_warning(view: IndecisionView, action: object) -> str | None:
+    """What to say before ``action`` when the rules ask interfaces to warn (``warn_invalid_stop``)
+    and it is a stop that would score 0; ``None`` when there is nothing to warn about. An illegal
+    stop gets no warning: the checked apply names its rule."""
+    if not isinstance(action, Stop) or not view.rules.warn_invalid_stop:
+        return None
+    try:
+        _, problems = ENGINE.stop_check(view, action.card)
+    except IllegalActionError:
+        return None
+    if not problems:
+        return None
+    return (
+        f"If you stop now you score 0 for this hand: {', and '.join(problems)}. "
+        "The others are scored as usual."
+    )
