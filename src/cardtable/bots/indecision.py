@@ -47,8 +47,10 @@ from cardtable.games.indecision.state import Phase, State
 from cardtable.games.indecision.view import IndecisionView
 from cardtable.melds.indecision import IndecisionScorer
 
-HARD_BUDGET: Final = SearchBudget(rollouts=160, max_steps=120, deadline_s=0.9)
-"""Hard's default search budget: rollouts per decision, steps per rollout, safety deadline."""
+HARD_BUDGET: Final = SearchBudget(rollouts=160, max_steps=120, work=6000)
+"""Hard's default search budget, all in work: rollouts per decision, seat actions per rollout,
+and seat actions per decision (a typical decision spends 1,000-2,000; the cap bounds the rare
+long one without making the choice depend on the machine's speed)."""
 VALID_BONUS: Final = 3.0
 """Worth of a five-card hand being a valid stop, on top of its score, when comparing keeps."""
 

@@ -8,15 +8,16 @@ the same rollout dice are used for every candidate (common random numbers), so d
 between candidates are not drowned by the luck of the sampling; successive halving spends most
 of the budget on the candidates that still look best.
 
-The budget is a number of rollouts, not a time, so a search is deterministic given the bot's
-``rng``; a wall-clock deadline exists only as a safety net for slow machines.
+The budget is counted in work, never in time: a number of rollouts, a cap on the seat actions
+of each, and a cap on the seat actions of the whole search (what bounds a decision's cost when
+rollouts run long). A search is therefore deterministic given the bot's ``rng``, however busy
+the machine: seeded tests and arena runs give the same choices under any load.
 """
 
 from __future__ import annotations
 
 import math
 import random
-import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -38,11 +39,12 @@ Determinizer = Callable[[Any, random.Random], Any]
 @dataclass(frozen=True, slots=True)
 class SearchBudget:
     """How much a search may spend: ``rollouts`` in total over all candidates, at most
-    ``max_steps`` seat actions per rollout, and a safety ``deadline_s`` in seconds."""
+    ``max_steps`` seat actions per rollout, and at most ``work`` seat actions over the whole
+    search (``None``: only the first two bound it). All three count work, not time."""
 
     rollouts: int = 240
     max_steps: int = 400
-    deadline_s: float | None = 2.0
+    work: int | None = None
 
 
 def policy_of_bot(engine: AnyEngine, bot: Any) -> RolloutPolicy:
@@ -65,6 +67,19 @@ def rollout(
 ) -> Any:
     """Play ``state`` on with ``policy`` for every seat until the game ends, the horizon is
     reached or ``max_steps`` seat actions were taken; return the state reached."""
+    return _play_on(engine, state, policy, rng, horizon=horizon, max_steps=max_steps)[0]
+
+
+def _play_on(
+    engine: AnyEngine,
+    state: Any,
+    policy: RolloutPolicy,
+    rng: random.Random,
+    *,
+    horizon: Horizon | None,
+    max_steps: int,
+) -> tuple[Any, int]:
+    """:func:`rollout` that also returns the seat actions it took."""
     steps = 0
     while steps < max_steps:
         if horizon is not None and horizon(state):
@@ -80,7 +95,7 @@ def rollout(
             break
         state = engine.apply_unchecked(state, policy(state, seat, legal, rng), seat)
         steps += 1
-    return state
+    return state, steps
 
 
 def default_leaf_value(engine: AnyEngine) -> LeafValue:
@@ -97,13 +112,14 @@ def default_leaf_value(engine: AnyEngine) -> LeafValue:
 
 @dataclass(frozen=True, slots=True)
 class SearchOutcome:
-    """What a search found: each candidate's mean rollout value (``None`` if it got no rollout
-    before the safety deadline), its number of rollouts, and the indices of the candidates that
-    survived successive halving (the only ones worth choosing from)."""
+    """What a search found: each candidate's mean rollout value (``None`` if the work budget
+    ran out before it got a rollout), its number of rollouts, the indices of the candidates that
+    survived successive halving (the only ones worth choosing from), and the seat actions spent."""
 
     values: tuple[float | None, ...]
     visits: tuple[int, ...]
     survivors: tuple[int, ...]
+    work: int = 0
 
 
 def search_values(
@@ -126,7 +142,8 @@ def search_values(
     if count == 0:
         return SearchOutcome((), (), ())
     base = rng.getrandbits(62)
-    deadline = None if budget.deadline_s is None else time.perf_counter() + budget.deadline_s
+    work = 0
+    work_cap = budget.work if budget.work is not None else math.inf
     deals: list[Any] = []
     make_deal = determinizer if determinizer is not None else engine.determinize
 
@@ -145,15 +162,17 @@ def search_values(
             for index in survivors:
                 dice = random.Random(base + 104729 * (sample + 1))
                 after = engine.apply_unchecked(start, candidates[index], seat)
-                end = rollout(
+                end, steps = _play_on(
                     engine, after, policy, dice, horizon=horizon, max_steps=budget.max_steps
                 )
+                work += steps + 1
                 totals[index] += leaf_value(end, seat)
                 visits[index] += 1
-            if deadline is not None and time.perf_counter() > deadline:
+            # Checked after a whole sample, so every survivor saw the same deals.
+            if work >= work_cap:
                 break
         next_deal += per_candidate
-        if len(survivors) <= 2 or (deadline is not None and time.perf_counter() > deadline):
+        if len(survivors) <= 2 or work >= work_cap:
             break
         survivors.sort(key=lambda i: totals[i] / visits[i] if visits[i] else -math.inf)
         survivors = survivors[len(survivors) // 2 :]
@@ -161,6 +180,7 @@ def search_values(
         values=tuple(totals[i] / visits[i] if visits[i] else None for i in range(count)),
         visits=tuple(visits),
         survivors=tuple(sorted(survivors)),
+        work=work,
     )
 
 
