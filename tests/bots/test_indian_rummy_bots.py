@@ -32,7 +32,7 @@ def choose(level: str, state, seat: int = 0, seed: int = 1):  # type: ignore[no-
 
 @pytest.mark.parametrize("level", LEVELS)
 def test_normal_declares_a_valid_show_when_it_has_one(level: str) -> None:
-    # RULES.md IR5 with a spare king: 5H 6H 7H is pure with the wild 7H as itself.
+    # RULES.md IR5 with a spare king: 9S 10S JS is pure, 5H 6H 7H a second sequence.
     state = indian(["5H 6H 7H 9S 10S JS 2C 2D 2S 4H 4D 4C 4S KC", OTHER], wild="7C", drawn="KC")
     action = choose(level, state)
     assert action == act.Declare(parse_card("KC"))

@@ -124,19 +124,34 @@ def test_ir4_printed_joker_completes_an_impure_sequence_in_a_valid_show() -> Non
     check_arrangement(cards, result, wild("4"))
 
 
-def test_ir5_wild_rank_card_in_its_own_place_keeps_the_sequence_pure() -> None:
+def test_ir5_valid_show_whether_the_wild_7h_stands_as_itself_or_as_a_joker() -> None:
+    # RULES.md IR5: 9S 10S JS is pure, so the hand is valid either way 5H 6H 7H is read.
     cards = hand("5H 6H 7H 9S 10S JS 2C 2D 2S 4H 4D 4C 4S")
     result = arrange(cards, wild("7"))
     assert result.valid_show and result.points == 0
+    assert "Pure sequence 9S 10S JS" in [g.describe() for g in result.groups]
     check_arrangement(cards, result, wild("7"))
 
 
-def test_wild_rank_card_as_itself_makes_the_only_pure_sequence() -> None:
-    # 5H 6H 7H is the only possible pure sequence (9S 10S PJ is impure): a valid show.
+def test_ir5_suggested_hand_is_valid_but_4h_5h_6h_is_pure_without_the_wild_7h() -> None:
+    # RULES.md IR5 suggests 5H 6H 7H 9S 10S PJ 2C 2D 2S 4H 4D 4C 4S to test the wild-rank card
+    # as itself alone; it is valid, but 4H 5H 6H is a pure sequence with no seven at all, so
+    # it is valid with a 7D in place of the 7H too and does not isolate the rule.
+    for seven in ("7H", "7D"):
+        cards = hand(f"5H 6H {seven} 9S 10S PJ 2C 2D 2S 4H 4D 4C 4S")
+        result = arrange(cards, wild("7"))
+        assert result.valid_show and result.points == 0, seven
+        check_arrangement(cards, result, wild("7"))
+
+
+def test_ir5_wild_rank_card_as_itself_makes_the_only_pure_sequence() -> None:
+    # The rule alone: 9S 10S PJ is impure and no other pure line exists, so 5H 6H 7H with the
+    # wild 7H standing as itself is the only pure sequence, and the show is valid.
     cards = hand("5H 6H 7H 9S 10S PJ 2C 2D 2S KD KC KH KS")
     result = arrange(cards, wild("7"))
-    assert result.valid_show
+    assert result.valid_show and result.points == 0
     assert "Pure sequence 5H 6H 7H" in [g.describe() for g in result.groups]
+    check_arrangement(cards, result, wild("7"))
     # A wild 7 of another suit can only stand in: the same hand is then a wrong show.
     assert not arrange(hand("5H 6H 7D 9S 10S PJ 2C 2D 2S KD KC KH KS"), wild("7")).valid_show
 
@@ -176,11 +191,13 @@ def test_ir8_two_identical_cards_never_make_a_set_35() -> None:
 def test_ir9_king_ace_two_is_not_a_sequence_30() -> None:
     cards = hand("KH AH 2H 5S 6S 7S 9D 9C 9S QC QD QH 8C")
     result = arrange(cards, wild("4"))
-    # Q-K-A of hearts is the second sequence (breaking the queens); 2H stays out: 30 either
-    # way the seed's loose cards are read (10 + 10 + 2 + 8).
     assert (result.category, result.points) == ("two sequences", 30)
     for group in result.groups:
         assert not {hand("KH")[0], hand("2H")[0]} <= set(group.represented)
+    # RULES.md IR9's loose cards: QH KH AH laid pure leaves 2H QC QD 8C (2 + 10 + 10 + 8);
+    # the queens laid as a set instead leave KH AH 2H 8C, also 30.
+    loose = Counter(result.loose)
+    assert loose in (Counter(hand("2H QC QD 8C")), Counter(hand("KH AH 2H 8C")))
     check_arrangement(cards, result, wild("4"))
 
 

@@ -162,7 +162,8 @@ def _indian_rummy() -> dict[str, Any]:
             _section(
                 "A turn",
                 "<p>Take the top card of the stock or of the discard pile, then discard one "
-                "card. You may not throw back the card you just took from the pile, and a "
+                "card. You may not throw back the card you just took from the pile (nor the "
+                "other copy of it, if you hold both), and a "
                 "joker lying on the pile can never be taken. When the stock runs out, the "
                 "pile under its top card is shuffled into a new stock.</p>",
             ),

@@ -220,14 +220,21 @@ def test_cannot_put_down_the_card_just_taken_when_declaring() -> None:
     assert e.value.rule == "card-taken-from-pile"
 
 
-def test_may_discard_the_twin_of_the_card_taken_from_the_pile() -> None:
-    # Seat 1 already holds 6D; taking the other 6D, it may let one of the two go.
+def test_ir13_twin_of_the_card_taken_from_the_pile_may_not_be_discarded_or_put_down() -> None:
+    # Seat 1 already holds 6D and takes the other 6D from the pile: IR13 names the card by rank
+    # and suit, so neither copy may go this turn (no pass by letting the twin go).
     state = deal_state(Rules(), [FILLER_0, FILLER_1], pile="6H 6D", wild_card="KD")
     state = play(state, (1, "draw pile"))
     assert state.hands[1].count(card("6D")) == 2
-    assert "discard 6D" in legal_texts(state)
-    after = play(state, (1, "discard 6D"))
-    assert after.hands[1].count(card("6D")) == 1 and after.pile[-1] == card("6D")
+    assert "discard 6D" not in legal_texts(state)
+    assert "declare 6D" not in legal_texts(state)
+    for action in (act.DISCARDS[card("6D")], act.DECLARES[card("6D")]):
+        with pytest.raises(IllegalActionError, match="nor its twin") as e:
+            ENGINE.apply(state, action, 1)
+        assert e.value.rule == "card-taken-from-pile"
+    # Next turn the rule is spent: the 6D may go.
+    later = play(state, (1, "discard 9C"), (0, "draw stock"), (0, "discard 2S"), (1, "draw stock"))
+    assert "discard 6D" in legal_texts(later)
 
 
 def test_may_discard_card_drawn_from_stock_at_once() -> None:
@@ -445,10 +452,16 @@ def test_other_hands_score_as_the_test_vectors_say(
     assert after.last_deal.points == (0, points), vector
 
 
-def test_wild_rank_card_used_as_itself_keeps_a_sequence_pure_for_a_show() -> None:
-    ir5 = "5H 6H 7H 9S 10S JS 2C 2D 2S 4H 4D 4C 4S"  # sevens wild: 5H 6H 7H is pure
+def test_ir5_wild_rank_card_used_as_itself_keeps_a_sequence_pure_for_a_show() -> None:
+    # Sevens wild: 9S 10S PJ is impure, so 5H 6H 7H (the 7H as itself) is the only pure sequence.
+    # (RULES.md IR5's suggested hand also holds 4H 5H 6H, pure without the seven; kings here.)
+    ir5 = "5H 6H 7H 9S 10S PJ 2C 2D 2S KD KC KH KS"
     after = play(_show_position(ir5, [FILLER_0], "7D", Rules()), (0, "declare 10C"))
     assert after.last_deal is not None and after.last_deal.outcome == "valid-show"
+    # A 7C cannot stand as the 7H: the same show with it is wrong.
+    wrong = ir5.replace("7H", "7C")
+    after = play(_show_position(wrong, [FILLER_0], "7D", Rules()), (0, "declare 10C"))
+    assert after.last_deal is not None and after.last_deal.outcome == "wrong-show"
 
 
 def test_wrong_show_costs_80_and_ends_deal() -> None:

@@ -8,9 +8,10 @@ the rule book leaves room:
   (shuffle, 13 cards each one at a time from the dealer's left, the pile's first card, then the
   wild joker cut at a random place of the stock); and each reshuffle of the pile into the stock.
   The stock is reshuffled lazily, at the end of the turn that leaves it empty.
-* Drawing two identical cards (two decks): the rule against discarding the card just taken from
-  the pile is about that physical card. The copies cannot be told apart, so the taken card's id
-  may still be discarded (or put down) when the hand holds both copies: the other one goes.
+* Two identical cards (two decks): the rule against discarding the card just taken from the
+  pile names the card by rank and suit (RULES.md IR13), so a player holding the other copy may
+  not discard or put that one down either this turn; otherwise taking a card only to let its
+  twin go would be a pass the rule forbids.
 * Declaring is always legal after drawing; whether the show is valid is decided when it is made
   (wrong shows cost ``wrong_show_penalty``). Legal actions therefore never run the meld solver.
   Before the exact search, :func:`surely_wrong_show` rejects in a few microseconds the hands
@@ -217,11 +218,9 @@ def pile_top_takeable(state: IndianRummyState) -> bool:
 def may_put_down(state: IndianRummyState, card: int) -> bool:
     """May the seat on turn discard (or put down on declaring) ``card``, which it holds?
 
-    Only the card just taken from the pile is forbidden; with both copies in hand the twin may go.
+    The card just taken from the pile is forbidden by rank and suit: a twin in hand stays too.
     """
-    if card != state.drawn or not state.drawn_from_pile:
-        return True
-    return state.hands[state.turn].count(card) > 1
+    return card != state.drawn or not state.drawn_from_pile
 
 
 class IndianRummyEngine(GameEngine[IndianRummyState, IndianRummyAction, Rules, IndianRummyView]):
@@ -273,7 +272,7 @@ class IndianRummyEngine(GameEngine[IndianRummyState, IndianRummyAction, Rules, I
             hand = state.hands[seat]
             cards = list(dict.fromkeys(hand))
             taken = state.drawn
-            if taken is not None and state.drawn_from_pile and hand.count(taken) == 1:
+            if taken is not None and state.drawn_from_pile:
                 cards.remove(taken)
             if len(cards) < 2:  # only in hand-made positions: itemgetter needs two to give a tuple
                 return [_DISCARDS[c] for c in cards] + [_DECLARES[c] for c in cards]
@@ -369,9 +368,10 @@ class IndianRummyEngine(GameEngine[IndianRummyState, IndianRummyAction, Rules, I
             label = format_card(card) if isinstance(card, int) and 0 <= card <= 52 else repr(card)
             raise IllegalActionError(f"you do not hold {label}", rule="not-in-hand")
         if not may_put_down(state, card):
+            twin = " (nor its twin)" if state.hands[seat].count(card) > 1 else ""
             raise IllegalActionError(
                 f"you cannot {verb} the card you just took from the discard pile "
-                f"({format_card(card)})",
+                f"({format_card(card)}){twin} this turn",
                 rule="card-taken-from-pile",
             )
 

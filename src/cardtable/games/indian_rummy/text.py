@@ -108,8 +108,8 @@ def _status(view: IndianRummyView, names: Names) -> str:
     )
     if view.taken is not None:
         text += (
-            f" You may not discard or put down {format_card(view.taken, symbols=True)}: "
-            "you just took it from the pile."
+            f" You may not discard or put down {format_card(view.taken, symbols=True)} "
+            "(nor another copy of it) this turn: you just took it from the pile."
         )
     return text
 
