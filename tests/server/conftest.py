@@ -18,6 +18,7 @@ from starlette.testclient import WebSocketTestSession
 from cardtable.server.app import create_app
 from cardtable.server.context import context_of
 from cardtable.server.identity import COOKIE_NAME
+from cardtable.server.settings import Settings
 from cardtable.server.table import TableOwner
 
 RECEIVE_TIMEOUT = 20.0
@@ -32,12 +33,16 @@ def db_url(tmp_path: Path) -> str:
 
 @pytest.fixture
 def make_client(db_url: str) -> Iterator[Callable[..., TestClient]]:
-    """Start apps over the test database (``bot_delay_scale`` 0 unless given); all are closed
-    at the end of the test."""
+    """Start apps over the test database (``bot_delay_scale`` 0 unless given, deals from the
+    test seed 7 unless ``settings`` say otherwise); all are closed at the end of the test."""
     stack: list[TestClient] = []
 
-    def start(*, url: str | None = None, bot_delay_scale: float = 0.0) -> TestClient:
-        client = TestClient(create_app(url or db_url, bot_delay_scale=bot_delay_scale))
+    def start(
+        *, url: str | None = None, bot_delay_scale: float = 0.0, settings: Settings | None = None
+    ) -> TestClient:
+        settings = settings if settings is not None else Settings(test_seed=7)
+        app = create_app(url or db_url, settings=settings, bot_delay_scale=bot_delay_scale)
+        client = TestClient(app)
         client.__enter__()
         stack.append(client)
         return client
@@ -75,15 +80,21 @@ def new_table(
     seats: list[dict[str, Any]] | None = None,
     seed: int = 7,
 ) -> str:
-    """Create a table (bots at level random unless the seats say otherwise); its id."""
+    """Create a table dealt from ``seed`` (bots at level random unless the seats say
+    otherwise); its id. The seed is the server's test setting: the API takes none."""
     if seats is None:
         seats = [{"kind": "human"}, {"kind": "bot", "level": "random"}]
-    response = client.post(
-        "/api/tables", json={"game": game, "rules": rules or {}, "seats": seats, "seed": seed}
-    )
+    deal_from(client, seed)
+    response = client.post("/api/tables", json={"game": game, "rules": rules or {}, "seats": seats})
     assert response.status_code == 201, response.text
     table_id: str = response.json()["table_id"]
     return table_id
+
+
+def deal_from(client: TestClient, seed: int) -> None:
+    """Make the app deal its next tables from ``seed`` (its server-side test setting)."""
+    lobby = context_of(client.app).lobby
+    lobby.settings = lobby.settings.model_copy(update={"test_seed": seed})
 
 
 def receive(ws: WebSocketTestSession, timeout: float = RECEIVE_TIMEOUT) -> dict[str, Any]:

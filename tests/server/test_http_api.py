@@ -13,8 +13,9 @@ from cardtable.games.contract import rules_to_json
 from cardtable.registry import game_names, get_engine
 from cardtable.server.identity import COOKIE_NAME
 from cardtable.server.options import DEFAULT_OPTIONS
+from cardtable.server.settings import Settings
 
-from .conftest import new_table
+from .conftest import new_table, owner_of
 
 
 def test_first_request_gets_an_httponly_profile_cookie(client: TestClient) -> None:
@@ -213,8 +214,7 @@ def test_oversized_body_is_refused(client: TestClient) -> None:
             {"game": "indecision", "seats": [{"kind": "human"}, {"kind": "alien"}]},
             'kind must be "human" or "bot"',
         ),
-        ({"game": "indecision", "seed": -1}, "seed must be a whole number"),
-        ({"game": "indecision", "seed": "abc"}, "seed must be a whole number"),
+        ({"game": "indecision", "seed": 7}, "unknown field(s) seed"),
         ({"game": "indecision", "table": 1}, "unknown field(s) table"),
     ],
 )
@@ -293,3 +293,32 @@ def test_a_second_human_seat_can_be_joined_once(client: TestClient) -> None:
     response = third.post(f"/api/tables/{table_id}/join")
     assert response.status_code == 409
     assert response.json()["detail"] == "every human seat at this table is taken"
+
+
+def test_the_api_takes_no_seed_so_a_creator_cannot_know_the_cards(client: TestClient) -> None:
+    response = client.post("/api/tables", json={"game": "indecision", "seed": 7})
+    assert response.status_code == 400
+    assert response.json()["detail"] == "unknown field(s) seed for a new table"
+
+
+def test_without_the_test_setting_every_table_gets_its_own_secure_seed(
+    make_client: Callable[..., TestClient],
+) -> None:
+    client = make_client(settings=Settings())
+    seeds = set()
+    for _ in range(4):
+        response = client.post("/api/tables", json={"game": "indecision"})
+        assert response.status_code == 201
+        seeds.add(owner_of(client, response.json()["table_id"]).seed)
+    assert len(seeds) == 4
+
+
+def test_the_server_side_test_seed_deals_every_table_alike(
+    make_client: Callable[..., TestClient],
+) -> None:
+    # The computer players wait, so both tables still show the deal itself.
+    client = make_client(settings=Settings(test_seed=123), bot_delay_scale=1000.0)
+    tables = [client.post("/api/tables", json={"game": "indian-rummy"}).json() for _ in range(2)]
+    owners = [owner_of(client, table["table_id"]) for table in tables]
+    assert [owner.seed for owner in owners] == [123, 123]
+    assert owners[0].state_for(0)["view"] == owners[1].state_for(0)["view"]

@@ -68,9 +68,10 @@ async def rules_page(game: str) -> dict[str, Any]:
 
 @router.post("/tables", status_code=201)
 async def create_table(request: Request, profile: CurrentProfile) -> dict[str, Any]:
-    """Sit down at a new table: ``{game, rules, seats, seed?}`` -> ``{table_id, seat}``."""
+    """Sit down at a new table: ``{game, rules, seats}`` -> ``{table_id, seat}``. The server
+    alone draws the deal's seed."""
     payload = _object(await read_json(request), "a new table")
-    unknown = sorted(set(payload) - {"game", "rules", "seats", "seed"})
+    unknown = sorted(set(payload) - {"game", "rules", "seats"})
     if unknown:
         raise HTTPException(400, f"unknown field(s) {', '.join(unknown)} for a new table")
     try:
@@ -79,7 +80,6 @@ async def create_table(request: Request, profile: CurrentProfile) -> dict[str, A
             game=payload.get("game"),
             rules=payload.get("rules"),
             seats=payload.get("seats"),
-            seed=payload.get("seed"),
         )
     except CardtableError as exc:
         raise HTTPException(400, str(exc)) from None

@@ -22,17 +22,28 @@ from cardtable.server import api, websocket
 from cardtable.server.context import AppContext
 from cardtable.server.identity import COOKIE_NAME, profile_for_token, set_profile_cookie
 from cardtable.server.lobby import Lobby
+from cardtable.server.settings import Settings
 from cardtable.storage import Database
 
 STATIC_DIR: Final = Path(__file__).parent / "static"
 
 
-def create_app(database_url: str | None = None, *, bot_delay_scale: float = 1.0) -> FastAPI:
+def create_app(
+    database_url: str | None = None,
+    *,
+    settings: Settings | None = None,
+    bot_delay_scale: float | None = None,
+) -> FastAPI:
     """The cardtable web app over ``database_url`` (default: the per-user SQLite file, or
-    ``CARDTABLE_DATABASE_URL``). ``bot_delay_scale`` multiplies computer players' pauses
-    (0 makes them move at once, as tests want)."""
+    ``CARDTABLE_DATABASE_URL``), with ``settings`` (default: read from the environment).
+    ``bot_delay_scale``, when given, overrides the settings' (0 makes computer players move
+    at once, as tests want)."""
+    if settings is None:
+        settings = Settings()
+    if bot_delay_scale is not None:
+        settings = settings.model_copy(update={"bot_delay_scale": bot_delay_scale})
     db = Database(database_url)
-    lobby = Lobby(db, bot_delay_scale=bot_delay_scale)
+    lobby = Lobby(db, settings=settings)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -48,7 +59,7 @@ def create_app(database_url: str | None = None, *, bot_delay_scale: float = 1.0)
         redoc_url=None,
         openapi_url="/api/openapi.json",
     )
-    app.state.cardtable = AppContext(db=db, lobby=lobby)
+    app.state.cardtable = AppContext(db=db, lobby=lobby, settings=settings)
     app.include_router(api.router)
     app.include_router(websocket.router)
     app.mount("/static", StaticFiles(directory=STATIC_DIR, check_dir=False), name="static")

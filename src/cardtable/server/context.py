@@ -1,4 +1,5 @@
-"""What the routes share: the database and the lobby of tables, kept on the app's state."""
+"""What the routes share: the database, the lobby of tables and the settings, kept on the
+app's state."""
 
 from __future__ import annotations
 
@@ -6,15 +7,17 @@ from dataclasses import dataclass
 from typing import Any
 
 from cardtable.server.lobby import Lobby
+from cardtable.server.settings import Settings
 from cardtable.storage import Database
 
 
 @dataclass(frozen=True, slots=True)
 class AppContext:
-    """The database and the tables of one app."""
+    """The database, the tables and the settings of one app."""
 
     db: Database
     lobby: Lobby
+    settings: Settings
 
 
 def context_of(app: Any) -> AppContext:

@@ -21,6 +21,7 @@ from cardtable.registry import canonical_name, get_engine
 from cardtable.server.narration import finished_between
 from cardtable.server.options import DEFAULT_OPTIONS, bot_move_seconds
 from cardtable.server.seating import check_seats, first_human_seat
+from cardtable.server.settings import Settings
 from cardtable.server.table import TableOwner, Timing, replay_log
 from cardtable.storage import Database, RecordEvent
 
@@ -73,10 +74,11 @@ class DatabaseStore:
 class Lobby:
     """Every table of the process, by id."""
 
-    def __init__(self, db: Database, *, bot_delay_scale: float = 1.0) -> None:
+    def __init__(self, db: Database, *, settings: Settings | None = None) -> None:
         self.db = db
+        self.settings = settings if settings is not None else Settings()
         self.store = DatabaseStore(db)
-        self.bot_delay_scale = bot_delay_scale
+        self.bot_delay_scale = self.settings.bot_delay_scale
         self.tables: dict[str, TableOwner] = {}
         self.options: dict[int, dict[str, Any]] = {}
         self.on_timing: Callable[[Timing], None] | None = None
@@ -85,6 +87,14 @@ class Lobby:
     def remember_options(self, profile_id: int, options: dict[str, Any]) -> None:
         """Keep a profile's options at hand for pacing its tables' computer players."""
         self.options[profile_id] = options
+
+    def deal_seed(self) -> int:
+        """The seed of a new table: from the operating system's secure random source, so
+        nobody (the table's creator included) can know the cards in advance; the settings'
+        ``test_seed`` instead, in tests and benchmarks."""
+        if self.settings.test_seed is not None:
+            return self.settings.test_seed
+        return secrets.randbelow(MAX_SEED)
 
     def _delay_for(self, profile_id: int) -> Callable[[], float]:
         def delay() -> float:
@@ -100,7 +110,6 @@ class Lobby:
         game: Any,
         rules: Any,
         seats: Any,
-        seed: Any,
     ) -> tuple[str, int]:
         """A new table for ``profile``; ``RulesError`` naming any bad field."""
         if not isinstance(game, str):
@@ -117,10 +126,7 @@ class Lobby:
         options = {**DEFAULT_OPTIONS, **profile.options}
         default_level = str(options.get("difficulty", "normal"))
         checked_seats = check_seats(seats, built.players, default_level)
-        if seed is None:
-            seed = secrets.randbelow(MAX_SEED)
-        if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < MAX_SEED:
-            raise RulesError(f"seed must be a whole number from 0 to {MAX_SEED - 1}")
+        seed = self.deal_seed()
         seat = first_human_seat(checked_seats)
         checked_seats[seat]["name"] = profile.name
         table_id = secrets.token_urlsafe(9)

@@ -1,0 +1,67 @@
+"""The web app's settings: one frozen object, read from ``CARDTABLE_*`` environment variables
+(and ``cardtable serve``'s options), handed to :func:`~cardtable.server.app.create_app`.
+
+It holds what a deployment may need to change: the origins allowed besides the server's own,
+the profile cookie's lifetime and ``Secure`` flag, request and websocket size limits, the rate
+limits, and, for tests and benchmarks only, a fixed deal seed (no API ever accepts a seed).
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Final
+
+from pydantic import Field, field_validator
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
+
+DAY: Final = 24 * 3600
+
+
+class Settings(BaseSettings):
+    """Everything about the web app that a deployment or a test may set."""
+
+    model_config = SettingsConfigDict(env_prefix="CARDTABLE_", frozen=True, extra="forbid")
+
+    allowed_origins: Annotated[tuple[str, ...], NoDecode] = ()
+    """Origins (``scheme://host[:port]``) allowed to open websockets and send state-changing
+    requests besides the server's own origin (``CARDTABLE_ALLOWED_ORIGINS``, comma-separated)."""
+
+    cookie_max_age: int = Field(default=180 * DAY, ge=60, le=400 * DAY)
+    """Seconds the profile cookie lasts (browsers cap cookies at 400 days)."""
+
+    cookie_secure: bool | None = None
+    """``Secure`` flag of the profile cookie: ``None`` sets it when the request came over HTTPS
+    (as seen by the app, so behind a proxy run uvicorn with ``--proxy-headers``)."""
+
+    max_body_bytes: int = Field(default=256 * 1024, ge=1024, le=16 * 1024 * 1024)
+    """The largest request body accepted (profile imports are the biggest)."""
+
+    max_frame_bytes: int = Field(default=64 * 1024, ge=4096, le=1024 * 1024)
+    """A websocket frame above this closes the connection (messages above 4 KiB are already
+    refused with an error; this stops abuse)."""
+
+    rate_limits: bool = True
+    """Apply the rate limits of :mod:`cardtable.server.limits` (benchmarks of many players
+    from one address turn them off)."""
+
+    test_seed: int | None = Field(default=None, ge=0, lt=2**62)
+    """Deal every new table from this seed instead of the operating system's secure random
+    source. For tests and benchmarks only: it makes every deal predictable."""
+
+    bot_delay_scale: float = Field(default=1.0, ge=0.0, le=10.0)
+    """Multiplies computer players' pauses (0 makes them move at once)."""
+
+    @field_validator("allowed_origins", mode="before")
+    @classmethod
+    def _split_origins(cls, value: object) -> object:
+        if isinstance(value, str):
+            return tuple(part.strip().rstrip("/") for part in value.split(",") if part.strip())
+        return value
+
+    @field_validator("allowed_origins")
+    @classmethod
+    def _check_origins(cls, value: tuple[str, ...]) -> tuple[str, ...]:
+        for origin in value:
+            scheme, _, rest = origin.partition("://")
+            if scheme not in ("http", "https") or not rest or "/" in rest:
+                raise ValueError(f"{origin!r} is not an origin such as https://cards.example.org")
+        return tuple(origin.rstrip("/") for origin in value)
