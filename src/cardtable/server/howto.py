@@ -267,8 +267,9 @@ def _declaration_rummy() -> dict[str, Any]:
             _section(
                 "Other endings",
                 "<p>Once the stock is gone, players may only take the top discard; declining "
-                "it ends the game on counts. Everyone may agree to a tie game, and a player "
-                "may drop out at any time; the last player left wins.</p>",
+                "it ends the game on counts. Any player may propose a tie game at any time, even "
+                "out of turn (once a turn each); it ends the game if everyone still in accepts. "
+                "A player may drop out at any time; the last player left wins.</p>",
             ),
             _section(
                 "Variations",

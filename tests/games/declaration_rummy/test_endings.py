@@ -134,6 +134,37 @@ def test_one_rejection_resumes_play_where_it_was() -> None:
     assert "propose tie" in legal_texts(state)
 
 
+def test_rule_3_9_any_remaining_player_may_propose_a_tie_out_of_turn() -> None:
+    # Seat 1 is on turn and has drawn; seat 0, out of turn, proposes: seats 1 and 2 answer
+    # clockwise from the proposer, and one rejection gives seat 1 its turn back as it was.
+    before = play(_three_player_turn(), (1, "draw stock"))
+    assert "propose tie" in legal_texts(before, 0)
+    state = play(before, (0, "propose tie"))
+    assert state.phase is Phase.TIE_VOTE
+    assert state.vote is not None and state.vote.proposer == 0 and state.vote.pending == (1, 2)
+    assert ENGINE.current_player(state) == 1
+    state = play(state, (1, "accept tie"), (2, "reject tie"))
+    assert state.phase is Phase.PLAY and state.turn == 1 and state.hands == before.hands
+    # All accepting ends the game as a tie, whoever proposed.
+    state = play(before, (2, "propose tie"), (0, "accept tie"), (1, "accept tie"))
+    assert state.outcome is not None and state.outcome.reason == "tie"
+
+
+def test_rule_3_9_a_refused_proposal_is_not_repeated_until_a_new_turn_begins() -> None:
+    state = play(_three_player_turn(), (0, "propose tie"), (1, "reject tie"))
+    assert "propose tie" not in legal_texts(state, 0)
+    assert _rule_of(state, 0, "propose tie") == "one-tie-proposal"
+    # Others may still propose in this turn; each once.
+    state = play(state, (2, "propose tie"), (0, "reject tie"))
+    assert _rule_of(state, 2, "propose tie") == "one-tie-proposal"
+    assert "propose tie" in legal_texts(state, 1)
+    # Seat 1 ends its turn: a new turn lets seat 0 propose again.
+    state = play(state, (1, "draw stock"), (1, "discard KH"))
+    assert state.turn == 2
+    assert "propose tie" in legal_texts(state, 0)
+    assert "propose tie" in legal_texts(state, 2)
+
+
 def test_tie_votes_only_answer_a_proposal() -> None:
     assert _rule_of(_three_player_turn(), 1, "accept tie") == "no-tie-vote"
 

@@ -72,10 +72,10 @@ def test_cannot_draw_twice_in_one_turn() -> None:
     assert _illegal(state, 1, "take discard").rule == "already-drew"
 
 
-def test_acting_out_of_turn_is_refused_but_dropping_is_not() -> None:
+def test_acting_out_of_turn_is_refused_but_proposing_a_tie_or_dropping_is_not() -> None:
     state = build_state(TWO, ["2H 3H 4S", "KS KD 9C"], stock="5C 9D", pile="7S")
     assert _illegal(state, 0, "draw stock").rule == "not-your-turn"
-    assert legal_texts(state, 0) == ["drop"]
+    assert legal_texts(state, 0) == ["propose tie", "drop"]
 
 
 def test_discarding_a_card_not_held_is_refused() -> None:

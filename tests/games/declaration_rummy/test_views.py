@@ -40,7 +40,7 @@ VIEW_KEYS = {
     "discard_pile",
     "removed_unseen",
     "exhaustion",
-    "tie_proposed",
+    "tie_proposers",
     "vote",
     "events",
     "turn_events_from",

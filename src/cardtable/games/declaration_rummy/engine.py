@@ -20,9 +20,11 @@ How a game runs, step by step (chance steps are run by the driver):
    one card at a time, clockwise from the dealer's left.
 4. **Turns**, from the dealer's left: draw (stock, top discard; Spread-Out: any depth of the
    pile; Three-Card Draw: after the top discard, ``take extra``), then declare, go out, lay down
-   four sevens, or discard (never NO MELD 2). The player on turn may propose a tie (at most
-   once per turn); the other remaining players then answer one by one, clockwise from the
-   proposer, each being the player to act; one rejection resumes the turn where it was. Any
+   four sevens, or discard (never NO MELD 2). Any remaining player may propose a tie at any
+   moment of a turn, even out of turn (RULES.md 3.9: "at any time"), at most once per turn
+   each, so a refused proposal cannot be repeated until a new turn begins; the other remaining
+   players then answer one by one, clockwise from the proposer, each being the player to act;
+   one rejection resumes the turn where it was. Any
    remaining player may drop at any moment of a game, even out of turn (``legal_actions``
    offers ``drop`` to every remaining seat); a player on turn who drops takes any drawn card
    along, and the next player's turn begins.
@@ -243,7 +245,8 @@ class DeclarationRummyEngine(GameEngine[State, Action, Rules, DeclarationRummyVi
         return CHANCE
 
     def legal_actions(self, state: State, seat: int) -> Sequence[Action]:
-        """What ``seat`` may do now: its turn's actions, or only ``drop`` out of turn."""
+        """What ``seat`` may do now: its turn's actions; out of turn, ``propose tie`` (during a
+        turn, once per turn) and ``drop``."""
         phase = state.phase
         if phase is Phase.OVER:
             return ()
@@ -256,8 +259,10 @@ class DeclarationRummyEngine(GameEngine[State, Action, Rules, DeclarationRummyVi
             if seat == state.vote.pending[0]:
                 return (ACCEPT_TIE, REJECT_TIE, DROP)
             return (DROP,)
-        if seat != state.turn or phase in CHANCE_PHASES:
+        if phase in CHANCE_PHASES:
             return (DROP,)
+        if seat != state.turn:
+            return (DROP,) if seat in state.tie_proposers else (PROPOSE_TIE, DROP)
         rules = state.rules
         hand = state.hands[seat]
         actions: list[Action] = []
@@ -286,7 +291,7 @@ class DeclarationRummyEngine(GameEngine[State, Action, Rules, DeclarationRummyVi
                 previous = card
         if rules.four_sevens and has_four_natural_sevens(hand):
             actions.append(FOUR_SEVENS)
-        if not state.tie_proposed:
+        if seat not in state.tie_proposers:
             actions.append(PROPOSE_TIE)
         actions.append(DROP)
         return actions
@@ -421,9 +426,16 @@ class DeclarationRummyEngine(GameEngine[State, Action, Rules, DeclarationRummyVi
             return None
         if isinstance(action, AcceptTie | RejectTie):
             return IllegalActionError("no tie proposal is being answered", rule="no-tie-vote")
+        if isinstance(action, ProposeTie):
+            if seat in state.tie_proposers:
+                return IllegalActionError(
+                    "you already proposed a tie this turn: propose again once a new turn begins",
+                    rule="one-tie-proposal",
+                )
+            return None
         if seat != state.turn:
             return IllegalActionError(
-                f"it is seat {state.turn}'s turn; out of turn you may only drop",
+                f"it is seat {state.turn}'s turn; out of turn you may only propose a tie or drop",
                 rule="not-your-turn",
             )
         return self._why_illegal_on_turn(state, action, seat)
@@ -512,10 +524,6 @@ class DeclarationRummyEngine(GameEngine[State, Action, Rules, DeclarationRummyVi
                 return IllegalActionError(
                     "you do not hold all four natural sevens", rule="no-four-sevens"
                 )
-        elif isinstance(action, ProposeTie) and state.tie_proposed:
-            return IllegalActionError(
-                "you already proposed a tie this turn", rule="one-tie-proposal"
-            )
         return None
 
     def _why_no_extra(self, state: State) -> IllegalActionError | None:
@@ -649,7 +657,7 @@ class DeclarationRummyEngine(GameEngine[State, Action, Rules, DeclarationRummyVi
             turns=state.turns + 1,
             drawn=(),
             draw_kind=DrawKind.NONE,
-            tie_proposed=False,
+            tie_proposers=(),
             vote=None,
             exhaustion=exhaustion,
             exhausted_turns=exhausted_turns,
@@ -722,7 +730,7 @@ class DeclarationRummyEngine(GameEngine[State, Action, Rules, DeclarationRummyVi
                 turns=state.turns + 1,
                 drawn=(),
                 draw_kind=DrawKind.NONE,
-                tie_proposed=False,
+                tie_proposers=(),
                 exhaustion=False,
                 events=kept,
                 turn_event_start=len(kept),
@@ -757,7 +765,7 @@ class DeclarationRummyEngine(GameEngine[State, Action, Rules, DeclarationRummyVi
         return state._replace(
             phase=Phase.TIE_VOTE,
             vote=vote,
-            tie_proposed=True,
+            tie_proposers=(*state.tie_proposers, seat),
             events=_event(state, seat, "propose-tie"),
         )
 
@@ -861,7 +869,7 @@ def _fresh_table(
         "exhaustion": False,
         "exhausted_turns": 0,
         "turns": 0,
-        "tie_proposed": False,
+        "tie_proposers": (),
         "vote": None,
         "events": events,
         "turn_event_start": 0,

@@ -197,8 +197,8 @@ class DeclarationRummyState(NamedTuple):
     """Turns begun with an exhausted stock (for the ``exhaustion_circuits`` safeguard)."""
     turns: int
     """Turns begun in this game (for the ``turn_cap`` safeguard)."""
-    tie_proposed: bool
-    """The player on turn already proposed a tie this turn (one proposal per turn)."""
+    tie_proposers: tuple[int, ...]
+    """Seats that proposed a tie during the current turn (one proposal per seat per turn)."""
     vote: TieVote | None
     events: tuple[PublicEvent, ...]
     """Public events of the previous and the current turn."""
@@ -371,7 +371,7 @@ def build_state(
         exhaustion=exhaustion,
         exhausted_turns=1 if exhaustion else 0,
         turns=turns,
-        tie_proposed=False,
+        tie_proposers=(),
         vote=None,
         events=(),
         turn_event_start=0,

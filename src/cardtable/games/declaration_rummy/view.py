@@ -127,7 +127,8 @@ class DeclarationRummyView:
     """Cards out of play unseen (Missing Cards): a number the table agreed on."""
     exhaustion: bool
     """This turn is played under the stock-exhausted ending."""
-    tie_proposed: bool
+    tie_proposers: tuple[int, ...]
+    """Seats that proposed a tie during this turn (each may propose once per turn)."""
     vote: TieVote | None
     events: tuple[PublicEvent, ...]
     turn_events_from: int
@@ -179,7 +180,7 @@ class DeclarationRummyView:
             },
             "removed_unseen": self.removed_unseen,
             "exhaustion": self.exhaustion,
-            "tie_proposed": self.tie_proposed,
+            "tie_proposers": list(self.tie_proposers),
             "vote": None
             if vote is None
             else {
@@ -234,7 +235,7 @@ def make_view(state: DeclarationRummyState, seat: int) -> DeclarationRummyView:
         discard_pile=pile if spread else None,
         removed_unseen=len(state.removed),
         exhaustion=state.exhaustion,
-        tie_proposed=state.tie_proposed,
+        tie_proposers=state.tie_proposers,
         vote=state.vote,
         events=state.events,
         turn_events_from=state.turn_event_start,
@@ -369,7 +370,7 @@ def determinize(view: DeclarationRummyView, rng: random.Random) -> DeclarationRu
         exhaustion=view.exhaustion,
         exhausted_turns=1 if view.exhaustion else 0,
         turns=1 if view.phase not in BEFORE_DEAL else 0,
-        tie_proposed=view.tie_proposed,
+        tie_proposers=view.tie_proposers,
         vote=view.vote,
         events=view.events,
         turn_event_start=view.turn_events_from,
