@@ -21,6 +21,7 @@ LAYERS: dict[str, int] = {
     "bots": 4,
     "coach": 4,
     "arena": 4,
+    "envs": 4,
     "storage": 5,
     "server": 6,
     "cli": 6,
@@ -88,6 +89,19 @@ def test_module_imports_only_its_own_or_lower_layers(path: Path) -> None:
         if target is not None and target > layer:
             upward.append(name)
     assert upward == [], f"layer {layer} module imports higher layers: {upward}"
+
+
+def test_research_adapters_are_imported_by_nothing_else() -> None:
+    importers = [
+        str(p.relative_to(PACKAGE))
+        for p in _modules()
+        if p.relative_to(PACKAGE).parts[0] != "envs"
+        and any(
+            name == "cardtable.envs" or name.startswith("cardtable.envs.")
+            for name in _imports(ast.parse(p.read_text(encoding="utf-8")))
+        )
+    ]
+    assert importers == []
 
 
 @pytest.mark.parametrize(

@@ -1,0 +1,23 @@
+"""Research adapters: the three games as PettingZoo, Gymnasium and OpenSpiel environments.
+
+Install with ``pip install cardtable[research]``. Nothing else in cardtable imports this
+package, and importing it loads none of the research libraries; each adapter lives in its own
+submodule:
+
+* :mod:`cardtable.envs.pettingzoo`: AEC environments laid out as PettingZoo's classic ones
+  (``indecision_v0``, ``indian_rummy_v0``, ``declaration_rummy_v0``).
+* :mod:`cardtable.envs.gymnasium`: single-seat environments against cardtable's computer
+  players, registered as ``cardtable/Indecision-v0``, ``cardtable/IndianRummy-v0`` and
+  ``cardtable/DeclarationRummy-v0``.
+* :mod:`cardtable.envs.openspiel`: ``python_cardtable_indecision``,
+  ``python_cardtable_indian_rummy`` and ``python_cardtable_declaration_rummy``, registered with
+  ``pyspiel`` on import.
+
+The shared parts: :mod:`cardtable.envs.actions` (the fixed action index of every game),
+:mod:`cardtable.envs.encoding` (observation vectors from a seat's view) and
+:mod:`cardtable.envs.spec` (one :class:`~cardtable.envs.spec.GameSpec` per game).
+"""
+
+from cardtable.envs.spec import GameSpec, game_spec
+
+__all__ = ["GameSpec", "game_spec"]

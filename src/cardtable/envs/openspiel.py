@@ -1,0 +1,306 @@
+"""OpenSpiel games for the three games, registered with ``pyspiel`` on import.
+
+After ``import cardtable.envs.openspiel``, ``pyspiel.load_game`` knows
+``python_cardtable_indecision``, ``python_cardtable_indian_rummy`` and
+``python_cardtable_declaration_rummy``, with the parameters ``players`` and ``preset`` (a named
+rule set), e.g. ``python_cardtable_indian_rummy(players=3,preset=no-cap)``.
+
+Chance: every shuffle, cut and deal of the engine is one chance node with
+:data:`SHUFFLE_OUTCOMES` equally likely outcomes; outcome ``k`` becomes the seed of that one
+engine chance step, so a game is fixed by its history of chance outcomes and actions (which is
+how OpenSpiel serialises states, and why deserialising replays them exactly). Player actions are
+the game's fixed action table (:mod:`cardtable.envs.actions`); out-of-turn actions
+(a Declaration Rummy drop while another seat is on turn) are not offered.
+
+Information: the information-state string of a seat is its whole view (own hand and the public
+history since the deal, as JSON), the observation string the plain-text table it sees; both
+tensors are the observation vector of :mod:`cardtable.envs.encoding`. ``resample_from_infostate``
+deals the cards a seat cannot see at random consistent with its view (the engine's
+``determinize``), which is what information-set MCTS needs. Returns are the game's utilities.
+:class:`CardtableBot` lets cardtable's computer players play through OpenSpiel's tools.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any, Final
+
+import numpy as np
+import pyspiel
+
+from cardtable.bots import Bot, make_bot
+from cardtable.games.contract import CHANCE, TERMINAL
+
+from .spec import GameSpec, game_spec
+
+SHUFFLE_OUTCOMES: Final = 4096
+"""Outcomes of one chance node: seeds of the engine's shuffle at that step."""
+_OUTCOMES: Final = [(k, 1.0 / SHUFFLE_OUTCOMES) for k in range(SHUFFLE_OUTCOMES)]
+_DEFAULT_PLAYERS: Final = {"indecision": 2, "indian-rummy": 2, "declaration-rummy": 4}
+_MAX_PLAYERS: Final = {"indecision": 4, "indian-rummy": 6, "declaration-rummy": 10}
+_MIN_PLAYERS: Final = 2
+
+
+def short_name(game: str) -> str:
+    """The OpenSpiel name of a cardtable game, e.g. ``python_cardtable_indian_rummy``."""
+    return "python_cardtable_" + game.replace("-", "_")
+
+
+def _game_type(spec: GameSpec) -> Any:
+    return pyspiel.GameType(
+        short_name=short_name(spec.name),
+        long_name=f"cardtable {spec.title}",
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+        information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+        utility=pyspiel.GameType.Utility.GENERAL_SUM,
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=_MAX_PLAYERS[spec.name],
+        min_num_players=_MIN_PLAYERS,
+        provides_information_state_string=True,
+        provides_information_state_tensor=True,
+        provides_observation_string=True,
+        provides_observation_tensor=True,
+        parameter_specification={"players": _DEFAULT_PLAYERS[spec.name], "preset": "default"},
+    )
+
+
+def _utility_bounds(spec: GameSpec, rules: Any) -> tuple[float, float]:
+    if spec.name != "indian-rummy":
+        return 0.0, 1.0
+    worst = max(
+        rules.max_points if rules.max_points is not None else 140,
+        rules.wrong_show_penalty,
+        rules.first_drop,
+        rules.middle_drop,
+    )
+    return -float(worst), 0.0
+
+
+def _max_game_length(spec: GameSpec, rules: Any) -> int:
+    if spec.name == "indian-rummy":
+        return int(rules.deals) * (2 * int(rules.deal_turn_cap) + 2) + 1
+    if spec.name == "indecision":
+        return int(rules.hand_cap) * (2 * int(rules.hand_turn_cap) + 2) + int(rules.players)
+    games = int(rules.match_game_cap) if rules.match else 1
+    return games * (int(rules.turn_cap) * (2 + int(rules.players)) + int(rules.players) + 2)
+
+
+class _Shared:
+    """Holds an immutable value that copies of a state share: OpenSpiel clones a Python state
+    with ``copy.deepcopy``, and an engine state or a game's context never changes in place."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: Any) -> None:
+        self.value = value
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _Shared:
+        return self
+
+
+class _Context:
+    """What every state of one loaded game needs: the spec, rules, engine and layout."""
+
+    def __init__(self, spec: GameSpec, rules: Any, layout: Any) -> None:
+        self.spec = spec
+        self.rules = rules
+        self.engine = spec.engine
+        self.layout = layout
+
+
+class CardtableGame(pyspiel.Game):  # type: ignore[misc]
+    """One cardtable game as an OpenSpiel game (see the module docstring)."""
+
+    spec: GameSpec
+
+    def __init__(self, params: dict[str, Any] | None = None) -> None:
+        params = dict(params or {})
+        spec = self.spec
+        self.rules = spec.make_rules(
+            players=int(params.get("players", _DEFAULT_PLAYERS[spec.name])),
+            preset=str(params.get("preset", "default")),
+        )
+        self.engine = spec.engine
+        self.layout = spec.layout_for(self.rules.players)
+        low, high = _utility_bounds(spec, self.rules)
+        info = pyspiel.GameInfo(
+            num_distinct_actions=len(spec.actions),
+            max_chance_outcomes=SHUFFLE_OUTCOMES,
+            num_players=self.rules.players,
+            min_utility=low,
+            max_utility=high,
+            max_game_length=_max_game_length(spec, self.rules),
+        )
+        super().__init__(_game_type(spec), info, params)
+
+    def new_initial_state(self) -> CardtableState:
+        """The game before its first chance step."""
+        context = _Context(self.spec, self.rules, self.layout)
+        return CardtableState(self, _Shared(context), self.engine.new_game(self.rules, 0))
+
+    def make_py_observer(
+        self, iig_obs_type: Any = None, params: dict[str, Any] | None = None
+    ) -> CardtableObserver:
+        """The observer for information states (perfect recall) or observations."""
+        if params:
+            raise ValueError(f"observation parameters are not supported, not {params!r}")
+        perfect_recall = bool(iig_obs_type is not None and iig_obs_type.perfect_recall)
+        return CardtableObserver(self, perfect_recall)
+
+
+class CardtableState(pyspiel.State):  # type: ignore[misc]
+    """A position: the engine's immutable state inside OpenSpiel's state object."""
+
+    def __init__(self, game: Any, context: _Shared, engine_state: Any) -> None:
+        super().__init__(game)
+        self._context = context
+        self._held = _Shared(engine_state)
+
+    @property
+    def _game(self) -> _Context:
+        context: _Context = self._context.value
+        return context
+
+    @property
+    def engine_state(self) -> Any:
+        """The engine's (immutable) state."""
+        return self._held.value
+
+    @engine_state.setter
+    def engine_state(self, value: Any) -> None:
+        self._held = _Shared(value)
+
+    def current_player(self) -> int:
+        seat: int = self._game.engine.current_player(self.engine_state)
+        if seat == CHANCE:
+            return int(pyspiel.PlayerId.CHANCE)
+        if seat == TERMINAL:
+            return int(pyspiel.PlayerId.TERMINAL)
+        return seat
+
+    def _legal_actions(self, player: int) -> list[int]:
+        engine = self._game.engine
+        if engine.current_player(self.engine_state) != player:
+            return []
+        return sorted(
+            self._game.spec.actions.indices(engine.legal_actions(self.engine_state, player))
+        )
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        return _OUTCOMES
+
+    def _apply_action(self, action: int) -> None:
+        game = self._game
+        engine = game.engine
+        seat = engine.current_player(self.engine_state)
+        if seat == CHANCE:
+            if not 0 <= action < SHUFFLE_OUTCOMES:
+                raise ValueError(f"chance outcome {action} is outside 0-{SHUFFLE_OUTCOMES - 1}")
+            self.engine_state = engine.chance_step(game.spec.reseed(self.engine_state, action))
+            return
+        chosen = game.spec.actions.action(int(action))
+        self.engine_state = engine.apply(self.engine_state, chosen, seat)
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        if player == pyspiel.PlayerId.CHANCE:
+            return f"shuffle {action}"
+        return str(self._game.spec.actions.action(int(action)))
+
+    def is_terminal(self) -> bool:
+        return bool(self._game.engine.current_player(self.engine_state) == TERMINAL)
+
+    def returns(self) -> list[float]:
+        result = self._game.engine.result(self.engine_state)
+        if result is None:
+            return [0.0] * self._game.rules.players
+        return [float(u) for u in result.utilities]
+
+    def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> CardtableState:
+        """A state ``player_id`` cannot tell from this one: its unseen cards dealt at random."""
+        engine = self._game.engine
+        view = engine.view(self.engine_state, player_id)
+        rng = random.Random(int(probability_sampler() * 2**53))
+        return CardtableState(self.get_game(), self._context, engine.determinize(view, rng))
+
+    def view_of(self, player: int) -> Any:
+        """The engine view of ``player``."""
+        return self._game.engine.view(self.engine_state, player)
+
+    def __str__(self) -> str:
+        engine = self._game.engine
+        return "\n".join(
+            json.dumps(engine.view(self.engine_state, seat).to_json(), sort_keys=True)
+            for seat in range(self._game.rules.players)
+        )
+
+
+class CardtableObserver:
+    """OpenSpiel's observer interface: a tensor and a string of one seat's view."""
+
+    def __init__(self, game: CardtableGame, perfect_recall: bool) -> None:
+        self._game = game
+        self.perfect_recall = perfect_recall
+        self.tensor = np.zeros(game.layout.size, np.float32)
+        self.dict: dict[str, Any] = {}
+        for name, size in game.layout.segments:
+            start = game.layout.offsets[name]
+            self.dict[name] = self.tensor[start : start + size]
+
+    def set_from(self, state: CardtableState, player: int) -> None:
+        """Fill the tensor with ``player``'s observation vector of ``state``."""
+        view = state.view_of(player)
+        self.tensor[:] = self._game.spec.encoder(view, self._game.layout)
+
+    def string_from(self, state: CardtableState, player: int) -> str:
+        """The seat's whole view as JSON (information state) or its table as text."""
+        view = state.view_of(player)
+        if self.perfect_recall:
+            return json.dumps(view.to_json(), sort_keys=True, separators=(",", ":"))
+        return self._game.spec.render_text(view)
+
+
+class CardtableBot(pyspiel.Bot):  # type: ignore[misc]
+    """A cardtable computer player (``make_bot(game, level)``) as an OpenSpiel bot."""
+
+    def __init__(self, game: CardtableGame, player: int, level: str, seed: int = 0) -> None:
+        super().__init__()
+        self._game = game
+        self._player = player
+        self._bot: Bot = make_bot(game.spec.name, level)
+        self._rng = random.Random(seed)
+
+    def step(self, state: CardtableState) -> int:
+        engine = self._game.engine
+        legal = engine.legal_actions(state.engine_state, self._player)
+        action = self._bot.choose(state.view_of(self._player), legal, self._rng)
+        return self._game.spec.actions.index(action)
+
+    def restart_at(self, state: CardtableState) -> None:
+        pass
+
+    def inform_action(self, state: CardtableState, player_id: int, action: int) -> None:
+        pass
+
+
+class IndecisionGame(CardtableGame):
+    """``python_cardtable_indecision``."""
+
+    spec = game_spec("indecision")
+
+
+class IndianRummyGame(CardtableGame):
+    """``python_cardtable_indian_rummy``."""
+
+    spec = game_spec("indian-rummy")
+
+
+class DeclarationRummyGame(CardtableGame):
+    """``python_cardtable_declaration_rummy``."""
+
+    spec = game_spec("declaration-rummy")
+
+
+for _game_class in (IndecisionGame, IndianRummyGame, DeclarationRummyGame):
+    pyspiel.register_game(_game_type(_game_class.spec), _game_class)

@@ -1,0 +1,191 @@
+"""The PettingZoo AEC environment shared by the three games (:class:`CardtableAEC`).
+
+Agents are ``player_0`` .. ``player_{n-1}`` (the game's seats). Only the seat the engine has on
+turn acts; chance steps (shuffles, cuts, deals) run inside ``reset`` and ``step``. Out-of-turn
+actions of the engine (a Declaration Rummy drop while another seat is on turn) are not offered:
+a seat drops on its own turn.
+
+Observations are ``{"observation": float32 vector, "action_mask": int8 vector}``: the vector
+encodes the agent's own view only (:mod:`cardtable.envs.encoding`), the mask marks the legal
+entries of the game's fixed action table (:mod:`cardtable.envs.actions`) and is all zeros for a
+seat not on turn. Rewards are the game's utilities (``GameResult.utilities``) given when the
+game ends; with ``shaped_rewards=True`` (Indian Rummy) each seat instead gets minus its points
+of every deal when that deal ends. ``reset(seed=S)`` fixes the whole episode: the deal comes
+from ``S`` and the next seed (when ``reset`` gets none) from a generator seeded by it.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+
+from cardtable.games.contract import CHANCE, TERMINAL
+
+from ..spec import GameSpec, game_spec
+
+
+class CardtableAEC(AECEnv):  # type: ignore[misc]
+    """One game as a PettingZoo AEC environment (see the module docstring)."""
+
+    game: ClassVar[str] = ""
+    metadata: ClassVar[dict[str, Any]] = {
+        "render_modes": ["human", "ansi"],
+        "name": "cardtable_v0",
+        "is_parallelizable": False,
+        "render_fps": 1,
+    }
+
+    def __init__(
+        self,
+        players: int | None = None,
+        preset: str = "default",
+        rules: Mapping[str, Any] | None = None,
+        *,
+        shaped_rewards: bool = False,
+        render_mode: str | None = None,
+    ) -> None:
+        super().__init__()
+        self.spec_: GameSpec = game_spec(self.game)
+        self.engine = self.spec_.engine
+        self.rules = self.spec_.make_rules(players=players, preset=preset, rules=rules)
+        if shaped_rewards and self.spec_.name != "indian-rummy":
+            raise ValueError("shaped_rewards (points per deal) applies to Indian Rummy only")
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode must be 'human', 'ansi' or None, not {render_mode!r}")
+        self.shaped_rewards = shaped_rewards
+        self.render_mode = render_mode
+        n = self.rules.players
+        self.possible_agents = [f"player_{seat}" for seat in range(n)]
+        self.agent_name_mapping = {agent: seat for seat, agent in enumerate(self.possible_agents)}
+        self.layout = self.spec_.layout_for(n)
+        size = len(self.spec_.actions)
+        self.observation_spaces = {
+            agent: spaces.Dict(
+                {
+                    "observation": spaces.Box(
+                        low=0.0, high=np.inf, shape=(self.layout.size,), dtype=np.float32
+                    ),
+                    "action_mask": spaces.Box(low=0, high=1, shape=(size,), dtype=np.int8),
+                }
+            )
+            for agent in self.possible_agents
+        }
+        self.action_spaces = {agent: spaces.Discrete(size) for agent in self.possible_agents}
+        self._seeds = random.Random()
+        self.state: Any = None
+        self.game_seed = 0
+
+    # ------------------------------------------------------------------ spaces and observations
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        return self.action_spaces[agent]
+
+    def observe(self, agent: str) -> dict[str, Any]:
+        seat = self.agent_name_mapping[agent]
+        view = self.engine.view(self.state, seat)
+        mask = np.zeros(len(self.spec_.actions), dtype=np.int8)
+        if self.engine.current_player(self.state) == seat:
+            mask[self.spec_.actions.indices(self.engine.legal_actions(self.state, seat))] = 1
+        return {"observation": self.spec_.encoder(view, self.layout), "action_mask": mask}
+
+    def legal_actions(self, agent: str | None = None) -> list[Any]:
+        """The legal actions (engine objects) of ``agent`` (default: the agent to act)."""
+        seat = self.agent_name_mapping[agent or self.agent_selection]
+        if self.engine.current_player(self.state) != seat:
+            return []
+        return list(self.engine.legal_actions(self.state, seat))
+
+    # ------------------------------------------------------------------ episode
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        if seed is not None:
+            self._seeds.seed(seed)
+            self.game_seed = seed
+        else:
+            self.game_seed = self._seeds.getrandbits(62)
+        self.state = self.engine.new_game(self.rules, self.game_seed)
+        self._advance()
+        self.agents = self.possible_agents[:]
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
+        self._deals_scored = 0
+        self.agent_selection = self.possible_agents[self.engine.current_player(self.state)]
+
+    def _advance(self) -> None:
+        engine, state = self.engine, self.state
+        while engine.current_player(state) == CHANCE:
+            state = engine.chance_step(state)
+        self.state = state
+
+    def step(self, action: int | None) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        seat = self.agent_name_mapping[agent]
+        legal = self.engine.legal_actions(self.state, seat)
+        if action is None:
+            raise ValueError(f"{agent} is on turn and must act; None is only for finished agents")
+        chosen = self.spec_.actions.action(int(action))
+        if chosen not in legal:
+            raise ValueError(
+                f"action {int(action)} ({chosen}) is not legal for {agent} now; "
+                "use the observation's action_mask"
+            )
+        self._cumulative_rewards[agent] = 0.0
+        self.state = self.engine.apply_unchecked(self.state, chosen, seat)
+        self._advance()
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        if self.shaped_rewards:
+            self._shape_rewards()
+        now = self.engine.current_player(self.state)
+        if now == TERMINAL:
+            result = self.engine.result(self.state)
+            if not self.shaped_rewards and result is not None:
+                for other in self.agents:
+                    self.rewards[other] = float(result.utilities[self.agent_name_mapping[other]])
+            self.terminations = dict.fromkeys(self.agents, True)
+            for other in self.agents:
+                self.infos[other] = {
+                    "result": None if result is None else result.to_json(),
+                }
+            self.agent_selection = self.possible_agents[(seat + 1) % len(self.possible_agents)]
+        else:
+            self.agent_selection = self.possible_agents[now]
+        self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
+
+    def _shape_rewards(self) -> None:
+        points = self.state.deal_points
+        while self._deals_scored < len(points):
+            for other in self.agents:
+                seat = self.agent_name_mapping[other]
+                self.rewards[other] -= float(points[self._deals_scored][seat])
+            self._deals_scored += 1
+
+    # ------------------------------------------------------------------ display
+
+    def render(self) -> str | None:
+        if self.render_mode is None:
+            return None
+        seat = self.agent_name_mapping[self.agent_selection]
+        text = self.spec_.render_text(self.engine.view(self.state, seat))
+        if self.render_mode == "ansi":
+            return text
+        print(text)
+        return None
+
+    def close(self) -> None:
+        pass

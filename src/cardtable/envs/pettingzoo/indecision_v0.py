@@ -1,0 +1,28 @@
+"""Indecision as a PettingZoo AEC environment (``indecision_v0``).
+
+``env(players=..., preset=..., rules={...}, render_mode=...)`` returns the wrapped
+environment (PettingZoo's out-of-bounds and order-enforcing wrappers), ``raw_env`` the bare one.
+See :mod:`cardtable.envs.pettingzoo.aec` for observations, rewards and seeding, and
+:mod:`cardtable.envs.actions` for the action index.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from pettingzoo.utils import wrappers
+
+from .aec import CardtableAEC
+
+
+class raw_env(CardtableAEC):
+    """Indecision without PettingZoo's wrappers."""
+
+    game: ClassVar[str] = "indecision"
+    metadata: ClassVar[dict[str, Any]] = {**CardtableAEC.metadata, "name": "indecision_v0"}
+
+
+def env(**kwargs: Any) -> Any:
+    """Indecision, wrapped as PettingZoo's classic environments are."""
+    wrapped: Any = wrappers.AssertOutOfBoundsWrapper(raw_env(**kwargs))
+    return wrappers.OrderEnforcingWrapper(wrapped)
