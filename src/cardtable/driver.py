@@ -14,9 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from cardtable.bots.base import Bot
-from cardtable.games.contract import CHANCE, TERMINAL, GameEngine
-
-AnyEngine = GameEngine[Any, Any, Any, Any]
+from cardtable.games.contract import CHANCE, TERMINAL, AnyEngine
 
 
 @dataclass(frozen=True, slots=True)

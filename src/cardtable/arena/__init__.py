@@ -33,7 +33,7 @@ from cardtable.arena.report import (
 from cardtable.arena.schedule import Task, deals_for, level_of, lineups, tasks, unique_labels
 from cardtable.bots import LEVELS
 from cardtable.errors import RulesError
-from cardtable.registry import canonical_name, get_engine
+from cardtable.registry import canonical_name, get_engine, get_spec
 
 ProgressCallback = Callable[[int, int], None]
 """``(games_done, games_total)``, called as results come in."""
@@ -70,9 +70,7 @@ class ArenaConfig:
         if self.rules is not None:
             return self.rules
         rules = engine.presets()["default"]
-        changes: dict[str, Any] = {"players": self.players}
-        if canonical_name(self.game) == "indian-rummy":
-            changes["deals"] = 1
+        changes: dict[str, Any] = {"players": self.players, **dict(get_spec(self.game).arena_rules)}
         return dataclasses.replace(rules, **changes)
 
 

@@ -24,9 +24,13 @@ from cardtable.arena.stats import (
     pair_wins,
     percentile,
 )
+from cardtable.registry import get_spec
 
-POINTS_GAMES = frozenset({"indian-rummy"})
-"""Games whose deals are compared by penalty points (lower is better) instead of utilities."""
+
+def _by_points(game: str) -> bool:
+    """Whether the game's deals are compared by penalty points (lower is better), as its spec
+    says, instead of by utilities."""
+    return get_spec(game).deals_compared_by_points
 
 
 @dataclass(frozen=True, slots=True)
@@ -156,9 +160,10 @@ def _estimate_json(estimate: Estimate) -> dict[str, Any]:
     }
 
 
-def _compare(game: str, outcome: GameOutcome, seat_a: int, seat_b: int) -> float:
-    """1 if the bot in ``seat_a`` did better than the one in ``seat_b``, 0 if worse, 0.5 even."""
-    if game in POINTS_GAMES:
+def _compare(by_points: bool, outcome: GameOutcome, seat_a: int, seat_b: int) -> float:
+    """1 if the bot in ``seat_a`` did better than the one in ``seat_b``, 0 if worse, 0.5 even
+    (``by_points``: lower points are better; else higher utilities)."""
+    if by_points:
         points_a = outcome.scores[seat_a]
         points_b = outcome.scores[seat_b]
         if points_a is None or points_b is None or points_a == points_b:
@@ -177,6 +182,7 @@ def build_pairings(
     game: str, labels: Sequence[str], outcomes: Iterable[GameOutcome]
 ) -> tuple[list[Pairing], dict[tuple[str, str], list[float]]]:
     """Pairwise results, and each pairing's per-deal score shares (for the ladder)."""
+    by_points = _by_points(game)
     units: dict[tuple[int, int], list[GameOutcome]] = {}
     for outcome in outcomes:
         units.setdefault((outcome.lineup, outcome.deal), []).append(outcome)
@@ -194,18 +200,18 @@ def build_pairings(
             tally = tallies.setdefault((a, b), [0, 0, 0])
             for outcome in games:
                 duels = [
-                    _compare(game, outcome, sa, sb)
+                    _compare(by_points, outcome, sa, sb)
                     for sa in _seats(outcome, a)
                     for sb in _seats(outcome, b)
                 ]
                 share = sum(duels) / len(duels)
                 per_game.append(share)
                 tally[0 if share > 0.5 else 1 if share < 0.5 else 2] += 1
-                if game in POINTS_GAMES:
+                if by_points:
                     a_points.extend(float(outcome.scores[s] or 0) for s in _seats(outcome, a))
                     b_points.extend(float(outcome.scores[s] or 0) for s in _seats(outcome, b))
             shares.setdefault((a, b), []).append(sum(per_game) / len(per_game))
-            if game in POINTS_GAMES:
+            if by_points:
                 points.setdefault((a, b), []).append(
                     (sum(a_points) / len(a_points), sum(b_points) / len(b_points))
                 )

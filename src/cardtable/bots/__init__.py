@@ -8,13 +8,13 @@ times in ways consistent with its view (or averages exactly over the unseen card
 its candidate actions by what follows them.
 
 Each game's levels live in a module of their own (:mod:`cardtable.bots.indecision`,
-:mod:`cardtable.bots.indian_rummy`, :mod:`cardtable.bots.declaration_rummy`), imported on first
-use so that asking for one game's bot does not load the others.
+:mod:`cardtable.bots.indian_rummy`, :mod:`cardtable.bots.declaration_rummy`), named by the
+game's spec and imported on first use, so that asking for one game's bot does not load the
+others.
 """
 
 from __future__ import annotations
 
-import importlib
 from typing import Final
 
 from cardtable.bots.base import Bot, RandomBot
@@ -22,12 +22,6 @@ from cardtable.errors import RulesError
 
 LEVELS: Final = ("random", "easy", "normal", "hard")
 """The playing levels, weakest first."""
-
-_BOT_MODULES: Final = {
-    "indecision": "cardtable.bots.indecision",
-    "indian-rummy": "cardtable.bots.indian_rummy",
-    "declaration-rummy": "cardtable.bots.declaration_rummy",
-}
 
 
 def make_bot(game: str, level: str) -> Bot:
@@ -40,16 +34,15 @@ def make_bot(game: str, level: str) -> Bot:
     ...
     cardtable.errors.RulesError: unknown bot level 'expert': choose one of random, easy, ...
     """
-    from cardtable.registry import canonical_name
+    from cardtable.registry import get_spec, load
 
     key = level.strip().lower()
     if key not in LEVELS:
         raise RulesError(f"unknown bot level {level!r}: choose one of {', '.join(LEVELS)}")
-    name = canonical_name(game)
+    spec = get_spec(game)
     if key == "random":
         return RandomBot()
-    module = importlib.import_module(_BOT_MODULES[name])
-    bot: Bot = module.make_bot(key)
+    bot: Bot = load(spec.bots).make_bot(key)
     return bot
 
 

@@ -22,9 +22,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from cardtable.games.contract import CHANCE, TERMINAL, GameEngine
+from cardtable.games.contract import CHANCE, TERMINAL, AnyEngine
 
-AnyEngine = GameEngine[Any, Any, Any, Any]
 RolloutPolicy = Callable[[Any, int, Sequence[Any], random.Random], Any]
 """``(state, seat, legal_actions, rng) -> action``: how every seat plays inside a rollout."""
 LeafValue = Callable[[Any, int], float]

@@ -26,7 +26,7 @@ from rich.table import Table
 from cardtable.arena import ArenaConfig, ArenaReport, available_cores, ladder_svg, run_arena
 from cardtable.cli.common import fail
 from cardtable.errors import CardtableError, RulesError
-from cardtable.registry import get_engine
+from cardtable.registry import game_names, get_engine, get_spec
 
 
 def _interval(low: float, high: float, digits: int = 1, scale: float = 1.0) -> str:
@@ -94,7 +94,7 @@ def register(app: typer.Typer) -> None:
 
     @app.command()
     def arena(
-        game: Annotated[str, typer.Argument(help="indecision, indian-rummy or declaration-rummy")],
+        game: Annotated[str, typer.Argument(help=", ".join(game_names()))],
         bots: Annotated[
             str, typer.Option(help="Comma-separated bot levels (random, easy, normal, hard).")
         ] = "hard,normal,easy,random",
@@ -118,15 +118,14 @@ def register(app: typer.Typer) -> None:
         errors = Console(stderr=True)
         try:
             engine = get_engine(game)
+            spec = get_spec(game)
             presets = engine.presets()
             if preset not in presets:
                 raise RulesError(
                     f"unknown preset {preset!r} for {engine.name}: "
                     f"choose one of {', '.join(presets)}"
                 )
-            changes: dict[str, object] = {"players": players}
-            if engine.name == "indian-rummy":
-                changes["deals"] = 1
+            changes: dict[str, object] = {"players": players, **dict(spec.arena_rules)}
             config = ArenaConfig(
                 game=engine.name,
                 bots=tuple(b for b in bots.split(",") if b.strip()),

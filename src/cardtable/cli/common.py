@@ -1,15 +1,15 @@
-"""Pieces shared by the CLI commands: the per-game text renderers, bots by level, and the
-one-line error exit used for every bad input."""
+"""Pieces shared by the CLI commands: the per-game text renderers and move warnings (named by
+each game's spec), bots by level, and the one-line error exit used for every bad input."""
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable
 from typing import Any, NoReturn
 
 import typer
 
-from cardtable.bots.base import Bot, RandomBot
+from cardtable.bots import Bot, make_bot
+from cardtable.registry import get_spec, load
 
 
 def fail(message: str) -> NoReturn:
@@ -19,8 +19,8 @@ def fail(message: str) -> NoReturn:
 
 
 def text_module(game: str) -> Any:
-    """The ``text`` module of a game package (``render_view``, ``render_hand_summary``)."""
-    return importlib.import_module(f"cardtable.games.{game.replace('-', '_')}.text")
+    """The game's terminal text module (``render_view``, ``render_hand_summary``)."""
+    return load(get_spec(game).text)
 
 
 def renderers(game: str) -> tuple[Callable[[Any], str], Callable[[Any], str | None]]:
@@ -38,12 +38,5 @@ def move_warning_of(game: str) -> Callable[[Any, Any], str | None] | None:
 
 
 def bot_for(game: str, level: str) -> Bot:
-    """A computer player of ``level`` for ``game`` (the random bot when levels are missing)."""
-    try:
-        from cardtable.bots import make_bot  # type: ignore[attr-defined,unused-ignore]
-    except ImportError:
-        if level != "random":
-            raise
-        return RandomBot()
-    bot: Bot = make_bot(game, level)
-    return bot
+    """A computer player of ``level`` for ``game``."""
+    return make_bot(game, level)

@@ -19,14 +19,15 @@ from typing import Annotated, Any
 import typer
 from rich.console import Console
 
+from cardtable import coach as coaching
 from cardtable.cards import format_card
 from cardtable.cli.common import bot_for, fail, move_warning_of, renderers
-from cardtable.cli.options import build_rules
+from cardtable.cli.options import apply_rule_options, build_rules
 from cardtable.cli.records import save_record
 from cardtable.driver import advance
 from cardtable.errors import CardtableError
 from cardtable.games.contract import TERMINAL
-from cardtable.registry import AnyEngine, get_engine
+from cardtable.registry import AnyEngine, game_names, get_engine, get_spec, load, specs
 from cardtable.replay import record_of
 
 HELP_TEXT = (
@@ -60,15 +61,11 @@ def resolve_shortcut(text: str, legal: Sequence[Any], hand: Sequence[int]) -> st
 
 
 def _coach_lines(game: str, view: Any, legal: Sequence[Any], *, full: bool) -> list[str]:
-    """The coach's hint (and with ``full`` its tips and warnings), when the coach exists."""
-    try:
-        from cardtable import coach  # type: ignore[attr-defined,unused-ignore]
-    except ImportError:
-        return ["(the coach is not available)"]
-    suggestion = coach.hint(game, view, legal)
+    """The coach's hint (and with ``full`` its tips and warnings)."""
+    suggestion = coaching.hint(game, view, legal)
     lines = [f"hint: {suggestion.action} — {suggestion.reason}"]
     if full:
-        report = coach.coach(game, view, legal)
+        report = coaching.coach(game, view, legal)
         lines += [f"tip: {tip}" for tip in report.tips]
         lines += [f"warning: {warning}" for warning in report.warnings]
     return lines
@@ -210,7 +207,7 @@ def register(app: typer.Typer) -> None:
 
     @app.command("play")
     def play(
-        game: Annotated[str, typer.Argument(help="indecision, indian-rummy or declaration-rummy")],
+        game: Annotated[str, typer.Argument(help=", ".join(game_names()))],
         players: Annotated[int | None, typer.Option(help="number of players")] = None,
         seed: Annotated[
             int | None, typer.Option(help="seed of the deal (random if omitted)")
@@ -275,17 +272,18 @@ def rules_for_command(
     optional: str | None,
     variation: str | None,
 ) -> Any:
-    """Rules from the common options, with Declaration Rummy's own flags where given."""
-    if engine.name == "declaration-rummy" and (
-        cards is not None or optional is not None or variation is not None
-    ):
-        from cardtable.cli.options import apply_rule_options
-        from cardtable.games.declaration_rummy.options import rules_from_cli
-
-        base = rules_from_cli(
-            players=players, cards=cards, optional=optional, variation=variation, preset=preset
+    """Rules from the common options, with the game's own flags (``--cards``, ``--optional``,
+    ``--variation``) where its spec takes them."""
+    if cards is None and optional is None and variation is None:
+        return build_rules(engine, preset=preset, players=players, assignments=assignments)
+    spec = get_spec(engine.name)
+    if spec.cli_rules is None:
+        takers = [other.title for other in specs() if other.cli_rules is not None]
+        fail(
+            f"--cards, --optional and --variation are not options of {spec.title} "
+            f"(only of {', '.join(takers)})"
         )
-        return apply_rule_options(base, assignments)
-    if cards is not None or optional is not None or variation is not None:
-        fail("--cards, --optional and --variation are Declaration Rummy options")
-    return build_rules(engine, preset=preset, players=players, assignments=assignments)
+    base = load(spec.cli_rules)(
+        players=players, cards=cards, optional=optional, variation=variation, preset=preset
+    )
+    return apply_rule_options(base, assignments)

@@ -15,82 +15,18 @@ from typing import Annotated, Any
 
 import typer
 
-from cardtable.cards import (
-    DECLARATION_RUMMY_DECK,
-    INDECISION_DECK,
-    INDIAN_RUMMY_DECK,
-    ONE_DECK,
-    format_card,
-    parse_cards,
-)
-from cardtable.errors import CardtableError, HandSizeError, RulesError
+from cardtable.cards import ONE_DECK, parse_cards
+from cardtable.cli.options import apply_rule_options
+from cardtable.errors import CardtableError, RulesError
+from cardtable.registry import game_names, get_engine, get_spec, load
 
-SCORE_GAMES = ("indecision", "indian-rummy", "declaration-rummy", "gin")
+EXTRA_SCORERS = ("gin",)
+"""Scorers that are not registered games: the standard gin rummy deadwood count."""
 
 
-def _score_indecision(tokens: Sequence[str], rules: Sequence[str]) -> tuple[str, dict[str, Any]]:
-    from cardtable.cli.options import apply_rule_options
-    from cardtable.games.indecision.rules import Rules
-    from cardtable.games.indecision.scoring import score_hand
-
-    hand = score_hand(
-        parse_cards(tokens, deck=INDECISION_DECK), rules=apply_rule_options(Rules(), rules)
-    )
-    return hand.explain(), hand.to_json()
-
-
-def _score_indian_rummy(
-    tokens: Sequence[str], wild: str | None, rules: Sequence[str]
-) -> tuple[str, dict[str, Any]]:
-    from cardtable.cli.options import apply_rule_options
-    from cardtable.games.indian_rummy.rules import Rules
-    from cardtable.games.indian_rummy.scoring import arrange, parse_wild_rank, show_discards
-
-    if wild is None:
-        raise RulesError(
-            "Indian Rummy needs the wild rank: --wild RANK (A, 2-10, J, Q, K, PJ or none)"
-        )
-    wild_rank = parse_wild_rank(wild)
-    cards = parse_cards(tokens, deck=INDIAN_RUMMY_DECK)
-    options = apply_rule_options(Rules(), rules)
-    if len(cards) == 13:
-        arrangement = arrange(cards, wild_rank, rules=options)
-        return arrangement.explain(), arrangement.to_json()
-    if len(cards) == 14:
-        discards = show_discards(cards, wild_rank, rules=options)
-        # With a valid show, explain the show; otherwise the put-down that leaves fewest points.
-        candidates = discards or tuple(dict.fromkeys(cards))
-        best_card, best = None, None
-        for card in candidates:
-            rest = list(cards)
-            rest.remove(card)
-            arrangement = arrange(rest, wild_rank, rules=options)
-            if best is None or arrangement.points < best.points:
-                best_card, best = card, arrangement
-        assert best is not None and best_card is not None
-        data = best.to_json()
-        data["show_discards"] = [format_card(c) for c in discards]
-        data["put_down"] = format_card(best_card)
-        verdict = (
-            f"valid show after putting down {', '.join(format_card(c) for c in discards)}"
-            if discards
-            else "no valid show with any put-down"
-        )
-        return f"{verdict}; putting down {format_card(best_card)}: {best.explain()}", data
-    raise HandSizeError(f"Indian Rummy scores 13 cards (or 14 after drawing), not {len(cards)}")
-
-
-def _score_declaration_rummy(
-    tokens: Sequence[str], rules: Sequence[str]
-) -> tuple[str, dict[str, Any]]:
-    from cardtable.cli.options import apply_rule_options
-    from cardtable.games.declaration_rummy.rules import Rules
-    from cardtable.games.declaration_rummy.scoring import count_hand
-
-    hand = count_hand(
-        parse_cards(tokens, deck=DECLARATION_RUMMY_DECK), rules=apply_rule_options(Rules(), rules)
-    )
-    return hand.explain(), hand.to_json()
+def score_games() -> tuple[str, ...]:
+    """What ``cardtable score`` accepts: every registered game, then the extra scorers."""
+    return (*game_names(), *EXTRA_SCORERS)
 
 
 def _score_gin(tokens: Sequence[str]) -> tuple[str, dict[str, Any]]:
@@ -107,16 +43,17 @@ def score_cards(
 
     Raises a :class:`~cardtable.errors.CardtableError` naming the problem on bad input.
     """
-    key = game.strip().lower()
-    if key == "indecision":
-        return _score_indecision(tokens, rules)
-    if key == "indian-rummy":
-        return _score_indian_rummy(tokens, wild, rules)
-    if key == "declaration-rummy":
-        return _score_declaration_rummy(tokens, rules)
-    if key == "gin":
+    if game.strip().lower() == "gin":
         return _score_gin(tokens)
-    raise RulesError(f"unknown game {game!r}: choose one of {', '.join(SCORE_GAMES)}")
+    try:
+        spec = get_spec(game)
+    except RulesError:
+        raise RulesError(
+            f"unknown game {game!r}: choose one of {', '.join(score_games())}"
+        ) from None
+    options = apply_rule_options(get_engine(spec.name).rules_type(), rules)
+    result: tuple[str, dict[str, Any]] = load(spec.score)(tokens, options, wild)
+    return result
 
 
 def _batch_line(game: str, line: str, wild: str | None, rules: Sequence[str]) -> dict[str, Any]:
@@ -147,9 +84,7 @@ def register(app: typer.Typer) -> None:
 
     @app.command("score")
     def score(
-        game: Annotated[
-            str, typer.Argument(help="indecision, indian-rummy, declaration-rummy or gin")
-        ],
+        game: Annotated[str, typer.Argument(help=", ".join(score_games()))],
         cards: Annotated[
             list[str] | None, typer.Argument(help="cards such as 10H TH 10♥ qs PJ W C7")
         ] = None,

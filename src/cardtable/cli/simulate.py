@@ -23,7 +23,7 @@ from cardtable.cli.common import fail
 from cardtable.cli.play import rules_for_command
 from cardtable.driver import play
 from cardtable.errors import CardtableError
-from cardtable.registry import AnyEngine, get_engine
+from cardtable.registry import AnyEngine, game_names, get_engine
 
 
 def simulate_games(engine: AnyEngine, rules: Any, games: int, seed: int) -> dict[str, Any]:
@@ -62,7 +62,7 @@ def register(app: typer.Typer) -> None:
 
     @app.command("simulate")
     def simulate(
-        game: Annotated[str, typer.Argument(help="indecision, indian-rummy or declaration-rummy")],
+        game: Annotated[str, typer.Argument(help=", ".join(game_names()))],
         games: Annotated[int, typer.Option(help="number of games")] = 100,
         seed: Annotated[int, typer.Option(help="seed of the first game")] = 1,
         players: Annotated[int | None, typer.Option(help="number of players")] = None,

@@ -7,28 +7,21 @@ that complete them and how many are unseen, what each discard would leave, and w
 that would be wrong, a stop that would forfeit, a discard that feeds the next player's pickups,
 a declaration likely to lose). Each game speaks its own terms in its own module
 (:mod:`cardtable.coach.indecision`, :mod:`cardtable.coach.indian_rummy`,
-:mod:`cardtable.coach.declaration_rummy`).
+:mod:`cardtable.coach.declaration_rummy`), named by the game's spec.
 """
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Sequence
-from typing import Any, Final
+from typing import Any
 
 from cardtable.coach.report import CoachReport, DiscardOption, Hint, NearMeld
 from cardtable.errors import IllegalActionError
-from cardtable.registry import canonical_name
-
-_COACH_MODULES: Final = {
-    "indecision": "cardtable.coach.indecision",
-    "indian-rummy": "cardtable.coach.indian_rummy",
-    "declaration-rummy": "cardtable.coach.declaration_rummy",
-}
+from cardtable.registry import get_spec, load
 
 
 def _module(game: str) -> Any:
-    return importlib.import_module(_COACH_MODULES[canonical_name(game)])
+    return load(get_spec(game).coach)
 
 
 def hint(game: str, view: Any, legal: Sequence[Any]) -> Hint:

@@ -185,6 +185,10 @@ class GameEngine(ABC, Generic[StateT, ActionT, RulesT, ViewT]):
         return built
 
 
+AnyEngine = GameEngine[Any, Any, Any, Any]
+"""An engine of any game, as code that serves every game (driver, search, server) holds it."""
+
+
 def rules_to_json(rules: Any) -> dict[str, Any]:
     """Dataclass fields to JSON data; nested dataclasses become objects, tuples lists."""
 

@@ -1,15 +1,17 @@
 """GET /api/games: each game's name, title, player range, presets, full rules schema, bot
-levels and the entertainment-only notice. Games whose engine cannot be loaded are left out."""
+levels, the words its table speaks (from its spec: what a deal is called, whether points are
+good, which moves are face down), the computer players' names and the entertainment-only
+notice. Games whose engine cannot be loaded are left out."""
 
 from __future__ import annotations
 
 import logging
 from typing import Any, Final
 
-from cardtable.registry import game_names, get_engine
-from cardtable.server.narration import narrator_for
+from cardtable.registry import game_names, get_engine, get_spec
 from cardtable.server.options import BOT_LEVELS
 from cardtable.server.rules_schema import rules_schema
+from cardtable.server.seating import BOT_NAMES
 
 logger = logging.getLogger(__name__)
 
@@ -30,6 +32,7 @@ def notice(title: str) -> str:
 
 def game_entry(name: str) -> dict[str, Any]:
     """The catalogue entry of one game (``ImportError`` if its engine is missing)."""
+    spec = get_spec(name)
     engine = get_engine(name)
     presets = engine.presets()
     return {
@@ -40,7 +43,10 @@ def game_entry(name: str) -> dict[str, Any]:
         "presets": {preset: engine.rules_to_json(rules) for preset, rules in presets.items()},
         "rules_schema": rules_schema(engine.rules_type, presets),
         "bot_levels": list(BOT_LEVELS),
-        "deal_word": narrator_for(engine.name).deal_word,
+        "deal_word": spec.deal_word,
+        "points_good": spec.points_good,
+        "face_down_verbs": sorted(spec.face_down_verbs),
+        "computer_names": list(BOT_NAMES),
         "notice": notice(engine.title),
     }
 

@@ -16,7 +16,7 @@ from typing import Any
 
 from cardtable import storage
 from cardtable.errors import CardtableError, RulesError
-from cardtable.games.contract import GameEngine
+from cardtable.games.contract import AnyEngine
 from cardtable.registry import canonical_name, get_engine
 from cardtable.server.narration import finished_between
 from cardtable.server.options import DEFAULT_OPTIONS, bot_move_seconds
@@ -27,7 +27,6 @@ from cardtable.storage import Database, RecordEvent
 
 logger = logging.getLogger(__name__)
 
-AnyEngine = GameEngine[Any, Any, Any, Any]
 MAX_SEED = 2**62
 KEEP_FINISHED = 100
 """Finished tables kept in memory (the oldest without connections are let go beyond this; they

@@ -4,7 +4,8 @@ Every game reports games played and won, deals (hands, in Indecision; games, in 
 Rummy, where one deal is a game) played and won, points per deal with the best and worst, and
 its own facts: drops, valid and wrong shows in Indian Rummy; stops and forfeits in Indecision;
 games and matches won, declarations and goings-out in Declaration Rummy. Points are good in
-Indecision and bad (penalties, counts) in the two rummies, so "best" follows the game.
+Indecision and bad (penalties, counts) in the two rummies, so "best" follows the game. What a
+deal is called, whether points are good and each game's own lines come from its spec.
 
 A hand of Indecision is "won" by the one seat that scored its most points (more than zero); a
 hand where two or more seats share the most points is tied (counted apart, never as won); a deal
@@ -14,60 +15,11 @@ of Indian Rummy by the valid declarer or the last player left.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
-from typing import Any, Final
+from typing import Any
 
+from cardtable.errors import RulesError
+from cardtable.registry import get_spec, specs
 from cardtable.storage import RecordEvent
-
-
-@dataclass(frozen=True, slots=True)
-class GameTerms:
-    """How one game's record reads."""
-
-    title: str
-    deal_word: str
-    deal_kind: str
-    """The event kind that counts as one deal."""
-    points_good: bool
-    extras: tuple[tuple[str, str, str, str], ...]
-    """(key, label, event kind, detail flag counted)."""
-
-
-TERMS: Final = {
-    "indecision": GameTerms(
-        title="Indecision",
-        deal_word="hand",
-        deal_kind="deal",
-        points_good=True,
-        extras=(
-            ("ties", "Hands tied on points", "deal", "tied"),
-            ("stops", "Hands stopped", "deal", "stopped"),
-            ("forfeits", "Stops forfeited", "deal", "forfeit"),
-        ),
-    ),
-    "indian-rummy": GameTerms(
-        title="Indian Rummy",
-        deal_word="deal",
-        deal_kind="deal",
-        points_good=False,
-        extras=(
-            ("valid_shows", "Valid declarations", "deal", "valid_show"),
-            ("wrong_shows", "Wrong shows", "deal", "wrong_show"),
-            ("drops", "Drops", "deal", "dropped"),
-        ),
-    ),
-    "declaration-rummy": GameTerms(
-        title="Declaration Rummy",
-        deal_word="game",
-        deal_kind="game",
-        points_good=False,
-        extras=(
-            ("declared", "Declarations", "game", "declared"),
-            ("went_out", "Went out", "game", "went_out"),
-            ("drops", "Drops", "game", "dropped"),
-        ),
-    ),
-}
 
 
 def aggregate(events: Iterable[RecordEvent]) -> dict[str, dict[str, Any]]:
@@ -82,14 +34,27 @@ def aggregate(events: Iterable[RecordEvent]) -> dict[str, dict[str, Any]]:
     >>> ir["deals_played"], ir["deals_won"], ir["points_per_deal"], ir["best"], ir["worst"]
     (2, 1, 11.5, 0, 23)
     """
-    by_game: dict[str, list[RecordEvent]] = {name: [] for name in TERMS}
+    known = {spec.name for spec in specs()}
+    by_game: dict[str, list[RecordEvent]] = {name: [] for name in known}
     for event in events:
         by_game.setdefault(event.game, []).append(event)
-    return {game: _game_record(game, game_events) for game, game_events in by_game.items()}
+    return {
+        game: _game_record(game, game_events)
+        for game, game_events in by_game.items()
+        if game in known or _registered(game)
+    }
+
+
+def _registered(game: str) -> bool:
+    try:
+        get_spec(game)
+    except RulesError:
+        return False
+    return True
 
 
 def _game_record(game: str, events: Sequence[RecordEvent]) -> dict[str, Any]:
-    terms = TERMS.get(game, GameTerms(game, "deal", "deal", False, ()))
+    terms = get_spec(game)
     deals = [event for event in events if event.kind == terms.deal_kind]
     games = [event for event in events if event.kind == "game"]
     matches = [event for event in events if event.kind == "match"]
@@ -101,14 +66,15 @@ def _game_record(game: str, events: Sequence[RecordEvent]) -> dict[str, Any]:
     best_first = sorted(scored, reverse=terms.points_good)
     extras = [
         {
-            "key": key,
-            "label": label,
-            "value": sum(1 for event in events if event.kind == kind and event.details.get(flag)),
+            "key": extra.key,
+            "label": extra.label,
+            "value": _won(of_kind)
+            if extra.flag == "won"
+            else sum(1 for event in of_kind if event.details.get(extra.flag)),
         }
-        for key, label, kind, flag in terms.extras
+        for extra in terms.record_extras
+        for of_kind in [[event for event in events if event.kind == extra.kind]]
     ]
-    if game == "declaration-rummy":
-        extras.append({"key": "matches_won", "label": "Matches won", "value": _won(matches)})
     return {
         "game": game,
         "title": terms.title,

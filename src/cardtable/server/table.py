@@ -20,7 +20,7 @@ from typing import Any, Protocol
 from cardtable.bots.base import RandomBot
 from cardtable.driver import advance
 from cardtable.errors import CardtableError, IllegalActionError
-from cardtable.games.contract import TERMINAL, GameEngine
+from cardtable.games.contract import TERMINAL, AnyEngine
 from cardtable.server import advisors
 from cardtable.server.messages import ClientMessage, ProtocolError, state_message
 from cardtable.server.narration import Outcome, finished_between, merge_summaries
@@ -29,8 +29,6 @@ from cardtable.server.options import PAUSE_AFTER_DEAL
 from cardtable.storage import ABANDONED, FINISHED, RecordEvent
 
 logger = logging.getLogger(__name__)
-
-AnyEngine = GameEngine[Any, Any, Any, Any]
 
 
 class Connection(Protocol):

@@ -16,7 +16,7 @@ Group 4S 4H 4C; unmelded 2H 3H = 2 + 3 = count 5; can go out: no; can declare: y
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -264,3 +264,12 @@ def count_hand(cards: str | Iterable[Card], rules: Rules = DEFAULT_RULES) -> Han
         can_declare=blocked is None,
         declare_blocked_by=blocked,
     )
+
+
+def score_cards(
+    tokens: Sequence[str], rules: Rules, wild: str | None = None
+) -> tuple[str, dict[str, Any]]:
+    """``cardtable score declaration-rummy``: the explanation and JSON of a hand's count
+    (``wild`` is not used in Declaration Rummy)."""
+    hand = count_hand(parse_cards(tokens, deck=DECLARATION_RUMMY_DECK), rules=rules)
+    return hand.explain(), hand.to_json()

@@ -16,7 +16,8 @@ Run of 3 QS KH AD = 3; total 3, not all cards used (4C 8S unused)
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
+from typing import Any
 
 from cardtable.cards import INDECISION_DECK, parse_cards
 from cardtable.games.indecision.rules import Rules
@@ -65,3 +66,12 @@ def score_hand(cards: str | Iterable[int], rules: Rules = _DEFAULT_RULES) -> Han
     """
     hand = parse_cards(cards, deck=INDECISION_DECK) if isinstance(cards, str) else cards
     return hand_scorer(rules).count(hand)
+
+
+def score_cards(
+    tokens: Sequence[str], rules: Rules, wild: str | None = None
+) -> tuple[str, dict[str, Any]]:
+    """``cardtable score indecision``: the explanation and JSON of five cards' score (``wild``
+    is not used in Indecision)."""
+    hand = score_hand(parse_cards(tokens, deck=INDECISION_DECK), rules=rules)
+    return hand.explain(), hand.to_json()

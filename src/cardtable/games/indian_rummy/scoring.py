@@ -23,7 +23,7 @@ Pure sequence 3H 4H 5H 6H; Pure sequence 7H 8H 9H; Set QS QD QC; loose KS 9D 4C 
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -35,6 +35,7 @@ from cardtable.cards import (
     format_card,
     format_cards,
     parse_card,
+    parse_cards,
     parse_rank,
 )
 from cardtable.errors import CardError, HandSizeError, RulesError
@@ -283,3 +284,41 @@ def show_discards(
         jokers_per_sequence=rules.jokers_per_sequence,
         all_joker_groups=rules.all_joker_groups,
     )
+
+
+def score_cards(
+    tokens: Sequence[str], rules: Rules, wild: str | None = None
+) -> tuple[str, dict[str, Any]]:
+    """``cardtable score indian-rummy``: 13 cards arranged for the fewest points, or 14 cards
+    (after drawing) with the put-downs that make a valid show; ``wild`` is the wild rank."""
+    if wild is None:
+        raise RulesError(
+            "Indian Rummy needs the wild rank: --wild RANK (A, 2-10, J, Q, K, PJ or none)"
+        )
+    wild_rank = parse_wild_rank(wild)
+    cards = parse_cards(tokens, deck=INDIAN_RUMMY_DECK)
+    if len(cards) == 13:
+        arrangement = arrange(cards, wild_rank, rules=rules)
+        return arrangement.explain(), arrangement.to_json()
+    if len(cards) != 14:
+        raise HandSizeError(f"Indian Rummy scores 13 cards (or 14 after drawing), not {len(cards)}")
+    discards = show_discards(cards, wild_rank, rules=rules)
+    # With a valid show, explain the show; otherwise the put-down that leaves fewest points.
+    candidates = discards or tuple(dict.fromkeys(cards))
+    best_card, best = None, None
+    for card in candidates:
+        rest = list(cards)
+        rest.remove(card)
+        arrangement = arrange(rest, wild_rank, rules=rules)
+        if best is None or arrangement.points < best.points:
+            best_card, best = card, arrangement
+    assert best is not None and best_card is not None
+    data = best.to_json()
+    data["show_discards"] = [format_card(c) for c in discards]
+    data["put_down"] = format_card(best_card)
+    verdict = (
+        f"valid show after putting down {', '.join(format_card(c) for c in discards)}"
+        if discards
+        else "no valid show with any put-down"
+    )
+    return f"{verdict}; putting down {format_card(best_card)}: {best.explain()}", data

@@ -6,8 +6,8 @@ facts (a drop, a wrong show, a stop, a forfeit), which become record events; and
 describe itself for one seat (``summary``), with the names that seat knows the others by.
 
 The per-game modules read the public summaries the engines keep in their views (Indian Rummy's
-last deal, Indecision's last hand, Declaration Rummy's game outcome); a game without a module
-here still gets its game result described from :class:`~cardtable.games.contract.GameResult`.
+last deal, Indecision's last hand, Declaration Rummy's game outcome); each game's spec names its
+narrator class (what one deal is called is the spec's ``deal_word``).
 """
 
 from __future__ import annotations
@@ -16,9 +16,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final, Protocol
 
-from cardtable.games.contract import GameEngine, GameResult
+from cardtable.games.contract import AnyEngine, GameResult
+from cardtable.registry import get_spec, load
 
-AnyEngine = GameEngine[Any, Any, Any, Any]
 Names = Sequence[str]
 KIND_ORDER: Final = {"deal": 0, "game": 1, "match": 2}
 
@@ -45,9 +45,6 @@ class Outcome:
 
 class Narrator(Protocol):
     """A game's knowledge of how its deals, games and matches end."""
-
-    deal_word: str
-    """What one deal is called in this game: ``deal``, ``hand`` or ``game``."""
 
     def finished(self, engine: AnyEngine, before: Any, after: Any) -> list[Outcome]:
         """The units of play that ended between two states (smallest first)."""
@@ -140,9 +137,8 @@ def _describe_result(
 
 
 class ResultOnly:
-    """The narrator of a game without its own module: only the game's end is reported."""
-
-    deal_word = "game"
+    """A narrator that reports only the game's end (a game's spec may name it when its deals
+    need no summaries of their own)."""
 
     def finished(self, engine: AnyEngine, before: Any, after: Any) -> list[Outcome]:
         """The game, when ``after`` is its end."""
@@ -152,17 +148,9 @@ class ResultOnly:
 
 
 def narrator_for(game: str) -> Narrator:
-    """The narrator of a registered game (``ResultOnly`` for a game without one)."""
-    from cardtable.server.narration.declaration_rummy import DeclarationRummyNarrator
-    from cardtable.server.narration.indecision import IndecisionNarrator
-    from cardtable.server.narration.indian_rummy import IndianRummyNarrator
-
-    narrators: dict[str, Narrator] = {
-        "indecision": IndecisionNarrator(),
-        "indian-rummy": IndianRummyNarrator(),
-        "declaration-rummy": DeclarationRummyNarrator(),
-    }
-    return narrators.get(game, ResultOnly())
+    """The narrator of a registered game, as its spec names it."""
+    narrator: Narrator = load(get_spec(game).narrator)()
+    return narrator
 
 
 def finished_between(game: str, engine: AnyEngine, before: Any, after: Any) -> list[Outcome]:

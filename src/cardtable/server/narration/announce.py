@@ -1,8 +1,9 @@
 """Sentences for the live region, and the public form of the last move.
 
-A move's notation is public except where the rules put a card face down: Indecision's ``stop
-9S`` places the spare card face down, so other seats learn only ``stop``. The announcement
-names the mover as the receiving seat knows them ("You", "Ruby") and reads the move's verb.
+A move's notation is public except where the rules put a card face down (the spec's
+``face_down_verbs``): Indecision's ``stop 9S`` places the spare card face down, so other seats
+learn only ``stop``. The announcement names the mover as the receiving seat knows them ("You",
+"Ruby") and reads the move's verb, in the game's own phrase where its spec gives one.
 """
 
 from __future__ import annotations
@@ -10,8 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Final
 
-_FACE_DOWN_ARGUMENT: Final = {("indecision", "stop")}
-"""(game, verb) pairs whose card is placed face down: hidden from the other seats."""
+from cardtable.registry import get_spec
 
 _PHRASES: Final = {
     "draw stock": "drew from the stock",
@@ -45,7 +45,7 @@ def public_notation(game: str, notation: str, actor: int, viewer: int) -> str:
     'stop 9S'
     """
     verb = notation.split(" ", 1)[0]
-    if actor != viewer and (game, verb) in _FACE_DOWN_ARGUMENT:
+    if actor != viewer and verb in get_spec(game).face_down_verbs:
         return verb
     return notation
 
@@ -68,12 +68,11 @@ def describe_move(game: str, notation: str, taken: str | None = None) -> str:
         if key in _PHRASES:
             return _PHRASES[key].format(taken=taken or "a card")
     verb, argument = words[0], " ".join(words[1:])
+    own = dict(get_spec(game).move_phrases).get(verb)
+    if own is not None and (argument or "{arg}" not in own):
+        return own.format(arg=argument)
     if verb == "declare":
-        if not argument:
-            return "declared"
-        if game == "indecision":
-            return f"announced {argument} points"
-        return f"declared, putting down {argument}"
+        return f"declared, putting down {argument}" if argument else "declared"
     if verb in _CARD_PHRASES:
         return _CARD_PHRASES[verb].format(arg=argument)
     return f"played {notation}"

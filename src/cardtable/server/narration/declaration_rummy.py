@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import Any, Final
 
+from cardtable.games.contract import AnyEngine
 from cardtable.server.narration import (
-    AnyEngine,
     Names,
     Outcome,
     SeatOutcome,
@@ -28,8 +28,6 @@ _ENDINGS: Final = {
 
 class DeclarationRummyNarrator:
     """Games (declared, gone out, dropped, tied) and matches of Declaration Rummy."""
-
-    deal_word = "game"
 
     def finished(self, engine: AnyEngine, before: Any, after: Any) -> list[Outcome]:
         """The game that ``after`` finished, then the match if it is over."""

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from cardtable.games.contract import AnyEngine
 from cardtable.server.narration import (
-    AnyEngine,
     Names,
     Outcome,
     SeatOutcome,
@@ -18,8 +18,6 @@ from cardtable.server.narration import (
 
 class IndecisionNarrator:
     """Hands (with stops and forfeits) and games of Indecision."""
-
-    deal_word = "hand"
 
     def finished(self, engine: AnyEngine, before: Any, after: Any) -> list[Outcome]:
         """The hand that ``after`` finished, then the game if it is over."""

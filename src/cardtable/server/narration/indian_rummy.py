@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from cardtable.games.contract import AnyEngine
 from cardtable.server.narration import (
-    AnyEngine,
     Names,
     Outcome,
     SeatOutcome,
@@ -18,8 +18,6 @@ from cardtable.server.narration import (
 
 class IndianRummyNarrator:
     """Deals (with drops, valid and wrong shows) and games of Indian Rummy."""
-
-    deal_word = "deal"
 
     def finished(self, engine: AnyEngine, before: Any, after: Any) -> list[Outcome]:
         """The deal that ``after`` finished, then the game if it is over."""

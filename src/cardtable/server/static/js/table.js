@@ -14,7 +14,7 @@ import { options, onOptionsChange } from "./options.js";
 import { alertMessage, announce, closePanel, openPanel, panelOpen } from "./panel.js";
 import { TableSocket } from "./socket.js";
 
-const BOT_NAMES = ["Ruby", "Max", "Ada", "Leo", "Mia", "Sam", "Zoe", "Kit", "Ivy", "Ned"];
+const BOT_NAMES = ["Ruby", "Max", "Ivy", "Otto", "Nell", "Finn", "Rosa", "Theo", "Lena", "Hugo"];
 
 export class TableView {
   constructor(app, tableId) {
@@ -180,7 +180,10 @@ export class TableView {
       if (info.name && !/^(player|seat \d+)$/i.test(info.name)) return info.name;
       if (info.kind === "human") return `Player ${seat + 1}`;
     }
-    return BOT_NAMES[seat % BOT_NAMES.length];
+    // The names the server gives computer players (GET /api/games), so both sides agree.
+    const names = this.app.games?.find((g) => g.name === this.meta?.game)?.computer_names;
+    const list = names?.length ? names : BOT_NAMES;
+    return list[seat % list.length];
   }
 
   seatLevel(seat) {

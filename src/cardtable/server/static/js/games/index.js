@@ -1,16 +1,15 @@
-// The per-game modules, found by the game's registry name.
+// The per-game browser modules, found by the registry name each one declares. The server's game
+// catalogue (GET /api/games) is the list of games and carries each game's words (deal_word,
+// points_good, face_down_verbs, computer_names); a catalogued game without a module of its own
+// here is shown by the base module.
 
 import { baseGame } from "./base.js";
 import declarationRummy from "./declaration_rummy.js";
 import indecision from "./indecision.js";
 import indianRummy from "./indian_rummy.js";
 
-const MODULES = {
-  indecision,
-  "indian-rummy": indianRummy,
-  "declaration-rummy": declarationRummy,
-};
+const MODULES = new Map([indecision, indianRummy, declarationRummy].map((module) => [module.name, module]));
 
 export function gameModule(name) {
-  return MODULES[name] ?? { ...baseGame, name };
+  return MODULES.get(name) ?? { ...baseGame, name };
 }

@@ -1,0 +1,30 @@
+"""Declaration Rummy's declaration to the registry: names, table words and where its parts
+live. One deal is one game here, so its record counts games as deals, and matches too."""
+
+from __future__ import annotations
+
+from typing import Final
+
+from cardtable.games.spec import GameSpec, RecordExtra
+
+SPEC: Final = GameSpec(
+    name="declaration-rummy",
+    title="Declaration Rummy",
+    aliases=("declaration_rummy", "dr"),
+    deal_word="game",
+    deal_kind="game",
+    points_good=False,
+    record_extras=(
+        RecordExtra("declared", "Declarations", "game", "declared"),
+        RecordExtra("went_out", "Went out", "game", "went_out"),
+        RecordExtra("drops", "Drops", "game", "dropped"),
+        RecordExtra("matches_won", "Matches won", "match", "won"),
+    ),
+    engine="cardtable.games.declaration_rummy.engine:ENGINE",
+    text="cardtable.games.declaration_rummy.text",
+    score="cardtable.games.declaration_rummy.scoring:score_cards",
+    bots="cardtable.bots.declaration_rummy",
+    coach="cardtable.coach.declaration_rummy",
+    narrator="cardtable.server.narration.declaration_rummy:DeclarationRummyNarrator",
+    cli_rules="cardtable.games.declaration_rummy.options:rules_from_cli",
+)

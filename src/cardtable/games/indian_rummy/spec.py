@@ -1,0 +1,28 @@
+"""Indian Rummy's declaration to the registry: names, table words and where its parts live."""
+
+from __future__ import annotations
+
+from typing import Final
+
+from cardtable.games.spec import GameSpec, RecordExtra
+
+SPEC: Final = GameSpec(
+    name="indian-rummy",
+    title="Indian Rummy",
+    aliases=("indian_rummy", "ir"),
+    deal_word="deal",
+    points_good=False,
+    deals_compared_by_points=True,
+    arena_rules=(("deals", 1),),
+    record_extras=(
+        RecordExtra("valid_shows", "Valid declarations", "deal", "valid_show"),
+        RecordExtra("wrong_shows", "Wrong shows", "deal", "wrong_show"),
+        RecordExtra("drops", "Drops", "deal", "dropped"),
+    ),
+    engine="cardtable.games.indian_rummy.engine:ENGINE",
+    text="cardtable.games.indian_rummy.text",
+    score="cardtable.games.indian_rummy.scoring:score_cards",
+    bots="cardtable.bots.indian_rummy",
+    coach="cardtable.coach.indian_rummy",
+    narrator="cardtable.server.narration.indian_rummy:IndianRummyNarrator",
+)

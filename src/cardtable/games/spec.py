@@ -1,0 +1,76 @@
+"""The one declaration every game makes about itself: :class:`GameSpec`.
+
+Each game package holds a ``spec.py`` with one ``SPEC`` (as OpenSpiel's games carry their
+``_GAME_TYPE`` and python-chess's variants their class attributes): its names, the words its
+table speaks (what one deal is called, whether points are good, which moves put a card face
+down, how its record reads) and where its parts live. The registry (:mod:`cardtable.registry`)
+reads the specs and is the only place that turns a game's name into the game; everything that
+differs by game (bots, coach, narration, terminal text, the score command, command-line rule
+options, the browser's catalogue) asks it instead of keeping a map of its own.
+
+Parts are named by import path (``"package.module"`` or ``"package.module:attribute"``), not
+imported here, so a spec stays light, asking for one game loads nothing of the others, and a
+spec (layer 3) can name the bots, coach and narration that live in the layers below it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class RecordExtra:
+    """One of a game's own lines in Your Record: ``label`` counts the ``kind`` events (``deal``,
+    ``game``, ``match``) whose details set ``flag`` (``"won"`` counts the won ones)."""
+
+    key: str
+    label: str
+    kind: str
+    flag: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class GameSpec:
+    """Everything outside a game's package needs to know about the game (see the module)."""
+
+    name: str
+    """Registry name, as in URLs, records and the command line: ``indian-rummy``."""
+    title: str
+    """Display name: ``Indian Rummy``."""
+    aliases: tuple[str, ...] = ()
+    """Other names accepted wherever a game is named (``ir``, ``indian_rummy``)."""
+    deal_word: str = "deal"
+    """What one deal is called at this table: ``hand``, ``deal`` or ``game``."""
+    deal_kind: str = "deal"
+    """The record event kind that counts as one deal (``game`` where one deal is a game)."""
+    points_good: bool = True
+    """Whether more points are better (Indecision) or worse (penalties, counts)."""
+    deals_compared_by_points: bool = False
+    """Whether the arena compares two seats' deals by their points (lower is better) rather
+    than by the game's utilities."""
+    arena_rules: tuple[tuple[str, int | str | bool], ...] = ()
+    """Rule options the arena plays with on top of the chosen preset (Indian Rummy: one deal
+    per game, so that each game is one comparable deal)."""
+    face_down_verbs: frozenset[str] = frozenset()
+    """Verbs whose card argument is placed face down: other seats see only the verb."""
+    move_phrases: tuple[tuple[str, str], ...] = ()
+    """Past-tense phrases for this game's verbs where they differ from the common ones
+    (``("declare", "announced {arg} points")``); ``{arg}`` is the move's argument."""
+    record_extras: tuple[RecordExtra, ...] = ()
+    """The game's own lines in Your Record, in order."""
+    engine: str
+    """The engine object: ``"cardtable.games.<game>.engine:ENGINE"``."""
+    text: str
+    """Terminal text module: ``render_view(view)``, ``render_hand_summary(view)`` and, if the
+    game warns before some moves, ``move_warning(view, action) -> str | None``."""
+    score: str
+    """``score_cards(tokens, rules, wild) -> (explanation, json)`` for ``cardtable score``."""
+    bots: str
+    """Module with ``make_bot(level)`` for the levels above ``random``."""
+    coach: str
+    """Module with ``hint(view, legal)`` and ``coach(view, legal)``."""
+    narrator: str
+    """Class whose instances say which deals, games and matches a move finished."""
+    cli_rules: str | None = None
+    """``rules_from_cli(players=, cards=, optional=, variation=, preset=)`` when the game takes
+    the command line's ``--cards``, ``--optional`` and ``--variation``; ``None`` if it does not."""

@@ -1,0 +1,57 @@
+"""The registry and the game specs: one declaration per game, the only name -> game lookup."""
+
+from __future__ import annotations
+
+import pytest
+
+from cardtable.errors import RulesError
+from cardtable.registry import canonical_name, game_names, get_engine, get_spec, load, specs
+
+
+def test_every_spec_names_parts_that_load_and_fit_the_game() -> None:
+    for spec in specs():
+        engine = get_engine(spec.name)
+        assert engine.name == spec.name and engine.title == spec.title
+        text = load(spec.text)
+        assert callable(text.render_view) and callable(text.render_hand_summary)
+        assert callable(load(spec.score))
+        assert load(spec.bots).make_bot("normal").name == "normal"
+        coach = load(spec.coach)
+        assert callable(coach.hint) and callable(coach.coach)
+        assert callable(load(spec.narrator)().finished)
+        if spec.cli_rules is not None:
+            assert isinstance(load(spec.cli_rules)(), engine.rules_type)
+        assert spec.deal_word in ("hand", "deal", "game")
+        for key, _ in spec.arena_rules:
+            assert hasattr(engine.presets()["default"], key)
+
+
+def test_names_aliases_and_titles_all_lead_to_one_game() -> None:
+    assert game_names() == ("indecision", "indian-rummy", "declaration-rummy")
+    assert canonical_name("IR") == canonical_name("indian_rummy") == "indian-rummy"
+    assert canonical_name("Declaration Rummy") == canonical_name(" dr ") == "declaration-rummy"
+    assert get_spec("ir") is get_spec("indian-rummy")
+
+
+def test_an_unknown_game_is_refused_naming_the_choices() -> None:
+    with pytest.raises(RulesError, match="unknown game 'poker': choose one of indecision, "):
+        get_spec("poker")
+
+
+def test_the_words_of_each_game_are_declared_once_in_its_spec() -> None:
+    from cardtable.server.catalog import game_entry
+    from cardtable.server.narration.announce import describe_move, public_notation
+    from cardtable.server.seating import BOT_NAMES
+
+    for spec in specs():
+        entry = game_entry(spec.name)
+        assert entry["deal_word"] == spec.deal_word
+        assert entry["points_good"] is spec.points_good
+        assert entry["face_down_verbs"] == sorted(spec.face_down_verbs)
+        # The browser names computer players as the server seats them.
+        assert entry["computer_names"] == list(BOT_NAMES)
+    assert get_spec("indecision").face_down_verbs == {"stop"}
+    assert public_notation("indecision", "stop 9S", actor=1, viewer=0) == "stop"
+    assert describe_move("indecision", "declare 15") == "announced 15 points"
+    assert describe_move("indian-rummy", "declare 7H") == "declared, putting down 7H"
+    assert [s.name for s in specs() if s.deals_compared_by_points] == ["indian-rummy"]
