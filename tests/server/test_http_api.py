@@ -256,6 +256,15 @@ def test_default_seats_are_you_against_bots_at_your_difficulty(client: TestClien
     ]
 
 
+def test_tables_with_a_person_seated_tell_the_engine_so_caps_keep_earned_points(
+    client: TestClient,
+) -> None:
+    for game in ("indecision", "indian-rummy"):
+        body = client.post("/api/tables", json={"game": game}).json()
+        info = client.get(f"/api/tables/{body['table_id']}").json()
+        assert info["rules"]["people_seated"] is True, game
+
+
 def test_unfinished_tables_are_listed_and_deleting_abandons_them(client: TestClient) -> None:
     first = new_table(client, "indian-rummy")
     second = new_table(client, "indecision")

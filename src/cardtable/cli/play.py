@@ -239,8 +239,11 @@ def register(app: typer.Typer) -> None:
         """Play a game in the terminal against computer players."""
         try:
             engine = get_engine(game)
-            rules = rules_for_command(
-                engine, preset, players, list(rule or ()), cards, optional, variation
+            # A person plays: the engines' caps then never wipe points already earned.
+            rules = engine.with_people_seated(
+                rules_for_command(
+                    engine, preset, players, list(rule or ()), cards, optional, variation
+                )
             )
             if not 0 <= seat < rules.players:
                 fail(f"seat must be 0-{rules.players - 1}, not {seat}")

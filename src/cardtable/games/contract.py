@@ -175,6 +175,19 @@ class GameEngine(ABC, Generic[StateT, ActionT, RulesT, ViewT]):
         rules: Rules = self.rules_of(state)  # type: ignore[assignment]
         return rules.players
 
+    def with_people_seated(self, rules: RulesT) -> RulesT:
+        """``rules`` for a table where a person plays (the server and the terminal game call it).
+
+        The turn and hand caps RULES.md keeps for computer-only play abandon a hand or deal
+        unscored; with people seated they must not wipe points already earned, so a game whose
+        caps would do that has a ``people_seated`` rule the engine reads. It is part of the rules,
+        hence of the game record, so a replay ends the same way.
+        """
+        if any(f.name == "people_seated" for f in dataclasses.fields(rules)):  # type: ignore[arg-type]
+            seated: RulesT = dataclasses.replace(rules, people_seated=True)  # type: ignore[type-var]
+            return seated
+        return rules
+
     def rules_to_json(self, rules: RulesT) -> dict[str, Any]:
         """A rules object as JSON-ready data (the inverse of :meth:`rules_from_json`)."""
         return rules_to_json(rules)

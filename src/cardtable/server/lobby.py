@@ -121,7 +121,8 @@ class Lobby:
             raise RulesError("rules must be an object of rule options")
         if isinstance(seats, list) and "players" not in rules:
             rules = {**rules, "players": len(seats)}
-        built = engine.rules_from_json(rules)
+        # Every table made here has its creator's seat: caps then never wipe earned points.
+        built = engine.with_people_seated(engine.rules_from_json(rules))
         options = {**DEFAULT_OPTIONS, **profile.options}
         default_level = str(options.get("difficulty", "normal"))
         checked_seats = check_seats(seats, built.players, default_level)

@@ -94,6 +94,8 @@ def test_turn_cap_ends_the_game_as_if_declined() -> None:
     assert state.outcome is not None and state.outcome.reason == "turn-cap"
     result = ENGINE.result(state)
     assert result is not None and result.winners == (0,)
+    # The cap keeps the points: counts are compared, and the summary says so in words.
+    assert "limit of 3 turns" in result.summary and "lowest count" in result.summary
 
 
 # --- unanimous tie game ---------------------------------------------------------------------------

@@ -17,6 +17,7 @@ from cardtable.games.indecision import (
     State,
     Stop,
 )
+from cardtable.games.indecision import text as ENGINE_TEXT
 from cardtable.games.indecision.engine import STRICT_TURN_PROBLEM, TURN_PROBLEM, UNUSED_PROBLEM
 
 from .helpers import advance, cards, check_invariants, dealt, play_moves, position
@@ -475,6 +476,34 @@ def test_hand_cap_abandons_the_game() -> None:
     result = ENGINE.result(state)
     assert result is not None and result.reason == "cap" and result.winners == ()
     assert result.utilities == (0.0, 0.0) and "abandoned" in result.summary
+
+
+def test_hand_turn_cap_with_people_seated_counts_every_hand_instead_of_abandoning() -> None:
+    # RULES.md 1.3 keeps the abandoning cap for computer-only play; with a person at the table
+    # the hand ends as on an empty deck: every hand is counted from the seat to draw next.
+    rules = Rules(hand_turn_cap=3, people_seated=True)
+    state = play_moves(
+        opening(rules, totals=(10, 4)),
+        [(1, "discard 2C"), (0, "draw pile"), (0, "discard 2C"), (1, "draw pile")],
+    )
+    state = ENGINE.apply(state, ENGINE.parse_action("discard 2C"), 1)
+    summary = state.table.last_hand
+    assert summary is not None and summary.ending == "turn-limit" and summary.stopper is None
+    assert [r.seat for r in summary.results] == [0, 1]
+    seat_1_score = summary.results[1].score
+    assert state.table.totals == (10 + 23, 4 + seat_1_score)  # E1 is 23
+    assert state.phase is Phase.DEAL
+    assert "limit of 3 turns" in " ".join(ENGINE_TEXT.summary_lines(summary))
+
+
+def test_hand_cap_with_people_seated_gives_the_game_to_the_highest_total() -> None:
+    rules = Rules(hand_cap=1, people_seated=True)
+    state = play_moves(opening(rules, totals=(10, 50)), [(1, "discard 2C")])
+    state = _stop_after_draw(state, 0, "2C")  # seat 0 stops with E1: 10 + 23 = 33, below 50
+    result = ENGINE.result(state)
+    assert result is not None and result.reason == "hand-limit"
+    assert result.winners == (1,) and result.utilities == (0.0, 1.0)
+    assert "limit of hands" in result.summary and "abandoned" not in result.summary
 
 
 # -- manual declaration mode (1.5) -----------------------------------------------------------------

@@ -17,6 +17,7 @@ from cardtable.games.indian_rummy import actions as act
 from cardtable.games.indian_rummy.engine import ENGINE, shuffled
 from cardtable.games.indian_rummy.rules import PRESETS, Rules
 from cardtable.games.indian_rummy.state import IndianRummyState, Phase, deal_state, pack_of
+from cardtable.games.indian_rummy.text import render_hand_summary
 
 from .helpers import ScriptBot, advance, card, cards, legal_texts, play
 
@@ -297,6 +298,23 @@ def test_deal_turn_cap_abandons_the_deal_and_nobody_scores() -> None:
     assert ENGINE.current_player(state) == TERMINAL
     assert state.last_deal is not None and state.last_deal.outcome == "abandoned"
     assert state.last_deal.points == (0, 0, 0) and state.totals == (0, 0, 0)
+
+
+def test_deal_turn_cap_with_people_seated_keeps_the_drop_penalties() -> None:
+    # RULES.md 2.3 keeps the abandoning cap for AI-only play; with a person at the table the
+    # points already earned (here seat 1's first drop) stand and the deal ends with no show.
+    rules = Rules(players=3, deal_turn_cap=7, deals=1, people_seated=True)
+    state = deal_state(rules, [FILLER_0, FILLER_1, FILLER_2], pile="6C", wild_card="KD")
+    state = play(state, (1, "drop"))
+    for _ in range(6):
+        seat = state.turn
+        state = ENGINE.apply(state, act.DRAW_STOCK, seat)
+        state = ENGINE.apply(state, act.DISCARDS[state.drawn], seat)  # type: ignore[index]
+    assert ENGINE.current_player(state) == TERMINAL
+    assert state.last_deal is not None and state.last_deal.outcome == "turn-limit"
+    assert state.last_deal.points == (0, 20, 0) and state.totals == (0, 20, 0)
+    text = render_hand_summary(ENGINE.view(state, 0)) or ""
+    assert "limit of 7 turns" in text and "drop penalties stand" in text
 
 
 # ------------------------------------------------------------------ 2.6 dropping

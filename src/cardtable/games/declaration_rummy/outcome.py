@@ -117,10 +117,14 @@ def _summary(
             f"The stockpile was exhausted and seat {ender} declined the discard pile; seat "
             f"{winner} wins with the lowest count, {count_of(winner)}."
         )
-    cap = "exhausted-stock" if reason == "exhaustion-cap" else "turn"
+    rules = state.rules
+    if reason == "exhaustion-cap":
+        limit = f"{rules.exhaustion_circuits} full rounds of turns after the stockpile ran out"
+    else:
+        limit = f"its limit of {rules.turn_cap} turns"
     return (
-        f"The game reached its {cap} safeguard and ended as if declined; seat {winner} wins "
-        f"with the lowest count, {count_of(winner)}."
+        f"The game reached {limit} and ended on the counts, as if the discard pile were "
+        f"declined; seat {winner} wins with the lowest count, {count_of(winner)}."
     )
 
 

@@ -14,8 +14,13 @@ card when a seat draws from an empty deck. (A one-card pile with an empty deck, 
 ``draw pile`` is legal, cannot arise with one 52-card deck: the pile then holds 30 cards or
 more. The rule is kept as a safeguard.) With ``deck_exhaustion="score-hand"`` the hand ends at
 the end of the turn that leaves the deck empty: nobody stopped, so every hand is counted, from
-the seat that would have drawn next. Safeguards: a hand is abandoned with no score after
-``hand_turn_cap`` turns (the opening discard is the first), the game after ``hand_cap`` hands.
+the seat that would have drawn next. Safeguards: after ``hand_turn_cap`` turns (the opening
+discard is the first) a hand ends, and after ``hand_cap`` hands the game. In computer-only play
+(RULES.md 1.3: the caps are for simulations) the hand is abandoned with no score and the game
+with no winner. When people are seated (``rules.people_seated``, set by the table), a cap never
+wipes points: the hand ends as deck exhaustion's ``score-hand`` does, every hand counted from
+the seat that would have drawn next (ending ``turn-limit``), and at the hand cap the highest
+total wins (reason ``hand-limit``).
 
 Manual declaration mode: after a hand ends, each seat in counting order plays ``declare N``,
 then ``confirm`` (records N) or ``correct M`` (records M instead; a correction is final, so the
@@ -394,7 +399,10 @@ class IndecisionEngine(GameEngine[State, IndecisionAction, Rules, IndecisionView
             None,
         )
         if turns >= rules.hand_turn_cap:
-            return self._abandon_hand(after)
+            if not rules.people_seated:
+                return self._abandon_hand(after)
+            order = tuple((following + i) % rules.players for i in range(rules.players))
+            return self._begin_counting(after, Counting("turn-limit", -1, -1, (), order))
         if not state.deck and rules.deck_exhaustion == "score-hand":
             order = tuple((following + i) % rules.players for i in range(rules.players))
             return self._begin_counting(after, Counting("deck-exhausted", -1, -1, (), order))
@@ -720,10 +728,16 @@ class IndecisionEngine(GameEngine[State, IndecisionAction, Rules, IndecisionView
         counting: Counting | None,
     ) -> State:
         table = state.table
-        if summary.winners:
+        winners = summary.winners
+        if winners:
             phase, reason, dealer = Phase.GAME_OVER, "target", table.dealer
         elif table.hand_number >= table.rules.hand_cap:
             phase, reason, dealer = Phase.GAME_OVER, "cap", table.dealer
+            if table.rules.people_seated:
+                # With people at the table the points they earned decide the game.
+                best = max(totals)
+                winners = tuple(seat for seat, total in enumerate(totals) if total == best)
+                reason = "hand-limit"
         else:
             phase, reason, dealer = Phase.DEAL, "", table.starter
         return State(
@@ -732,7 +746,7 @@ class IndecisionEngine(GameEngine[State, IndecisionAction, Rules, IndecisionView
                 dealer=dealer,
                 totals=totals,
                 last_hand=summary,
-                winners=summary.winners,
+                winners=winners,
                 end_reason=reason,
             ),
             phase,
@@ -953,6 +967,9 @@ class IndecisionEngine(GameEngine[State, IndecisionAction, Rules, IndecisionView
                 f"{names} {verb} with {totals[winners[0]]} points after "
                 f"{table.hand_number} hand{'s' if table.hand_number != 1 else ''}"
             )
+            if table.end_reason == "hand-limit":
+                summary += ", the game's limit of hands, with the highest total"
+
         else:
             utilities = (0.0,) * players
             summary = (

@@ -38,8 +38,11 @@ class Rules:
     * ``may_discard_taken_card``: a card just taken from the pile may be discarded straight back.
     * ``deck_exhaustion``: ``reshuffle`` the pile under its top card into a new deck, or
       ``score-hand``: the hand ends with no stopper and everyone is scored.
-    * ``hand_turn_cap``: turns after which a hand is abandoned with no score (safeguard).
-    * ``hand_cap``: hands after which the game is abandoned (safeguard).
+    * ``hand_turn_cap``: turns after which a hand ends (safeguard): abandoned with no score in
+      computer-only play; with people seated, every hand is counted as when the deck runs out.
+    * ``hand_cap``: hands after which the game ends (safeguard): abandoned with no winner in
+      computer-only play; with people seated, the highest total wins.
+    * ``people_seated``: set by the table, not chosen: a person plays at this table.
     """
 
     players: int = 2
@@ -54,6 +57,7 @@ class Rules:
     deck_exhaustion: DeckExhaustion = "reshuffle"
     hand_turn_cap: int = 200
     hand_cap: int = 200
+    people_seated: bool = False
 
     def __post_init__(self) -> None:
         if not isinstance(self.players, int) or not 2 <= self.players <= 4:
@@ -78,6 +82,7 @@ class Rules:
             "manual_declaration",
             "warn_invalid_stop",
             "may_discard_taken_card",
+            "people_seated",
         ):
             if not isinstance(getattr(self, name), bool):
                 raise RulesError(f"{name} must be true or false")

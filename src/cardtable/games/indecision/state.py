@@ -156,8 +156,9 @@ class HandSummary:
     """The public summary of a finished hand: how it ended, every counted hand with its score,
     forfeits and declarations, and the winners if the game was decided in it.
 
-    ``ending`` is ``stop``, ``deck-exhausted`` (deck exhaustion option ``score-hand``) or
-    ``turn-cap`` (abandoned with no score; no hands are revealed).
+    ``ending`` is ``stop``, ``deck-exhausted`` (deck exhaustion option ``score-hand``),
+    ``turn-limit`` (the turn cap with people seated: every hand counted, as ``deck-exhausted``)
+    or ``turn-cap`` (computer-only play: abandoned with no score; no hands are revealed).
     """
 
     hand_number: int

@@ -159,7 +159,12 @@ def summary_lines(summary: HandSummary, seat: int | None = None) -> list[str]:
     head = f"Hand {summary.hand_number} (dealer {name(summary.dealer)})"
     if summary.ending == "turn-cap":
         return [f"{head} was abandoned at the turn cap with no score."]
-    if summary.stopper is None:
+    if summary.ending == "turn-limit":
+        lines = [
+            f"{head} reached its limit of {summary.rules.hand_turn_cap} turns with nobody "
+            "stopping; every hand is counted, as when the deck runs out."
+        ]
+    elif summary.stopper is None:
         lines = [f"{head} ended with an empty deck; every hand is counted."]
     elif summary.stop_problems:
         lines = [

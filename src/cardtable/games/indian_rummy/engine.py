@@ -17,8 +17,11 @@ the rule book leaves room:
   Before the exact search, :func:`surely_wrong_show` rejects in a few microseconds the hands
   that plainly cannot be a show (most random ones); it only ever answers "wrong" when the exact
   search would, which the tests check against the solver.
-* The turn cap (``deal_turn_cap``, drops included) abandons a deal: nobody scores, not even the
-  players who dropped, and the deal counts towards ``deals``.
+* The turn cap (``deal_turn_cap``, drops included) ends a deal with no show, and the deal counts
+  towards ``deals``. In computer-only play (RULES.md 2.3: the cap is for AI-only simulations)
+  the deal is abandoned and nobody scores, not even the players who dropped. When people are
+  seated (``rules.people_seated``, set by the table) points already earned stand: the drop
+  penalties are kept and the others score 0 (outcome ``turn-limit``).
 * ``result``: winners are the seats with the lowest total; ``scores`` the totals; ``utilities``
   minus the average points per deal played (higher is better, about -80..0 per deal).
   Free play (``deals=None``) never ends by itself: ``result`` stays ``None``.
@@ -471,7 +474,8 @@ class IndianRummyEngine(GameEngine[IndianRummyState, IndianRummyAction, Rules, I
     ) -> IndianRummyState:
         turns = s.turns + 1
         if turns >= s.rules.deal_turn_cap:
-            return _finish_deal(s, "abandoned", None, None, hands, pile, drops, events)
+            ending: DealOutcome = "turn-limit" if s.rules.people_seated else "abandoned"
+            return _finish_deal(s, ending, None, None, hands, pile, drops, events)
         n = s.rules.players
         nxt = (seat + 1) % n
         while drops[nxt] is not None:
@@ -653,6 +657,8 @@ def _finish_deal(
     shown: tuple[tuple[int, ...] | None, ...] = (None,) * n
     if outcome == "abandoned":
         points: tuple[int, ...] = (0,) * n
+    elif outcome == "turn-limit":
+        points = tuple(0 if drop is None else drop for drop in drops)
     elif outcome == "all-dropped":
         winner = drops.index(None)
         points = tuple(0 if drop is None else drop for drop in drops)

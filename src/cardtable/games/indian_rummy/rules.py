@@ -31,7 +31,9 @@ class Rules:
     * ``jokers_per_sequence``: ``None`` for no limit, or the most jokers standing in per sequence.
     * ``all_joker_groups``: groups made only of jokers are allowed.
     * ``deals``: deals in one game; ``None`` is free play (deal after deal until a new game).
-    * ``deal_turn_cap``: turns after which a deal is abandoned, nobody scoring (safeguard).
+    * ``deal_turn_cap``: turns after which a deal ends (safeguard): in computer-only play it is
+      abandoned and nobody scores; with people seated drop penalties stand and the others score 0.
+    * ``people_seated``: set by the table, not chosen: a person plays at this table.
     """
 
     players: int = 2
@@ -49,6 +51,7 @@ class Rules:
     all_joker_groups: bool = False
     deals: int | None = None
     deal_turn_cap: int = 400
+    people_seated: bool = False
 
     def __post_init__(self) -> None:
         top = 6 if self.allow_six_players else 4

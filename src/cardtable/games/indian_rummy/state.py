@@ -52,8 +52,9 @@ class Phase(enum.Enum):
 
 CHANCE_PHASES: Final = frozenset({Phase.CHOOSE_DEALER, Phase.DEAL, Phase.RESHUFFLE})
 
-DealOutcome = Literal["valid-show", "wrong-show", "all-dropped", "abandoned"]
-"""How a deal ended: a declaration (valid or wrong), all others dropping, or the turn cap."""
+DealOutcome = Literal["valid-show", "wrong-show", "all-dropped", "turn-limit", "abandoned"]
+"""How a deal ended: a declaration (valid or wrong), all others dropping, or the turn cap: with
+people seated ``turn-limit`` (drop penalties stand), in computer-only play ``abandoned``."""
 
 
 def pack_of(rules: Rules) -> tuple[int, ...]:

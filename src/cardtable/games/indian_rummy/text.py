@@ -194,6 +194,11 @@ def render_hand_summary(
             f"The deal reached the turn cap ({rules.deal_turn_cap} turns) and was abandoned: "
             "nobody scores."
         )
+    elif summary.outcome == "turn-limit":
+        lines.append(
+            f"The deal reached its limit of {rules.deal_turn_cap} turns with no show: drop "
+            "penalties stand and everyone else scores 0."
+        )
     elif summary.outcome == "all-dropped":
         assert summary.winner is not None
         winner = _seat_name(view, summary.winner, names)

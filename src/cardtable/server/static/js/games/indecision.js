@@ -315,6 +315,8 @@ export default {
       lead.push(last.stop_valid ? ", a valid stop." : `, but ${last.stop_problems.join(" and ")}: the stopper scores 0.`);
     } else if (last.ending === "deck-exhausted") {
       lead.push("The deck ran out: everyone is scored.");
+    } else if (last.ending === "turn-limit") {
+      lead.push("The hand reached its turn limit with nobody stopping: everyone is scored, as when the deck runs out.");
     } else if (last.ending === "turn-cap") {
       lead.push("The hand went on too long and was abandoned: nobody scores.");
     }

@@ -12,6 +12,7 @@ const OUTCOME_TEXT = {
   "valid-show": "a valid show",
   "wrong-show": "a wrong show",
   "all-dropped": "everyone else dropping",
+  "turn-limit": "the turn limit (drops stand, nobody else scores)",
   abandoned: "the turn limit (nobody scores)",
 };
 
@@ -359,6 +360,8 @@ export default {
       why = "Everyone else dropped: 0 points.";
     } else if (deal.outcome === "wrong-show" && points === 0) {
       why = "Someone else made a wrong show: 0 points.";
+    } else if (deal.outcome === "turn-limit") {
+      why = "The deal reached its turn limit with no show: 0 points.";
     } else if (deal.outcome === "abandoned") {
       why = "The deal was abandoned: 0 points.";
     }
