@@ -134,3 +134,56 @@ def test_hint_and_report_json_shapes() -> None:
     data = coach("indecision", IND.view(state, 0), IND.legal_actions(state, 0)).to_json()
     assert set(data) == {"tips", "near_melds", "discards", "warnings", "hint"}
     assert {"card", "leaves", "value", "note"} <= set(data["discards"][0])
+
+
+def test_declaration_rummy_hint_never_takes_a_discard_only_to_discard_it_again() -> None:
+    # Taking the top discard and then discarding that same card leaves the hand as it was: the
+    # coach then says to draw from the stock instead of "take the 7H" followed by "discard 7H".
+    from bots.positions import decision_states, default_rules
+    from cardtable.bots.declaration_rummy import NormalBot
+    from cardtable.coach.declaration_rummy import _discarded_again
+    from cardtable.games.declaration_rummy.state import Phase as DRPhase
+
+    checked = 0
+    for seed in range(6):
+        for state in decision_states(
+            "declaration-rummy", default_rules("declaration-rummy"), seed, guide=NormalBot()
+        ):
+            seat = DR.current_player(state)
+            view = DR.view(state, seat)
+            if view.phase is not DRPhase.DRAW or view.discard_top is None:
+                continue
+            legal = DR.legal_actions(state, seat)
+            if dr.DRAW_STOCK not in legal:
+                continue
+            advice = hint("declaration-rummy", view, legal).action
+            if isinstance(advice, dr.TakeDiscard) and advice.count == 1:
+                assert not _discarded_again(view.hand, view.discard_top), format_card(
+                    view.discard_top
+                )
+                checked += 1
+    assert checked > 0
+
+
+def test_declaration_rummy_hint_never_discards_a_card_just_taken_from_the_pile() -> None:
+    from bots.positions import decision_states, default_rules
+    from cardtable.bots.declaration_rummy import NormalBot
+    from cardtable.games.declaration_rummy.state import DrawKind
+    from cardtable.games.declaration_rummy.state import Phase as DRPhase
+
+    checked = 0
+    for seed in range(6):
+        for state in decision_states(
+            "declaration-rummy", default_rules("declaration-rummy"), seed, guide=NormalBot()
+        ):
+            seat = DR.current_player(state)
+            view = DR.view(state, seat)
+            if view.phase is not DRPhase.PLAY or view.draw_kind is DrawKind.STOCK:
+                continue
+            legal = DR.legal_actions(state, seat)
+            others = [a for a in legal if isinstance(a, dr.Discard) and a.card not in view.drawn]
+            advice = hint("declaration-rummy", view, legal).action
+            if others and isinstance(advice, dr.Discard):
+                assert advice.card not in view.drawn, format_card(advice.card)
+                checked += 1
+    assert checked > 0

@@ -27,7 +27,7 @@ from cardtable.coach.report import CoachReport, DiscardOption, Hint, NearMeld
 from cardtable.games.declaration_rummy import actions as act
 from cardtable.games.declaration_rummy.actions import Action
 from cardtable.games.declaration_rummy.scoring import count_hand
-from cardtable.games.declaration_rummy.state import Phase
+from cardtable.games.declaration_rummy.state import DrawKind, Phase
 from cardtable.games.declaration_rummy.view import DeclarationRummyView
 from cardtable.melds.declaration import card_count, dr_best
 
@@ -43,9 +43,48 @@ def _chance(view: DeclarationRummyView, count: int) -> float:
 
 
 def hint(view: DeclarationRummyView, legal: Sequence[Action]) -> Hint:
-    """Normal's choice with a one-line reason."""
+    """Normal's choice with a one-line reason. It never advises taking a card from the pile
+    only to discard it again (a pass that wastes the draw): not "take the top discard" when
+    discarding it again would be best, and not "discard" a card just taken from the pile."""
     action = _POLICY.choose(view, legal, _rng(view))
+    if (
+        isinstance(action, act.TakeDiscard)
+        and action.count == 1
+        and act.DRAW_STOCK in legal
+        and view.discard_top is not None
+        and _discarded_again(view.hand, view.discard_top)
+    ):
+        action = act.DRAW_STOCK
+    elif isinstance(action, act.Discard) and _taken_from_pile(view, action.card):
+        action = _other_discard(view, legal, action)
     return Hint(action, _reason(view, action))
+
+
+def _taken_from_pile(view: DeclarationRummyView, card: int) -> bool:
+    return view.draw_kind is not DrawKind.STOCK and card in view.drawn
+
+
+def _other_discard(
+    view: DeclarationRummyView, legal: Sequence[Action], chosen: act.Discard
+) -> Action:
+    """The discard leaving the lowest count among those of cards not just taken from the pile
+    (``chosen`` when there is none)."""
+    others = [c for c in dict.fromkeys(legal_discards(legal)) if not _taken_from_pile(view, c)]
+    if not others:
+        return chosen
+    best = min(others, key=lambda c: dr_best(tuple(sorted(without(view.hand, c))))[0])
+    return act.Discard(best)
+
+
+def _discarded_again(hand: Sequence[int], top: int) -> bool:
+    """Whether, after taking ``top``, discarding it again leaves the lowest count."""
+    after = (*hand, top)
+    counts = {
+        card: dr_best(tuple(sorted(without(after, card))))[0]
+        for card in set(after)
+        if card != NO_MELD_2
+    }
+    return counts[top] <= min(counts.values())
 
 
 def _reason(view: DeclarationRummyView, action: Action) -> str:
