@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -187,3 +188,30 @@ def test_declaration_rummy_hint_never_discards_a_card_just_taken_from_the_pile()
                 assert advice.card not in view.drawn, format_card(advice.card)
                 checked += 1
     assert checked > 0
+
+
+def test_declaration_rummy_coach_says_chances_in_words_not_percentages() -> None:
+    from cardtable.coach.words import chance_words
+
+    state = declaration(["KS QD JH 10C 8S 6D 4H 2C AH 3S 5D", "5C 6H 7S 8H 10D JC AS 2D 3D 9C"])
+    report = _report("declaration-rummy", DR, state)
+    texts = [*report.warnings, *report.tips, report.hint.reason if report.hint else ""]
+    assert not any("%" in text for text in texts), texts
+    (warning,) = [w for w in report.warnings if "likely to lose" in w]
+    assert re.search(r"(almost never|rarely|about \d in \d+ times|about half the time)", warning)
+    words = [chance_words(p / 100) for p in range(101)]
+    assert words[0] == "almost never" and words[100] == "almost always"
+    assert "about 1 in 5 times" in words and "about half the time" in words
+
+
+def test_indian_rummy_discard_hint_names_the_card_once_with_its_worth() -> None:
+    # No pure sequence yet, so no show: the hint is a discard ("Discard KD: it is a loose
+    # card worth 10; ..."), the card named once.
+    state = indian(["2H 4H 6H 5S 7S 9S 9C 9D JH KD QC 4D 7C 10H", OTHER_IR], wild="8D")
+    advice = hint("indian-rummy", IR.view(state, 0), IR.legal_actions(state, 0))
+    assert isinstance(advice.action, ir.Discard)
+    card = format_card(advice.action.card)
+    assert re.match(
+        rf"Discard {card}: it is (a loose card|part of a weak near-meld) worth \d+; ", advice.reason
+    )
+    assert advice.reason.count(card) == 1

@@ -24,6 +24,7 @@ from cardtable.bots.declaration_rummy import (
 )
 from cardtable.cards import CANT_DECLARE_0, NO_MELD_2, WILDCARD, format_card, is_regular
 from cardtable.coach.report import CoachReport, DiscardOption, Hint, NearMeld
+from cardtable.coach.words import chance_words
 from cardtable.games.declaration_rummy import actions as act
 from cardtable.games.declaration_rummy.actions import Action
 from cardtable.games.declaration_rummy.scoring import count_hand
@@ -98,13 +99,13 @@ def _reason(view: DeclarationRummyView, action: Action) -> str:
     if isinstance(action, act.Declare):
         count = count_of(hand)
         return (
-            f"Declare: your count is {count}, the lowest at the table about "
-            f"{_chance(view, count):.0%} of the time given the unseen cards."
+            f"Declare: with the cards still unseen, a count of {count} is the lowest at the "
+            f"table {chance_words(_chance(view, count))}."
         )
     if isinstance(action, act.AcceptTie | act.RejectTie):
         chance = _chance(view, count_of(hand))
         verb = "Accept" if isinstance(action, act.AcceptTie) else "Reject"
-        return f"{verb} the tie: your count would be lowest about {chance:.0%} of the time."
+        return f"{verb} the tie: your count would be the lowest {chance_words(chance)}."
     if isinstance(action, act.Decline):
         count = count_of(hand)
         return (
@@ -131,7 +132,8 @@ def _reason(view: DeclarationRummyView, action: Action) -> str:
     rest = without(hand, card)
     count, melds, _ = dr_best(rest)
     return (
-        f"Discard {format_card(card)} (counts {card_count(card)}): your count drops to {count}"
+        f"Discard {format_card(card)}: it counts {card_count(card)}, and your count drops to "
+        f"{count}"
         + (f", keeping {len(melds)} meld{'s' if len(melds) != 1 else ''}" if melds else "")
         + "."
     )
@@ -209,10 +211,10 @@ def coach(view: DeclarationRummyView, legal: Sequence[Action]) -> CoachReport:
             if chance < 0.5:
                 warnings.append(
                     f"A declaration now is likely to lose: your count of {count} would be the "
-                    f"lowest only about {chance:.0%} of the time."
+                    f"lowest only {chance_words(chance)}."
                 )
             else:
-                tips.append(f"Declaring now wins about {chance:.0%} of the time (count {count}).")
+                tips.append(f"Declaring now with a count of {count} wins {chance_words(chance)}.")
         hint_card = (
             report_hint.action.card
             if report_hint is not None and isinstance(report_hint.action, act.Discard)

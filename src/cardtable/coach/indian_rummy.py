@@ -96,7 +96,7 @@ def _reason(view: IndianRummyView, action: IndianRummyAction) -> str:
     in_partial = any(card in p.cards for p in analyze(hand, wild).partials)
     role = "part of a weak near-meld" if in_partial else "a loose card"
     return (
-        f"Discard {format_card(card)}: {role} worth {card_points(card, wild)} points; "
+        f"Discard {format_card(card)}: it is {role} worth {card_points(card, wild)}; "
         f"{_needs(shape)}."
     )
 
