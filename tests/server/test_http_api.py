@@ -131,10 +131,47 @@ def test_indecision_examples_score_what_their_captions_say(client: TestClient) -
     from cardtable.games.indecision.scoring import score_hand
 
     examples = client.get("/api/rules/indecision").json()["examples"]
-    assert [example["score"] for example in examples] == [23, 17, 14, 16]
+    assert [example["score"] for example in examples] == [23, 17, 14, 16, 9, 10]
     for example in examples:
         cards = parse_cards(" ".join(example["cards"]))
         assert score_hand(cards, Rules()).score == example["score"]
+
+
+def test_how_to_play_says_what_a_run_on_a_bike_inside_a_longer_run_counts(
+    client: TestClient,
+) -> None:
+    # RULES.md 1.6: by default the four spades inside A-2-3-4-5 (a mixed Run of 5) are not
+    # also a Run on a Bike; the option bike_inside_longer_run_counts adds them.
+    from cardtable.cards import parse_cards
+    from cardtable.games.indecision.rules import Rules
+    from cardtable.games.indecision.scoring import score_hand
+
+    page = client.get("/api/rules/indecision").json()
+    (melds,) = [s["html"] for s in page["sections"] if s["heading"] == "Melds"]
+    mixed, alone = parse_cards("AS 2S 3S 4S 5H"), parse_cards("AS 2S 3S 4S 9H")
+    default, option = Rules(), Rules(bike_inside_longer_run_counts=True)
+    assert (score_hand(mixed, default).score, score_hand(alone, default).score) == (9, 10)
+    assert score_hand(mixed, option).score == 19
+    assert "A♠ 2♠ 3♠ 4♠ 5♥ is a Run of 5 and scores 9" in melds
+    assert (
+        "A♠ 2♠ 3♠ 4♠ 9♥ has no longer run" in melds and "Run on a Bike of 4 and score 10" in melds
+    )
+    assert "then A♠ 2♠ 3♠ 4♠ 5♥ scores 19" in melds
+    assert "bike_inside_longer_run_counts" not in melds
+
+
+def test_how_to_play_has_no_repeated_section_and_writes_cards_with_suit_symbols(
+    client: TestClient,
+) -> None:
+    import re
+
+    for name in game_names():
+        page = client.get(f"/api/rules/{name}").json()
+        headings = [section["heading"] for section in page["sections"]]
+        assert len(headings) == len(set(headings)), headings
+        captions = " ".join(example["caption"] for example in page["examples"])
+        assert not re.search(r"\b(10|[2-9AJQK])[SHDC]\b", captions), captions
+        assert not re.search(r"\b\d (spades|hearts|diamonds|clubs)\b", captions), captions
 
 
 def test_rummy_examples_score_what_their_captions_say(client: TestClient) -> None:

@@ -15,12 +15,21 @@ from cardtable.server.catalog import notice
 
 PLAYING_HERE: Final = (
     "<p>Tap a card to lift it and tap it again to play it, or use the buttons under your hand. "
-    "Press and hold a card to move it within your hand.</p>"
-    "<ul><li><kbd>←</kbd> <kbd>→</kbd> move through your hand</li>"
+    "Press and hold a card (or drag it) to move it within your hand.</p>"
+    "<ul><li><kbd>←</kbd> <kbd>→</kbd> move through your hand, <kbd>Shift</kbd>+<kbd>←</kbd> "
+    "<kbd>→</kbd> move the card</li>"
     "<li><kbd>Enter</kbd> lifts the current card, or plays it once lifted</li>"
     "<li><kbd>S</kbd> draws from the stock, <kbd>D</kbd> takes the discard</li>"
     "<li><kbd>H</kbd> asks for a hint, <kbd>Escape</kbd> closes a panel</li></ul>"
 )
+"""How the table is handled, the same for every game (the page's one section on it)."""
+
+_SUIT_SYMBOLS: Final = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+
+
+def _cards(text: str) -> str:
+    """Card labels written with suit symbols: "AS 2S 5H" reads "A♠ 2♠ 5♥"."""
+    return " ".join(label[:-1] + _SUIT_SYMBOLS[label[-1]] for label in text.split())
 
 
 def _section(heading: str, html: str) -> dict[str, str]:
@@ -71,6 +80,23 @@ def _indecision_values() -> str:
     )
 
 
+def _bike_inside_a_run() -> str:
+    """What the default counts for a Run on a Bike inside a longer mixed run, with the
+    numbers the scorer gives (the tests check them)."""
+    from cardtable.games.indecision.rules import MeldValues
+
+    values = MeldValues()
+    mixed, alone = _cards("AS 2S 3S 4S 5H"), _cards("AS 2S 3S 4S 9H")
+    return (
+        "<p>One exception: a Run on a Bike inside a longer run that is not all one suit "
+        f"does not count by itself. {mixed} is a Run of 5 and scores {values.run_5}; the "
+        f"four spades inside it are not also a Run on a Bike. {alone} has no longer run, so "
+        f"its four spades are a Run on a Bike of 4 and score {values.bike_4}. The house rule "
+        "to count a Run on a Bike inside a longer mixed run as well changes this: then "
+        f"{mixed} scores {values.run_5 + values.bike_4}.</p>"
+    )
+
+
 def _indecision() -> dict[str, Any]:
     return {
         "title": "Indecision",
@@ -100,7 +126,7 @@ def _indecision() -> dict[str, Any]:
                 "several melds. Runs go round the corner: Q-K-A and K-A-2 are both runs.</p>"
                 + _indecision_values()
                 + "<p>A Run on a Bike is not also counted as a Flush of the same cards; a "
-                "fourth card of that suit makes a Flush beside it.</p>",
+                "fourth card of that suit makes a Flush beside it.</p>" + _bike_inside_a_run(),
             ),
             _section(
                 "Stopping",
@@ -126,17 +152,22 @@ def _indecision() -> dict[str, Any]:
                 23,
             ),
             _example(
-                "Two Runs of 4 (12), a Pair of kings (2) and a Flush of 3 clubs (3)",
+                "Two Runs of 4 (12), a Pair of kings (2) and a Flush of 3 ♣ (3)",
                 "10C JD QC KC KH",
                 17,
             ),
             _example(
-                "Run of 3 (3), Run on a Bike of 3 (5), a Pair of sevens (2) and a Flush "
-                "of 4 clubs (4)",
+                "Run of 3 (3), Run on a Bike of 3 (5), a Pair of sevens (2) and a Flush of 4 ♣ (4)",
                 "5C 6C 7C 7D 10C",
                 14,
             ),
             _example("Four Runs of 3 (12) and two Pairs (4)", "5S 5H 6D 6C 7S", 16),
+            _example(
+                "Run of 5 (9): the Run on a Bike of four ♠ inside it does not count",
+                "AS 2S 3S 4S 5H",
+                9,
+            ),
+            _example("Run on a Bike of 4 (10); the 9♥ is left over", "AS 2S 3S 4S 9H", 10),
         ],
     }
 
@@ -206,8 +237,8 @@ def _indian_rummy() -> dict[str, Any]:
         ],
         "examples": [
             _example(
-                "Twos are wild. A pure run 3H-9H split in two sequences and a set of queens; "
-                "the loose KS, 9D and 4C count 10 + 9 + 4",
+                "Twos are wild. A pure run 3♥-9♥ split in two sequences and a set of queens; "
+                "the loose K♠, 9♦ and 4♣ count 10 + 9 + 4",
                 "3H 4H 5H 6H 7H 8H 9H QS QD QC KS 9D 4C",
                 23,
             ),
@@ -283,7 +314,7 @@ def _declaration_rummy() -> dict[str, Any]:
         ],
         "examples": [
             _example(
-                "Meld the three fours and only the 2 and 3 of hearts count: 5, not 8",
+                "Meld the three fours and only the 2♥ and 3♥ count: 5, not 8",
                 "2H 3H 4H 4S 4C",
                 5,
             ),
