@@ -1,6 +1,6 @@
 """Options visibly take effect and are kept per player; the menu's panels (How to play, House
-rules, Start a new game?, Your Record with export and import) work; the record survives a
-server restart."""
+rules, New game and Abandon this game, Your Record with export and import) work; the record
+survives a server restart."""
 
 from __future__ import annotations
 
@@ -197,21 +197,41 @@ def test_house_rules_panel_lists_the_tables_rules_with_changes_marked(
     expect(page.locator("[data-rule=target_score] input")).to_have_value("50")
 
 
-def test_start_a_new_game_asks_first_and_abandons_the_table(
+def test_leave_and_new_game_keep_the_game_and_abandoning_is_asked_first(
     server: LiveServer, open_page: Callable[..., BrowserPage]
 ) -> None:
     page = open_page().page
     start_game(page, server.url, "indecision")
     wait_my_turn(page)
     table_url = page.url
+    # Leave: back to the start page, the game waiting under "Games in progress".
+    page.locator(".actions .leave").click()
+    expect(page.locator(".start-form")).to_be_visible()
+    expect(page.locator(".resume-list li")).to_have_count(1)
+    page.locator(".resume-list .btn").click()
+    expect(page.locator(".table[data-version]")).to_be_visible()
+    assert page.url == table_url
+    wait_my_turn(page)
+    # The menu's New game keeps it too.
     page.click("#menu-button")
+    expect(page.locator("[data-menu=abandon]")).to_be_visible()
     page.click("[data-menu=new-game]")
+    expect(page.locator(".start-form")).to_be_visible()
+    assert len(page.evaluate("() => fetch('/api/tables').then(r => r.json())")) == 1
+    page.click("#menu-button")
+    expect(page.locator("[data-menu=abandon]")).to_be_hidden()
+    page.keyboard.press("Escape")
+    page.goto(table_url)
+    wait_my_turn(page)
+    # Abandoning is its own, named action, asked first.
+    page.click("#menu-button")
+    page.click("[data-menu=abandon]")
     dialog = page.locator("dialog#panel[data-panel=confirm]")
-    expect(dialog).to_contain_text("Start a new game?")
-    dialog.locator(".btn", has_text="Cancel").click()
+    expect(dialog).to_contain_text("Abandon this game?")
+    dialog.locator(".btn", has_text="Keep playing").click()
     assert page.url == table_url
     page.click("#menu-button")
-    page.click("[data-menu=new-game]")
+    page.click("[data-menu=abandon]")
     with page.expect_response(lambda r: r.request.method == "DELETE"):
         dialog.locator(".btn.primary").click()
     expect(page.locator(".start-form")).to_be_visible()

@@ -5,7 +5,7 @@ import { api } from "./api.js";
 import { h, replaceChildren } from "./dom.js";
 import { setupMenu, showTableRules } from "./menu.js";
 import { applyOptions } from "./options.js";
-import { alertMessage, confirmPanel, setupPanel } from "./panel.js";
+import { alertMessage, announce, closePanel, confirmPanel, setupPanel } from "./panel.js";
 import { StartScreen } from "./start.js";
 import { TableView } from "./table.js";
 
@@ -50,21 +50,40 @@ const app = {
     else if (this.view instanceof StartScreen) this.view.showHouseRules();
   },
 
-  async confirmNewGame() {
+  /** The table being played, when there is one and its game is not over. */
+  unfinishedTable() {
     const table = this.view instanceof TableView ? this.view : null;
-    const playing = table && table.message && !table.message.result;
+    return table && table.message && !table.message.result ? table : null;
+  },
+
+  /** Leave the table for the start page; an unfinished game waits under "Games in progress". */
+  leaveTable() {
+    const kept = Boolean(this.unfinishedTable());
+    this.showStart();
+    if (kept) announce("The game is kept: resume it from Games in progress.");
+  },
+
+  /** Menu "New game": the start page; the game in progress is kept, not abandoned. */
+  confirmNewGame() {
+    this.leaveTable();
+  },
+
+  /** Abandon the game in progress for good (asked first); then the start page. */
+  async confirmAbandon() {
+    const table = this.unfinishedTable();
+    if (!table) return;
     const ok = await confirmPanel(
-      "Start a new game?",
-      playing ? "The game in progress will be abandoned." : "Go back to choose a game and its rules.",
-      "Start a new game",
+      "Abandon this game?",
+      "The game ends now, unfinished, and cannot be resumed. To play it later instead, use Leave.",
+      "Abandon the game",
+      "Keep playing",
     );
     if (!ok) return;
-    if (playing) {
-      try {
-        await api.leaveTable(table.tableId);
-      } catch (error) {
-        alertMessage(`Could not leave the table: ${error.message}`);
-      }
+    try {
+      await api.leaveTable(table.tableId);
+    } catch (error) {
+      alertMessage(`The game could not be abandoned: ${error.message}`);
+      return;
     }
     this.showStart();
   },
@@ -86,6 +105,9 @@ const app = {
 
 function route() {
   const main = document.getElementById("main");
+  // A panel belongs to the screen that opened it (a game-over summary to its table): it never
+  // survives a change of screen by Back, Forward or a typed address.
+  closePanel();
   if (app.view instanceof TableView) app.view.destroy();
   const match = /^#\/table\/(.+)$/.exec(location.hash);
   if (match) {

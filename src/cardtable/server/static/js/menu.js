@@ -23,11 +23,13 @@ export function setupMenu(app) {
     if (open) {
       const game = app.currentGame();
       menu.querySelector('[data-menu="how-to-play"]').textContent = game ? `How to play ${app.gameTitle(game)}` : "How to play";
+      // Only a game in progress can be abandoned (the whole item goes, not just its button).
+      menu.querySelector('[data-menu="abandon"]').closest("li").hidden = !app.unfinishedTable();
       menu.querySelector("button").focus();
     }
   });
   menu.addEventListener("keydown", (event) => {
-    const items = [...menu.querySelectorAll("button")];
+    const items = [...menu.querySelectorAll("li:not([hidden]) > button")];
     const index = items.indexOf(document.activeElement);
     if (event.key === "Escape") {
       event.stopPropagation();
@@ -52,6 +54,7 @@ export function setupMenu(app) {
     else if (which === "options") showOptions();
     else if (which === "house-rules") app.showHouseRules();
     else if (which === "new-game") app.confirmNewGame();
+    else if (which === "abandon") app.confirmAbandon();
     else if (which === "record") showRecord(app);
   });
 }
@@ -184,7 +187,8 @@ function recordGames(record) {
   return [];
 }
 
-export async function showRecord(app) {
+/** Your Record; `notice` ({kind: "ok" | "error", text}) is shown at its top (an import's outcome). */
+export async function showRecord(app, notice = null) {
   const body = openPanel("Your Record", h("p", { class: "muted" }, "Loading…"), { wide: true, name: "record" });
   let record;
   try {
@@ -225,25 +229,44 @@ export async function showRecord(app) {
           h("span", { class: "value" }, statValue(value)), h("span", { class: "name" }, text)))));
   });
   const exportButton = h("button", { type: "button", class: "btn", onclick: () => exportRecord() }, "Export record");
-  const file = h("input", { type: "file", accept: "application/json,.json", id: "import-file", class: "visually-hidden" });
+  const file = h("input", { type: "file", accept: "application/json,.json", id: "import-file", class: "visually-hidden", tabindex: "-1" });
   const importButton = h("button", { type: "button", class: "btn", onclick: () => file.click() }, "Import record");
+  // The outcome of an import is said inside this panel (a toast would sit under the dialog).
+  const status = h("p", { class: `record-status${notice ? ` ${notice.kind}` : ""}`, role: notice?.kind === "error" ? "alert" : "status", hidden: !notice }, notice?.text ?? "");
   file.addEventListener("change", async () => {
     const chosen = file.files?.[0];
+    // Cleared at once, so that choosing the same file again is a new choice.
+    file.value = "";
     if (!chosen) return;
+    let doc;
     try {
-      const doc = JSON.parse(await chosen.text());
-      await api.importProfile(doc);
-      announce("Record imported.");
-      showRecord(app);
-    } catch (error) {
-      alertMessage(`The record could not be imported: ${error.message}`);
+      doc = JSON.parse(await chosen.text());
+    } catch {
+      showStatus(status, "error", `The record could not be imported: ${chosen.name} is not a cardtable record (it is not JSON).`);
+      return;
     }
+    try {
+      await api.importProfile(doc);
+    } catch (error) {
+      showStatus(status, "error", `The record could not be imported: ${error.message}`);
+      return;
+    }
+    announce("Record imported.");
+    showRecord(app, { kind: "ok", text: `Record imported from ${chosen.name}.` });
   });
   body.replaceChildren(
+    status,
     sections.length ? h("div", { class: "record" }, sections) : h("p", {}, "No games finished yet."),
     h("div", { class: "record-actions" }, exportButton, importButton, file),
     h("p", { class: "muted" }, "Your record is kept on this server for this browser. Export it to keep a copy or move it to another browser."),
   );
+}
+
+function showStatus(status, kind, text) {
+  status.className = `record-status ${kind}`;
+  status.setAttribute("role", kind === "error" ? "alert" : "status");
+  status.textContent = text;
+  status.hidden = false;
 }
 
 async function exportRecord() {

@@ -62,7 +62,9 @@ export function announce(text) {
 export function alertMessage(text, kind = "error") {
   document.getElementById("alerts").textContent = text;
   const toast = h("div", { class: `toast toast-${kind}`, role: "status" }, text);
-  document.body.append(toast);
+  // An open dialog sits above the page: a toast for it is shown inside it, not hidden under it.
+  const dialog = panel();
+  (dialog.open ? dialog : document.body).append(toast);
   setTimeout(() => toast.classList.add("leaving"), 3200);
   setTimeout(() => toast.remove(), 3800);
 }

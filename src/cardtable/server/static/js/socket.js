@@ -1,23 +1,34 @@
-// The table's websocket: JSON messages in both directions, reconnecting after a drop.
+// The table's websocket: JSON messages in both directions, reconnecting after a drop. A refusal
+// (no profile, not seated, no such table) is final: it is reported once and never retried.
+// Moves are never queued: a move made while the connection is down is refused at once, so
+// nothing the player did not see is sent later.
 
-const RETRY_DELAYS_MS = [250, 500, 1000, 2000, 4000];
+const RETRY_DELAYS_MS = [250, 500, 1000, 2000, 4000, 8000];
+/** Close codes the server uses to refuse a seat (see server/websocket.py). */
+const REFUSALS = new Set([4401, 4403, 4404]);
 
 export class TableSocket {
   /**
    * @param {string} tableId
    * @param {(message: object) => void} onMessage called for every server message
    * @param {(connected: boolean) => void} onStatus called when the connection opens or drops
+   * @param {(reason: string) => void} onRefused called once when the server refuses the seat
    */
-  constructor(tableId, onMessage, onStatus = () => {}) {
+  constructor(tableId, onMessage, onStatus = () => {}, onRefused = () => {}) {
     this.tableId = tableId;
     this.onMessage = onMessage;
     this.onStatus = onStatus;
+    this.onRefused = onRefused;
     this.closed = false;
     this.attempt = 0;
-    this.pending = [];
     this.ws = null;
     this.pingTimer = null;
+    this.retryTimer = null;
     this.connect();
+  }
+
+  get connected() {
+    return Boolean(this.ws && this.ws.readyState === WebSocket.OPEN);
   }
 
   connect() {
@@ -25,10 +36,10 @@ export class TableSocket {
     const url = `${scheme}://${location.host}/ws/tables/${encodeURIComponent(this.tableId)}`;
     const ws = new WebSocket(url);
     this.ws = ws;
+    let refusal = "";
     ws.addEventListener("open", () => {
       this.attempt = 0;
       this.onStatus(true);
-      for (const message of this.pending.splice(0)) ws.send(JSON.stringify(message));
       this.pingTimer = setInterval(() => this.send({ type: "ping" }), 25000);
     });
     ws.addEventListener("message", (event) => {
@@ -38,32 +49,41 @@ export class TableSocket {
       } catch {
         return;
       }
+      // A refusal arrives as an error message just before the closing frame.
+      if (message.type === "error" && (message.code === "not-seated" || message.code === "no-table")) {
+        refusal = message.message || "";
+        return;
+      }
       this.onMessage(message);
     });
-    ws.addEventListener("close", () => {
+    ws.addEventListener("close", (event) => {
       clearInterval(this.pingTimer);
-      if (this.closed) return;
+      if (this.closed || this.ws !== ws) return;
+      if (REFUSALS.has(event.code)) {
+        this.closed = true;
+        this.onRefused(refusal || event.reason || "");
+        return;
+      }
       this.onStatus(false);
       const delay = RETRY_DELAYS_MS[Math.min(this.attempt, RETRY_DELAYS_MS.length - 1)];
       this.attempt += 1;
-      setTimeout(() => {
+      this.retryTimer = setTimeout(() => {
         if (!this.closed) this.connect();
       }, delay);
     });
   }
 
-  /** Send a message now, or as soon as the connection is open. */
+  /** Send a message now; returns false (and sends nothing, ever) when not connected. */
   send(message) {
-    if (this.ws && this.ws.readyState === WebSocket.OPEN) {
-      this.ws.send(JSON.stringify(message));
-    } else if (message.type !== "ping") {
-      this.pending.push(message);
-    }
+    if (!this.connected) return false;
+    this.ws.send(JSON.stringify(message));
+    return true;
   }
 
   close() {
     this.closed = true;
     clearInterval(this.pingTimer);
+    clearTimeout(this.retryTimer);
     if (this.ws) this.ws.close();
   }
 }

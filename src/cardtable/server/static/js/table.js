@@ -13,6 +13,7 @@ import { groupByMelds, Hand } from "./hand.js";
 import { options, onOptionsChange } from "./options.js";
 import { alertMessage, announce, closePanel, openPanel, panelOpen } from "./panel.js";
 import { TableSocket } from "./socket.js";
+import { spokenCards } from "./speech.js";
 
 const BOT_NAMES = ["Ruby", "Max", "Ivy", "Otto", "Nell", "Finn", "Rosa", "Theo", "Lena", "Hugo"];
 
@@ -59,13 +60,11 @@ export class TableView {
     try {
       this.meta = await api.table(this.tableId);
     } catch (error) {
-      replaceChildren(
-        root,
-        h("div", { class: "table-missing felt-card" },
-          h("h2", {}, "This table is not available"),
-          h("p", {}, error.message),
-          h("button", { type: "button", class: "btn primary", onclick: () => this.app.showStart() }, "Start a new game")),
-      );
+      this.showUnavailable(error.message);
+      return;
+    }
+    if (this.meta.your_seat === null || this.meta.your_seat === undefined) {
+      this.showUnavailable("You do not sit at this table.");
       return;
     }
     this.module = gameModule(this.meta.game);
@@ -75,6 +74,23 @@ export class TableView {
       this.tableId,
       (message) => this.onMessage(message),
       (connected) => this.onConnection(connected),
+      (reason) => this.showUnavailable(reason),
+    );
+  }
+
+  /** The table cannot be played from here (no seat, no such table): say so, once, and stop. */
+  showUnavailable(reason) {
+    if (this.destroyed) return;
+    this.destroy();
+    this.message = null;
+    this.app.setTitle("");
+    const sentence = reason ? `${reason.charAt(0).toUpperCase()}${reason.slice(1).replace(/\.?$/, ".")}` : "";
+    replaceChildren(
+      this.root,
+      h("div", { class: "table-missing felt-card", role: "alert" },
+        h("h2", {}, "This table is not available"),
+        sentence ? h("p", {}, sentence) : null,
+        h("button", { type: "button", class: "btn primary", onclick: () => this.app.showStart() }, "Choose a game")),
     );
   }
 
@@ -82,6 +98,11 @@ export class TableView {
     this.destroyed = true;
     if (this.socket) this.socket.close();
     this.hand.resizeObserver.disconnect();
+  }
+
+  /** Whether moves can be sent now: connected and not waiting for the last one. */
+  canMove() {
+    return Boolean(this.socket?.connected) && !this.offline;
   }
 
   build() {
@@ -97,7 +118,8 @@ export class TableView {
       actions: h("div", { class: "actions", role: "toolbar", "aria-label": "Your moves" }),
       scores: h("section", { class: "scores side-card", "aria-labelledby": "scores-title" }),
       coach: h("section", { class: "coach side-card", id: "coach-panel", "aria-labelledby": "coach-title", hidden: true }),
-      connection: h("p", { class: "connection", role: "status", hidden: true }, "Reconnecting…"),
+      connection: h("p", { class: "connection", role: "status", hidden: true },
+        h("strong", {}, "Connection lost."), " Reconnecting… moves are paused until the table is back."),
       banner: h("div", { class: "result-banner", hidden: true }),
     };
     const table = h(
@@ -122,13 +144,20 @@ export class TableView {
 
   onConnection(connected) {
     this.el.connection.hidden = connected;
-    if (!connected) this.pending = false;
+    // While the server cannot be reached, nothing can be played (and nothing is queued): the
+    // table is shown as paused until the server's fresh state arrives after reconnecting.
+    this.offline = !connected;
+    this.pending = false;
+    this.root.querySelector(".table")?.classList.toggle("offline", !connected);
+    if (this.message) this.renderControls();
   }
 
   onMessage(message) {
     if (this.destroyed) return;
     switch (message.type) {
       case "state":
+        this.offline = false;
+        this.root.querySelector(".table")?.classList.remove("offline");
         this.onState(message);
         break;
       case "error":
@@ -211,7 +240,17 @@ export class TableView {
     const newVersion = !this.previous || this.previous.version !== message.version;
     if (newVersion) {
       this.hint = null;
-      if (message.announce) announce(message.announce);
+      // The coach's last report was about the position before this move.
+      this.coach = null;
+      // A move of yours was made (a discard, a declaration, the end of a deal): whatever card
+      // was lifted for it is put down, so that nothing stays lifted into the next deal.
+      const last = message.last_action;
+      if (last && last.seat === message.seat && this.module) {
+        const movement = this.module.movement(parseAction(last.action || ""));
+        // Drawing keeps a card lifted before the draw, ready to be discarded after it.
+        if (movement !== "from-stock" && movement !== "from-pile") this.hand.liftedUid = null;
+      }
+      if (message.announce) announce(spokenCards(message.announce));
     }
     this.renderAll();
     if (!this.previous && (document.activeElement === document.body || document.activeElement === this.root)) {
@@ -226,6 +265,13 @@ export class TableView {
   }
 
   renderAll() {
+    // Redrawing replaces the buttons and cards; the keyboard focus must not fall to the page.
+    const focusInside = this.root.contains(document.activeElement) && document.activeElement !== this.root;
+    this.renderAllParts();
+    if (focusInside && !this.root.contains(document.activeElement)) this.hand.focusCurrent();
+  }
+
+  renderAllParts() {
     const ctx = this.ctx();
     // State in data attributes: styling hooks, and what automated browser tests wait on.
     const table = this.root.querySelector(".table");
@@ -380,7 +426,7 @@ export class TableView {
     const { legal } = ctx;
     const lifted = this.hand.lifted();
     const buttons = [];
-    const disabled = this.pending;
+    const disabled = this.pending || !this.canMove();
     const drawStock = this.module.drawStock(legal);
     const drawPile = this.module.drawPile(legal);
     buttons.push(this.actionButton(drawStock, this.module.stockButtonText, { key: "S", extraClass: "draw" }));
@@ -400,10 +446,12 @@ export class TableView {
       if (!text) continue;
       buttons.push(this.actionButton(action.notation, text, { extraClass: this.module.buttonClass(action) }));
     }
-    buttons.push(h("button", { type: "button", class: "btn small danger leave", onclick: () => this.app.confirmNewGame() }, "Leave"));
+    // Leaving keeps the game: it waits under "Games in progress" on the start page.
+    buttons.push(h("button", { type: "button", class: "btn small leave", onclick: () => this.app.leaveTable() }, "Leave"));
     const focusedKey = document.activeElement?.closest?.(".actions") ? document.activeElement.dataset.key : null;
     replaceChildren(this.el.actions, buttons.filter(Boolean));
     if (disabled) for (const b of this.el.actions.querySelectorAll("button[data-action]")) b.disabled = true;
+    this.markHintedControls();
     if (focusedKey) {
       const again = this.el.actions.querySelector(`[data-key="${CSS.escape(focusedKey)}"]:not(:disabled)`);
       if (again) again.focus({ preventScroll: true });
@@ -444,23 +492,49 @@ export class TableView {
   /** Send an action with the version we saw (after the game's confirmation, if it asks). */
   async send(notation) {
     if (this.pending || !this.message) return;
+    if (!this.canMove()) {
+      alertMessage("Not connected to the table: that move was not sent. Moves are paused until the connection is back.");
+      return;
+    }
     const version = this.message.version;
     if (!(await this.module.confirmMove(this.ctx(), notation))) return;
-    if (this.pending || !this.message || this.message.version !== version) return;
+    if (this.pending || !this.message || this.message.version !== version || !this.canMove()) return;
     this.lastSent = { notation, rects: this.captureRects() };
     const action = parseAction(notation);
     if (action.card) {
       const el = this.hand.element.querySelector(`.hand-card[data-card="${CSS.escape(action.card)}"]`);
       if (el) this.lastSent.cardRect = el.getBoundingClientRect();
     }
+    const hadFocus = this.root.contains(document.activeElement);
     this.pending = true;
     for (const b of this.el.actions.querySelectorAll("button[data-action]")) b.disabled = true;
-    this.socket.send({ type: "action", version: this.message.version, action: notation });
+    // A disabled button loses the focus: keep the keyboard on the table (in the hand).
+    const focused = document.activeElement;
+    if (hadFocus && (!this.root.contains(focused) || focused.disabled)) this.hand.focusCurrent();
+    if (!this.socket.send({ type: "action", version: this.message.version, action: notation })) {
+      this.pending = false;
+      this.renderControls();
+    }
   }
 
-  /** The lifted card was tapped again (or Enter): play it with the game's main card verb. */
+  /** The hint's action when it names `card` with a verb other than the main one (stop, declare). */
+  hintedOtherVerb(card) {
+    if (!this.hint?.action) return null;
+    const action = parseAction(this.hint.action);
+    if (action.card !== card) return null;
+    const primary = this.module.cardVerbs.some((v) => v.primary && v.verb === action.verb);
+    return primary ? null : this.hint.action;
+  }
+
+  /** The lifted card was tapped again (or Enter): play it with the game's main card verb, or
+   * with the hinted verb when the hint shown says to stop or declare with this very card. */
   playCard(card) {
     const ctx = this.ctx();
+    const hinted = this.hintedOtherVerb(card);
+    if (hinted && ctx.legal.all.includes(hinted)) {
+      this.send(hinted);
+      return;
+    }
     for (const verb of this.module.cardVerbs.filter((v) => v.primary)) {
       const notation = ctx.legal.byCardVerb.get(verb.verb)?.get(card);
       if (notation) {
@@ -488,23 +562,40 @@ export class TableView {
     this.hint = message;
     this.renderHintLine();
     const marks = new Map(this.module.handMarks(this.ctx()));
+    let lift = null;
     if (message.action) {
       const action = parseAction(message.action);
       if (action.card) {
         marks.set(action.card, `${marks.get(action.card) || ""} hinted`);
         const entry = this.hand.entries.find((e) => e.card === action.card);
-        if (entry) this.hand.focusUid = entry.uid;
+        if (entry) {
+          this.hand.focusUid = entry.uid;
+          // A stop or a declaration with this card: lift it, so that its button (Stop,
+          // Declare) is live and highlighted next to the card.
+          if (this.hintedOtherVerb(action.card)) lift = entry.uid;
+        }
       }
     }
     this.hand.setMarks(marks);
-    this.hand.render();
+    if (lift !== null && this.hand.liftedUid !== lift) {
+      this.hand.lift(lift);
+    } else {
+      this.hand.render();
+      this.markHintedControls();
+    }
+    const ctx = this.ctx();
+    announce(spokenCards(`Hint: ${message.action ? this.module.actionText(ctx, message.action) : "nothing to do now"}. ${message.reason || ""}`));
+  }
+
+  /** Highlight the controls that make the hinted move: a pile, a button, a Stop or Declare. */
+  markHintedControls() {
+    const action = this.hint?.action || null;
     for (const el of this.el.centre.querySelectorAll("[data-action]")) {
-      el.classList.toggle("hinted", el.dataset.action === message.action);
+      el.classList.toggle("hinted", Boolean(action) && el.dataset.action === action);
     }
     for (const el of this.el.actions.querySelectorAll("[data-action]")) {
-      el.classList.toggle("hinted", Boolean(message.action) && el.dataset.action === message.action);
+      el.classList.toggle("hinted", Boolean(action) && el.dataset.action === action);
     }
-    announce(`Hint: ${message.action ? this.module.actionText(this.ctx(), message.action) : "nothing to do now"}. ${message.reason || ""}`);
   }
 
   renderCoach() {
@@ -514,7 +605,10 @@ export class TableView {
     if (!on) return;
     const coach = this.coach;
     const body = [h("h2", { id: "coach-title" }, "Coach")];
-    if (!coach) {
+    if (this.message?.result) {
+      // Nothing to advise on a finished game (a report from its last turn would be stale).
+      body.push(h("p", { class: "muted" }, "The game is over."));
+    } else if (!coach) {
       body.push(h("p", { class: "muted" }, "Tips appear here on your turn."));
     } else {
       const say = (text) => prettyCards(nameSeats(this.ctx(), text));
@@ -537,16 +631,26 @@ export class TableView {
         );
       }
       if (coach.discards?.length) {
+        // The coach lists the discards best first: the best three show, the rest on demand.
+        const row = (entry) =>
+          h("tr", {},
+            h("td", {}, cardElement(entry.card, { extraClass: "micro" })),
+            h("td", { class: "num" }, Array.isArray(entry.leaves) ? entry.leaves.map(shortText).join(" ") : say(entry.leaves ?? "")),
+            h("td", {}, say(entry.note || "")));
+        const head = () => h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Discard"), h("th", { scope: "col" }, "Leaves"), h("th", { scope: "col" }, "Note")));
+        const best = coach.discards.slice(0, 3);
+        const rest = coach.discards.slice(3);
         body.push(
           h("table", { class: "coach-discards" },
-            h("caption", {}, "What each discard leaves"),
-            h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Discard"), h("th", { scope: "col" }, "Leaves"), h("th", { scope: "col" }, "Note"))),
-            h("tbody", {}, coach.discards.map((row) =>
-              h("tr", {},
-                h("td", {}, cardElement(row.card, { extraClass: "micro" })),
-                h("td", { class: "num" }, Array.isArray(row.leaves) ? row.leaves.map(shortText).join(" ") : say(row.leaves ?? "")),
-                h("td", {}, say(row.note || "")))))),
+            h("caption", {}, rest.length ? "Best discards" : "What each discard leaves"),
+            head(),
+            h("tbody", {}, best.map(row))),
         );
+        if (rest.length) {
+          body.push(h("details", { class: "coach-more" },
+            h("summary", {}, `The other ${rest.length} discard${rest.length === 1 ? "" : "s"}`),
+            h("table", { class: "coach-discards" }, head(), h("tbody", {}, rest.map(row)))));
+        }
       }
     }
     replaceChildren(panel, body);

@@ -118,7 +118,7 @@ export default {
 
     const single = h("input", { type: "radio", name: "match-mode", id: "mode-single", value: "single", checked: !values.match });
     const match = h("input", { type: "radio", name: "match-mode", id: "mode-match", value: "match", checked: Boolean(values.match) });
-    const wins = h("input", { id: "match-wins", type: "number", min: 1, max: 9, value: String(values.match_wins ?? 2), disabled: !values.match, class: "small-number" });
+    const wins = h("input", { id: "match-wins", type: "number", "aria-label": "Games to win the match", min: 1, max: 9, value: String(values.match_wins ?? 2), disabled: !values.match, class: "small-number" });
     single.addEventListener("change", () => {
       values.match = false;
       wins.disabled = true;

@@ -1,0 +1,274 @@
+"""Regressions found by playing as a newcomer: panels that outlive their screen, a table one
+does not sit at, a card left lifted, the record's import, leaving versus abandoning, keyboard
+focus after S, the coach after the game, accessible names on a phone, playing while the
+server is away, toasts over the buttons, and card names in the live region."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+from .harness import PHONE, BrowserPage, LiveServer, Servers
+from .tablekit import (
+    answer_panel,
+    lift_playable_card,
+    play_with_mouse,
+    start_game,
+    table_state,
+    tap_card,
+    tap_lifted,
+    wait_my_turn,
+    wait_version_after,
+)
+from .test_options_and_menu import finish_declaration_game, toggle_option
+
+pytestmark = pytest.mark.browser
+
+SPOKEN_CARD = re.compile(
+    r"(ace|two|three|four|five|six|seven|eight|nine|ten|jack|queen|king) of "
+    r"(spades|hearts|diamonds|clubs)"
+)
+BARE_LABEL = re.compile(r"\b(10|[2-9AJQK])[SHDC]\b")
+
+
+def wait_draw_phase(page: Page) -> None:
+    """Our turn with a card still to draw (discarding first if we are Indecision's starter)."""
+    wait_my_turn(page)
+    if table_state(page).phase == "opening":
+        version = table_state(page).version
+        assert lift_playable_card(page) is not None
+        tap_lifted(page)
+        wait_version_after(page, version)
+        wait_my_turn(page)
+    assert table_state(page).phase == "draw"
+
+
+def test_back_navigation_closes_the_game_over_panel(
+    server: LiveServer, open_page: Callable[..., BrowserPage]
+) -> None:
+    page = open_page().page
+    finish_declaration_game(page, server.url)
+    page.locator(".result-banner .btn", has_text="See the scores").click()
+    expect(page.locator("dialog#panel[data-panel=summary]")).to_be_visible()
+    expect(page.locator("dialog#panel .btn", has_text="Play again")).to_be_visible()
+    page.go_back()
+    expect(page.locator(".start-form")).to_be_visible()
+    # The summary (and its "Play again" for the old table) went with the table.
+    expect(page.locator("dialog#panel[open]")).to_have_count(0)
+
+
+def test_a_table_one_does_not_sit_at_is_not_available_and_is_never_retried(
+    server: LiveServer, open_page: Callable[..., BrowserPage], browser: Browser
+) -> None:
+    page = open_page().page
+    start_game(page, server.url, "indecision")
+    table_url = page.url
+    stranger = browser.new_context()
+    try:
+        other = stranger.new_page()
+        sockets: list[str] = []
+        other.on("websocket", lambda ws: sockets.append(ws.url))
+        other.goto(server.url)
+        other.wait_for_selector("body.ready")
+        for url in (table_url, f"{server.url}#/table/no-such-table"):
+            other.goto(url)
+            notice = other.locator(".table-missing")
+            expect(notice).to_contain_text("This table is not available")
+            expect(other.locator(".connection")).to_have_count(0)
+            other.wait_for_timeout(1500)
+            assert sockets == [], f"the page kept knocking: {sockets}"
+        notice.locator(".btn", has_text="Choose a game").click()
+        expect(other.locator(".start-form")).to_be_visible()
+    finally:
+        stranger.close()
+
+
+def test_a_card_lifted_when_declaring_is_put_down(
+    server: LiveServer, open_page: Callable[..., BrowserPage]
+) -> None:
+    page = open_page().page
+    declared: list[bool] = []
+
+    def lift_then_declare(page: Page, turn: int) -> bool:
+        button = page.locator(".actions button[data-action='declare']:not([disabled])")
+        if not button.count():
+            return False
+        tap_card(page.locator(".hand .hand-card").first)
+        expect(page.locator(".hand .hand-card.lifted")).to_have_count(1)
+        button.click()
+        page.locator("dialog#panel[data-panel=confirm] .btn.primary").click()
+        declared.append(True)
+        return True
+
+    # The computer player may end a game first; a few games give us a declaration.
+    for _ in range(6):
+        start_game(page, server.url, "declaration-rummy", cards_dealt=2)
+        play_with_mouse(page, special=lift_then_declare)
+        if declared:
+            break
+    assert declared, "the computer player ended every game before we could declare"
+    assert table_state(page).finished
+    expect(page.locator(".hand .hand-card")).not_to_have_count(0)
+    expect(page.locator(".hand .hand-card.lifted")).to_have_count(0)
+
+
+def test_record_import_says_what_happened_inside_the_record_panel(
+    server: LiveServer, open_page: Callable[..., BrowserPage], tmp_path: Path
+) -> None:
+    page = open_page().page
+    page.goto(server.url)
+    page.wait_for_selector("body.ready")
+    page.click("#menu-button")
+    page.click("[data-menu=record]")
+    dialog = page.locator("dialog#panel[data-panel=record]")
+    expect(dialog.locator(".record-actions")).to_be_visible()
+    broken = tmp_path / "broken.json"
+    broken.write_text("{ not json")
+    for _ in range(2):
+        # The same file chosen twice gets an answer twice: the input is emptied after a choice.
+        page.evaluate(
+            "() => { const s = document.querySelector('.record-status');"
+            " s.hidden = true; s.textContent = ''; }"
+        )
+        page.set_input_files("#import-file", str(broken))
+        status = dialog.locator(".record-status.error")
+        expect(status).to_be_visible()
+        expect(status).to_contain_text("could not be imported")
+        expect(status).to_contain_text("broken.json")
+        assert page.eval_on_selector("#import-file", "el => el.value") == ""
+    document = page.evaluate("() => fetch('/api/profile/export').then(r => r.json())")
+    good = tmp_path / "record.json"
+    good.write_text(json.dumps(document))
+    page.set_input_files("#import-file", str(good))
+    done = page.locator("dialog#panel[data-panel=record] .record-status.ok")
+    expect(done).to_contain_text("Record imported from record.json")
+    # A toast raised while the panel is open is shown inside it, above the backdrop.
+    page.evaluate("() => import('/static/js/panel.js').then(p => p.alertMessage('Test toast'))")
+    expect(page.locator("dialog#panel .toast")).to_contain_text("Test toast")
+
+
+def test_drawing_with_s_from_a_focused_button_keeps_the_keyboard_in_the_hand(
+    server: LiveServer, open_page: Callable[..., BrowserPage]
+) -> None:
+    page = open_page().page
+    start_game(page, server.url, "indecision")
+    wait_draw_phase(page)
+    # The focus is on an action button, which the move disables and redraws.
+    page.locator(".actions button[data-action='draw pile']").focus()
+    version = table_state(page).version
+    page.keyboard.press("s")
+    wait_version_after(page, version)
+    expect(page.locator(".hand .hand-card:focus")).to_have_count(1)
+    page.keyboard.press("Enter")
+    expect(page.locator(".hand .hand-card.lifted")).to_have_count(1)
+
+
+def test_the_coach_gives_no_advice_once_the_game_is_over(
+    server: LiveServer, open_page: Callable[..., BrowserPage]
+) -> None:
+    page = open_page().page
+    page.goto(server.url)
+    page.wait_for_selector("body.ready")
+    page.click("#menu-button")
+    page.click("[data-menu=options]")
+    toggle_option(page, "coach")
+    page.keyboard.press("Escape")
+    finish_declaration_game(page, server.url)
+    coach = page.locator("#coach-panel")
+    expect(coach).to_contain_text("The game is over.")
+    expect(coach.locator(".coach-discards, .coach-tips, .coach-warning")).to_have_count(0)
+
+
+def test_menu_button_and_match_length_have_names_on_a_phone(
+    server: LiveServer, open_page: Callable[..., BrowserPage]
+) -> None:
+    page = open_page(viewport=PHONE).page
+    page.goto(server.url)
+    page.wait_for_selector("body.ready")
+    expect(page.get_by_role("button", name="Menu", exact=True)).to_be_visible()
+    page.click("label[for=game-declaration-rummy]")
+    expect(page.locator("#match-wins")).to_have_accessible_name(re.compile("match", re.I))
+
+
+def test_moves_are_paused_while_disconnected_and_never_sent_later(
+    servers: Servers, open_page: Callable[..., BrowserPage]
+) -> None:
+    server = servers.start()
+    opened = open_page()
+    opened.errors.allow("WebSocket")
+    opened.errors.allow("Failed to load resource")
+    page = opened.page
+    start_game(page, server.url, "indecision")
+    wait_draw_phase(page)
+    version = table_state(page).version
+    server.stop()
+    expect(page.locator(".connection")).to_be_visible()
+    expect(page.locator(".connection")).to_contain_text("moves are paused")
+    expect(page.locator(".actions button[data-action='draw deck']")).to_be_disabled()
+    page.locator(".hand .hand-card").first.focus()
+    page.keyboard.press("s")
+    expect(page.locator(".toast")).to_contain_text("was not sent")
+    back = LiveServer(server.database_url, port=server.port)
+    servers.started.append(back)
+    expect(page.locator(".connection")).to_be_hidden(timeout=20000)
+    expect(page.locator(".actions button[data-action='draw deck']")).to_be_enabled()
+    page.wait_for_timeout(500)
+    state = table_state(page)
+    assert (state.version, state.my_turn, state.phase) == (version, True, "draw")
+
+
+def test_toasts_never_cover_the_hand_or_the_actions(
+    server: LiveServer, open_page: Callable[..., BrowserPage]
+) -> None:
+    for viewport in (None, PHONE):
+        page = open_page(viewport=viewport).page
+        start_game(page, server.url, "indecision")
+        wait_draw_phase(page)
+        tap_card(page.locator(".hand .hand-card").first)
+        tap_lifted(page)
+        toast = page.locator(".toast").last
+        expect(toast).to_contain_text("Draw a card first")
+        box = toast.bounding_box()
+        assert box is not None
+        for selector in (".actions", ".hand"):
+            other = page.locator(selector).bounding_box()
+            assert other is not None
+            apart = (
+                box["y"] + box["height"] <= other["y"]
+                or other["y"] + other["height"] <= box["y"]
+                or box["x"] + box["width"] <= other["x"]
+                or other["x"] + other["width"] <= box["x"]
+            )
+            assert apart, f"the toast {box} covers {selector} {other}"
+        page.close()
+
+
+def test_the_live_region_speaks_card_names(
+    server: LiveServer, open_page: Callable[..., BrowserPage]
+) -> None:
+    page = open_page().page
+    start_game(page, server.url, "indecision")
+    region = page.locator("#announcer")
+    for _ in range(4):
+        wait_my_turn(page)
+        text = region.inner_text()
+        assert not BARE_LABEL.search(text), text
+        if "discarded" in text:
+            assert SPOKEN_CARD.search(text), text
+            break
+        version = table_state(page).version
+        stock = page.locator("[data-zone=stock] button.zone-button")
+        if stock.count():
+            stock.click()
+        else:
+            assert lift_playable_card(page) is not None
+            tap_lifted(page)
+        answer_panel(page)
+        wait_version_after(page, version)
+    else:
+        pytest.fail("no discard was announced")
