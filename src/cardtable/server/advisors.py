@@ -1,20 +1,20 @@
 """The one place the server meets the computer players and the coach.
 
-``seat_bot`` asks :func:`cardtable.bots.make_bot` for a level's bot and falls back to the
-random bot while a level is missing; ``hint`` and ``coach_report`` ask :mod:`cardtable.coach`
-and fall back to the first legal action and an empty report. Everything else in the server
-calls these three functions only, so wiring a new bot or coach touches this module alone.
+``seat_bot`` asks :func:`cardtable.bots.make_bot` for a level's bot; ``hint`` and
+``coach_report`` ask :mod:`cardtable.coach` (every registered game has both, as its spec
+names them). A coach that fails costs the player a hint or a report, never the connection: the
+failure is logged and the answer falls back to the first legal action and an empty report.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import importlib
 import logging
 from collections.abc import Sequence
 from typing import Any
 
-from cardtable.bots.base import Bot, RandomBot
+from cardtable import coach
+from cardtable.bots import Bot, make_bot
 
 logger = logging.getLogger(__name__)
 
@@ -22,31 +22,16 @@ NO_COACH = "no coach available"
 
 
 def seat_bot(game: str, level: str) -> Bot:
-    """A bot of ``level`` for ``game`` (the random bot for level ``random`` or as fallback)."""
-    if level == "random":
-        return RandomBot()
-    make_bot = _optional("cardtable.bots", "make_bot")
-    if make_bot is None:
-        return RandomBot()
-    try:
-        bot: Bot = make_bot(game, level)
-    except (ImportError, LookupError, ValueError, NotImplementedError) as exc:
-        logger.warning("no %s bot for %s (%s); playing the random bot", level, game, exc)
-        return RandomBot()
-    return bot
+    """A bot of ``level`` for ``game``."""
+    return make_bot(game, level)
 
 
 def hint(game: str, view: Any, legal: Sequence[Any]) -> tuple[Any | None, str]:
     """A suggested action among ``legal`` and the reason for it (``None`` if none is legal)."""
     if not legal:
         return None, "You have nothing to do right now."
-    coach_hint = _optional("cardtable.coach", "hint")
-    if coach_hint is None:
-        return legal[0], NO_COACH
     try:
-        suggestion = coach_hint(game, view, legal)
-    except ImportError:
-        return legal[0], NO_COACH
+        suggestion = coach.hint(game, view, legal)
     except Exception:  # a coach failure must cost the player a hint, not the connection
         logger.exception("the %s coach failed to hint", game)
         return legal[0], NO_COACH
@@ -61,13 +46,8 @@ def coach_report(game: str, view: Any, legal: Sequence[Any]) -> dict[str, Any]:
     """The coach's report as JSON data: ``tips``, ``discards`` (card, leaves, note),
     ``warnings``, and when the coach gives them ``near_melds`` and ``hint``."""
     fallback: dict[str, Any] = {"tips": [NO_COACH], "discards": [], "warnings": []}
-    coach = _optional("cardtable.coach", "coach")
-    if coach is None:
-        return fallback
     try:
-        report = coach(game, view, legal)
-    except ImportError:
-        return fallback
+        report = coach.coach(game, view, legal)
     except Exception:  # as for hints: the player loses the report, not the table
         logger.exception("the %s coach failed to report", game)
         return fallback
@@ -84,14 +64,6 @@ def coach_report(game: str, view: Any, legal: Sequence[Any]) -> dict[str, Any]:
     if data.get("hint"):
         shaped["hint"] = _to_data(data["hint"])
     return shaped
-
-
-def _optional(module_name: str, attribute: str) -> Any:
-    try:
-        module = importlib.import_module(module_name)
-    except ImportError:
-        return None
-    return getattr(module, attribute, None)
 
 
 def _to_data(value: Any) -> Any:

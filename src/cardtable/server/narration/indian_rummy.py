@@ -80,10 +80,8 @@ def _headline(deal: Any, names: Names) -> str:
 
 def _arrangements(deal: Any, view: Any) -> list[Any] | None:
     """Each shown hand's groups (as card labels), where the engine can arrange them."""
-    try:
-        from cardtable.games.indian_rummy.view import deal_arrangements
-    except ImportError:
-        return None
+    from cardtable.games.indian_rummy.view import deal_arrangements
+
     shown: list[Any] = []
     for arrangement in deal_arrangements(deal, view.rules):
         if arrangement is None or not hasattr(arrangement, "to_json"):
