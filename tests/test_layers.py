@@ -20,6 +20,8 @@ LAYERS: dict[str, int] = {
     "registry": 4,
     "bots": 4,
     "coach": 4,
+    "review": 4,
+    "fairness": 4,
     "arena": 4,
     "envs": 4,
     "storage": 5,

@@ -3,6 +3,10 @@
 A record holds seat actions only, each as ``[seat, notation]``; chance steps are recomputed
 from the seed, so a record replays to the identical state. Records are what storage keeps and
 what ``cardtable replay FILE`` reads (files are read and written by the CLI, not here).
+
+Version 2 adds the optional ``fairness`` object of a provably fair deal (commitment, the
+players' contributions and, after the game, the revealed server seed: :mod:`cardtable.fairness`);
+version 1 records, which have none, still load.
 """
 
 from __future__ import annotations
@@ -13,24 +17,28 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from cardtable.errors import CardtableError, RecordError
+from cardtable.fairness import FairDeal
 from cardtable.games.contract import CHANCE, TERMINAL
 from cardtable.registry import canonical_name, get_engine
 
-RECORD_VERSION: Final = 1
+RECORD_VERSION: Final = 2
+READABLE_VERSIONS: Final = (1, 2)
 
 
 @dataclass(frozen=True, slots=True)
 class GameRecord:
-    """A whole game as data: game name, rules (JSON form), seed and seat actions."""
+    """A whole game as data: game name, rules (JSON form), seed and seat actions, and for a
+    provably fair deal its ``fairness`` data."""
 
     game: str
     rules: dict[str, Any]
     seed: int
     actions: tuple[tuple[int, str], ...] = field(default=())
+    fairness: FairDeal | None = None
 
     def to_json(self) -> dict[str, Any]:
         """The record as JSON-ready data, with its format version."""
-        return {
+        data: dict[str, Any] = {
             "format": "cardtable-record",
             "version": RECORD_VERSION,
             "game": self.game,
@@ -38,6 +46,9 @@ class GameRecord:
             "seed": self.seed,
             "actions": [[seat, text] for seat, text in self.actions],
         }
+        if self.fairness is not None:
+            data["fairness"] = self.fairness.to_json()
+        return data
 
     def dumps(self) -> str:
         """The record as a JSON string."""
@@ -48,10 +59,10 @@ class GameRecord:
         """Read a record from JSON data, checking its shape and version."""
         if not isinstance(data, dict) or data.get("format") != "cardtable-record":
             raise RecordError("not a cardtable game record (no 'format': 'cardtable-record')")
-        if data.get("version") != RECORD_VERSION:
+        if data.get("version") not in READABLE_VERSIONS:
             raise RecordError(
                 f"record version {data.get('version')!r} is not supported "
-                f"(this cardtable reads version {RECORD_VERSION})"
+                f"(this cardtable reads versions 1 to {RECORD_VERSION})"
             )
         try:
             game = canonical_name(str(data["game"]))
@@ -74,7 +85,14 @@ class GameRecord:
             ):
                 raise RecordError(f"action {index} must be a [seat, notation] pair, not {entry!r}")
             actions.append((entry[0], entry[1]))
-        return cls(game=game, rules=rules, seed=seed, actions=tuple(actions))
+        fairness = data.get("fairness")
+        return cls(
+            game=game,
+            rules=rules,
+            seed=seed,
+            actions=tuple(actions),
+            fairness=None if fairness is None else FairDeal.from_json(fairness),
+        )
 
     @classmethod
     def loads(cls, text: str) -> GameRecord:
@@ -105,6 +123,8 @@ class ReplayStep:
     action: Any
     before: Any
     after: Any
+    chance_before: int = 0
+    """How many chance steps (shuffles, cuts, deals) were taken just before this action."""
 
 
 def replay_steps(record: GameRecord) -> Iterator[ReplayStep]:
@@ -119,8 +139,10 @@ def replay_steps(record: GameRecord) -> Iterator[ReplayStep]:
         raise RecordError(f"record rules are invalid: {exc}") from None
     state = engine.new_game(rules, record.seed)
     for index, (seat, text) in enumerate(record.actions):
+        chance = 0
         while engine.current_player(state) == CHANCE:
             state = engine.chance_step(state)
+            chance += 1
         if engine.current_player(state) == TERMINAL and not engine.legal_actions(state, seat):
             raise RecordError(f"action {index} ({text!r}) comes after the game ended")
         try:
@@ -130,7 +152,9 @@ def replay_steps(record: GameRecord) -> Iterator[ReplayStep]:
             raise RecordError(
                 f"action {index} by seat {seat} ({text!r}) does not apply: {exc}"
             ) from None
-        yield ReplayStep(index=index, seat=seat, action=action, before=state, after=after)
+        yield ReplayStep(
+            index=index, seat=seat, action=action, before=state, after=after, chance_before=chance
+        )
         state = after
 
 

@@ -1,4 +1,4 @@
-"""The ``cardtable`` command line: score, play, replay, simulate, arena and serve.
+"""The ``cardtable`` command line: score, play, replay, review, verify, simulate, arena and serve.
 
 Each command lives in a module of its own; this one only assembles them. Bad input ends with a
 one-line error and exit code 2, never a traceback.
@@ -19,9 +19,9 @@ app = typer.Typer(
 
 def _register_commands() -> None:
     """Attach every command module that is present."""
-    from cardtable.cli import arena, play, replay, score, serve, simulate
+    from cardtable.cli import arena, play, replay, review, score, serve, simulate, verify
 
-    for module in (score, play, replay, simulate, arena, serve):
+    for module in (score, play, replay, review, verify, simulate, arena, serve):
         module.register(app)
 
 

@@ -1,4 +1,6 @@
-"""``cardtable replay FILE``: print a recorded game turn by turn from one seat's point of view."""
+"""``cardtable replay FILE``: print a recorded game turn by turn from one seat's point of view,
+or with ``--all`` every hand face up (only for a finished game: while a game is on, a seat sees
+only its own cards)."""
 
 from __future__ import annotations
 
@@ -8,6 +10,7 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
+from cardtable.cards import format_cards
 from cardtable.cli.common import fail, renderers
 from cardtable.cli.records import load_record
 from cardtable.errors import CardtableError
@@ -25,6 +28,10 @@ def register(app: typer.Typer) -> None:
         table: Annotated[
             bool, typer.Option(help="print that seat's table after every action")
         ] = False,
+        show_all: Annotated[
+            bool,
+            typer.Option("--all", help="every hand face up after each action (finished games)"),
+        ] = False,
     ) -> None:
         """Replay a game record turn by turn."""
         console = Console(highlight=False)
@@ -35,17 +42,24 @@ def register(app: typer.Typer) -> None:
             if not 0 <= seat < players:
                 fail(f"seat must be 0-{players - 1}, not {seat}")
             render_view, render_summary = renderers(record.game)
-            console.print(f"[bold]{engine.title}[/bold], seed {record.seed}, seen by seat {seat}")
+            if show_all and engine.result(replay(record)) is None:
+                fail("--all shows every hand face up, which is only for a finished game")
+            seen_by = "every hand face up" if show_all else f"seen by seat {seat}"
+            console.print(f"[bold]{engine.title}[/bold], seed {record.seed}, {seen_by}")
             last_summary: str | None = None
             for step in replay_steps(record):
                 console.print(f"{step.index + 1:>4}. seat {step.seat}: {step.action}")
                 view = engine.view(step.after, seat)
-                summary = render_summary(view)
+                summary = None if show_all else render_summary(view)
                 if summary and summary != last_summary:
                     console.print(summary)
                     last_summary = summary
                 if table:
                     console.print(render_view(view))
+                if show_all:
+                    for other in range(players):
+                        hand = engine.view(step.after, other).hand
+                        console.print(f"      seat {other}: {format_cards(hand) or '(no cards)'}")
             final = replay(record)
         except CardtableError as exc:
             fail(str(exc))

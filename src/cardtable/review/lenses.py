@@ -1,0 +1,182 @@
+"""What the analysis must know of each game: which hand (deal) a state belongs to, when a hand
+is over, how much a finished (or cut-off) hand is worth to a seat, how every seat plays in the
+imagined continuations, and the thresholds that mark costly moves.
+
+The unit of value is the game's own:
+
+* **Indecision**: points of the hand, the seat's points minus the others' average (it is a
+  race to 121), with the chance to win the game from the totals reached; rollouts go to the
+  end of the hand.
+* **Indian Rummy**: penalty points of the deal (negated: higher is better); a rollout cut off
+  before the deal ends values the hand by the points it would count if someone showed then
+  (capped), or the drop penalty paid. No chance to win is given: the deal's points are the game.
+* **Declaration Rummy**: one deal is the game, so the unit is the chance to win in percent; a
+  rollout cut off before the end counts the hands as if the game were declared then.
+
+Every seat in a rollout plays the game's Easy level: fast, plausible, and the same for every
+candidate move, which is what makes their comparison fair.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Final
+
+from cardtable.bots.base import Bot
+from cardtable.review.model import Thresholds
+
+ValueFn = Callable[[Any, Any, int, bool], tuple[float, float | None]]
+"""``(start, end, seat, over) -> (value, chance to win or None)``."""
+
+
+@dataclass(frozen=True, slots=True)
+class Lens:
+    """One game's knowledge for the analysis (see the module docstring)."""
+
+    game: str
+    thresholds: Thresholds
+    hand_of: Callable[[Any], int]
+    hand_over: Callable[[Any, Any], bool]
+    value: ValueFn
+    policy: Bot
+    to_end_of_hand: bool
+    """``True`` when rollouts always run to the end of the hand (short hands)."""
+
+
+def _indecision() -> Lens:
+    from cardtable.bots.indecision import EasyBot, race_value
+    from cardtable.games.indecision.state import Phase
+
+    def hand_of(state: Any) -> int:
+        number: int = state.table.hand_number
+        return number
+
+    def hand_over(start: Any, end: Any) -> bool:
+        return bool(
+            end.table.hand_number != start.table.hand_number or end.phase is Phase.GAME_OVER
+        )
+
+    def value(start: Any, end: Any, seat: int, _over: bool) -> tuple[float, float | None]:
+        before, after = start.table.totals, end.table.totals
+        gains = [after[s] - before[s] for s in range(len(after))]
+        others = [g for s, g in enumerate(gains) if s != seat]
+        points = gains[seat] - sum(others) / max(1, len(others))
+        table = end.table
+        if table.winners:
+            win = 1.0 / len(table.winners) if seat in table.winners else 0.0
+        else:
+            win = race_value(table.totals, seat, table.rules.target_score, len(after))
+        return float(points), win
+
+    return Lens(
+        game="indecision",
+        thresholds=Thresholds(unit="points", inaccuracy=1.5, mistake=3.0, blunder=6.0),
+        hand_of=hand_of,
+        hand_over=hand_over,
+        value=value,
+        policy=EasyBot(),
+        to_end_of_hand=True,
+    )
+
+
+def _indian_rummy() -> Lens:
+    from cardtable.bots.indian_rummy import EasyBot
+    from cardtable.games.indian_rummy.state import Phase
+    from cardtable.melds.indian import raw_points
+
+    def hand_of(state: Any) -> int:
+        number: int = state.deal_number
+        return number
+
+    def hand_over(start: Any, end: Any) -> bool:
+        return bool(end.last_deal is not start.last_deal or end.phase is Phase.GAME_OVER)
+
+    def value(start: Any, end: Any, seat: int, over: bool) -> tuple[float, float | None]:
+        if over:
+            return float(start.totals[seat] - end.totals[seat]), None
+        if end.drops[seat] is not None:
+            return -float(end.drops[seat]), None
+        rules = end.rules
+        points = raw_points(
+            end.hands[seat][:13],
+            end.wild_rank,
+            jokers_per_sequence=rules.jokers_per_sequence,
+            all_joker_groups=rules.all_joker_groups,
+        )
+        if rules.max_points is not None:
+            points = min(points, rules.max_points)
+        return -float(points), None
+
+    return Lens(
+        game="indian-rummy",
+        thresholds=Thresholds(unit="points", inaccuracy=3.0, mistake=6.0, blunder=12.0),
+        hand_of=hand_of,
+        hand_over=hand_over,
+        value=value,
+        policy=EasyBot(),
+        to_end_of_hand=False,
+    )
+
+
+def _declaration_rummy() -> Lens:
+    from cardtable.bots.declaration_rummy import EasyBot
+    from cardtable.games.declaration_rummy.hands import hand_count
+
+    def hand_of(state: Any) -> int:
+        number: int = state.game_number
+        return number
+
+    def hand_over(start: Any, end: Any) -> bool:
+        return bool(end.outcome is not None or end.game_number != start.game_number)
+
+    def value(start: Any, end: Any, seat: int, over: bool) -> tuple[float, float | None]:
+        outcome = end.outcome if end.outcome is not None else None
+        if outcome is None and end.history and end.game_number != start.game_number:
+            outcome = end.history[-1]
+        if outcome is not None:
+            win = 1.0 if outcome.winner == seat else 0.0
+            return 100.0 * win, win
+        if end.dropped[seat]:
+            return 0.0, 0.0
+        counts = {
+            s: hand_count(tuple(sorted(hand)))
+            for s, hand in enumerate(end.hands)
+            if not end.dropped[s]
+        }
+        low = min(counts.values())
+        if counts[seat] != low:
+            return 0.0, 0.0
+        win = 1.0 / sum(1 for c in counts.values() if c == low)
+        return 100.0 * win, win
+
+    return Lens(
+        game="declaration-rummy",
+        thresholds=Thresholds(unit="% chance to win", inaccuracy=5.0, mistake=10.0, blunder=20.0),
+        hand_of=hand_of,
+        hand_over=hand_over,
+        value=value,
+        policy=EasyBot(),
+        to_end_of_hand=False,
+    )
+
+
+_BUILDERS: Final = {
+    "indecision": _indecision,
+    "indian-rummy": _indian_rummy,
+    "declaration-rummy": _declaration_rummy,
+}
+_CACHE: dict[str, Lens] = {}
+
+
+def lens_of(game: str) -> Lens:
+    """The lens of ``game`` (a registered name)."""
+    if game not in _CACHE:
+        _CACHE[game] = _BUILDERS[game]()
+    return _CACHE[game]
+
+
+def kind_of(action: Any) -> str:
+    """The kind of a decision from its notation: ``draw``, ``discard``, ``stop``…"""
+    word = str(action).split(" ", 1)[0]
+    return "draw" if word in ("draw", "take") else word

@@ -1,0 +1,124 @@
+"""The analysis reads only the seat's view, is reproducible for a sampler seed, and is reported
+per hand and game with accuracy, labels and the three costliest moves explained."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from typer.testing import CliRunner
+
+from cardtable.cli import app
+from cardtable.games.contract import CHANCE, TERMINAL
+from cardtable.registry import game_names, get_engine
+from cardtable.replay import replay_steps
+from cardtable.review import ReviewBudget, review_decision, review_record
+
+from .records import fair_record
+
+TINY = ReviewBudget(samples=3, screen=2, finalists=2, lookahead=2)
+
+
+def _decisions(game: str) -> list[tuple[object, int, object]]:
+    """Every decision with a real choice in the game's record: ``(state, seat, action)``."""
+    engine = get_engine(game)
+    out = []
+    for step in replay_steps(fair_record(game)):
+        if len({str(a) for a in engine.legal_actions(step.before, step.seat)}) > 1:
+            out.append((step.before, step.seat, step.action))
+    return out
+
+
+@settings(max_examples=12, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    game=st.sampled_from(game_names()),
+    pick=st.integers(min_value=0, max_value=10_000),
+    other_deal=st.integers(min_value=0, max_value=2**32),
+)
+def test_analysis_never_reads_hidden_cards(game: str, pick: int, other_deal: int) -> None:
+    """Deal the other seats' hidden cards (and the stock) anew, consistently with the seat's
+    view: the analysis of the decision is unchanged for the same sampler seed."""
+    engine = get_engine(game)
+    decisions = _decisions(game)
+    state, seat, action = decisions[pick % len(decisions)]
+    view = engine.view(state, seat)
+    other = engine.determinize(view, random.Random(other_deal))
+    assert engine.view(other, seat).to_json() == view.to_json()
+    first = review_decision(game, state, seat, action, index=pick, budget=TINY)
+    second = review_decision(game, other, seat, action, index=pick, budget=TINY)
+    assert first == second
+
+
+def test_same_seed_same_analysis_and_another_seed_samples_other_deals() -> None:
+    state, seat, action = _decisions("indecision")[3]
+    one = review_decision("indecision", state, seat, action, budget=TINY, sampler_seed=1)
+    again = review_decision("indecision", state, seat, action, budget=TINY, sampler_seed=1)
+    other = review_decision("indecision", state, seat, action, budget=TINY, sampler_seed=2)
+    assert one == again
+    assert [m.value for m in one.candidates] != [m.value for m in other.candidates]
+
+
+def test_game_review_has_every_choice_of_the_seat_grouped_by_hand() -> None:
+    record = fair_record("declaration-rummy")
+    seen: list[tuple[int, int]] = []
+    review = review_record(record, 1, budget=TINY, progress=lambda d, n: seen.append((d, n)))
+    engine = get_engine("declaration-rummy")
+    expected = [
+        step.index
+        for step in replay_steps(record)
+        if step.seat == 1 and len({str(a) for a in engine.legal_actions(step.before, 1)}) > 1
+    ]
+    assert [d.index for d in review.decisions] == expected
+    assert seen[-1] == (len(expected), len(expected))
+    for decision in review.decisions:
+        assert decision.cost >= 0
+        assert 0 < decision.accuracy <= 100
+        assert decision.played in {c.action for c in decision.candidates}
+        assert (decision.cost == 0) == (decision.accuracy == 100)
+    assert review.accuracy is not None and 0 < review.accuracy <= 100
+    costly = sorted((d.cost for d in review.decisions if d.cost > 0), reverse=True)[:3]
+    assert [d.cost for d in review.top] == costly
+    assert all(d.explanation and d.best in d.explanation for d in review.top)
+
+
+def test_review_command_prints_json_and_text(tmp_path: Path) -> None:
+    path = tmp_path / "game.json"
+    path.write_text(fair_record("indian-rummy").dumps(), encoding="utf-8")
+    runner = CliRunner()
+    result = runner.invoke(app, ["review", str(path), "--seat", "0", "--json", "--samples", "3"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert data["seat"] == 0 and data["thresholds"]["unit"] == "points"
+    assert data["budget"]["samples"] == 3
+    text = runner.invoke(app, ["review", str(path), "--seat", "0", "--samples", "3"])
+    assert text.exit_code == 0 and "accuracy" in text.output and "blunder from" in text.output
+    bad = runner.invoke(app, ["review", str(path), "--seat", "7"])
+    assert bad.exit_code == 2 and "seat must be 0-1" in bad.output
+
+
+def test_replay_all_shows_every_hand_face_up_only_after_the_game(tmp_path: Path) -> None:
+    record = fair_record("indian-rummy")
+    engine = get_engine("indian-rummy")
+    path = tmp_path / "game.json"
+    path.write_text(record.dumps(), encoding="utf-8")
+    runner = CliRunner()
+    result = runner.invoke(app, ["replay", str(path), "--all"])
+    assert result.exit_code == 0, result.output
+    first = next(iter(replay_steps(record))).after
+    for seat in range(2):
+        hand = " ".join(engine.view(first, seat).to_json()["hand"])
+        assert f"seat {seat}: {hand}" in result.output
+    unfinished = tmp_path / "unfinished.json"
+    cut = record.__class__(record.game, record.rules, record.seed, record.actions[:5])
+    unfinished.write_text(cut.dumps(), encoding="utf-8")
+    refused = runner.invoke(app, ["replay", str(unfinished), "--all"])
+    assert refused.exit_code == 2 and "only for a finished game" in refused.output
+
+
+def test_terminal_and_chance_states_are_not_decisions() -> None:
+    engine = get_engine("indecision")
+    for state, seat, _ in _decisions("indecision"):
+        assert engine.current_player(state) not in (CHANCE, TERMINAL) or seat >= 0
