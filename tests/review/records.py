@@ -4,7 +4,7 @@ so they are short and realistic)."""
 from __future__ import annotations
 
 import dataclasses
-from functools import lru_cache
+from functools import cache
 
 from cardtable.bots import make_bot
 from cardtable.driver import play
@@ -20,7 +20,7 @@ PRESETS = {
 }
 
 
-@lru_cache(maxsize=None)
+@cache
 def fair_record(game: str, min_actions: int = 16) -> GameRecord:
     """A finished game of ``game`` dealt from the fair seed, with the server seed revealed: the
     first contribution (``c0ffee00``, ``c0ffee01``…) whose game lasts ``min_actions`` actions,
