@@ -13,6 +13,7 @@ PACKAGE = Path(__file__).resolve().parents[1] / "src" / "cardtable"
 LAYERS: dict[str, int] = {
     "cards": 1,
     "errors": 1,
+    "options": 1,
     "melds": 2,
     "games": 3,
     "driver": 4,

@@ -10,6 +10,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from cardtable.games.contract import rules_to_json
+from cardtable.options import options_of
 from cardtable.registry import game_names, get_engine
 from cardtable.server.identity import COOKIE_NAME
 from cardtable.server.options import DEFAULT_OPTIONS
@@ -69,7 +70,12 @@ def test_rules_schema_offers_every_rules_field_with_its_default(client: TestClie
         rules_type = get_engine(game["name"]).rules_type
         defaults = rules_to_json(rules_type())
         schema = {entry["name"]: entry for entry in game["rules_schema"]}
-        assert list(schema) == [field.name for field in dataclasses.fields(rules_type)]
+        # Every field a player may choose; only what the table sets itself is left out.
+        offered = [d.name for d in options_of(rules_type) if not d.option.table_sets]
+        assert offered == [
+            field.name for field in dataclasses.fields(rules_type) if field.name != "people_seated"
+        ]
+        assert list(schema) == offered
         for name, entry in schema.items():
             assert entry["default"] == defaults[name]
             assert entry["help"], f"{game['name']}.{name} has no help text"

@@ -37,7 +37,8 @@ from itertools import combinations_with_replacement, product
 from typing import Any, Final
 
 from cardtable.cards import format_card, format_cards
-from cardtable.errors import CardError, HandSizeError, RulesError
+from cardtable.errors import CardError, HandSizeError
+from cardtable.options import check_options, option
 
 HAND_SIZE: Final = 5
 _RANKS: Final = 13
@@ -52,24 +53,89 @@ class MeldValues:
     ``meld_values`` setting.
     """
 
-    pair: int = 2
-    prile_3: int = 12
-    prile_4: int = 24
-    run_3: int = 3
-    run_4: int = 6
-    run_5: int = 9
-    bike_3: int = 5
-    bike_4: int = 10
-    bike_5: int = 15
-    flush_3: int = 3
-    flush_4: int = 4
-    flush_5: int = 5
+    pair: int = option(
+        2, label="Pair", help="Points for a pair: two cards of one rank.", low=0, high=1000
+    )
+    prile_3: int = option(
+        12,
+        label="Prile of three",
+        help="Points for a prile of three: three cards of one rank.",
+        low=0,
+        high=1000,
+    )
+    prile_4: int = option(
+        24,
+        label="Prile of four",
+        help="Points for a prile of four: four cards of one rank.",
+        low=0,
+        high=1000,
+    )
+    run_3: int = option(
+        3,
+        label="Run of three",
+        help="Points for a run of three: three cards in rank order, suits mixed.",
+        low=0,
+        high=1000,
+    )
+    run_4: int = option(
+        6,
+        label="Run of four",
+        help="Points for a run of four: four cards in rank order, suits mixed.",
+        low=0,
+        high=1000,
+    )
+    run_5: int = option(
+        9,
+        label="Run of five",
+        help="Points for a run of five: five cards in rank order, suits mixed.",
+        low=0,
+        high=1000,
+    )
+    bike_3: int = option(
+        5,
+        label="Run on a Bike of three",
+        help="Points for a Run on a Bike of three: three cards in rank order, all of one suit.",
+        low=0,
+        high=1000,
+    )
+    bike_4: int = option(
+        10,
+        label="Run on a Bike of four",
+        help="Points for a Run on a Bike of four: four cards in rank order, all of one suit.",
+        low=0,
+        high=1000,
+    )
+    bike_5: int = option(
+        15,
+        label="Run on a Bike of five",
+        help="Points for a Run on a Bike of five: five cards in rank order, all of one suit.",
+        low=0,
+        high=1000,
+    )
+    flush_3: int = option(
+        3,
+        label="Flush of three",
+        help="Points for a flush of three: three cards of one suit.",
+        low=0,
+        high=1000,
+    )
+    flush_4: int = option(
+        4,
+        label="Flush of four",
+        help="Points for a flush of four: four cards of one suit.",
+        low=0,
+        high=1000,
+    )
+    flush_5: int = option(
+        5,
+        label="Flush of five",
+        help="Points for a flush of five: five cards of one suit.",
+        low=0,
+        high=1000,
+    )
 
     def __post_init__(self) -> None:
-        for name in self.__slots__:
-            value = getattr(self, name)
-            if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= 1000:
-                raise RulesError(f"meld value {name} must be a whole number 0-1000, not {value!r}")
+        check_options(self)
 
     def run(self, length: int) -> int:
         """Value of a mixed-suit run of ``length`` (3-5)."""

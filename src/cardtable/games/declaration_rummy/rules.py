@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from cardtable.errors import RulesError
+from cardtable.options import check_options, option
 
 OPTIONAL_LABELS: Final = ("C1", "C2", "C3", "C4", "C7", "C12", "NM0", "NM2", "CD0", "W")
 ALL_OPTIONAL: Final = ("C1", "C2", "C3", "C4", "C7", "C12", "NM0", "NM2", "CD0", "W", "W", "W")
@@ -47,70 +48,186 @@ def canonical_optional(labels: tuple[str, ...] | list[str]) -> tuple[str, ...]:
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class Rules:
-    """Declaration Rummy rules.
+    """Declaration Rummy rules: each field is declared with its words and bounds
+    (:func:`option`); the validation and the house-rules form are generated from them."""
 
-    * ``players`` 2-10; ``cards_dealt`` within :data:`DEAL_SIZES` (``None``: the most allowed).
-    * ``optional_cards``: labels of the optional cards in play.
-    * ``offer_cut``: the player to the dealer's right cuts (a chance step in software).
-    * Variations: ``gin_rummy`` (declare only with a count of at most ``gin_threshold``),
-      ``declare_bonus``, ``going_out_single_meld`` (Going Out Major or Minor),
-      ``declare_or_go_out``, ``three_card_draw``, ``four_sevens``, ``spread_out_discard``,
-      ``missing_cards`` with ``missing_optional`` (0-12) and ``missing_regular`` (0-7),
-      ``seating``, ``shuffle_option``.
-    * ``match``: play a match, first to ``match_wins`` game wins; ``match_game_cap`` games at
-      most (safeguard against endless tie games: then the most game wins take the match).
-    * ``exhaustion_circuits``: full circuits of turns allowed after the stock is exhausted
-      before the game ends as if declined (safeguard); ``turn_cap``: turns after which any game
-      ends that way (safeguard for Declare or Go Out).
-    """
-
-    players: int = 4
-    cards_dealt: int | None = None
-    optional_cards: tuple[str, ...] = ()
-    offer_cut: bool = True
-    gin_rummy: bool = False
-    gin_threshold: int = 7
-    declare_bonus: bool = False
-    going_out_single_meld: bool = False
-    declare_or_go_out: bool = False
-    three_card_draw: bool = False
-    four_sevens: bool = False
-    spread_out_discard: bool = False
-    missing_cards: bool = False
-    missing_optional: int = 0
-    missing_regular: int = 0
-    seating: bool = False
-    shuffle_option: bool = False
-    match: bool = False
-    match_wins: int = 2
-    match_game_cap: int = 25
-    exhaustion_circuits: int = 2
-    turn_cap: int = 600
+    players: int = option(
+        4,
+        label="Players",
+        help="How many play: 2 to 10.",
+        low=2,
+        high=10,
+        message="Declaration Rummy is for {low} to {high} players, not {value!r}",
+    )
+    cards_dealt: int | None = option(
+        None,
+        label="Cards dealt to each player",
+        help=(
+            "How many cards each player is dealt: up to 10 with 2 or 3 players, 7 with 4, "
+            "5 with 5 or 6, 3 with 7 and 2 with 8 or more; empty for the most the table allows."
+        ),
+        bounds_by=("players", DEAL_SIZES),
+        message="with {players} players each is dealt {low} to {high} cards, not {value!r}",
+    )
+    optional_cards: tuple[str, ...] = option(
+        (),
+        label="Optional cards",
+        help=(
+            "The special cards shuffled in: COUNT cards (1, 2, 3, 4, 7, 12) meld only with each "
+            "other, NO MELD cards never meld (NO MELD 2 can never be discarded), CAN'T DECLARE 0 "
+            "stops its holder declaring, and up to three WILDCARDs stand in for any card."
+        ),
+        choices=OPTIONAL_LABELS,
+        repeats={"W": 3},
+    )
+    offer_cut: bool = option(
+        True,
+        label="Offer the cut",
+        help="The player on the dealer's right may cut the shuffled pack before the deal.",
+    )
+    gin_rummy: bool = option(
+        False,
+        label="Gin Rummy variation",
+        help=(
+            "You may declare only with a count of at most the gin limit (7 unless changed), "
+            "counting the card you drew."
+        ),
+    )
+    gin_threshold: int = option(
+        7,
+        label="Gin limit",
+        help="With the Gin Rummy variation, the highest count you may declare with.",
+        low=0,
+        high=200,
+    )
+    declare_bonus: bool = option(
+        False,
+        label="Declare Bonus",
+        help="The declarer's count is compared as one less, so a declarer with 8 ties a 7.",
+    )
+    going_out_single_meld: bool = option(
+        False,
+        label="Going Out Major or Minor",
+        help=(
+            "To go out, your cards must form one single meld: all of them (Major) or all but "
+            "one (Minor); two separate melds do not go out."
+        ),
+    )
+    declare_or_go_out: bool = option(
+        False,
+        label="Declare or Go Out",
+        help=(
+            "The game never ends because the stock is used up: the discard pile, all but its "
+            "top card, is shuffled into a new stock until someone declares or goes out."
+        ),
+    )
+    three_card_draw: bool = option(
+        False,
+        label="Three-Card Draw",
+        help=(
+            "A player who takes the top discard may also take the next discard and the top "
+            "stock card (both or neither), then discards one card as usual."
+        ),
+    )
+    four_sevens: bool = option(
+        False,
+        label="Four 7's",
+        help="Laying down all four natural sevens during your turn wins the game at once.",
+    )
+    spread_out_discard: bool = option(
+        False,
+        label="Spread-Out Discard-Pile",
+        help=(
+            "The discard pile is fanned out so every card shows; you may take any card of it "
+            "together with all the cards above it."
+        ),
+    )
+    missing_cards: bool = option(
+        False,
+        label="Missing Cards",
+        help=(
+            "Before the deal some optional cards, then some cards of the whole pack, are "
+            "removed unseen, so nobody knows exactly which cards are in play."
+        ),
+    )
+    missing_optional: int = option(
+        0,
+        label="Optional cards removed unseen",
+        help="With Missing Cards, how many of the chosen optional cards are removed (0 to 12).",
+        low=0,
+        high=12,
+    )
+    missing_regular: int = option(
+        0,
+        label="Pack cards removed unseen",
+        help="With Missing Cards, how many cards of the shuffled pack are then removed (0 to 7).",
+        low=0,
+        high=7,
+    )
+    seating: bool = option(
+        False,
+        label="Seating",
+        help=(
+            "The first deal also sets the seats: the lowest card picks a place, the first dealer "
+            "sits on its right, and the next-lowest cards choose the free places in turn."
+        ),
+    )
+    shuffle_option: bool = option(
+        False,
+        label="Shuffle Option",
+        help=(
+            "After the shuffle the dealer also deals the pack into seven piles and stacks them "
+            "again."
+        ),
+    )
+    match: bool = option(
+        False,
+        label="Play a match",
+        help="Play several games: the winner of each draws first in the next.",
+    )
+    match_wins: int = option(
+        2,
+        label="Games to win the match",
+        help="In a match, the first player to win this many games wins the match.",
+        low=1,
+        high=25,
+    )
+    match_game_cap: int = option(
+        25,
+        label="Most games in a match",
+        help=(
+            "A match ends after this many games even with no winner yet; the most games won "
+            "then takes it."
+        ),
+        low=1,
+        high=1000,
+    )
+    exhaustion_circuits: int = option(
+        2,
+        label="Rounds after the stock runs out",
+        help=(
+            "Once the stock is used up, after this many full rounds of turns the game ends on "
+            "the counts, as if a player had declined the discard pile."
+        ),
+        low=1,
+        high=100,
+    )
+    turn_cap: int = option(
+        600,
+        label="Most turns in a game",
+        help=(
+            "A game that lasts this many turns ends on the counts, as if a player had declined "
+            "the discard pile; the lowest count wins."
+        ),
+        low=1,
+        high=10_000,
+    )
 
     def __post_init__(self) -> None:
-        if not isinstance(self.players, int) or not 2 <= self.players <= 10:
-            raise RulesError(f"Declaration Rummy is for 2 to 10 players, not {self.players!r}")
-        low, high = DEAL_SIZES[self.players]
-        if self.cards_dealt is not None and (
-            not isinstance(self.cards_dealt, int) or not low <= self.cards_dealt <= high
-        ):
-            raise RulesError(
-                f"with {self.players} players each is dealt {low} to {high} cards, "
-                f"not {self.cards_dealt!r}"
-            )
-        object.__setattr__(self, "optional_cards", canonical_optional(list(self.optional_cards)))
-        if not 0 <= self.missing_optional <= 12:
-            raise RulesError(f"missing_optional must be 0-12, not {self.missing_optional!r}")
-        if not 0 <= self.missing_regular <= 7:
-            raise RulesError(f"missing_regular must be 0-7, not {self.missing_regular!r}")
-        if not isinstance(self.gin_threshold, int) or self.gin_threshold < 0:
-            raise RulesError("gin_threshold must be a whole number of at least 0")
-        if not isinstance(self.match_wins, int) or self.match_wins < 1:
-            raise RulesError("match_wins must be a positive whole number")
-        if not isinstance(self.match_game_cap, int) or self.match_game_cap < 1:
-            raise RulesError("match_game_cap must be a positive whole number")
-        if self.exhaustion_circuits < 1 or self.turn_cap < 1:
-            raise RulesError("exhaustion_circuits and turn_cap must be positive")
+        labels = self.optional_cards
+        if isinstance(labels, list | tuple) and all(isinstance(label, str) for label in labels):
+            object.__setattr__(self, "optional_cards", canonical_optional(list(labels)))
+        check_options(self)
 
     @property
     def hand_size(self) -> int:

@@ -1,17 +1,18 @@
 """Every option of Indecision (RULES.md 1.7 and 1.8), as one frozen, keyword-only dataclass.
 
 The defaults reproduce the rule book; each [GUESS] meld value (the :class:`MeldValues` table,
-defined beside the scorer) and each [DEC] resolution is a setting.
+defined beside the scorer) and each [DEC] resolution is a setting, declared with its words and
+bounds through :func:`cardtable.options.option`.
 Named presets live in :data:`PRESETS`.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Final, Literal
 
-from cardtable.errors import RulesError
 from cardtable.melds.indecision import MeldValues
+from cardtable.options import check_options, option
 
 __all__ = ["PRESETS", "DeckExhaustion", "MeldValues", "Rules", "WinCheck"]
 
@@ -21,71 +22,111 @@ DeckExhaustion = Literal["reshuffle", "score-hand"]
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class Rules:
-    """Indecision rules.
+    """Indecision rules: each field is declared with its words and bounds (:func:`option`); the
+    validation and the house-rules form are generated from them."""
 
-    * ``players``: 2-4.
-    * ``meld_values``: the meld value table.
-    * ``bike_inside_longer_run_counts``: also count a Run on a Bike inside a longer mixed run
-      (RULES.md 1.6 alternative; default off).
-    * ``strict_stop_turns``: stop requirement 1 needs every player to have *completed* a turn
-      before the current one (default: the current turn and the opening discard count).
-    * ``win_check``: ``counting-order`` (first to reach the target while hands are scored from
-      the stopper clockwise wins at once) or ``end-of-round`` (score the whole round, then the
-      highest total at or over the target wins).
-    * ``manual_declaration``: players announce their own score (RULES.md 1.5).
-    * ``warn_invalid_stop``: interfaces ask before a stop that would forfeit.
-    * ``target_score``: 121.
-    * ``may_discard_taken_card``: a card just taken from the pile may be discarded straight back.
-    * ``deck_exhaustion``: ``reshuffle`` the pile under its top card into a new deck, or
-      ``score-hand``: the hand ends with no stopper and everyone is scored.
-    * ``hand_turn_cap``: turns after which a hand ends (safeguard): abandoned with no score in
-      computer-only play; with people seated, every hand is counted as when the deck runs out.
-    * ``hand_cap``: hands after which the game ends (safeguard): abandoned with no winner in
-      computer-only play; with people seated, the highest total wins.
-    * ``people_seated``: set by the table, not chosen: a person plays at this table.
-    """
-
-    players: int = 2
-    meld_values: MeldValues = field(default_factory=MeldValues)
-    bike_inside_longer_run_counts: bool = False
-    strict_stop_turns: bool = False
-    win_check: WinCheck = "counting-order"
-    manual_declaration: bool = False
-    warn_invalid_stop: bool = True
-    target_score: int = 121
-    may_discard_taken_card: bool = True
-    deck_exhaustion: DeckExhaustion = "reshuffle"
-    hand_turn_cap: int = 200
-    hand_cap: int = 200
-    people_seated: bool = False
+    players: int = option(
+        2,
+        label="Players",
+        help="How many play: 2, 3 or 4.",
+        low=2,
+        high=4,
+        message="Indecision is for {low} to {high} players, not {value!r}",
+    )
+    meld_values: MeldValues = option(
+        label="Meld values",
+        help="How many points each kind of meld scores.",
+        default_factory=MeldValues,
+    )
+    bike_inside_longer_run_counts: bool = option(
+        False,
+        label="Runs on a Bike inside longer runs",
+        help=(
+            "Also score a Run on a Bike of three that lies inside a longer run of mixed suits "
+            "(AS 2S 3S 4S 5H then scores 10 instead of 9)."
+        ),
+    )
+    strict_stop_turns: bool = option(
+        False,
+        label="Everyone must finish a turn before a stop",
+        help=(
+            "A player may stop only once every player has finished a whole turn before this "
+            "one; otherwise the current turn and the opening discard count."
+        ),
+    )
+    win_check: WinCheck = option(
+        "counting-order",
+        label="Who wins at the target",
+        help="How the winner is found when totals reach the target score.",
+        choice_labels={
+            "counting-order": "The first to reach it while the hands are counted from the stopper",
+            "end-of-round": "The highest total once every hand of the round is counted",
+        },
+    )
+    manual_declaration: bool = option(
+        False,
+        label="Players announce their own scores",
+        help=(
+            "After a hand, each player announces a score and may correct it once; a claim "
+            "above the true score is challenged and costs twice the excess."
+        ),
+    )
+    warn_invalid_stop: bool = option(
+        True,
+        label="Warn before a stop that scores nothing",
+        help="Ask for confirmation before a stop that would score 0.",
+    )
+    target_score: int = option(
+        121,
+        label="Points to win",
+        help="The total a player must reach to win the game.",
+        low=1,
+        high=10_000,
+    )
+    may_discard_taken_card: bool = option(
+        True,
+        label="A card taken from the pile may go straight back",
+        help="Allow discarding the card just taken from the pile in the same turn.",
+    )
+    deck_exhaustion: DeckExhaustion = option(
+        "reshuffle",
+        label="When the deck runs out",
+        help="What happens when a player wants to draw from an empty deck.",
+        choice_labels={
+            "reshuffle": "Shuffle the pile under its top card into a new deck",
+            "score-hand": "End the hand and score every player",
+        },
+    )
+    hand_turn_cap: int = option(
+        200,
+        label="Most turns in a hand",
+        help=(
+            "A hand that lasts this many turns ends: with people at the table every hand is "
+            "scored as when the deck runs out; games between computer players only are "
+            "abandoned unscored."
+        ),
+        low=1,
+        high=10_000,
+    )
+    hand_cap: int = option(
+        200,
+        label="Most hands in a game",
+        help=(
+            "After this many hands the game ends: with people at the table the highest total "
+            "wins; games between computer players only end without a winner."
+        ),
+        low=1,
+        high=10_000,
+    )
+    people_seated: bool = option(
+        False,
+        label="People at the table",
+        help="Set by the table when a person plays, so that the limits keep the points earned.",
+        table_sets=True,
+    )
 
     def __post_init__(self) -> None:
-        if not isinstance(self.players, int) or not 2 <= self.players <= 4:
-            raise RulesError(f"Indecision is for 2 to 4 players, not {self.players!r}")
-        if not isinstance(self.meld_values, MeldValues):
-            raise RulesError("meld_values must be a MeldValues table")
-        if self.win_check not in ("counting-order", "end-of-round"):
-            raise RulesError(
-                f"win_check must be 'counting-order' or 'end-of-round', not {self.win_check!r}"
-            )
-        if self.deck_exhaustion not in ("reshuffle", "score-hand"):
-            raise RulesError(
-                f"deck_exhaustion must be 'reshuffle' or 'score-hand', not {self.deck_exhaustion!r}"
-            )
-        for name in ("target_score", "hand_turn_cap", "hand_cap"):
-            value = getattr(self, name)
-            if not isinstance(value, int) or isinstance(value, bool) or value < 1:
-                raise RulesError(f"{name} must be a positive whole number, not {value!r}")
-        for name in (
-            "bike_inside_longer_run_counts",
-            "strict_stop_turns",
-            "manual_declaration",
-            "warn_invalid_stop",
-            "may_discard_taken_card",
-            "people_seated",
-        ):
-            if not isinstance(getattr(self, name), bool):
-                raise RulesError(f"{name} must be true or false")
+        check_options(self)
 
 
 PRESETS: Final[dict[str, Rules]] = {

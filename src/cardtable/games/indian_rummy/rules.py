@@ -1,6 +1,7 @@
 """Every option and house rule of Indian Rummy (RULES.md 2.11, 2.12), as one frozen dataclass.
 
-The defaults reproduce the seed exactly; every row of the house-rules panel is a field here.
+The defaults reproduce the seed exactly; every row of the house-rules panel is a field here,
+declared with its words and bounds through :func:`cardtable.options.option`.
 Named presets live in :data:`PRESETS`.
 """
 
@@ -10,82 +11,131 @@ from dataclasses import dataclass
 from typing import Final, Literal
 
 from cardtable.errors import RulesError
+from cardtable.options import check_options, option
 
 JokerFromDiscard = Literal["never", "opening-card"]
 WrongShowOthers = Literal["zero", "counted"]
+PrintedJokers = Literal[2, 0]
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class Rules:
-    """Indian Rummy rules.
+    """Indian Rummy rules: each field is declared with its words and bounds (:func:`option`);
+    the validation and the house-rules form are generated from them."""
 
-    * ``players``: 2-4 (up to 6 with ``allow_six_players``, as Pagat's Paplu).
-    * ``drops_allowed``, ``first_drop``, ``middle_drop``: dropping and its penalties (20/40).
-    * ``max_points``: the cap on a deal's points (80); ``None`` for no cap.
-    * ``wrong_show_penalty``: 80. ``wrong_show_others``: after a wrong show the others score
-      ``zero`` (default) or are ``counted`` as after a valid show.
-    * ``printed_jokers``: 2 or 0 printed jokers in the pack.
-    * ``wild_joker_cut``: cut a wild joker (else only printed jokers are jokers).
-    * ``joker_from_discard``: a joker on the discard pile may ``never`` be taken, or only when it
-      is the ``opening-card`` of the pile.
-    * ``jokers_per_sequence``: ``None`` for no limit, or the most jokers standing in per sequence.
-    * ``all_joker_groups``: groups made only of jokers are allowed.
-    * ``deals``: deals in one game; ``None`` is free play (deal after deal until a new game).
-    * ``deal_turn_cap``: turns after which a deal ends (safeguard): in computer-only play it is
-      abandoned and nobody scores; with people seated drop penalties stand and the others score 0.
-    * ``people_seated``: set by the table, not chosen: a person plays at this table.
-    """
-
-    players: int = 2
-    allow_six_players: bool = False
-    drops_allowed: bool = True
-    first_drop: int = 20
-    middle_drop: int = 40
-    max_points: int | None = 80
-    wrong_show_penalty: int = 80
-    wrong_show_others: WrongShowOthers = "zero"
-    printed_jokers: int = 2
-    wild_joker_cut: bool = True
-    joker_from_discard: JokerFromDiscard = "never"
-    jokers_per_sequence: int | None = None
-    all_joker_groups: bool = False
-    deals: int | None = None
-    deal_turn_cap: int = 400
-    people_seated: bool = False
+    players: int = option(
+        2,
+        label="Players",
+        help="How many play: 2 to 4, or up to 6 when six players are allowed.",
+        bounds_by=("allow_six_players", {False: (2, 4), True: (2, 6)}),
+        message="Indian Rummy is for {low} to {high} players, not {value!r}",
+    )
+    allow_six_players: bool = option(
+        False,
+        label="Up to six players",
+        help="Allow five or six players, as in Paplu.",
+    )
+    drops_allowed: bool = option(
+        True,
+        label="Dropping allowed",
+        help="A player may drop out of a deal at the start of a turn, for a penalty.",
+    )
+    first_drop: int = option(
+        20,
+        label="Penalty for dropping before drawing",
+        help="Points for dropping at the start of your first turn, before you have drawn.",
+        low=0,
+        high=1000,
+    )
+    middle_drop: int = option(
+        40,
+        label="Penalty for dropping later",
+        help="Points for dropping at the start of any later turn.",
+        low=0,
+        high=1000,
+    )
+    max_points: int | None = option(
+        80,
+        label="Most points in a deal",
+        help="No player scores more than this in one deal; empty for no limit.",
+        low=1,
+        high=1000,
+    )
+    wrong_show_penalty: int = option(
+        80,
+        label="Penalty for a wrong show",
+        help="Points for declaring a hand that cannot be laid out in valid groups.",
+        low=0,
+        high=1000,
+    )
+    wrong_show_others: WrongShowOthers = option(
+        "zero",
+        label="The others after a wrong show",
+        help="What the other players score when someone makes a wrong show.",
+        choice_labels={
+            "zero": "Nothing",
+            "counted": "Their cards are counted, as after a valid show",
+        },
+    )
+    printed_jokers: PrintedJokers = option(
+        2,
+        label="Printed jokers in the pack",
+        help="How many printed jokers are shuffled in with the two decks.",
+        choice_labels={2: "Two printed jokers", 0: "No printed jokers"},
+    )
+    wild_joker_cut: bool = option(
+        True,
+        label="Cut a wild joker",
+        help="Turn up a card at the deal: every card of its rank is a joker for that deal.",
+    )
+    joker_from_discard: JokerFromDiscard = option(
+        "never",
+        label="Taking a joker from the pile",
+        help="Whether a joker lying on the discard pile may be taken.",
+        choice_labels={
+            "never": "Never",
+            "opening-card": "Only the card turned up to start the pile",
+        },
+    )
+    jokers_per_sequence: int | None = option(
+        None,
+        label="Most jokers in a sequence",
+        help="How many jokers may stand in for cards in one sequence; empty for no limit.",
+        low=0,
+        high=13,
+    )
+    all_joker_groups: bool = option(
+        False,
+        label="Groups of jokers only",
+        help="Allow a group made of jokers alone.",
+    )
+    deals: int | None = option(
+        None,
+        label="Deals in a game",
+        help="How many deals make a game; empty to play deal after deal.",
+        low=1,
+        high=1000,
+    )
+    deal_turn_cap: int = option(
+        400,
+        label="Most turns in a deal",
+        help=(
+            "A deal that lasts this many turns ends with no show: with people at the table the "
+            "drop penalties stand and the others score nothing; games between computer players "
+            "only are abandoned and nobody scores."
+        ),
+        low=1,
+        high=10_000,
+    )
+    people_seated: bool = option(
+        False,
+        label="People at the table",
+        help="Set by the table when a person plays, so that the limits keep the points earned.",
+        table_sets=True,
+    )
 
     def __post_init__(self) -> None:
-        top = 6 if self.allow_six_players else 4
-        if not isinstance(self.players, int) or not 2 <= self.players <= top:
-            raise RulesError(f"Indian Rummy is for 2 to {top} players, not {self.players!r}")
-        for name in ("first_drop", "middle_drop", "wrong_show_penalty"):
-            value = getattr(self, name)
-            if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= 1000:
-                raise RulesError(f"{name} must be a whole number 0-1000, not {value!r}")
-        if self.max_points is not None and (
-            not isinstance(self.max_points, int) or self.max_points < 1
-        ):
-            raise RulesError(
-                f"max_points must be a positive number or none, not {self.max_points!r}"
-            )
-        if self.printed_jokers not in (0, 2):
-            raise RulesError(f"printed_jokers must be 0 or 2, not {self.printed_jokers!r}")
-        if self.joker_from_discard not in ("never", "opening-card"):
-            raise RulesError(
-                "joker_from_discard must be 'never' or 'opening-card', "
-                f"not {self.joker_from_discard!r}"
-            )
-        if self.wrong_show_others not in ("zero", "counted"):
-            raise RulesError(
-                f"wrong_show_others must be 'zero' or 'counted', not {self.wrong_show_others!r}"
-            )
-        if self.jokers_per_sequence is not None and (
-            not isinstance(self.jokers_per_sequence, int) or self.jokers_per_sequence < 0
-        ):
-            raise RulesError("jokers_per_sequence must be a whole number or none")
-        if self.deals is not None and (not isinstance(self.deals, int) or self.deals < 1):
-            raise RulesError(f"deals must be a positive number or none, not {self.deals!r}")
-        if not isinstance(self.deal_turn_cap, int) or self.deal_turn_cap < 1:
-            raise RulesError("deal_turn_cap must be a positive whole number")
+        check_options(self)
         if not self.wild_joker_cut and self.printed_jokers == 0:
             raise RulesError("a game with no printed jokers needs the wild joker cut")
 

@@ -68,8 +68,12 @@ export function fieldFor(entry, get, set, { title = null } = {}) {
       const select = h(
         "select",
         common,
-        (entry.choices || []).map((choice) =>
-          h("option", { value: String(choice), selected: choice === value }, String(choice)),
+        (entry.choices || []).map((choice, index) =>
+          h(
+            "option",
+            { value: String(choice), selected: choice === value },
+            entry.choice_labels?.[index] ?? String(choice),
+          ),
         ),
       );
       select.addEventListener("change", () => {
