@@ -205,7 +205,7 @@ def test_leave_and_new_game_keep_the_game_and_abandoning_is_asked_first(
     wait_my_turn(page)
     table_url = page.url
     # Leave: back to the start page, the game waiting under "Games in progress".
-    page.locator(".actions .leave").click()
+    page.locator(".table-tools .leave").click()
     expect(page.locator(".start-form")).to_be_visible()
     expect(page.locator(".resume-list li")).to_have_count(1)
     page.locator(".resume-list .btn").click()

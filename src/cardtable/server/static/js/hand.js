@@ -7,6 +7,8 @@ import { h } from "./dom.js";
 
 const HOLD_MS = 350;
 const DRAG_THRESHOLD_PX = 6;
+// The least width of a card left uncovered by the next one: a finger's touch target.
+const MIN_EXPOSED_PX = 32;
 
 let uidCounter = 0;
 
@@ -241,18 +243,34 @@ export class Hand {
     if (hadFocus) this.focusCurrent();
   }
 
-  /** Overlap cards so the hand fits its width, keeping every corner index visible. */
+  /**
+   * Overlap cards so the hand fits its width, keeping every corner index visible; when one row
+   * would leave less than MIN_EXPOSED_PX of each card uncovered, two overlapping rows.
+   */
   layout() {
     const cards = this.element.children;
     if (!cards.length) return;
-    const width = this.element.clientWidth;
+    const style = getComputedStyle(this.element);
+    // Both sides' padding as on the left: in two rows the right padding holds the overhang.
+    const width = this.element.clientWidth - 2 * parseFloat(style.paddingLeft);
     const cardWidth = cards[0].offsetWidth || 60;
     const gaps = [...cards].filter((c) => c.classList.contains("group-start")).length;
     const groupGap = Math.min(14, cardWidth * 0.2);
     const n = cards.length;
     const natural = cardWidth + 6;
-    const available = width - cardWidth - gaps * groupGap - 4;
-    const step = n > 1 ? Math.max(Math.min(natural, available / (n - 1)), cardWidth * 0.28) : natural;
+    const exposed = Math.max(MIN_EXPOSED_PX, cardWidth * 0.36);
+    const oneRow = n > 1 ? Math.min(natural, (width - cardWidth - gaps * groupGap) / (n - 1)) : natural;
+    const twoRows = n >= 8 && oneRow < exposed;
+    let step;
+    if (twoRows) {
+      const perRow = Math.ceil(n / 2);
+      // perRow - 1 steps and one whole card (the last card's overhang is the right padding).
+      step = Math.min(natural, (width - cardWidth) / (perRow - 1));
+      this.element.style.setProperty("--per-row", String(perRow));
+    } else {
+      step = Math.max(oneRow, cardWidth * 0.28);
+    }
+    this.element.classList.toggle("two-rows", twoRows);
     this.element.style.setProperty("--step", `${step.toFixed(1)}px`);
     this.element.style.setProperty("--group-gap", `${groupGap.toFixed(1)}px`);
     this.element.classList.toggle("tight", step < cardWidth * 0.55);

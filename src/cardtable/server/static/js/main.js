@@ -2,6 +2,7 @@
 // between the start screen (#/) and a table (#/table/ID); global keyboard shortcuts.
 
 import { api } from "./api.js";
+import { trackKeyboard } from "./fit.js";
 import { h, replaceChildren } from "./dom.js";
 import { setupMenu, showTableRules } from "./menu.js";
 import { applyOptions } from "./options.js";
@@ -139,6 +140,7 @@ function keydown(event) {
 async function boot() {
   setupPanel();
   setupMenu(app);
+  trackKeyboard();
   document.addEventListener("keydown", keydown);
   try {
     const [games, profile] = await Promise.all([api.games(), api.profile()]);

@@ -4,6 +4,7 @@
 
 import { classify, parseAction } from "./actions.js";
 import { finishAnimations, flyGhost, flyIn } from "./animate.js";
+import { fitTable, watchFit } from "./fit.js";
 import { api } from "./api.js";
 import { cardBack, cardElement, prettyCards, shortText } from "./cards.js";
 import { h, replaceChildren } from "./dom.js";
@@ -98,6 +99,8 @@ export class TableView {
     this.destroyed = true;
     if (this.socket) this.socket.close();
     this.hand.resizeObserver.disconnect();
+    this.stopFit?.();
+    document.body.classList.remove("at-table");
   }
 
   /** Whether moves can be sent now: connected and not waiting for the last one. */
@@ -112,7 +115,10 @@ export class TableView {
       centre: h("div", { class: "centre", "aria-label": "Table centre", role: "region" }),
       status: h("p", { class: "turn-line", id: "turn-line" }),
       lastMove: h("p", { class: "last-move", id: "last-move" }),
-      hintLine: h("p", { class: "hint-line", id: "hint-line", hidden: true }),
+      hintLine: h("p", { class: "hint-line", id: "hint-line", hidden: true, onclick: (event) => {
+        event.currentTarget.classList.toggle("expanded");
+        this.fit();
+      } }),
       me: h("div", { class: "me-info" }),
       tools: h("div", { class: "hand-tools", role: "toolbar", "aria-label": "Arrange your hand" }),
       actions: h("div", { class: "actions", role: "toolbar", "aria-label": "Your moves" }),
@@ -121,6 +127,11 @@ export class TableView {
       connection: h("p", { class: "connection", role: "status", hidden: true },
         h("strong", {}, "Connection lost."), " Reconnecting… moves are paused until the table is back."),
       banner: h("div", { class: "result-banner", hidden: true }),
+      tableTools: h("div", { class: "table-tools" }),
+      sideToggle: h("button", {
+        type: "button", class: "btn small ghost side-toggle", "aria-expanded": "false", "aria-controls": "table-side",
+        onclick: () => this.toggleSide(),
+      }, "Scores"),
     };
     const table = h(
       "section",
@@ -132,14 +143,44 @@ export class TableView {
         h("div", { class: "status-lines" }, this.el.status, this.el.lastMove, this.el.hintLine),
         this.el.banner,
         h("div", { class: "my-area" },
-          this.el.me,
+          h("div", { class: "hand-bar" }, this.el.me, this.el.tools, this.el.tableTools),
           this.hand.element,
-          this.el.tools,
           this.el.actions)),
-      h("aside", { class: "table-side", "aria-label": "Scores and coach" }, this.el.scores, this.el.coach),
+      h("aside", { class: "table-side", id: "table-side", "aria-label": "Scores and coach" },
+        h("button", { type: "button", class: "btn small ghost side-close", onclick: () => this.toggleSide(false) }, "Close"),
+        this.el.scores, this.el.coach,
+        h("p", { class: "side-notice" }, document.getElementById("notice")?.textContent.trim() ?? "")),
     );
     replaceChildren(this.root, table);
+    document.body.classList.add("at-table");
+    this.el.table = table;
+    this.stopFit = watchFit(table, () => this.hand.layout());
     this.renderTools();
+  }
+
+  /** Open or close the scores and coach drawer (narrow screens; beside the table otherwise). */
+  toggleSide(open = !this.el.table.classList.contains("side-open")) {
+    this.el.table.classList.toggle("side-open", open);
+    this.el.sideToggle.setAttribute("aria-expanded", String(open));
+    if (open) this.coachSeen = this.coach;
+    this.renderSideToggle();
+    if (open) this.el.table.querySelector(".table-side .side-close")?.focus({ preventScroll: true });
+    else if (document.activeElement?.closest?.(".table-side")) this.el.sideToggle.focus({ preventScroll: true });
+  }
+
+  /** The drawer's button names what it holds and shows a dot when the coach has news. */
+  renderSideToggle() {
+    const coachOn = options().coach;
+    const open = this.el.table.classList.contains("side-open");
+    const news = coachOn && this.coach && !open && this.coachSeen !== this.coach;
+    replaceChildren(this.el.sideToggle, "Scores", coachOn ? h("span", { class: "long" }, " & coach") : null,
+      news ? h("span", { class: "dot", "aria-hidden": "true" }) : null);
+    this.el.sideToggle.setAttribute("aria-label", `${coachOn ? "Scores and coach" : "Scores"}${news ? ", new tips" : ""}`);
+  }
+
+  /** Scale the table to the window (after anything that changes its height). */
+  fit() {
+    if (this.el?.table) fitTable(this.el.table, () => this.hand.layout());
   }
 
   onConnection(connected) {
@@ -295,6 +336,7 @@ export class TableView {
     replaceChildren(this.el.scores, this.module.renderScores(ctx));
     this.renderCoach();
     this.renderBanner(ctx);
+    this.fit();
   }
 
   renderOpponents(ctx) {
@@ -335,6 +377,9 @@ export class TableView {
     }
     replaceChildren(this.el.opponents, items);
     this.el.opponents.style.setProperty("--opponents", String(Math.max(1, n - 1)));
+    // Many opponents get compact seats, so that ten players still leave room for the hand.
+    this.el.opponents.classList.toggle("many", items.length >= 4);
+    this.el.opponents.classList.toggle("crowded", items.length >= 6);
   }
 
   renderMe(ctx) {
@@ -376,14 +421,17 @@ export class TableView {
 
   renderHintLine() {
     const line = this.el.hintLine;
+    const wasHidden = line.hidden;
     if (!this.hint) {
       line.hidden = true;
+      if (!wasHidden) this.fit();
       return;
     }
     line.hidden = false;
     const what = this.hint.action ? this.module.actionText(this.ctx(), this.hint.action) : "Nothing to do now";
     const reason = this.hint.reason ? prettyCards(nameSeats(this.ctx(), this.hint.reason)) : "";
     replaceChildren(line, h("strong", {}, "Hint: "), what, reason ? ` — ${reason}` : "");
+    this.fit();
   }
 
   renderBanner(ctx) {
@@ -404,11 +452,17 @@ export class TableView {
   }
 
   renderTools() {
-    const sortSuit = h("button", { type: "button", class: "btn small ghost", onclick: () => this.hand.sortBy("suit") }, "Sort by suit");
-    const sortRank = h("button", { type: "button", class: "btn small ghost", onclick: () => this.hand.sortBy("rank") }, "Sort by rank");
-    const group = h("button", { type: "button", class: "btn small ghost", onclick: () => this.groupHand() }, "Group melds");
-    const hint = h("button", { type: "button", class: "btn small ghost", "aria-keyshortcuts": "H", onclick: () => this.askHint() }, "Hint (H)");
+    // On a phone the buttons drop their first words ("Suit"); the accessible name stays whole.
+    const long = (text) => h("span", { class: "long" }, text);
+    const sortSuit = h("button", { type: "button", class: "btn small ghost", "aria-label": "Sort by suit", onclick: () => this.hand.sortBy("suit") }, long("Sort by "), "suit");
+    const sortRank = h("button", { type: "button", class: "btn small ghost", "aria-label": "Sort by rank", onclick: () => this.hand.sortBy("rank") }, long("Sort by "), "rank");
+    const group = h("button", { type: "button", class: "btn small ghost", "aria-label": "Group melds", onclick: () => this.groupHand() }, "Group", long(" melds"));
+    const hint = h("button", { type: "button", class: "btn small ghost", "aria-keyshortcuts": "H", onclick: () => this.askHint() },
+      "Hint", h("kbd", { "aria-hidden": "true" }, "H"));
+    // Leaving keeps the game: it waits under "Games in progress" on the start page.
+    const leave = h("button", { type: "button", class: "btn small ghost leave", onclick: () => this.app.leaveTable() }, "Leave");
     replaceChildren(this.el.tools, sortSuit, sortRank, group, hint);
+    replaceChildren(this.el.tableTools, leave, this.el.sideToggle);
   }
 
   groupHand() {
@@ -429,12 +483,15 @@ export class TableView {
     const disabled = this.pending || !this.canMove();
     const drawStock = this.module.drawStock(legal);
     const drawPile = this.module.drawPile(legal);
-    buttons.push(this.actionButton(drawStock, this.module.stockButtonText, { key: "S", extraClass: "draw" }));
-    buttons.push(this.actionButton(drawPile, this.module.pileButtonText, { key: "D", extraClass: "draw" }));
+    // Only the moves possible now are shown: no rows of greyed-out buttons.
+    if (drawStock) buttons.push(this.actionButton(drawStock, this.module.stockButtonText, { key: "S", extraClass: "draw" }));
+    if (drawPile) buttons.push(this.actionButton(drawPile, this.module.pileButtonText, { key: "D", extraClass: "draw" }));
     for (const verb of this.module.cardVerbs) {
       const cards = legal.byCardVerb.get(verb.verb);
       if (!cards && !verb.always) continue;
       const notation = lifted && cards ? cards.get(lifted) : null;
+      // A card's move appears once a card it applies to is lifted.
+      if (!notation) continue;
       let text = `${verb.label}${verb.hint ? ` (${verb.hint})` : ""}`;
       if (lifted) text = verb.lifted ? verb.lifted(shortText(lifted)) : `${verb.label} ${shortText(lifted)}`;
       buttons.push(this.actionButton(notation, text, { extraClass: verb.primary ? "primary card-verb" : "card-verb", dataVerb: verb.verb }));
@@ -446,8 +503,6 @@ export class TableView {
       if (!text) continue;
       buttons.push(this.actionButton(action.notation, text, { extraClass: this.module.buttonClass(action) }));
     }
-    // Leaving keeps the game: it waits under "Games in progress" on the start page.
-    buttons.push(h("button", { type: "button", class: "btn small leave", onclick: () => this.app.leaveTable() }, "Leave"));
     const focusedKey = document.activeElement?.closest?.(".actions") ? document.activeElement.dataset.key : null;
     replaceChildren(this.el.actions, buttons.filter(Boolean));
     if (disabled) for (const b of this.el.actions.querySelectorAll("button[data-action]")) b.disabled = true;
@@ -602,6 +657,8 @@ export class TableView {
     const panel = this.el.coach;
     const on = options().coach;
     panel.hidden = !on;
+    if (this.el.table.classList.contains("side-open")) this.coachSeen = this.coach;
+    this.renderSideToggle();
     if (!on) return;
     const coach = this.coach;
     const body = [h("h2", { id: "coach-title" }, "Coach")];
@@ -749,6 +806,10 @@ export class TableView {
       return true;
     }
     if (key === "Escape") {
+      if (this.el.table.classList.contains("side-open")) {
+        this.toggleSide(false);
+        return true;
+      }
       if (this.hint) {
         this.hint = null;
         this.renderHintLine();
