@@ -68,10 +68,11 @@ async def rules_page(game: str) -> dict[str, Any]:
 
 @router.post("/tables", status_code=201)
 async def create_table(request: Request, profile: CurrentProfile) -> dict[str, Any]:
-    """Sit down at a new table: ``{game, rules, seats}`` -> ``{table_id, seat}``. The server
-    alone draws the deal's seed."""
+    """Sit down at a new table: ``{game, rules, seats, commitment?, contribution?}`` ->
+    ``{table_id, seat}``. The server alone draws its seed; the deal's seed is derived from it
+    and the page's contribution (provably fair deals, :mod:`cardtable.fairness`)."""
     payload = _object(await read_json(request), "a new table")
-    unknown = sorted(set(payload) - {"game", "rules", "seats"})
+    unknown = sorted(set(payload) - {"game", "rules", "seats", "commitment", "contribution"})
     if unknown:
         raise HTTPException(400, f"unknown field(s) {', '.join(unknown)} for a new table")
     try:
@@ -80,6 +81,8 @@ async def create_table(request: Request, profile: CurrentProfile) -> dict[str, A
             game=payload.get("game"),
             rules=payload.get("rules"),
             seats=payload.get("seats"),
+            commitment=payload.get("commitment"),
+            contribution=payload.get("contribution"),
         )
     except CardtableError as exc:
         raise HTTPException(400, str(exc)) from None

@@ -18,7 +18,7 @@ from fastapi import FastAPI, Request
 from fastapi.responses import FileResponse, Response
 from fastapi.staticfiles import StaticFiles
 
-from cardtable.server import api, websocket
+from cardtable.server import api, review_routes, websocket
 from cardtable.server.context import AppContext
 from cardtable.server.identity import COOKIE_NAME, profile_for_token, set_profile_cookie
 from cardtable.server.lobby import Lobby
@@ -48,6 +48,9 @@ def create_app(
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         yield
+        analyses = getattr(_app.state, "review_analyses", None)
+        if analyses is not None:
+            analyses.close()
         await lobby.shutdown()
         await asyncio.to_thread(db.close)
 
@@ -61,6 +64,7 @@ def create_app(
     )
     app.state.cardtable = AppContext(db=db, lobby=lobby, settings=settings)
     app.include_router(api.router)
+    app.include_router(review_routes.router)
     app.include_router(websocket.router)
     app.mount("/static", StaticFiles(directory=STATIC_DIR, check_dir=False), name="static")
 

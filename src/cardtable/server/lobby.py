@@ -16,14 +16,16 @@ from typing import Any
 
 from cardtable import storage
 from cardtable.errors import CardtableError, RulesError
+from cardtable.fairness import derive_seed
 from cardtable.games.contract import AnyEngine
 from cardtable.registry import canonical_name, get_engine
+from cardtable.server.fair_deals import Commitments
 from cardtable.server.narration import finished_between
 from cardtable.server.options import DEFAULT_OPTIONS, bot_move_seconds
 from cardtable.server.seating import check_seats, first_human_seat
 from cardtable.server.settings import Settings
 from cardtable.server.table import TableOwner, Timing, replay_log
-from cardtable.storage import Database, RecordEvent
+from cardtable.storage import Database, RecordEvent, reviews
 
 logger = logging.getLogger(__name__)
 
@@ -82,6 +84,7 @@ class Lobby:
         self.options: dict[int, dict[str, Any]] = {}
         self.on_timing: Callable[[Timing], None] | None = None
         self._loading = asyncio.Lock()
+        self.commitments = Commitments()
 
     def remember_options(self, profile_id: int, options: dict[str, Any]) -> None:
         """Keep a profile's options at hand for pacing its tables' computer players."""
@@ -109,8 +112,12 @@ class Lobby:
         game: Any,
         rules: Any,
         seats: Any,
+        commitment: Any = None,
+        contribution: Any = None,
     ) -> tuple[str, int]:
-        """A new table for ``profile``; ``RulesError`` naming any bad field."""
+        """A new table for ``profile``; ``RulesError`` naming any bad field. The deal is fair
+        (:mod:`cardtable.server.fair_deals`): from the server seed behind ``commitment`` and the
+        person's ``contribution``, unless the settings fix a test seed."""
         if not isinstance(game, str):
             raise RulesError("game must be the name of a game")
         name = canonical_name(game)
@@ -126,8 +133,13 @@ class Lobby:
         options = {**DEFAULT_OPTIONS, **profile.options}
         default_level = str(options.get("difficulty", "normal"))
         checked_seats = check_seats(seats, built.players, default_level)
-        seed = self.deal_seed()
         seat = first_human_seat(checked_seats)
+        fair = None
+        if self.settings.test_seed is None:
+            fair = self.commitments.deal_for_seat(profile.id, commitment, contribution, seat=seat)
+            seed = derive_seed(fair.server_seed or "", fair.contributions)
+        else:
+            seed = self.deal_seed()
         checked_seats[seat]["name"] = profile.name
         table_id = secrets.token_urlsafe(9)
         state, _ = replay_log(engine, built, seed, [])
@@ -142,6 +154,8 @@ class Lobby:
             seats=checked_seats,
             owner_seat=seat,
         )
+        if fair is not None:
+            await asyncio.to_thread(reviews.save_fairness, self.db, table_id, fair)
         self.remember_options(profile.id, options)
         owner = self._owner(
             table_id=table_id,

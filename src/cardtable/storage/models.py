@@ -8,6 +8,8 @@
 * ``record_events``: one row per finished deal, hand, game or match of a profile, from which
   the record is aggregated; ``key`` makes each event unique per profile, so importing a
   record twice does not count anything twice.
+* ``table_reviews``: per table, the provably fair deal's commitment, contributions and secret
+  server seed, the token of a shared replay, and the stored analyses by seat.
 """
 
 from __future__ import annotations
@@ -104,3 +106,19 @@ class RecordEventRow(Base):
     points: Mapped[int | None] = mapped_column(Integer, nullable=True, default=None)
     details: Mapped[dict[str, Any]] = mapped_column(default=dict)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utc_now)
+
+
+class TableReviewRow(Base):
+    """A table's provably fair deal (commitment, contributions and the secret server seed,
+    revealed only after the game), its replay share token and its stored analyses by seat."""
+
+    __tablename__ = "table_reviews"
+
+    table_id: Mapped[str] = mapped_column(ForeignKey("game_tables.id"), primary_key=True)
+    commitment: Mapped[str | None] = mapped_column(String(64), nullable=True, default=None)
+    contributions: Mapped[list[Any]] = mapped_column(default=list)
+    server_seed: Mapped[str | None] = mapped_column(String(64), nullable=True, default=None)
+    share_token: Mapped[str | None] = mapped_column(
+        String(64), nullable=True, default=None, unique=True, index=True
+    )
+    analyses: Mapped[dict[str, Any]] = mapped_column(default=dict)
