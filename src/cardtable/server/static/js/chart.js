@@ -77,7 +77,8 @@ export function totalsChart({ title, series, lowerIsBetter = false, target = nul
     "table",
     { class: "visually-hidden" },
     h("caption", {}, title),
-    h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "After hand"), series.map((s) => h("th", { scope: "col" }, s.name)))),
+    // The game's own word for a round: "After hand", "After deal", "After game".
+    h("thead", {}, h("tr", {}, h("th", { scope: "col" }, `After ${axis.split(" ")[0].replace(/s$/, "")}`), series.map((s) => h("th", { scope: "col" }, s.name)))),
     h(
       "tbody",
       {},

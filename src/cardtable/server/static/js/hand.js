@@ -59,6 +59,41 @@ export function groupByMelds(cards, { jokers = new Set() } = {}) {
     if (!set) break;
     take(set.slice(0, 4));
   }
+  // Jokers complete what is one card short: two cards of a suit a rank or two apart become a
+  // sequence, two cards of one rank a set; a further joker joins a meld already made.
+  const jokerItems = () => pool.filter((item) => jokers.has(item.card));
+  const naturals = () => pool.filter((item) => !jokers.has(item.card) && parse(item.card));
+  for (;;) {
+    const wild = jokerItems();
+    if (!wild.length) break;
+    let made = null;
+    const cards = naturals();
+    for (let i = 0; i < cards.length && !made; i += 1) {
+      for (let j = i + 1; j < cards.length && !made; j += 1) {
+        const a = parse(cards[i].card);
+        const b = parse(cards[j].card);
+        if (a.suit === b.suit && Math.abs(a.rank - b.rank) === 1) {
+          made = a.rank < b.rank ? [cards[i], cards[j], wild[0]] : [cards[j], cards[i], wild[0]];
+        } else if (a.suit === b.suit && Math.abs(a.rank - b.rank) === 2) {
+          made = a.rank < b.rank ? [cards[i], wild[0], cards[j]] : [cards[j], wild[0], cards[i]];
+        } else if (a.rank === b.rank && a.suit !== b.suit) {
+          made = [cards[i], cards[j], wild[0]];
+        }
+      }
+    }
+    if (!made) break;
+    take(made);
+  }
+  const spare = jokerItems();
+  if (spare.length && groups.length) {
+    for (const item of spare) {
+      pool.splice(pool.indexOf(item), 1);
+      groups[groups.length - 1].push(item.card);
+    }
+  } else if (spare.length >= 2 && naturals().length) {
+    // Two jokers and any card make a sequence (or a set).
+    take([naturals()[0], spare[0], spare[1]]);
+  }
   const rest = pool.map((item) => item.card).sort((a, b) => suitKey(a) - suitKey(b));
   return { groups, rest };
 }
@@ -118,8 +153,11 @@ export class Hand {
     return this.entries.find((e) => e.uid === this.liftedUid)?.card ?? null;
   }
 
-  /** Take the server's hand (a multiset of labels) and keep the player's order for it. */
-  sync(cards, { sortNew = false } = {}) {
+  /** Take the server's hand (a multiset of labels) and keep the player's order for it. A new
+   * deal (`newDeal`) starts afresh: sorted, nothing lifted, grouped or marked new; `quiet`
+   * marks nothing new (the first state after opening the page). */
+  sync(cards, { sortNew = false, newDeal = false, quiet = false } = {}) {
+    if (newDeal) this.entries = [];
     const wanted = new Map();
     for (const card of cards.map(label)) wanted.set(card, (wanted.get(card) || 0) + 1);
     const kept = [];
@@ -135,7 +173,7 @@ export class Hand {
       const n = wanted.get(card) || 0;
       if (n > 0) {
         wanted.set(card, n - 1);
-        added.push({ card, group: null, uid: (uidCounter += 1), fresh: kept.length > 0 });
+        added.push({ card, group: null, uid: (uidCounter += 1), fresh: kept.length > 0 && !quiet });
       }
     }
     const firstDeal = kept.length === 0;

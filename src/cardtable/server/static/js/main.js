@@ -5,7 +5,7 @@ import { api } from "./api.js";
 import { trackKeyboard } from "./fit.js";
 import { h, replaceChildren } from "./dom.js";
 import { setupMenu, showTableRules } from "./menu.js";
-import { applyOptions } from "./options.js";
+import { applyOptions, onOptionsChange, options } from "./options.js";
 import { alertMessage, announce, closePanel, confirmPanel, setupPanel } from "./panel.js";
 import { StartScreen } from "./start.js";
 import { TableView } from "./table.js";
@@ -155,6 +155,18 @@ async function boot() {
     );
     return;
   }
+  // A new Difficulty reaches the start page at once: it replaces the levels remembered from the
+  // last game, and an open start page is drawn again with it.
+  let difficulty = options().difficulty;
+  onOptionsChange((current) => {
+    if (current.difficulty === difficulty) return;
+    difficulty = current.difficulty;
+    if (app.setup) app.setup = { ...app.setup, levels: null };
+    if (app.view instanceof StartScreen) {
+      app.view.levels = [];
+      app.view.render();
+    }
+  });
   window.addEventListener("hashchange", route);
   route();
   // The menu waits for the profile, so that options changed there are not overwritten.

@@ -4,7 +4,7 @@
 import { api } from "./api.js";
 import { cardRow } from "./cards.js";
 import { h } from "./dom.js";
-import { OPTION_TEXT, options, setOption, SPEEDS } from "./options.js";
+import { LEVELS, OPTION_TEXT, options, setOption, SPEEDS } from "./options.js";
 import { alertMessage, announce, openPanel } from "./panel.js";
 import { ruleSummaryRow } from "./schema_form.js";
 
@@ -77,15 +77,11 @@ export async function showHowToPlay(app, gameName) {
     h("figure", { class: "rules-example" },
       cardRow(example.cards || [], { extraClass: "small", label: example.caption }),
       h("figcaption", {}, example.caption, example.score !== undefined && example.score !== null ? h("span", { class: "score" }, ` = ${example.score}`) : "")));
+  // The page's sections come from the server, handling and the entertainment-only notice
+  // included: nothing is added here, so nothing is said twice.
   body.replaceChildren(
     ...sections,
     examples.length ? h("section", { class: "rules-section" }, h("h3", {}, "Scoring examples"), examples) : "",
-    h("section", { class: "rules-section" },
-      h("h3", {}, "Choosing a card"),
-      h("p", {}, "Tap a card to lift it, tap it again to discard it — or use the button. Press and hold a card (or drag it) to move it in your hand."),
-      h("h3", {}, "Keyboard"),
-      h("p", {}, "← → move through your hand, Enter lifts or discards the card, Shift+← → moves it, S stock, D discard pile, H hint, Escape closes a panel.")),
-    h("p", { class: "muted" }, `${app.gameTitle(game)} is played here for entertainment only — there is no wagering, no real money and no prizes of any kind.`),
     h("div", { class: "btn-row" }, otherGames),
   );
 }
@@ -102,7 +98,8 @@ export function showOptions() {
       h("span", { class: "option-help", id: `${id}-help` }, OPTION_TEXT[name][1]),
       h("span", { class: "option-control" }, input)));
   }
-  const choices = { opponent_speed: SPEEDS, difficulty: ["easy", "normal", "hard", "random"] };
+  // The levels in the one order the start page uses too.
+  const choices = { opponent_speed: SPEEDS, difficulty: LEVELS };
   for (const [name, values] of Object.entries(choices)) {
     const id = `option-${name}`;
     const select = h("select", { id, "aria-describedby": `${id}-help` },

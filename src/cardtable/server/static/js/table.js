@@ -324,7 +324,10 @@ export class TableView {
       finished: this.message.result ? "true" : "false",
       myTurn: this.message.to_move === ctx.seat ? "true" : "false",
     });
-    this.hand.sync(this.module.hand(ctx.view));
+    const dealKey = this.module.dealKey(ctx.view);
+    const newDeal = this.dealKey !== undefined && dealKey !== null && dealKey !== this.dealKey;
+    this.dealKey = dealKey;
+    this.hand.sync(this.module.hand(ctx.view), { newDeal, quiet: !this.previous });
     this.hand.setMarks(this.module.handMarks(ctx));
     this.renderOpponents(ctx);
     replaceChildren(this.el.centre, this.module.renderCentre(ctx));
@@ -428,10 +431,16 @@ export class TableView {
       return;
     }
     line.hidden = false;
-    const what = this.hint.action ? this.module.actionText(this.ctx(), this.hint.action) : "Nothing to do now";
-    const reason = this.hint.reason ? prettyCards(nameSeats(this.ctx(), this.hint.reason)) : "";
-    replaceChildren(line, h("strong", {}, "Hint: "), what, reason ? ` — ${reason}` : "");
+    replaceChildren(line, h("strong", {}, "Hint: "), prettyCards(this.hintText()));
     this.fit();
+  }
+
+  /** The hint in one sentence: the coach's reason already starts with the move ("Discard
+   * 10H: it is a loose card worth 10"), so the move is named only when there is no reason. */
+  hintText() {
+    const ctx = this.ctx();
+    if (this.hint.reason) return nameSeats(ctx, this.hint.reason);
+    return this.hint.action ? `${this.module.actionText(ctx, this.hint.action)}.` : "Nothing to do now.";
   }
 
   renderBanner(ctx) {
@@ -638,8 +647,7 @@ export class TableView {
       this.hand.render();
       this.markHintedControls();
     }
-    const ctx = this.ctx();
-    announce(spokenCards(`Hint: ${message.action ? this.module.actionText(ctx, message.action) : "nothing to do now"}. ${message.reason || ""}`));
+    announce(spokenCards(`Hint: ${this.hintText()}`));
   }
 
   /** Highlight the controls that make the hinted move: a pile, a button, a Stop or Declare. */

@@ -83,8 +83,26 @@ export function pileZone({ top, notation, caption = "Discard pile", depth = 2, l
   );
 }
 
-/** A table of totals per seat with the leader marked. */
-export function scoreTable(ctx, { title, columns, rows, note = null }) {
+/** The cards `seat` took from the pile in its latest take (the view's public events). */
+export function takenCards(ctx, seat) {
+  const events = ctx.view.events || [];
+  for (let i = events.length - 1; i >= 0; i -= 1) {
+    const event = events[i];
+    if (event.seat === seat && event.verb === "take-discard") return event.cards || [];
+  }
+  return [];
+}
+
+/** The cards `seat` last took from the pile as text ("7♥", "5♣ 6♣ 7♣"), or `fallback`. */
+export function takenText(ctx, seat, fallback = "the top discard") {
+  const cards = takenCards(ctx, seat);
+  return cards.length ? cards.map(shortText).join(" ") : fallback;
+}
+
+/** A table of totals per seat with the leader marked by a ★ that the note under it explains
+ * (`leaderText`, such as "highest total"). */
+export function scoreTable(ctx, { title, columns, rows, note = null, leaderText = "leading" }) {
+  const anyLeader = rows.some((row) => row.leader);
   return [
     h("h2", { id: "scores-title" }, title),
     h(
@@ -99,12 +117,16 @@ export function scoreTable(ctx, { title, columns, rows, note = null }) {
             "tr",
             { class: `${row.seat === ctx.seat ? "me" : ""}${row.leader ? " leader" : ""}`.trim() },
             h("th", { scope: "row" }, ctx.name(row.seat)),
-            row.values.map((v) => h("td", { class: "num" }, v === null || v === undefined ? "–" : String(v))),
+            row.values.map((v, i) => h("td", { class: "num" },
+              v === null || v === undefined ? "–" : String(v),
+              row.leader && i === row.values.length - 1 ? h("span", { class: "leader-mark", "aria-label": `, ${leaderText}` }, " ★") : null)),
           ),
         ),
       ),
     ),
-    note ? h("p", { class: "score-note" }, note) : null,
+    note || anyLeader
+      ? h("p", { class: "score-note" }, note, anyLeader ? h("span", { class: "leader-legend" }, `${note ? " " : ""}★ ${leaderText}.`) : null)
+      : null,
   ];
 }
 
@@ -158,6 +180,10 @@ export const baseGame = {
 
   hand(view) {
     return view.hand || [];
+  },
+  /** What changes with each new deal (a new hand number …); null when the game cannot say. */
+  dealKey() {
+    return null;
   },
   pileTop(view) {
     return view.pile_top ?? null;

@@ -6,7 +6,7 @@ import { parseAction } from "../actions.js";
 import { cardElement, cardName, cardRow, label, shortText } from "../cards.js";
 import { h } from "../dom.js";
 import { confirmPanel } from "../panel.js";
-import { baseGame, nameSeats, pileZone, scoreTable, stockZone } from "./base.js";
+import { baseGame, nameSeats, pileZone, scoreTable, stockZone, takenText } from "./base.js";
 import { totalsChart } from "../chart.js";
 
 export const DEAL_SIZES = {
@@ -153,6 +153,9 @@ export default {
   drawStock(legal) {
     return legal.all.includes("draw stock") ? "draw stock" : null;
   },
+  dealKey(view) {
+    return view.game_number ?? null;
+  },
   pileTop(view) {
     return view.discard_pile?.top ?? null;
   },
@@ -275,7 +278,7 @@ export default {
       case "draw stock":
         return `${who} drew from the stock.`;
       case "take discard":
-        return action.number ? `${who} took ${action.number} cards from the discard pile.` : `${who} took the top discard.`;
+        return `${who} took ${takenText(ctx, seat, action.number ? `${action.number} cards` : "the top discard")} from the discard pile.`;
       case "take extra":
         return `${who} took the next discard and the top stock card too.`;
       case "decline":
@@ -351,7 +354,7 @@ export default {
       return confirmPanel("Declare?", `Lay your hand face up: the game ends and the lowest count wins${gin ? ` (Gin variation: your count must be ${ctx.view.rules.gin_threshold} or less)` : ""}.`, "Declare");
     }
     if (action.verb === "drop") {
-      return confirmPanel("Drop out of the game?", "Your cards go face down, out of play. A dropped player cannot win this game.", "Drop out");
+      return confirmPanel("Drop out of this game?", "Your cards go face down, out of play, and you cannot win this game; the others play on.", "Drop out", "Keep playing");
     }
     if (action.verb === "decline") {
       return confirmPanel("Decline the discard pile?", "The game ends now and the counts are compared.", "Decline");
@@ -385,7 +388,7 @@ export default {
     const note = view.rules?.match
       ? `Game ${view.game_number} of a match, first to ${view.rules.match_wins} wins.`
       : `${view.rules?.cards_dealt ?? ""} ${view.rules?.cards_dealt ? "cards each. " : ""}Lowest count wins; counts are shown when the game ends.`;
-    return scoreTable(ctx, { title: view.rules?.match ? "Match" : "Game", columns, rows, note });
+    return scoreTable(ctx, { title: view.rules?.match ? "Match" : "Game", columns, rows, note, leaderText: "won the last game" });
   },
 
   summaryKey(ctx) {

@@ -6,7 +6,7 @@ import { parseAction } from "../actions.js";
 import { cardBack, cardElement, cardName, cardRow, parse, shortText } from "../cards.js";
 import { h } from "../dom.js";
 import { confirmPanel } from "../panel.js";
-import { baseGame, pileZone, scoreTable, stockZone } from "./base.js";
+import { baseGame, pileZone, scoreTable, stockZone, takenText } from "./base.js";
 import { totalsChart } from "../chart.js";
 
 /** Why stopping while keeping `kept` (5 labels) would score 0, as sentences (empty: valid). */
@@ -87,6 +87,9 @@ export default {
 
   drawStock(legal) {
     return legal.all.includes("draw deck") ? "draw deck" : null;
+  },
+  dealKey(view) {
+    return view.hand_number ?? null;
   },
   drawPile(legal) {
     return legal.all.includes("draw pile") ? "draw pile" : null;
@@ -169,7 +172,7 @@ export default {
       case "draw deck":
         return `${who} drew from the deck.`;
       case "draw pile":
-        return `${who} took ${ctx.view.drawn && seat === ctx.message.to_move ? shortText(ctx.view.drawn) : "the top card"} from the pile.`;
+        return `${who} took ${takenText(ctx, seat, "the top card")} from the pile.`;
       case "discard":
         return `${who} discarded ${shortText(action.card)}.`;
       case "stop":
@@ -290,6 +293,7 @@ export default {
       columns: ["Last hand", "Total"],
       rows,
       note: `Hand ${handNumber(view)}. First to ${view.target_score ?? 121} wins.`,
+      leaderText: "highest total",
     });
   },
 
@@ -361,7 +365,8 @@ export default {
         notes.push(`Under-declared: ${r.score - r.declared} point${r.score - r.declared === 1 ? "" : "s"} lost.`);
       }
     }
-    if (r.counted && !r.forfeited) notes.push(r.all_cards_used ? "All cards used." : "Not all cards used.");
+    // Using every card matters only to the stopper (a stop needs it).
+    if (r.counted && !r.forfeited && r.seat === last.stopper) notes.push(r.all_cards_used ? "All cards used." : "Not all cards used.");
     return h(
       "section",
       { class: `seat-summary${r.seat === ctx.seat ? " me" : ""}`, "aria-label": `${ctx.name(r.seat)}: ${r.points} points` },

@@ -6,7 +6,7 @@ import { parseAction } from "../actions.js";
 import { cardElement, cardName, cardRow, label, parse, RANK_NAMES, shortText } from "../cards.js";
 import { h } from "../dom.js";
 import { confirmPanel } from "../panel.js";
-import { baseGame, chartFromRounds, pileZone, scoreTable, stockZone } from "./base.js";
+import { baseGame, chartFromRounds, pileZone, scoreTable, stockZone, takenText } from "./base.js";
 
 const OUTCOME_TEXT = {
   "valid-show": "a valid show",
@@ -212,13 +212,15 @@ export default {
       case "draw stock":
         return `${who} drew from the stock.`;
       case "draw pile":
-        return `${who} took ${ctx.view.taken ? shortText(ctx.view.taken) : "the discard"} from the pile.`;
+        return `${who} took ${takenText(ctx, seat)} from the pile.`;
       case "discard":
         return `${who} discarded ${shortText(action.card)}.`;
       case "declare":
         return `${who} declared, putting down ${shortText(action.card)}.`;
-      case "drop":
-        return `${who} dropped out of the deal.`;
+      case "drop": {
+        const penalty = ctx.view.drops?.[seat];
+        return `${who} dropped out of the deal${penalty !== null && penalty !== undefined ? ` (${penalty} points)` : ""}.`;
+      }
       default:
         return `${who}: ${notation}.`;
     }
@@ -237,7 +239,7 @@ export default {
   buttonText(ctx, action) {
     if (action.verb === "drop") {
       const penalty = ctx.view.has_drawn?.[ctx.seat] ? ctx.view.rules?.middle_drop ?? 40 : ctx.view.rules?.first_drop ?? 20;
-      return `Drop (${penalty})`;
+      return `Drop for ${penalty}`;
     }
     return baseGame.buttonText.call(this, ctx, action);
   },
@@ -259,6 +261,10 @@ export default {
     return null;
   },
 
+  dealKey(view) {
+    return view.deal_number ?? null;
+  },
+
   renderScores(ctx) {
     const view = ctx.view;
     const n = ctx.players;
@@ -275,7 +281,8 @@ export default {
       title: "Points",
       columns: ["Last deal", "Total"],
       rows,
-      note: `${dealText}. Points are bad: lowest total leads.`,
+      note: `${dealText}. Points are bad.`,
+      leaderText: "lowest total, leading",
     });
   },
 
@@ -395,7 +402,16 @@ export async function confirmIndianRummyMove(ctx, notation) {
     );
   }
   if (action.verb === "drop") {
-    return confirmPanel("Drop out of this deal?", "You will score the drop penalty and sit out until the next deal.", "Drop");
+    const rules = ctx.view.rules || {};
+    const drawn = Boolean(ctx.view.has_drawn?.[ctx.seat]);
+    const penalty = drawn ? rules.middle_drop ?? 40 : rules.first_drop ?? 20;
+    const later = drawn ? "" : ` (after your first draw it would cost ${rules.middle_drop ?? 40})`;
+    return confirmPanel(
+      `Drop out for ${penalty} points?`,
+      `You score ${penalty} points for this deal${later} and sit out until the next deal.`,
+      `Drop for ${penalty} points`,
+      "Keep playing",
+    );
   }
   return true;
 }
