@@ -170,7 +170,7 @@ def test_action_out_of_turn_is_refused(client: TestClient) -> None:
         error = assert_refused_and_unchanged(
             client, ws, table_id, state, message, "not-your-turn", "it is not your turn"
         )
-        assert error["rule"] == "turn"
+        assert error["rule"] == "not-your-turn"
 
 
 def test_action_after_the_game_ended_is_refused(client: TestClient) -> None:

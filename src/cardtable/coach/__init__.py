@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from cardtable.coach.report import CoachReport, DiscardOption, Hint, NearMeld
-from cardtable.errors import IllegalActionError
+from cardtable.errors import IllegalActionError, RuleKey
 from cardtable.registry import get_spec, load
 
 
@@ -30,7 +30,9 @@ def hint(game: str, view: Any, legal: Sequence[Any]) -> Hint:
     Raises :class:`IllegalActionError` when the seat has nothing to do.
     """
     if not legal:
-        raise IllegalActionError("there is nothing to do now: it is not your turn", rule="no-move")
+        raise IllegalActionError(
+            "there is nothing to do now: it is not your turn", rule=RuleKey.NO_MOVE
+        )
     result: Hint = _module(game).hint(view, legal)
     return result
 

@@ -11,9 +11,12 @@ object per game and found by name through :mod:`cardtable.registry`:
   :data:`CHANCE` (a shuffle, deal or cut is due: call ``chance_step``), or :data:`TERMINAL`.
 * ``legal_actions(state, seat)`` lists what ``seat`` may do now. Usually only the seat on turn
   may act, but a game may allow out-of-turn actions (Declaration Rummy's drop).
-* ``apply(state, action, seat)`` is the checked path for untrusted input: it raises
-  :class:`~cardtable.errors.IllegalActionError` with a sentence naming the rule. The unchecked
-  ``apply_unchecked`` is for bots and search feeding back actions from ``legal_actions``.
+* Each action is verify / can / do, as PokerKit's: ``why_illegal(state, action, seat)`` gives
+  the :class:`~cardtable.errors.IllegalActionError` naming the rule the action breaks (``None``
+  when it is legal), and from it ``check`` gives the reason as a sentence, ``is_legal`` a yes or
+  no, and ``apply`` (the checked path for untrusted input) raises it or applies the action. The
+  unchecked ``apply_unchecked`` is for bots and search feeding back actions from
+  ``legal_actions``.
 * ``view(state, seat)`` is all that leaves the engine toward a player: it hides other hands and
   the stock order (and, in Declaration Rummy, even the exact pile sizes).
 * ``result(state)`` is ``None`` until the game is over.
@@ -35,7 +38,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Final, Generic, Protocol, TypeVar
 
-from cardtable.errors import RulesError
+from cardtable.errors import IllegalActionError, RulesError
 
 CHANCE: Final = -1
 """``current_player`` value when a chance step (shuffle, cut, deal) is due."""
@@ -139,8 +142,25 @@ class GameEngine(ABC, Generic[StateT, ActionT, RulesT, ViewT]):
         """Every action ``seat`` may take now (empty when it may take none)."""
 
     @abstractmethod
+    def why_illegal(self, state: StateT, action: object, seat: int) -> IllegalActionError | None:
+        """The error naming the rule that forbids ``action`` by ``seat`` now (its ``rule`` is a
+        :class:`~cardtable.errors.RuleKey`), or ``None`` when the action is legal."""
+
+    def check(self, state: StateT, action: object, seat: int) -> str | None:
+        """The reason ``seat`` may not take ``action`` now, as a sentence; ``None`` if it may."""
+        problem = self.why_illegal(state, action, seat)
+        return None if problem is None else str(problem)
+
+    def is_legal(self, state: StateT, action: object, seat: int) -> bool:
+        """May ``seat`` take ``action`` now?"""
+        return self.why_illegal(state, action, seat) is None
+
     def apply(self, state: StateT, action: ActionT, seat: int) -> StateT:
         """Checked apply: raise ``IllegalActionError`` naming the rule, else the next state."""
+        problem = self.why_illegal(state, action, seat)
+        if problem is not None:
+            raise problem
+        return self.apply_unchecked(state, action, seat)
 
     @abstractmethod
     def apply_unchecked(self, state: StateT, action: ActionT, seat: int) -> StateT:

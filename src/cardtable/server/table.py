@@ -19,7 +19,7 @@ from typing import Any, Protocol
 
 from cardtable.bots.base import RandomBot
 from cardtable.driver import advance
-from cardtable.errors import CardtableError, IllegalActionError
+from cardtable.errors import CardtableError, IllegalActionError, RuleKey
 from cardtable.games.contract import TERMINAL, AnyEngine
 from cardtable.server import advisors
 from cardtable.server.messages import ClientMessage, ProtocolError, state_message
@@ -213,7 +213,9 @@ class TableOwner:
             if to_move != seat and action not in self.engine.legal_actions(self.state, seat):
                 mover = self.names_for(seat)[to_move] if to_move >= 0 else "nobody"
                 raise ProtocolError(
-                    "not-your-turn", f"it is not your turn: {mover} is to play", rule="turn"
+                    "not-your-turn",
+                    f"it is not your turn: {mover} is to play",
+                    rule=RuleKey.NOT_YOUR_TURN,
                 )
             try:
                 after = self.engine.apply(self.state, action, seat)

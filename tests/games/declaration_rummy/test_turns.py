@@ -61,7 +61,7 @@ def test_card_just_taken_from_the_discard_pile_may_be_discarded_again() -> None:
 def test_must_draw_before_discarding_declaring_or_going_out() -> None:
     state = build_state(TWO, ["2H 3H 4H", "KS KD 9C"], stock="5C 9D", pile="7S", turn=0)
     for text in ("discard 2H", "declare", "go out"):
-        assert _illegal(state, 0, text).rule == "must-draw"
+        assert _illegal(state, 0, text).rule == "draw-first"
 
 
 def test_cannot_draw_twice_in_one_turn() -> None:

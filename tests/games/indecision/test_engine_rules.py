@@ -178,7 +178,7 @@ def test_cannot_discard_card_just_taken_from_pile_when_rules_forbid() -> None:
     assert Stop(cards("9S")[0]) in ENGINE.legal_actions(state, 0)
     with pytest.raises(IllegalActionError) as error:
         ENGINE.apply(state, nine, 0)
-    assert error.value.rule == "discard-taken-card"
+    assert error.value.rule == "card-taken-from-pile"
 
 
 def test_card_drawn_from_deck_may_be_discarded_even_when_taken_cards_may_not() -> None:
@@ -204,7 +204,7 @@ def test_second_draw_in_a_turn_is_rejected() -> None:
 def test_card_not_in_hand_is_rejected() -> None:
     with pytest.raises(IllegalActionError, match="AS is not in your hand") as error:
         ENGINE.apply(opening(), ENGINE.parse_action("discard AS"), 1)
-    assert error.value.rule == "card-not-in-hand"
+    assert error.value.rule == "not-in-hand"
 
 
 def test_out_of_turn_action_is_rejected_and_state_unchanged() -> None:
@@ -212,7 +212,7 @@ def test_out_of_turn_action_is_rejected_and_state_unchanged() -> None:
     snapshot = (state.hands, state.pile, state.deck, state.to_act, state.phase)
     with pytest.raises(IllegalActionError, match="seat 1's turn") as error:
         ENGINE.apply(state, ENGINE.parse_action("discard 5H"), 0)
-    assert error.value.rule == "out-of-turn"
+    assert error.value.rule == "not-your-turn"
     assert (state.hands, state.pile, state.deck, state.to_act, state.phase) == snapshot
     assert ENGINE.apply(state, ENGINE.parse_action("discard 9S"), 1).pile == cards("9S")
 
@@ -229,7 +229,7 @@ def test_chance_step_due_blocks_seat_actions() -> None:
     assert ENGINE.current_player(state) == CHANCE
     with pytest.raises(IllegalActionError) as error:
         ENGINE.apply(state, DRAW_DECK, 0)
-    assert error.value.rule == "chance-step-due"
+    assert error.value.rule == "chance-pending"
 
 
 def test_unknown_seat_is_rejected() -> None:

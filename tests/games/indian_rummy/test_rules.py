@@ -255,7 +255,7 @@ def test_must_draw_before_discarding_and_draw_only_once() -> None:
     state = play(state, (1, "draw stock"))
     with pytest.raises(IllegalActionError, match="already drawn") as e:
         ENGINE.apply(state, act.DRAW_STOCK, 1)
-    assert e.value.rule == "already-drawn"
+    assert e.value.rule == "already-drew"
 
 
 def test_cannot_discard_a_card_not_held() -> None:

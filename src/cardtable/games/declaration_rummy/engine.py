@@ -69,7 +69,7 @@ from cardtable.cards import (
     format_card,
     is_regular,
 )
-from cardtable.errors import IllegalActionError, RulesError
+from cardtable.errors import IllegalActionError, RuleKey, RulesError
 from cardtable.games.contract import (
     CHANCE,
     TERMINAL,
@@ -328,20 +328,19 @@ class DeclarationRummyEngine(GameEngine[State, Action, Rules, DeclarationRummyVi
 
     # --- contract: applying actions -------------------------------------------------------------
 
-    def apply(self, state: State, action: Action, seat: int) -> State:
-        """Checked apply: ``IllegalActionError`` naming the rule, else the next state."""
+    def why_illegal(self, state: State, action: object, seat: int) -> IllegalActionError | None:
+        """The error naming the rule that forbids ``action`` by ``seat`` now, else ``None``."""
         if type(action) not in self._handlers:
-            raise IllegalActionError(
-                f"{action!r} is not a Declaration Rummy action", rule="not-an-action"
+            return IllegalActionError(
+                f"{action!r} is not a Declaration Rummy action", rule=RuleKey.UNKNOWN_ACTION
             )
+        assert isinstance(action, Action)
         problem = self._why_illegal(state, action, seat)
-        if problem is not None:
-            raise problem
-        if isinstance(action, NextGame):
-            return self._next_game(state, action, seat)
+        if problem is not None or isinstance(action, NextGame):
+            return problem
         if action not in self.legal_actions(state, seat):
-            raise IllegalActionError(f"'{action}' is not allowed now", rule="illegal")
-        return self._handlers[type(action)](state, action, seat)
+            return IllegalActionError(f"'{action}' is not allowed now", rule=RuleKey.ILLEGAL)
+        return None
 
     def apply_unchecked(self, state: State, action: Action, seat: int) -> State:
         """Fast apply for an action taken from ``legal_actions(state, seat)``."""
@@ -351,7 +350,7 @@ class DeclarationRummyEngine(GameEngine[State, Action, Rules, DeclarationRummyVi
         """Perform the due shuffle, cut, seating choice or reshuffle."""
         handler = self._chance.get(state.phase)
         if handler is None:
-            raise IllegalActionError("no chance step is due now", rule="no-chance-step")
+            raise IllegalActionError("no chance step is due now", rule=RuleKey.NO_CHANCE_STEP)
         rng = chance_rng(state.seed, state.chance_steps)
         return handler(state._replace(chance_steps=state.chance_steps + 1), rng)
 
@@ -362,7 +361,9 @@ class DeclarationRummyEngine(GameEngine[State, Action, Rules, DeclarationRummyVi
         the change is recorded and replays.
         """
         if state.phase is not Phase.BETWEEN_GAMES:
-            raise IllegalActionError("no match is waiting for its next game", rule="not-between")
+            raise IllegalActionError(
+                "no match is waiting for its next game", rule=RuleKey.NOT_BETWEEN
+            )
         changes: tuple[tuple[str, Any], ...] = ()
         if rules is not None:
             if not isinstance(rules, Rules):
@@ -380,35 +381,39 @@ class DeclarationRummyEngine(GameEngine[State, Action, Rules, DeclarationRummyVi
         phase = state.phase
         n = state.rules.players
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
-            return IllegalActionError(f"there is no seat {seat!r} at this table", rule="no-seat")
+            return IllegalActionError(
+                f"there is no seat {seat!r} at this table", rule=RuleKey.NO_SUCH_SEAT
+            )
         if phase is Phase.OVER:
-            return IllegalActionError("the game is over", rule="game-over")
+            return IllegalActionError("the game is over", rule=RuleKey.GAME_OVER)
         if phase is Phase.BETWEEN_GAMES:
             if not isinstance(action, NextGame):
                 return IllegalActionError(
                     "this game of the match is over: the next game's first player starts it "
                     "with 'next game'",
-                    rule="between-games",
+                    rule=RuleKey.BETWEEN_GAMES,
                 )
             if seat != state.turn:
                 return IllegalActionError(
                     f"seat {state.turn} (the next game's first player) starts the next game",
-                    rule="not-your-turn",
+                    rule=RuleKey.NOT_YOUR_TURN,
                 )
             return _check_next_rules(state.rules, action)
         if isinstance(action, NextGame):
             return IllegalActionError(
                 "'next game' is only for the break between the games of a match",
-                rule="not-between",
+                rule=RuleKey.NOT_BETWEEN,
             )
         if state.dropped[seat]:
-            return IllegalActionError(f"seat {seat} has dropped out of this game", rule="dropped")
+            return IllegalActionError(
+                f"seat {seat} has dropped out of this game", rule=RuleKey.DROPPED
+            )
         if isinstance(action, Drop):
             return None
         if phase in CHANCE_PHASES:
             return IllegalActionError(
                 "the cards are being shuffled or dealt: wait for play to start",
-                rule="chance-pending",
+                rule=RuleKey.CHANCE_PENDING,
             )
         if phase is Phase.TIE_VOTE:
             assert state.vote is not None
@@ -417,26 +422,26 @@ class DeclarationRummyEngine(GameEngine[State, Action, Rules, DeclarationRummyVi
                 return IllegalActionError(
                     f"a tie proposal is being answered (seat {voter} answers now): only "
                     "'accept tie', 'reject tie' or 'drop'",
-                    rule="tie-vote",
+                    rule=RuleKey.TIE_VOTE,
                 )
             if seat != voter:
                 return IllegalActionError(
-                    f"seat {voter} answers the tie proposal now", rule="not-your-turn"
+                    f"seat {voter} answers the tie proposal now", rule=RuleKey.NOT_YOUR_TURN
                 )
             return None
         if isinstance(action, AcceptTie | RejectTie):
-            return IllegalActionError("no tie proposal is being answered", rule="no-tie-vote")
+            return IllegalActionError("no tie proposal is being answered", rule=RuleKey.NO_TIE_VOTE)
         if isinstance(action, ProposeTie):
             if seat in state.tie_proposers:
                 return IllegalActionError(
                     "you already proposed a tie this turn: propose again once a new turn begins",
-                    rule="one-tie-proposal",
+                    rule=RuleKey.ONE_TIE_PROPOSAL,
                 )
             return None
         if seat != state.turn:
             return IllegalActionError(
                 f"it is seat {state.turn}'s turn; out of turn you may only propose a tie or drop",
-                rule="not-your-turn",
+                rule=RuleKey.NOT_YOUR_TURN,
             )
         return self._why_illegal_on_turn(state, action, seat)
 
@@ -447,65 +452,65 @@ class DeclarationRummyEngine(GameEngine[State, Action, Rules, DeclarationRummyVi
         hand = state.hands[seat]
         drawing = state.phase is Phase.DRAW
         if isinstance(action, DrawStock | TakeDiscard | Decline) and not drawing:
-            return IllegalActionError("you have already drawn this turn", rule="already-drew")
+            return IllegalActionError("you have already drawn this turn", rule=RuleKey.ALREADY_DREW)
         if isinstance(action, DrawStock):
             if state.exhaustion or not state.stock:
                 return IllegalActionError(
                     "the stockpile is exhausted: take the top discard or decline it",
-                    rule="stock-exhausted",
+                    rule=RuleKey.STOCK_EXHAUSTED,
                 )
         elif isinstance(action, TakeDiscard):
             if not state.pile:
-                return IllegalActionError("the discard pile is empty", rule="empty-pile")
+                return IllegalActionError("the discard pile is empty", rule=RuleKey.EMPTY_PILE)
             if action.count > 1 and not rules.spread_out_discard:
                 return IllegalActionError(
                     "the discard pile is squared: only its top card may be taken "
                     "(Spread-Out Discard-Pile is not in play)",
-                    rule="squared-pile",
+                    rule=RuleKey.SQUARED_PILE,
                 )
             if action.count > 1 and state.exhaustion:
                 return IllegalActionError(
                     "once the stockpile is exhausted only the top discard may be taken",
-                    rule="exhausted-top-only",
+                    rule=RuleKey.EXHAUSTED_TOP_ONLY,
                 )
             if action.count > len(state.pile):
                 return IllegalActionError(
                     f"the discard pile holds fewer than {action.count} cards",
-                    rule="pile-too-short",
+                    rule=RuleKey.PILE_TOO_SHORT,
                 )
         elif isinstance(action, Decline):
             if not state.exhaustion:
                 return IllegalActionError(
                     "you may decline the discard pile only once the stockpile is exhausted",
-                    rule="not-exhausted",
+                    rule=RuleKey.NOT_EXHAUSTED,
                 )
         elif isinstance(action, TakeExtra):
             return self._why_no_extra(state)
         elif isinstance(action, Discard | Declare | GoOut) and drawing:
             return IllegalActionError(
                 f"draw first: you may {str(action).split()[0]} only after drawing",
-                rule="must-draw",
+                rule=RuleKey.DRAW_FIRST,
             )
         elif isinstance(action, Discard):
             if action.card not in hand:
                 return IllegalActionError(
-                    f"you do not hold {format_card(action.card)}", rule="not-in-hand"
+                    f"you do not hold {format_card(action.card)}", rule=RuleKey.NOT_IN_HAND
                 )
             if action.card == NO_MELD_2:
                 return IllegalActionError(
-                    "NO MELD 2 may never be discarded", rule="no-meld-2-discard"
+                    "NO MELD 2 may never be discarded", rule=RuleKey.NO_MELD_2_DISCARD
                 )
         elif isinstance(action, Declare):
             if CANT_DECLARE_0 in hand:
                 return IllegalActionError(
                     "you hold CAN'T DECLARE 0, so you may not declare (you may still go out)",
-                    rule="cant-declare",
+                    rule=RuleKey.CANT_DECLARE,
                 )
             if rules.gin_rummy and hand_count(hand) > rules.gin_threshold:
                 return IllegalActionError(
                     f"Gin Rummy variation: you may declare only with a count of "
                     f"{rules.gin_threshold} or less, and yours is {hand_count(hand)}",
-                    rule="gin-threshold",
+                    rule=RuleKey.GIN_THRESHOLD,
                 )
         elif isinstance(action, GoOut):
             if not hand_can_go_out(hand, rules.going_out_single_meld):
@@ -516,31 +521,32 @@ class DeclarationRummyEngine(GameEngine[State, Action, Rules, DeclarationRummyVi
                     )
                 else:
                     message = "you cannot meld all your cards, or all but one"
-                return IllegalActionError(message, rule="cannot-go-out")
+                return IllegalActionError(message, rule=RuleKey.CANNOT_GO_OUT)
         elif isinstance(action, FourSevens):
             if not rules.four_sevens:
-                return IllegalActionError("Four 7's is not in play", rule="no-four-sevens")
+                return IllegalActionError("Four 7's is not in play", rule=RuleKey.NO_FOUR_SEVENS)
             if not has_four_natural_sevens(hand):
                 return IllegalActionError(
-                    "you do not hold all four natural sevens", rule="no-four-sevens"
+                    "you do not hold all four natural sevens", rule=RuleKey.NO_FOUR_SEVENS
                 )
         return None
 
     def _why_no_extra(self, state: State) -> IllegalActionError | None:
         if not state.rules.three_card_draw:
-            return IllegalActionError("Three-Card Draw is not in play", rule="no-extra")
+            return IllegalActionError("Three-Card Draw is not in play", rule=RuleKey.NO_EXTRA)
         if state.phase is not Phase.PLAY or state.draw_kind is not DrawKind.TOP_DISCARD:
             return IllegalActionError(
                 "the extra cards may be taken only right after taking the top discard alone",
-                rule="no-extra",
+                rule=RuleKey.NO_EXTRA,
             )
         if not state.pile:
             return IllegalActionError(
-                "Three-Card Draw needs at least two cards in the discard pile", rule="no-extra"
+                "Three-Card Draw needs at least two cards in the discard pile",
+                rule=RuleKey.NO_EXTRA,
             )
         if not state.stock:
             return IllegalActionError(
-                "Three-Card Draw needs a card in the stockpile", rule="no-extra"
+                "Three-Card Draw needs a card in the stockpile", rule=RuleKey.NO_EXTRA
             )
         return None
 
@@ -895,12 +901,14 @@ def _check_next_rules(rules: Rules, action: NextGame) -> IllegalActionError | No
     fixed = sorted(names & FIXED_FOR_MATCH)
     if fixed:
         return IllegalActionError(
-            f"a match keeps its {', '.join(fixed)} from its first game", rule="match-fixed"
+            f"a match keeps its {', '.join(fixed)} from its first game", rule=RuleKey.MATCH_FIXED
         )
     try:
         dataclasses.replace(rules, **dict(action.changes))
     except (RulesError, TypeError) as exc:
-        return IllegalActionError(f"the next game's rules are invalid: {exc}", rule="bad-rules")
+        return IllegalActionError(
+            f"the next game's rules are invalid: {exc}", rule=RuleKey.BAD_RULES
+        )
     return None
 
 

@@ -46,7 +46,7 @@ from collections.abc import Mapping, Sequence
 from typing import ClassVar, Final
 
 from cardtable.cards import format_card
-from cardtable.errors import IllegalActionError, RulesError
+from cardtable.errors import IllegalActionError, RuleKey, RulesError
 from cardtable.games.contract import CHANCE, TERMINAL, GameEngine, GameResult, chance_rng
 from cardtable.games.indecision.actions import (
     CONFIRM,
@@ -241,76 +241,77 @@ class IndecisionEngine(GameEngine[State, IndecisionAction, Rules, IndecisionView
         """Read an action's notation (see :mod:`cardtable.games.indecision.actions`)."""
         return parse_action(text)
 
-    def apply(self, state: State, action: IndecisionAction, seat: int) -> State:
-        """Checked apply: raise ``IllegalActionError`` naming the rule, else the next state."""
-        self.check(state, action, seat)
-        return self.apply_unchecked(state, action, seat)
-
-    def check(self, state: State, action: IndecisionAction, seat: int) -> None:
-        """Raise ``IllegalActionError`` (with ``rule``) unless ``seat`` may play ``action``."""
+    def why_illegal(self, state: State, action: object, seat: int) -> IllegalActionError | None:
+        """The error naming the rule that forbids ``action`` by ``seat`` now, else ``None``."""
         if not isinstance(
             action, Discard | Stop | DrawDeck | DrawPile | Declare | Correct | Confirm
         ):
-            raise IllegalActionError(
-                f"{action!r} is not an Indecision action", rule="unknown-action"
+            return IllegalActionError(
+                f"{action!r} is not an Indecision action", rule=RuleKey.UNKNOWN_ACTION
             )
         players = state.table.rules.players
         if not isinstance(seat, int) or not 0 <= seat < players:
-            raise IllegalActionError(
+            return IllegalActionError(
                 f"seat {seat!r} does not exist: this game has seats 0 to {players - 1}",
-                rule="no-such-seat",
+                rule=RuleKey.NO_SUCH_SEAT,
             )
         phase = state.phase
         if phase is Phase.GAME_OVER:
-            raise IllegalActionError("the game is over", rule="game-over")
+            return IllegalActionError("the game is over", rule=RuleKey.GAME_OVER)
         if self.current_player(state) == CHANCE:
-            raise IllegalActionError(
-                f"a chance step ({phase.value}) is due before anyone acts", rule="chance-step-due"
+            return IllegalActionError(
+                f"a chance step ({phase.value}) is due before anyone acts",
+                rule=RuleKey.CHANCE_PENDING,
             )
         if seat != state.to_act:
-            raise IllegalActionError(
+            return IllegalActionError(
                 f"it is seat {state.to_act}'s turn to {_PHASE_DOING[phase]}, not seat {seat}'s",
-                rule="out-of-turn",
+                rule=RuleKey.NOT_YOUR_TURN,
             )
         if phase is Phase.DRAW:
-            self._check_draw_phase(state, action)
-        elif phase is Phase.OPENING or phase is Phase.DISCARD:
-            self._check_hand_phase(state, action, seat)
-        else:
-            self._check_declaration_phase(state, action)
+            return self._check_draw_phase(state, action)
+        if phase is Phase.OPENING or phase is Phase.DISCARD:
+            return self._check_hand_phase(state, action, seat)
+        return self._check_declaration_phase(state, action)
 
-    def _check_draw_phase(self, state: State, action: IndecisionAction) -> None:
+    def _check_draw_phase(
+        self, state: State, action: IndecisionAction
+    ) -> IllegalActionError | None:
         if isinstance(action, DrawDeck):
             if not state.deck and len(state.pile) < 2:
-                raise IllegalActionError(
+                return IllegalActionError(
                     "the deck is empty and the pile has one card: draw the pile card",
-                    rule="must-draw-pile",
+                    rule=RuleKey.MUST_DRAW_PILE,
                 )
         elif not isinstance(action, DrawPile):
-            raise IllegalActionError(
+            return IllegalActionError(
                 f"draw first, from the deck or the pile, before you can {action}",
-                rule="draw-first",
+                rule=RuleKey.DRAW_FIRST,
             )
+        return None
 
-    def _check_hand_phase(self, state: State, action: IndecisionAction, seat: int) -> None:
+    def _check_hand_phase(
+        self, state: State, action: IndecisionAction, seat: int
+    ) -> IllegalActionError | None:
         if isinstance(action, DrawDeck | DrawPile):
             if state.phase is Phase.OPENING:
-                raise IllegalActionError(
+                return IllegalActionError(
                     "the opening turn has no draw: the starter discards one of six cards "
                     "(or stops)",
-                    rule="opening-discard",
+                    rule=RuleKey.OPENING_DISCARD,
                 )
-            raise IllegalActionError(
-                "you have already drawn this turn: discard a card or stop", rule="already-drew"
+            return IllegalActionError(
+                "you have already drawn this turn: discard a card or stop",
+                rule=RuleKey.ALREADY_DREW,
             )
         if not isinstance(action, Discard | Stop):
-            raise IllegalActionError(
+            return IllegalActionError(
                 f"{action} is for counting a stopped hand; now {_PHASE_DOING[state.phase]}",
-                rule="not-counting",
+                rule=RuleKey.NOT_COUNTING,
             )
         if action.card not in state.hands[seat]:
-            raise IllegalActionError(
-                f"{format_card(action.card)} is not in your hand", rule="card-not-in-hand"
+            return IllegalActionError(
+                f"{format_card(action.card)} is not in your hand", rule=RuleKey.NOT_IN_HAND
             )
         if (
             isinstance(action, Discard)
@@ -318,31 +319,35 @@ class IndecisionEngine(GameEngine[State, IndecisionAction, Rules, IndecisionView
             and action.card == state.drawn
             and not state.table.rules.may_discard_taken_card
         ):
-            raise IllegalActionError(
+            return IllegalActionError(
                 f"{format_card(action.card)} was just taken from the pile and may not be "
                 "discarded straight back",
-                rule="discard-taken-card",
+                rule=RuleKey.CARD_TAKEN_FROM_PILE,
             )
+        return None
 
-    def _check_declaration_phase(self, state: State, action: IndecisionAction) -> None:
+    def _check_declaration_phase(
+        self, state: State, action: IndecisionAction
+    ) -> IllegalActionError | None:
         phase = state.phase
         if phase is Phase.DECLARE and not isinstance(action, Declare):
-            raise IllegalActionError(
+            return IllegalActionError(
                 f"the hand is being counted: announce your score with 'declare N', not {action}",
-                rule="declare-first",
+                rule=RuleKey.DECLARE_FIRST,
             )
         if phase is Phase.CONFIRM and not isinstance(action, Confirm | Correct):
-            raise IllegalActionError(
+            return IllegalActionError(
                 f"'confirm' your announcement or 'correct N' it, not {action}",
-                rule="confirm-or-correct",
+                rule=RuleKey.CONFIRM_OR_CORRECT,
             )
         if isinstance(action, Declare | Correct):
             limit = state.table.scorer.max_score()
             if action.points > limit:
-                raise IllegalActionError(
+                return IllegalActionError(
                     f"{action.points} is more than any hand can score (at most {limit})",
-                    rule="declaration-range",
+                    rule=RuleKey.DECLARATION_RANGE,
                 )
+        return None
 
     def apply_unchecked(self, state: State, action: IndecisionAction, seat: int) -> State:
         """Fast apply of an action taken from ``legal_actions(state, seat)``."""
@@ -370,7 +375,9 @@ class IndecisionEngine(GameEngine[State, IndecisionAction, Rules, IndecisionView
                 action.points,  # type: ignore[union-attr]
                 counting.pending,
             )
-        raise IllegalActionError(f"{action!r} is not an Indecision action", rule="unknown-action")
+        raise IllegalActionError(
+            f"{action!r} is not an Indecision action", rule=RuleKey.UNKNOWN_ACTION
+        )
 
     # The next three are the hot path of simulations: positional State(...) calls keep them lean.
     # Field order: table, phase, chance_steps, hands, deck, pile, to_act, turns, had_turn,
@@ -775,7 +782,7 @@ class IndecisionEngine(GameEngine[State, IndecisionAction, Rules, IndecisionView
         if phase is Phase.CUT:
             return self._cut(state)
         raise IllegalActionError(
-            f"no chance step is due (phase {phase.value})", rule="no-chance-step"
+            f"no chance step is due (phase {phase.value})", rule=RuleKey.NO_CHANCE_STEP
         )
 
     def _cut(self, state: State) -> State:
@@ -930,11 +937,11 @@ class IndecisionEngine(GameEngine[State, IndecisionAction, Rules, IndecisionView
         interfaces that warn before an invalid stop."""
         if view.to_act != view.seat or len(view.hand) != HAND_SIZE + 1:
             raise IllegalActionError(
-                "only the seat on turn holding six cards can stop", rule="out-of-turn"
+                "only the seat on turn holding six cards can stop", rule=RuleKey.NOT_YOUR_TURN
             )
         if card not in view.hand:
             raise IllegalActionError(
-                f"{format_card(card)} is not in your hand", rule="card-not-in-hand"
+                f"{format_card(card)} is not in your hand", rule=RuleKey.NOT_IN_HAND
             )
         kept = score_hand(_without(view.hand, card), view.rules)
         had = [*view.had_turn]

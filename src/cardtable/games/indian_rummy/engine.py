@@ -36,7 +36,7 @@ from operator import itemgetter
 from typing import Final
 
 from cardtable.cards import PRINTED_JOKER, format_card
-from cardtable.errors import IllegalActionError
+from cardtable.errors import IllegalActionError, RuleKey
 from cardtable.games.contract import (
     CHANCE,
     TERMINAL,
@@ -297,86 +297,81 @@ class IndianRummyEngine(GameEngine[IndianRummyState, IndianRummyAction, Rules, I
 
     # ------------------------------------------------------------------ checked apply
 
-    def apply(
-        self, state: IndianRummyState, action: IndianRummyAction, seat: int
-    ) -> IndianRummyState:
-        """Check ``action`` by ``seat`` against every rule, then apply it.
-
-        Raises :class:`IllegalActionError` whose ``rule`` names the rule broken; the state is
-        never changed (it is immutable).
-        """
-        self.check(state, action, seat)
-        return self.apply_unchecked(state, action, seat)
-
-    def check(self, state: IndianRummyState, action: object, seat: int) -> None:
-        """Raise :class:`IllegalActionError` if ``seat`` may not take ``action`` now."""
+    def why_illegal(
+        self, state: IndianRummyState, action: object, seat: int
+    ) -> IllegalActionError | None:
+        """The error naming the rule that forbids ``action`` by ``seat`` now, else ``None``."""
         if not isinstance(action, _ACTION_TYPES):
-            raise IllegalActionError(
-                f"{action!r} is not an Indian Rummy action", rule="unknown-action"
+            return IllegalActionError(
+                f"{action!r} is not an Indian Rummy action", rule=RuleKey.UNKNOWN_ACTION
             )
         n = state.rules.players
         if not isinstance(seat, int) or not 0 <= seat < n:
-            raise IllegalActionError(
-                f"there is no seat {seat!r} at this {n}-player table", rule="no-such-seat"
+            return IllegalActionError(
+                f"there is no seat {seat!r} at this {n}-player table", rule=RuleKey.NO_SUCH_SEAT
             )
         phase = state.phase
         if phase is Phase.GAME_OVER:
-            raise IllegalActionError("the game is over", rule="game-over")
+            return IllegalActionError("the game is over", rule=RuleKey.GAME_OVER)
         if phase in CHANCE_PHASES:
-            raise IllegalActionError(
-                "the cards are being dealt or shuffled: wait for the table", rule="chance-pending"
+            return IllegalActionError(
+                "the cards are being dealt or shuffled: wait for the table",
+                rule=RuleKey.CHANCE_PENDING,
             )
         if state.drops[seat] is not None:
-            raise IllegalActionError("you have dropped out of this deal", rule="dropped")
+            return IllegalActionError("you have dropped out of this deal", rule=RuleKey.DROPPED)
         if seat != state.turn:
-            raise IllegalActionError(
-                f"it is not your turn: seat {state.turn} is to play", rule="not-your-turn"
+            return IllegalActionError(
+                f"it is not your turn: seat {state.turn} is to play", rule=RuleKey.NOT_YOUR_TURN
             )
         kind = action.kind
         if kind == _DROP_KIND:
             if not state.rules.drops_allowed:
-                raise IllegalActionError(
-                    "dropping is switched off by the house rules", rule="drops-off"
+                return IllegalActionError(
+                    "dropping is switched off by the house rules", rule=RuleKey.DROPS_OFF
                 )
             if phase is not _DRAW:
-                raise IllegalActionError(
+                return IllegalActionError(
                     "you may only drop at the start of your turn, before drawing",
-                    rule="drop-at-start-of-turn",
+                    rule=RuleKey.DROP_AT_START_OF_TURN,
                 )
-            return
+            return None
         if kind in (_DRAW_STOCK_KIND, _DRAW_PILE_KIND):
             if phase is not _DRAW:
-                raise IllegalActionError(
-                    "you have already drawn this turn: discard or declare", rule="already-drawn"
+                return IllegalActionError(
+                    "you have already drawn this turn: discard or declare",
+                    rule=RuleKey.ALREADY_DREW,
                 )
             if kind == _DRAW_PILE_KIND:
                 if not state.pile:
-                    raise IllegalActionError("the discard pile is empty", rule="pile-empty")
+                    return IllegalActionError("the discard pile is empty", rule=RuleKey.EMPTY_PILE)
                 if not pile_top_takeable(state):
-                    raise IllegalActionError(
+                    return IllegalActionError(
                         f"a joker on the discard pile cannot be taken "
                         f"({format_card(state.pile[-1])} is a joker this deal)",
-                        rule="joker-on-pile",
+                        rule=RuleKey.JOKER_ON_PILE,
                     )
-            return
+            return None
         assert isinstance(action, act.Discard | act.Declare)
         verb = "discard" if kind == _DISCARD_KIND else "put down"
         if phase is not _DISCARD:
-            raise IllegalActionError(
-                f"draw a card first: you may only {verb} a card after drawing", rule="draw-first"
+            return IllegalActionError(
+                f"draw a card first: you may only {verb} a card after drawing",
+                rule=RuleKey.DRAW_FIRST,
             )
         card = action.card
         hand = state.hands[seat]
         if not isinstance(card, int) or card not in hand:
             label = format_card(card) if isinstance(card, int) and 0 <= card <= 52 else repr(card)
-            raise IllegalActionError(f"you do not hold {label}", rule="not-in-hand")
+            return IllegalActionError(f"you do not hold {label}", rule=RuleKey.NOT_IN_HAND)
         if not may_put_down(state, card):
             twin = " (nor its twin)" if state.hands[seat].count(card) > 1 else ""
-            raise IllegalActionError(
+            return IllegalActionError(
                 f"you cannot {verb} the card you just took from the discard pile "
                 f"({format_card(card)}){twin} this turn",
-                rule="card-taken-from-pile",
+                rule=RuleKey.CARD_TAKEN_FROM_PILE,
             )
+        return None
 
     # ------------------------------------------------------------------ fast apply
 
@@ -530,7 +525,7 @@ class IndianRummyEngine(GameEngine[IndianRummyState, IndianRummyAction, Rules, I
                 s.has_drawn, None, False, s.turns, s.totals, s.deal_points, s.last_deal,
                 (*s.events, PublicEvent(s.dealer, "reshuffle")),
             )  # fmt: skip
-        raise IllegalActionError("no chance step is due", rule="no-chance-step")
+        raise IllegalActionError("no chance step is due", rule=RuleKey.NO_CHANCE_STEP)
 
     # ------------------------------------------------------------------ result
 
