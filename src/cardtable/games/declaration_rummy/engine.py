@@ -68,6 +68,7 @@ from cardtable.cards import (
     NO_MELD_2,
     format_card,
     is_regular,
+    rank_of,
 )
 from cardtable.errors import IllegalActionError, RuleKey, RulesError
 from cardtable.games.contract import (
@@ -137,6 +138,8 @@ from cardtable.melds.declaration import has_four_natural_sevens
 
 State = DeclarationRummyState
 
+SEVEN: Final = 6
+"""The rank index of the sevens (Four 7's)."""
 _TAKES: Final = tuple(TakeDiscard(k) if k != 1 else TAKE_DISCARD for k in range(70))
 
 
@@ -757,7 +760,9 @@ class DeclarationRummyEngine(GameEngine[State, Action, Rules, DeclarationRummyVi
         return self._finish(state, "went-out", ender=seat, winner=seat)
 
     def _four_sevens(self, state: State, action: FourSevens, seat: int) -> State:
-        sevens = tuple(card for card in state.hands[seat] if is_regular(card) and card % 13 == 6)
+        sevens = tuple(
+            card for card in state.hands[seat] if is_regular(card) and rank_of(card) == SEVEN
+        )
         state = state._replace(events=_event(state, seat, "four-sevens", sevens))
         return self._finish(state, "four-sevens", ender=seat, winner=seat)
 

@@ -45,7 +45,7 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import ClassVar, Final
 
-from cardtable.cards import format_card
+from cardtable.cards import format_card, rank_of
 from cardtable.errors import IllegalActionError, RuleKey, RulesError
 from cardtable.games.contract import CHANCE, TERMINAL, GameEngine, GameResult, chance_rng
 from cardtable.games.indecision.actions import (
@@ -790,8 +790,8 @@ class IndecisionEngine(GameEngine[State, IndecisionAction, Rules, IndecisionView
         rng = chance_rng(table.seed, state.chance_steps)
         cutters = table.cutters
         cut = tuple(zip(cutters, rng.sample(range(52), len(cutters)), strict=True))
-        lowest = min(card % 13 for _, card in cut)
-        tied = tuple(seat for seat, card in cut if card % 13 == lowest)
+        lowest = min(rank_of(card) for _, card in cut)
+        tied = tuple(seat for seat, card in cut if rank_of(card) == lowest)
         dealer = tied[0] if len(tied) == 1 else -1
         new_table = Table(
             rules=table.rules,
@@ -1095,8 +1095,8 @@ class IndecisionEngine(GameEngine[State, IndecisionAction, Rules, IndecisionView
         if not view.cut_rounds:
             return tuple(range(view.players))
         last = view.cut_rounds[-1]
-        lowest = min(card % 13 for _, card in last)
-        return tuple(seat for seat, card in last if card % 13 == lowest)
+        lowest = min(rank_of(card) for _, card in last)
+        return tuple(seat for seat, card in last if rank_of(card) == lowest)
 
     def _reshuffling_seat(self, view: IndecisionView) -> int:
         last = view.events[-1] if view.events else None

@@ -15,7 +15,7 @@ True
 
 from __future__ import annotations
 
-from cardtable.cards import format_card, format_cards
+from cardtable.cards import format_card, format_cards, suit_of
 from cardtable.errors import IllegalActionError
 from cardtable.games.contract import PublicEvent
 from cardtable.games.indecision.actions import Stop
@@ -48,7 +48,7 @@ _DOING = {
 def card_markup(card: int) -> str:
     """One card with its suit symbol, hearts and diamonds in red."""
     label = format_card(card, symbols=True)
-    return f"[red]{label}[/red]" if card // 13 in _RED_SUITS else f"[bold]{label}[/bold]"
+    return f"[red]{label}[/red]" if suit_of(card) in _RED_SUITS else f"[bold]{label}[/bold]"
 
 
 def cards_markup(cards: tuple[int, ...]) -> str:

@@ -35,7 +35,7 @@ from collections.abc import Mapping, Sequence
 from operator import itemgetter
 from typing import Final
 
-from cardtable.cards import PRINTED_JOKER, format_card
+from cardtable.cards import PRINTED_JOKER, format_card, rank_of, suit_of
 from cardtable.errors import IllegalActionError, RuleKey
 from cardtable.games.contract import (
     CHANCE,
@@ -95,8 +95,10 @@ _DECLARE_EVENTS: Final = tuple(
 )
 _DEAL_EVENTS: Final = tuple(PublicEvent(seat, "deal") for seat in _SEATS)
 # Each card's suit (4 for the printed joker) and its rank as a bit, for surely_wrong_show.
-_SUIT_OF: Final = (*(card // 13 for card in range(PRINTED_JOKER)), 4)
-_RANK_BIT_OF: Final = (*(1 << card % 13 for card in range(PRINTED_JOKER)), 1)
+# Tables rather than calls: these run for every show and every draw.
+_SUIT_OF: Final = (*(suit_of(card) for card in range(PRINTED_JOKER)), 4)
+_RANK_OF: Final = (*(rank_of(card) for card in range(PRINTED_JOKER)), -1)
+_RANK_BIT_OF: Final = (*(1 << rank_of(card) for card in range(PRINTED_JOKER)), 1)
 _OPEN_EVENTS: Final = tuple(
     tuple(PublicEvent(seat, "open-pile", (card,)) for card in _CARD_IDS) for seat in _SEATS
 )
@@ -134,15 +136,15 @@ def surely_wrong_show(hand: Sequence[int], wild_rank: int | None) -> bool:
     jokers = 0
     naturals = []
     for c in hand:
-        if c == PRINTED_JOKER or c % 13 == wild_rank:
+        if c == PRINTED_JOKER or _RANK_OF[c] == wild_rank:
             jokers += 1
         else:
             naturals.append(c)
     lonely = 0
     needing = [0, 0, 0, 0]  # per suit, the ranks of cards that need a joker in their group
     for c in naturals:
-        rank = c % 13
-        suit = c // 13
+        rank = _RANK_OF[c]
+        suit = _SUIT_OF[c]
         same_rank = 0
         for other in range(4):
             if other != suit and suit_masks[other] >> rank & 1:
@@ -213,7 +215,7 @@ def pile_top_takeable(state: IndianRummyState) -> bool:
     if not pile:
         return False
     top = pile[-1]
-    if top != PRINTED_JOKER and (state.wild_rank is None or top % 13 != state.wild_rank):
+    if top != PRINTED_JOKER and (state.wild_rank is None or _RANK_OF[top] != state.wild_rank):
         return True
     return state.opening_on_top and state.rules.joker_from_discard == "opening-card"
 

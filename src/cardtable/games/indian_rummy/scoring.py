@@ -37,6 +37,7 @@ from cardtable.cards import (
     parse_card,
     parse_cards,
     parse_rank,
+    rank_of,
 )
 from cardtable.errors import CardError, HandSizeError, RulesError
 from cardtable.games.indian_rummy.rules import Rules
@@ -101,7 +102,7 @@ def parse_wild_rank(text: str) -> int | None:
     except CardError:
         card = -1
     if 0 <= card < 52:
-        return card % 13
+        return rank_of(card)
     raise CardError(
         f"unknown wild rank {text!r}: expected A, 2-10, J, Q, K, a cut card such as 2D, PJ or none"
     )

@@ -27,7 +27,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, fields
 from typing import TYPE_CHECKING, Any, Final, Literal
 
-from cardtable.cards import PRINTED_JOKER, format_card, parse_cards
+from cardtable.cards import PRINTED_JOKER, format_card, parse_cards, rank_of
 from cardtable.errors import CardError, RulesError
 from cardtable.games.contract import PublicEvent
 from cardtable.games.indian_rummy.rules import Rules
@@ -72,12 +72,16 @@ def wild_rank_of(wild_card: int | None) -> int | None:
     """The wild rank a cut card makes: its rank, Aces (0) for a printed joker, ``None`` uncut."""
     if wild_card is None:
         return None
-    return 0 if wild_card == PRINTED_JOKER else wild_card % 13
+    return 0 if wild_card == PRINTED_JOKER else rank_of(wild_card)
+
+
+# Each card's rank read from a table (the printed joker has none): bots ask this for every card.
+_RANK_OF: Final = (*(rank_of(card) for card in range(PRINTED_JOKER)), -1)
 
 
 def is_joker(card: int, wild_rank: int | None) -> bool:
     """True for a printed joker and every card of the wild rank (RULES.md 2.4)."""
-    return card == PRINTED_JOKER or (wild_rank is not None and card % 13 == wild_rank)
+    return card == PRINTED_JOKER or (wild_rank is not None and _RANK_OF[card] == wild_rank)
 
 
 @dataclass(frozen=True, slots=True)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final
 
-from cardtable.cards import PRINTED_JOKER, RANK_PLURALS, format_card, format_cards
+from cardtable.cards import PRINTED_JOKER, RANK_PLURALS, format_card, format_cards, suit_of
 from cardtable.games.indian_rummy.scoring import CATEGORY_NO_PURE, CATEGORY_PURE_ONLY, Arrangement
 from cardtable.games.indian_rummy.state import Phase, is_joker
 from cardtable.games.indian_rummy.view import IndianRummyView, deal_arrangements
@@ -38,7 +38,7 @@ def card_markup(
         style = "bold magenta"
         label += "*"
     else:
-        style = (_FOUR_COLOUR_STYLES if four_colour else _SUIT_STYLES)[card // 13]
+        style = (_FOUR_COLOUR_STYLES if four_colour else _SUIT_STYLES)[suit_of(card)]
     if underline:
         style = f"{style} underline".strip()
     return f"[{style}]{label}[/]" if style else label
