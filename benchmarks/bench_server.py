@@ -15,6 +15,16 @@ process, as browsers would, so that they do not compete with the server for the 
    gzip-compressed (what a compressing proxy would send).
 3. **Time to a first playable table.** From a fresh visitor's ``GET /`` through the catalogue,
    ``POST /api/tables`` and the websocket's first state message, per game.
+4. **Listing a profile's tables** (``--listing N``, 5,000 by default). One profile sits at N
+   unfinished tables, stored straight into the database (each with a 30-move log of random
+   play, the three games in turn); a freshly started app (as after a restart) then answers
+   ``GET /api/tables`` several times. Timed: each answer, and the longest stall of the server's
+   event loop meanwhile (a probe task on the loop sleeps 5 ms at a time and records how late it
+   wakes). ``--legacy`` stores the tables without their summaries, as a database from before
+   summaries were kept holds them: the server then replays each listed table once.
+5. **Event-loop lag under play** (``--lag-tables``): tables whose computer players are at level
+   ``hard`` play flat out with their measuring clients while the probe records how late the
+   loop wakes; every other request waits that long.
 
 Figures are medians and 99th percentiles; nothing fails on time. Reproduce::
 
@@ -44,11 +54,16 @@ import httpx
 import uvicorn
 from websockets.asyncio.client import ClientConnection, connect
 
+from cardtable import storage
+from cardtable.driver import advance
+from cardtable.games.contract import TERMINAL
+from cardtable.registry import get_engine
 from cardtable.server.app import STATIC_DIR, create_app
 from cardtable.server.context import context_of
 from cardtable.server.identity import COOKIE_NAME
 from cardtable.server.settings import Settings
-from cardtable.server.table import Timing
+from cardtable.server.table import Timing, replay_log
+from cardtable.storage.models import ActionRow, TableRow, TableSeatRow
 
 GAMES = ("indecision", "indian-rummy", "declaration-rummy")
 SEATS = {"indecision": 2, "indian-rummy": 3, "declaration-rummy": 4}
@@ -254,15 +269,201 @@ async def first_table(server: LiveServer, game: str) -> float:
     return elapsed
 
 
+class LoopProbe:
+    """A task on the server's event loop that sleeps ``period`` at a time and records how late
+    each wake-up is: the loop's lag, which every other request and socket also waits."""
+
+    def __init__(self, server: LiveServer, period: float = 0.005) -> None:
+        self.server = server
+        self.period = period
+        self.lags: list[float] = []
+        self._running = False
+        self._future: Any = None
+
+    def __enter__(self) -> LoopProbe:
+        loop = self.server.server.servers[0].get_loop()
+        self._running = True
+        self._future = asyncio.run_coroutine_threadsafe(self._run(), loop)
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        self._running = False
+        self._future.result(timeout=30)
+
+    async def _run(self) -> None:
+        while self._running:
+            started = time.perf_counter()
+            await asyncio.sleep(self.period)
+            self.lags.append(time.perf_counter() - started - self.period)
+
+    def take(self) -> list[float]:
+        """The lags recorded since the last call."""
+        taken, self.lags = self.lags, []
+        return taken
+
+
+def unfinished_log(game: str, seed: int, moves: int) -> tuple[int, list[tuple[int, str]]]:
+    """A seed (``seed`` or the next that works) and at least ``moves`` random legal moves of its
+    game, stopping when seat 0 is to play (so that no computer player wakes up when the table
+    is loaded); the game is not over."""
+    engine = get_engine(game)
+    rules = engine.rules_from_json({"players": SEATS[game]})
+    rng = random.Random(seed)
+    while True:
+        state, _ = advance(engine, engine.new_game(rules, seed))
+        log: list[tuple[int, str]] = []
+        while engine.current_player(state) != TERMINAL:
+            seat = engine.current_player(state)
+            if len(log) >= moves and seat == 0:
+                return seed, log
+            legal = [
+                a
+                for a in engine.legal_actions(state, seat)
+                if str(a) not in ("drop", "propose tie")
+            ]
+            action = rng.choice(legal or list(engine.legal_actions(state, seat)))
+            state, _ = advance(engine, engine.apply(state, action, seat))
+            log.append((seat, str(action)))
+        seed += 1
+
+
+def fill_tables(url: str, count: int, moves: int = 30, *, legacy: bool = False) -> str:
+    """``count`` unfinished tables of one new profile, written straight into the database,
+    with the summary the server writes with every move (unless ``legacy``, or on a checkout
+    from before summaries were kept); the profile's cookie token."""
+    summarize = None if legacy else _summarizer()
+    db = storage.Database(url)
+    profile, token = storage.create_profile(db, name="Lister")
+    samples = {}
+    summaries: dict[str, Any] = {}
+    for game in GAMES:
+        seed, log = unfinished_log(game, 11, moves)
+        seats = [{"kind": "human", "name": "Lister"}] + [
+            {"kind": "bot", "level": "normal", "name": name}
+            for name in ("Ruby", "Max", "Ivy")[: SEATS[game] - 1]
+        ]
+        engine = get_engine(game)
+        rules = engine.rules_to_json(engine.rules_from_json({"players": SEATS[game]}))
+        samples[game] = (seed, rules, seats, log)
+        if summarize is not None:
+            state, _ = replay_log(engine, engine.rules_from_json(rules), seed, log)
+            summaries[game] = summarize(engine, state, len(log))
+    with db.session() as session:
+        for index in range(count):
+            game = GAMES[index % len(GAMES)]
+            seed, rules, seats, log = samples[game]
+            table_id = f"bench{index:06d}"
+            row = TableRow(
+                id=table_id,
+                owner_id=profile.id,
+                game=game,
+                rules=rules,
+                seed=seed,
+                seats=seats,
+                status=storage.PLAYING,
+            )
+            if game in summaries:
+                summary = summaries[game]
+                row.moves, row.deal = summary.moves, summary.deal
+                row.scores, row.to_move = list(summary.scores), summary.to_move
+            session.add(row)
+        session.flush()
+        session.execute(
+            TableSeatRow.__table__.insert(),
+            [
+                {"table_id": f"bench{index:06d}", "seat": 0, "profile_id": profile.id}
+                for index in range(count)
+            ],
+        )
+        session.execute(
+            ActionRow.__table__.insert(),
+            [
+                {"table_id": f"bench{index:06d}", "index": i, "seat": seat, "notation": notation}
+                for index in range(count)
+                for i, (seat, notation) in enumerate(samples[GAMES[index % len(GAMES)]][3])
+            ],
+        )
+    db.close()
+    return token
+
+
+def _summarizer() -> Any:
+    try:
+        from cardtable.server.summary import summarize
+    except ImportError:  # a checkout from before summaries were kept
+        return None
+    return summarize
+
+
+def listing(directory: str, count: int, calls: int = 3, *, legacy: bool = False) -> None:
+    """Time ``GET /api/tables`` for one profile at ``count`` tables (see the module docstring)."""
+    url = f"sqlite:///{Path(directory) / 'listing.sqlite3'}"
+    started = time.perf_counter()
+    token = fill_tables(url, count, legacy=legacy)
+    print(
+        f"Listing: one profile at {count:,} unfinished tables"
+        f"{' stored without summaries' if legacy else ''} "
+        f"(stored in {time.perf_counter() - started:.1f} s), a freshly started app"
+    )
+    app = create_app(url, settings=Settings(rate_limits=False, bot_delay_scale=0.0))
+    with (
+        LiveServer(app) as server,
+        LoopProbe(server) as probe,
+        httpx.Client(base_url=server.http, cookies={COOKIE_NAME: token}, timeout=600) as http,
+    ):
+        for call in range(calls):
+            probe.take()
+            sent = time.perf_counter()
+            response = http.get("/api/tables").raise_for_status()
+            elapsed = time.perf_counter() - sent
+            lag = max(probe.take(), default=0.0)
+            print(
+                f"  GET /api/tables #{call + 1}: {elapsed * 1000:9.1f} ms, "
+                f"{len(response.json())} tables listed; "
+                f"loop stalled at most {lag * 1000:.1f} ms"
+            )
+        pages, listed, sent = 0, 0, time.perf_counter()
+        next_url: str | None = "/api/tables?limit=200"
+        while next_url is not None:
+            response = http.get(next_url).raise_for_status()
+            pages += 1
+            listed += len(response.json())
+            link = response.links.get("next")
+            next_url = None if link is None else link["url"]
+        elapsed = time.perf_counter() - sent
+        lag = max(probe.take(), default=0.0)
+        print(
+            f"  every page (limit=200): {pages} pages, {listed} tables in "
+            f"{elapsed * 1000:.1f} ms; loop stalled at most {lag * 1000:.1f} ms"
+        )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     parser.add_argument("--tables", type=int, default=50, help="concurrent tables (50)")
     parser.add_argument("--moves", type=int, default=40, help="human moves per table (40)")
     parser.add_argument("--level", default="random", help="computer players' level (random)")
     parser.add_argument("--first-table-runs", type=int, default=10, help="runs per game (10)")
+    parser.add_argument(
+        "--listing", type=int, default=5000, help="tables of one profile to list (5000; 0 skips)"
+    )
+    parser.add_argument(
+        "--legacy",
+        action="store_true",
+        help="store the listed tables without summaries, as before they were kept",
+    )
+    parser.add_argument(
+        "--only",
+        choices=("listing", "load"),
+        help="run only the listing, or only the page, first-table and load measures",
+    )
     args = parser.parse_args()
 
     with tempfile.TemporaryDirectory() as directory:
+        if args.listing and args.only != "load":
+            listing(directory, args.listing, legacy=args.legacy)
+        if args.only == "listing":
+            return
         # Every table is dealt from one fixed seed (the server's test setting; the API takes
         # none), and the rate limits are off: all the measuring clients share one address.
         settings = Settings(test_seed=BENCH_SEED, rate_limits=False, bot_delay_scale=0.0)

@@ -96,6 +96,8 @@ def _reason(view: DeclarationRummyView, action: Action) -> str:
         return "Lay down the four sevens: under Four 7's that wins at once."
     if isinstance(action, act.NextGame):
         return "Start the next game of the match."
+    if isinstance(action, act.Drop):
+        return "Drop out of this game: a dropped player cannot win, so only do it to leave."
     if isinstance(action, act.Declare):
         count = count_of(hand)
         return (

@@ -10,7 +10,8 @@ import asyncio
 import json
 from typing import Annotated, Any, Final
 
-from fastapi import APIRouter, Depends, HTTPException, Request
+from fastapi import APIRouter, Depends, HTTPException, Request, Response
+from fastapi.responses import JSONResponse
 
 from cardtable import storage
 from cardtable.errors import CardtableError
@@ -19,6 +20,12 @@ from cardtable.server.catalog import catalog
 from cardtable.server.context import context_of
 from cardtable.server.howto import how_to_play
 from cardtable.server.identity import current_profile
+from cardtable.server.lobby import (
+    MAX_PAGE,
+    NotAllowedError,
+    TableInUseError,
+    TooManyTablesError,
+)
 from cardtable.server.options import DEFAULT_OPTIONS, check_name, merge_options
 from cardtable.server.record import aggregate
 
@@ -84,15 +91,47 @@ async def create_table(request: Request, profile: CurrentProfile) -> dict[str, A
             commitment=payload.get("commitment"),
             contribution=payload.get("contribution"),
         )
+    except TooManyTablesError as exc:
+        raise HTTPException(409, str(exc)) from None
     except CardtableError as exc:
         raise HTTPException(400, str(exc)) from None
     return {"table_id": table_id, "seat": seat}
 
 
-@router.get("/tables")
-async def my_tables(request: Request, profile: CurrentProfile) -> list[Any]:
-    """The caller's unfinished tables, most recently played first."""
-    return await context_of(request.app).lobby.tables_of(profile.id)
+LISTED_STATUSES: Final = (storage.PLAYING, storage.FINISHED, storage.ABANDONED)
+
+
+def _whole_number(raw: str | None, name: str, default: int, low: int, high: int) -> int:
+    if raw is None:
+        return default
+    if not raw.isdigit() or not low <= int(raw[:12]) <= high:
+        raise HTTPException(400, f"{name} must be a whole number from {low} to {high}")
+    return int(raw)
+
+
+@router.get("/tables", response_model=list[dict[str, Any]])
+async def my_tables(request: Request, response: Response, profile: CurrentProfile) -> Response:
+    """One page of the caller's tables, most recently played first: unfinished ones unless
+    ``status`` says ``finished`` or ``abandoned``. ``limit`` (1-200, default 50) and ``offset``
+    choose the page; the ``X-Total-Count`` header gives the number of such tables and a
+    ``Link`` header (``rel="next"``) the next page, while there is one."""
+    query = request.query_params
+    status = query.get("status", storage.PLAYING)
+    if status not in LISTED_STATUSES:
+        raise HTTPException(400, f"status must be one of {', '.join(LISTED_STATUSES)}")
+    limit = _whole_number(query.get("limit"), "limit", 50, 1, MAX_PAGE)
+    offset = _whole_number(query.get("offset"), "offset", 0, 0, 10**9)
+    listed, total = await context_of(request.app).lobby.list_tables(
+        profile.id, status=status, limit=limit, offset=offset
+    )
+    headers = {"X-Total-Count": str(total)}
+    if offset + len(listed) < total:
+        following = request.url.include_query_params(offset=offset + len(listed), limit=limit)
+        headers["Link"] = f'<{following.path}?{following.query}>; rel="next"'
+    # Plain JSON data already: skip FastAPI's generic encoder, slow on a page of 200 rows.
+    answer = JSONResponse(listed, headers=headers)
+    answer.raw_headers.extend(h for h in response.raw_headers if h[0] == b"set-cookie")
+    return answer
 
 
 @router.get("/tables/{table_id}")
@@ -118,15 +157,17 @@ async def join_table(table_id: str, request: Request, profile: CurrentProfile) -
 
 @router.delete("/tables/{table_id}")
 async def leave_table(table_id: str, request: Request, profile: CurrentProfile) -> dict[str, Any]:
-    """Abandon a table the caller sits at; its status is then ``abandoned`` (or ``finished``
-    if the game had ended)."""
-    lobby = context_of(request.app).lobby
-    owner = await lobby.get(table_id)
+    """Close a table the caller started, while nobody else sits at it (403 for anyone else,
+    409 while others sit there); its status is then ``abandoned`` (or ``finished`` if the
+    game had ended)."""
+    try:
+        owner = await context_of(request.app).lobby.close(table_id, profile.id)
+    except NotAllowedError as exc:
+        raise HTTPException(403, str(exc)) from None
+    except TableInUseError as exc:
+        raise HTTPException(409, str(exc)) from None
     if owner is None:
         raise HTTPException(404, f"there is no table {table_id!r}")
-    if profile.id not in owner.seated.values():
-        raise HTTPException(403, "you do not sit at this table")
-    await lobby.abandon(table_id)
     return {"table_id": table_id, "status": owner.status}
 
 

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Final
 
 from fastapi import FastAPI, Request
-from fastapi.responses import FileResponse, Response
+from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 
 from cardtable.server import api, review_routes, websocket
@@ -23,7 +23,7 @@ from cardtable.server.context import AppContext
 from cardtable.server.identity import COOKIE_NAME, profile_for_token, set_profile_cookie
 from cardtable.server.lobby import Lobby
 from cardtable.server.settings import Settings
-from cardtable.storage import Database
+from cardtable.storage import Database, StorageError
 
 STATIC_DIR: Final = Path(__file__).parent / "static"
 
@@ -63,6 +63,13 @@ def create_app(
         openapi_url="/api/openapi.json",
     )
     app.state.cardtable = AppContext(db=db, lobby=lobby, settings=settings)
+
+    @app.exception_handler(StorageError)
+    async def storage_unavailable(_request: Request, exc: StorageError) -> Response:
+        """A database that cannot take a write (a full disk) is the server's trouble: 503 with
+        the sentence, and the server keeps serving."""
+        return JSONResponse({"detail": str(exc)}, status_code=503, headers={"Retry-After": "60"})
+
     app.include_router(api.router)
     app.include_router(review_routes.router)
     app.include_router(websocket.router)

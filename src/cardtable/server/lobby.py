@@ -1,31 +1,47 @@
-"""The tables of one server process: creating them, loading stored ones on first use, listing
-and closing them, and the database-backed :class:`~cardtable.server.table.TableStore`.
+"""The tables of one server process: creating them, loading stored ones on demand, listing a
+profile's tables from their stored summaries, closing them, and letting idle ones go.
 
-A table that is not in memory (after a restart) is loaded lazily: its log is replayed through
-the engine's checked apply, and its computer players pick up where they stopped.
+Memory holds only the tables in use. A table that nobody is connected to and that has not moved
+for a while (``idle_seconds``; finished tables sooner) leaves memory; asked for again, it is
+loaded from the log store: its log is replayed through the engine's checked apply in a worker
+thread, and its computer players pick up where they stopped. Listings never load a table: they
+read one page of stored summaries (only a table stored before summaries were kept is replayed,
+once, off the event loop, and its summary stored).
+
+A profile may have at most ``max_unfinished`` unfinished tables of its own making at a time.
+Both limits come from the app's :class:`~cardtable.server.settings.Settings`.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import secrets
+import time
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
-from typing import Any
+from typing import Any, Final
 
 from cardtable import storage
 from cardtable.errors import CardtableError, RulesError
 from cardtable.fairness import derive_seed
-from cardtable.games.contract import AnyEngine
+from cardtable.games.contract import TERMINAL, AnyEngine
 from cardtable.registry import canonical_name, get_engine
 from cardtable.server.fair_deals import Commitments
 from cardtable.server.narration import finished_between
 from cardtable.server.options import DEFAULT_OPTIONS, bot_move_seconds
-from cardtable.server.seating import check_seats, first_human_seat
+from cardtable.server.seating import check_seats, first_human_seat, public_seats
 from cardtable.server.settings import Settings
+from cardtable.server.summary import summarize
 from cardtable.server.table import TableOwner, Timing, replay_log
-from cardtable.storage import Database, RecordEvent, reviews
+from cardtable.storage import (
+    Database,
+    DatabaseLogStore,
+    ListedTable,
+    LogStore,
+    TableSummary,
+    reviews,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -33,62 +49,54 @@ MAX_SEED = 2**62
 KEEP_FINISHED = 100
 """Finished tables kept in memory (the oldest without connections are let go beyond this; they
 are loaded again from the database if asked for)."""
+SWEEP_SECONDS: Final = 30.0
+"""How often the lobby looks for idle tables."""
+MAX_PAGE: Final = 200
+"""The most tables one listing page holds."""
 
 
-class DatabaseStore:
-    """A :class:`~cardtable.server.table.TableStore` over the database.
+class TooManyTablesError(CardtableError):
+    """A profile already has as many unfinished tables as it may."""
 
-    SQLite writes run on the event loop itself: one is a fraction of a millisecond, while
-    handing it to a worker thread costs far more once the loop is busy (the thread waits for
-    the interpreter lock at every step). Other databases, across a network, are written from
-    one worker thread, in the order the writes are made.
-    """
 
-    def __init__(self, db: Database) -> None:
-        self.db = db
-        self._inline = db.engine.dialect.name == "sqlite"
-        self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="cardtable-db")
+class NotAllowedError(CardtableError):
+    """The profile may not do this at this table (it did not create it, say)."""
 
-    async def _write(self, function: Callable[..., Any], *arguments: Any) -> None:
-        if self._inline:
-            function(*arguments)
-            return
-        await asyncio.get_running_loop().run_in_executor(self._writer, function, *arguments)
 
-    async def append(self, table_id: str, index: int, seat: int, notation: str) -> None:
-        """Store one move."""
-        await self._write(storage.append_action, self.db, table_id, index, seat, notation)
-
-    async def set_status(self, table_id: str, status: str, result: dict[str, Any] | None) -> None:
-        """Store a finished or abandoned table."""
-        await self._write(storage.set_status, self.db, table_id, status, result)
-
-    async def record(self, profile_id: int, events: list[RecordEvent]) -> None:
-        """Store record events."""
-        await self._write(storage.add_events, self.db, profile_id, events)
-
-    def close(self) -> None:
-        """Finish the queued writes and stop the writer thread."""
-        self._writer.shutdown(wait=True)
+class TableInUseError(CardtableError):
+    """The table cannot be closed while other people sit at it."""
 
 
 class Lobby:
-    """Every table of the process, by id."""
+    """Every table of the process in use, by id (see the module docstring)."""
 
-    def __init__(self, db: Database, *, settings: Settings | None = None) -> None:
+    def __init__(
+        self, db: Database, *, settings: Settings | None = None, store: LogStore | None = None
+    ) -> None:
         self.db = db
         self.settings = settings if settings is not None else Settings()
-        self.store = DatabaseStore(db)
+        self.store: LogStore = store if store is not None else DatabaseLogStore(db)
         self.bot_delay_scale = self.settings.bot_delay_scale
+        self.idle_seconds = self.settings.table_idle_seconds
+        self.max_unfinished = self.settings.max_unfinished_tables
         self.tables: dict[str, TableOwner] = {}
         self.options: dict[int, dict[str, Any]] = {}
         self.on_timing: Callable[[Timing], None] | None = None
-        self._loading = asyncio.Lock()
+        self._loading: dict[str, asyncio.Future[TableOwner | None]] = {}
+        self._creating = asyncio.Lock()
+        self._sweeper: asyncio.Task[None] | None = None
         self.commitments = Commitments()
 
     def remember_options(self, profile_id: int, options: dict[str, Any]) -> None:
         """Keep a profile's options at hand for pacing its tables' computer players."""
         self.options[profile_id] = options
+
+    def _delay_for(self, profile_id: int) -> Callable[[], float]:
+        def delay() -> float:
+            options = self.options.get(profile_id, DEFAULT_OPTIONS)
+            return bot_move_seconds(options, self.bot_delay_scale)
+
+        return delay
 
     def deal_seed(self) -> int:
         """The seed of a new table: from the operating system's secure random source, so
@@ -98,12 +106,7 @@ class Lobby:
             return self.settings.test_seed
         return secrets.randbelow(MAX_SEED)
 
-    def _delay_for(self, profile_id: int) -> Callable[[], float]:
-        def delay() -> float:
-            options = self.options.get(profile_id, DEFAULT_OPTIONS)
-            return bot_move_seconds(options, self.bot_delay_scale)
-
-        return delay
+    # --- creating and loading -----------------------------------------------------------------
 
     async def create(
         self,
@@ -115,9 +118,10 @@ class Lobby:
         commitment: Any = None,
         contribution: Any = None,
     ) -> tuple[str, int]:
-        """A new table for ``profile``; ``RulesError`` naming any bad field. The deal is fair
-        (:mod:`cardtable.server.fair_deals`): from the server seed behind ``commitment`` and the
-        person's ``contribution``, unless the settings fix a test seed."""
+        """A new table for ``profile``; ``RulesError`` naming any bad field,
+        ``TooManyTablesError`` when the profile has too many unfinished tables. The deal is
+        fair (:mod:`cardtable.server.fair_deals`): from the server seed behind ``commitment``
+        and the person's ``contribution``, unless the settings fix a test seed."""
         if not isinstance(game, str):
             raise RulesError("game must be the name of a game")
         name = canonical_name(game)
@@ -134,26 +138,34 @@ class Lobby:
         default_level = str(options.get("difficulty", "normal"))
         checked_seats = check_seats(seats, built.players, default_level)
         seat = first_human_seat(checked_seats)
-        fair = None
-        if self.settings.test_seed is None:
-            fair = self.commitments.deal_for_seat(profile.id, commitment, contribution, seat=seat)
-            seed = derive_seed(fair.server_seed or "", fair.contributions)
-        else:
-            seed = self.deal_seed()
         checked_seats[seat]["name"] = profile.name
         table_id = secrets.token_urlsafe(9)
-        state, _ = replay_log(engine, built, seed, [])
-        await asyncio.to_thread(
-            storage.create_table,
-            self.db,
-            table_id=table_id,
-            owner_id=profile.id,
-            game=name,
-            rules=engine.rules_to_json(built),
-            seed=seed,
-            seats=checked_seats,
-            owner_seat=seat,
-        )
+        async with self._creating:
+            # Counted before the deal is drawn, so a refused table costs no commitment.
+            unfinished = await self.store.count_created(profile.id, status=storage.PLAYING)
+            if unfinished >= self.max_unfinished:
+                raise TooManyTablesError(
+                    f"you already have {unfinished} unfinished tables, the most one player may "
+                    "have: finish or leave one of them before starting another"
+                )
+            fair = None
+            if self.settings.test_seed is None:
+                fair = self.commitments.deal_for_seat(
+                    profile.id, commitment, contribution, seat=seat
+                )
+                seed = derive_seed(fair.server_seed or "", fair.contributions)
+            else:
+                seed = self.deal_seed()
+            state, _ = await asyncio.to_thread(replay_log, engine, built, seed, [])
+            await self.store.create(
+                table_id=table_id,
+                owner_id=profile.id,
+                game=name,
+                rules=engine.rules_to_json(built),
+                seed=seed,
+                seats=checked_seats,
+                owner_seat=seat,
+            )
         if fair is not None:
             await asyncio.to_thread(reviews.save_fairness, self.db, table_id, fair)
         self.remember_options(profile.id, options)
@@ -168,9 +180,10 @@ class Lobby:
             state=state,
             log=[],
             status=storage.PLAYING,
-            pacing_profile=profile.id,
+            creator=profile.id,
         )
         self.tables[table_id] = owner
+        self._start_sweeper()
         owner.wake_bots()
         return table_id, seat
 
@@ -187,7 +200,7 @@ class Lobby:
         state: Any,
         log: list[tuple[int, str]],
         status: str,
-        pacing_profile: int,
+        creator: int,
     ) -> TableOwner:
         return TableOwner(
             table_id=table_id,
@@ -200,7 +213,8 @@ class Lobby:
             state=state,
             log=log,
             store=self.store,
-            bot_delay=self._delay_for(pacing_profile),
+            bot_delay=self._delay_for(creator),
+            creator=creator,
             status=status,
             on_timing=self._timing,
         )
@@ -210,18 +224,30 @@ class Lobby:
             self.on_timing(timing)
 
     async def get(self, table_id: str) -> TableOwner | None:
-        """The table with this id, loading it from the database if needed."""
+        """The table with this id, loading it from the log store if needed."""
         self._let_go_of_finished(keep=table_id)
         owner = self.tables.get(table_id)
+        if owner is None:
+            loading = self._loading.get(table_id)
+            if loading is None:
+                loading = asyncio.get_running_loop().create_future()
+                self._loading[table_id] = loading
+                try:
+                    owner = await self._load(table_id)
+                    if owner is not None:
+                        self.tables[table_id] = owner
+                    loading.set_result(owner)
+                except BaseException as exc:
+                    loading.set_exception(exc)
+                    loading.exception()  # retrieved: whoever waits on it gets it raised
+                    raise
+                finally:
+                    del self._loading[table_id]
+                self._start_sweeper()
+            else:
+                owner = await asyncio.shield(loading)
         if owner is not None:
-            return owner
-        async with self._loading:
-            owner = self.tables.get(table_id)
-            if owner is None:
-                owner = await self._load(table_id)
-                if owner is not None:
-                    self.tables[table_id] = owner
-        if owner is not None:
+            owner.touch()
             owner.wake_bots()
         return owner
 
@@ -229,19 +255,17 @@ class Lobby:
         idle = [
             table_id
             for table_id, owner in self.tables.items()
-            if table_id != keep and owner.finished and not any(owner.connections.values())
+            if table_id != keep and owner.finished and owner.idle()
         ]
         for table_id in idle[: max(0, len(idle) - KEEP_FINISHED)]:
             del self.tables[table_id]
 
     async def _load(self, table_id: str) -> TableOwner | None:
-        stored = await asyncio.to_thread(storage.load_table, self.db, table_id)
+        stored = await self.store.load(table_id)
         if stored is None:
             return None
         try:
-            engine = get_engine(stored.game)
-            rules = engine.rules_from_json(stored.rules)
-            state, before = replay_log(engine, rules, stored.seed, stored.actions)
+            engine, rules, state, outcomes = await asyncio.to_thread(_replay, stored)
         except (CardtableError, ValueError, ImportError) as exc:
             logger.error("table %s does not replay: %s", table_id, exc)
             return None
@@ -256,16 +280,43 @@ class Lobby:
             state=state,
             log=list(stored.actions),
             status=stored.status,
-            pacing_profile=stored.owner_id,
+            creator=stored.owner_id,
         )
         if stored.actions:
-            outcomes = finished_between(stored.game, engine, before, state)
-            owner.last_outcomes = (owner.version, tuple(outcomes))
+            owner.last_outcomes = (owner.version, outcomes)
         if stored.owner_id not in self.options:
             profile = await asyncio.to_thread(storage.get_profile, self.db, stored.owner_id)
             if profile is not None:
                 self.remember_options(profile.id, {**DEFAULT_OPTIONS, **profile.options})
         return owner
+
+    # --- letting idle tables go ---------------------------------------------------------------
+
+    def sweep(self, now: float | None = None) -> list[str]:
+        """Let go of every table idle for ``idle_seconds`` (finished ones: a tenth of that);
+        the ids let go. They stay stored and load again when asked for."""
+        now = time.monotonic() if now is None else now
+        gone = []
+        for table_id, owner in list(self.tables.items()):
+            limit = self.idle_seconds / 10 if owner.finished else self.idle_seconds
+            if owner.idle() and now - owner.last_active >= limit:
+                owner.stop_bots()
+                del self.tables[table_id]
+                gone.append(table_id)
+        return gone
+
+    def _start_sweeper(self) -> None:
+        if self._sweeper is None or self._sweeper.done():
+            self._sweeper = asyncio.get_running_loop().create_task(self._sweep_forever())
+
+    async def _sweep_forever(self) -> None:
+        while True:
+            await asyncio.sleep(min(SWEEP_SECONDS, max(self.idle_seconds / 10, 0.01)))
+            gone = self.sweep()
+            if gone:
+                logger.debug("%d idle tables left memory", len(gone))
+
+    # --- seats and closing --------------------------------------------------------------------
 
     async def join(self, table_id: str, profile: storage.Profile) -> int | None:
         """Seat ``profile`` at the table's first free human seat (or its own seat)."""
@@ -284,30 +335,145 @@ class Lobby:
             if not free:
                 raise RulesError("every human seat at this table is taken")
             seat = free[0]
-            await asyncio.to_thread(storage.sit, self.db, table_id, seat, profile.id)
+            await self.store.sit(table_id, seat, profile.id, profile.name)
             owner.seated[seat] = profile.id
             owner.seats[seat]["name"] = profile.name
         return seat
 
+    async def close(self, table_id: str, profile_id: int) -> TableOwner | None:
+        """Close a table for good at its creator's request; ``None`` if there is no such table.
+
+        ``NotAllowedError`` if ``profile_id`` did not create it, ``TableInUseError`` while
+        anybody else sits at it.
+        """
+        owner = await self.get(table_id)
+        if owner is None:
+            return None
+        if owner.creator != profile_id:
+            if profile_id in owner.seated.values():
+                raise NotAllowedError("only the player who started this table can close it")
+            raise NotAllowedError("you do not sit at this table")
+        others = [seat for seat, profile in owner.seated.items() if profile != profile_id]
+        if others and not owner.finished:
+            names = ", ".join(str(owner.seats[seat].get("name", seat)) for seat in sorted(others))
+            raise TableInUseError(
+                f"other people sit at this table ({names}): it cannot be closed while they do"
+            )
+        await owner.close()
+        self.tables.pop(table_id, None)
+        return owner
+
     async def abandon(self, table_id: str) -> None:
-        """Close a table for good."""
+        """Close a table for good, whoever sits there (for the server itself, not for clients)."""
         owner = await self.get(table_id)
         if owner is not None:
             await owner.close()
             self.tables.pop(table_id, None)
 
+    # --- listings -----------------------------------------------------------------------------
+
+    async def list_tables(
+        self,
+        profile_id: int,
+        *,
+        status: str = storage.PLAYING,
+        limit: int = 50,
+        offset: int = 0,
+    ) -> tuple[list[dict[str, Any]], int]:
+        """One page of the tables where ``profile_id`` sits with ``status``, most recently
+        played first, as :meth:`TableOwner.info` describes them (without the rules, which
+        ``GET /api/tables/{id}`` gives) plus their summary; and how many there are in all."""
+        rows, total = await self.store.list(profile_id, status=status, limit=limit, offset=offset)
+        missing = [row for row in rows if row.summary is None]
+        if missing:
+            summaries = await asyncio.to_thread(_summaries_by_replay, missing, self.db)
+            for table_id, summary in summaries.items():
+                with contextlib.suppress(storage.StorageError):
+                    await self.store.set_summary(table_id, summary)
+            rows = [
+                row
+                if row.summary is not None or row.id not in summaries
+                else _with_summary(row, summaries[row.id])
+                for row in rows
+            ]
+        return [_listed(row, profile_id) for row in rows], total
+
     async def tables_of(self, profile_id: int) -> list[dict[str, Any]]:
-        """The unfinished tables where ``profile_id`` sits, most recent first."""
-        ids = await asyncio.to_thread(storage.tables_of, self.db, profile_id)
-        listed = []
-        for table_id in ids:
-            owner = await self.get(table_id)
-            if owner is not None and not owner.finished:
-                listed.append(owner.info(profile_id))
+        """The first page of unfinished tables where ``profile_id`` sits, most recent first."""
+        listed, _total = await self.list_tables(profile_id)
         return listed
 
     async def shutdown(self) -> None:
         """Stop every bot runner and finish the queued writes (the tables stay stored)."""
+        if self._sweeper is not None:
+            self._sweeper.cancel()
         for owner in self.tables.values():
             owner.stop_bots()
         await asyncio.to_thread(self.store.close)
+
+
+def _replay(stored: storage.StoredTable) -> tuple[AnyEngine, Any, Any, tuple[Any, ...]]:
+    """A stored table's engine, rules, state and the outcomes its last move finished
+    (in a worker thread: a long log takes a while)."""
+    engine = get_engine(stored.game)
+    rules = engine.rules_from_json(stored.rules)
+    state, before = replay_log(engine, rules, stored.seed, stored.actions)
+    outcomes = tuple(finished_between(stored.game, engine, before, state)) if stored.actions else ()
+    return engine, rules, state, outcomes
+
+
+def _summaries_by_replay(rows: list[ListedTable], db: Database) -> dict[str, TableSummary]:
+    """Summaries of tables stored before summaries were kept, by replaying their logs."""
+    summaries = {}
+    for row in rows:
+        stored = storage.load_table(db, row.id)
+        if stored is None:
+            continue
+        try:
+            engine, _rules, state, _ = _replay(stored)
+        except (CardtableError, ValueError, ImportError) as exc:
+            logger.error("table %s does not replay: %s", row.id, exc)
+            continue
+        summaries[row.id] = summarize(engine, state, len(stored.actions))
+    return summaries
+
+
+def _with_summary(row: ListedTable, summary: TableSummary) -> ListedTable:
+    return ListedTable(
+        id=row.id,
+        owner_id=row.owner_id,
+        game=row.game,
+        rules=row.rules,
+        seats=row.seats,
+        seated=row.seated,
+        status=row.status,
+        result=row.result,
+        moves=summary.moves,
+        summary=summary,
+        updated_at=row.updated_at,
+    )
+
+
+def _listed(row: ListedTable, viewer: int) -> dict[str, Any]:
+    summary = row.summary
+    your_seat = next((seat for seat, profile in row.seated.items() if profile == viewer), None)
+    try:
+        title = get_engine(row.game).title
+    except (CardtableError, ImportError):
+        title = row.game
+    return {
+        "table_id": row.id,
+        "game": row.game,
+        "title": title,
+        "seats": public_seats(row.seats, row.seated),
+        "version": row.moves,
+        "your_seat": your_seat,
+        "yours": row.owner_id == viewer,
+        "finished": row.status != storage.PLAYING
+        or (summary is not None and summary.to_move == TERMINAL),
+        "status": row.status,
+        "deal": None if summary is None else summary.deal,
+        "scores": None if summary is None else list(summary.scores),
+        "to_move": None if summary is None or summary.to_move < 0 else summary.to_move,
+        "updated_at": row.updated_at.isoformat(),
+    }

@@ -26,6 +26,7 @@ ErrorCode = Literal[
     "finished",
     "not-seated",
     "no-table",
+    "unavailable",
     "server",
 ]
 CLIENT_TYPES: Final = ("action", "hint", "coach", "ping")

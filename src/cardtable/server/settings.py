@@ -3,7 +3,7 @@
 
 It holds what a deployment may need to change: the origins allowed besides the server's own,
 the profile cookie's lifetime and ``Secure`` flag, request and websocket size limits, the rate
-limits, and, for tests and benchmarks only, a fixed deal seed (no API ever accepts a seed).
+limits, how long idle tables stay in memory and how many unfinished tables a profile may have, and, for tests and benchmarks only, a fixed deal seed (no API ever accepts a seed).
 """
 
 from __future__ import annotations
@@ -49,6 +49,13 @@ class Settings(BaseSettings):
 
     bot_delay_scale: float = Field(default=1.0, ge=0.0, le=10.0)
     """Multiplies computer players' pauses (0 makes them move at once)."""
+
+    table_idle_seconds: float = Field(default=15 * 60.0, ge=0.0, le=DAY)
+    """An unfinished table nobody is connected to leaves memory after this many seconds
+    without a move (finished ones after a tenth of it); it loads again when asked for."""
+
+    max_unfinished_tables: int = Field(default=20, ge=1, le=1000)
+    """Unfinished tables one profile may have started at a time."""
 
     @field_validator("allowed_origins", mode="before")
     @classmethod

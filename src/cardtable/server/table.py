@@ -4,7 +4,11 @@ Every move, a human's or a bot's, goes through :meth:`TableOwner.submit` or the 
 into :meth:`TableOwner._commit` under the table's asyncio lock: the engine's checked apply,
 the due chance steps, the move stored in the log (before anyone sees it), record events for
 finished deals and games, then each connected seat sent its own view. A refused message
-changes nothing: the error goes back to its sender only.
+changes nothing: the error goes back to its sender only; so does a move the database cannot
+store (a full disk): the table stays as it was.
+
+Nothing slow runs on the event loop: computer players think, and the coach answers, in worker
+threads, with the table's state as it was when they were asked.
 """
 
 from __future__ import annotations
@@ -26,7 +30,8 @@ from cardtable.server.messages import ClientMessage, ProtocolError, state_messag
 from cardtable.server.narration import Outcome, finished_between, merge_summaries
 from cardtable.server.narration.announce import announcement, public_notation
 from cardtable.server.options import PAUSE_AFTER_DEAL
-from cardtable.storage import ABANDONED, FINISHED, RecordEvent
+from cardtable.server.summary import summarize
+from cardtable.storage import ABANDONED, FINISHED, LogStore, RecordEvent, StorageError
 
 logger = logging.getLogger(__name__)
 
@@ -35,18 +40,6 @@ class Connection(Protocol):
     """A client connection: sends one server message (a JSON-ready dict)."""
 
     async def send(self, message: dict[str, Any]) -> None: ...
-
-
-class TableStore(Protocol):
-    """Where a table's moves, status and record events go (the database, in the app)."""
-
-    async def append(self, table_id: str, index: int, seat: int, notation: str) -> None: ...
-
-    async def set_status(
-        self, table_id: str, status: str, result: dict[str, Any] | None
-    ) -> None: ...
-
-    async def record(self, profile_id: int, events: list[RecordEvent]) -> None: ...
 
 
 @dataclass(slots=True)
@@ -71,13 +64,17 @@ class TableOwner:
     seated: dict[int, int]
     state: Any
     log: list[tuple[int, str]]
-    store: TableStore
+    store: LogStore
     bot_delay: Callable[[], float]
+    creator: int = -1
+    """The profile that created the table."""
     status: str = "playing"
     on_timing: Callable[[Timing], None] | None = None
     last_outcomes: tuple[int, tuple[Outcome, ...]] = (-1, ())
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     connections: dict[int, list[Connection]] = field(default_factory=dict)
+    last_active: float = field(default_factory=time.monotonic)
+    """When the table last moved, was asked for, or lost a connection (``time.monotonic``)."""
     _bots: dict[int, Any] = field(default_factory=dict)
     _bot_task: asyncio.Task[None] | None = None
 
@@ -87,6 +84,18 @@ class TableOwner:
     def version(self) -> int:
         """Moves applied so far: the number clients tag their actions with."""
         return len(self.log)
+
+    def touch(self) -> None:
+        """Note that the table is in use now (idle tables leave memory, see the lobby)."""
+        self.last_active = time.monotonic()
+
+    def idle(self) -> bool:
+        """Nobody is connected, no computer player is thinking, no move is being made."""
+        return (
+            not any(self.connections.values())
+            and (self._bot_task is None or self._bot_task.done())
+            and not self.lock.locked()
+        )
 
     @property
     def finished(self) -> bool:
@@ -172,6 +181,7 @@ class TableOwner:
         listeners = self.connections.get(seat, [])
         if connection in listeners:
             listeners.remove(connection)
+        self.touch()
 
     async def broadcast(self) -> None:
         """Send every connected seat its own state message."""
@@ -237,7 +247,12 @@ class TableOwner:
         """
         after, _steps = advance(self.engine, after)
         notation = str(action)
-        await self.store.append(self.table_id, self.version, seat, notation)
+        summary = summarize(self.engine, after, self.version + 1)
+        try:
+            await self.store.append(self.table_id, self.version, seat, notation, summary)
+        except StorageError as exc:
+            raise ProtocolError("unavailable", str(exc)) from None
+        self.touch()
         before = self.state
         self.state = after
         self.log.append((seat, notation))
@@ -278,9 +293,13 @@ class TableOwner:
     # --- hints and the coach ------------------------------------------------------------------
 
     async def hint(self, seat: int) -> tuple[str | None, str]:
-        """A suggested action for ``seat`` now, and why."""
+        """A suggested action for ``seat`` now, and why (no action while another seat is to
+        play: what a seat may do out of turn, such as a drop, is never the advice)."""
         state = self.state
         legal = [] if self.finished else self.engine.legal_actions(state, seat)
+        to_move = self.engine.current_player(state)
+        if legal and to_move != seat and to_move >= 0:
+            return None, f"It is not your turn: {self.names_for(seat)[to_move]} is to play."
         view = self.engine.view(state, seat)
         action, reason = await asyncio.to_thread(advisors.hint, self.game, view, legal)
         return (None if action is None else str(action)), reason
@@ -324,6 +343,9 @@ class TableOwner:
                     continue
                 try:
                     await self._bot_move(seat)
+                except ProtocolError as exc:  # the move could not be stored: try again later
+                    logger.warning("table %s: %s", self.table_id, exc)
+                    return
                 except Exception:
                     logger.exception("the bot at table %s seat %d failed", self.table_id, seat)
                     return
@@ -354,8 +376,8 @@ class TableOwner:
         """Abandon the table: no more moves; bots stop; clients get a last state."""
         async with self.lock:
             if self.status == "playing":
-                self.status = status
                 await self.store.set_status(self.table_id, status, None)
+                self.status = status
             await self.broadcast()
         self.stop_bots()
 

@@ -2,11 +2,14 @@
 
 SQLAlchemy 2 over SQLite in the per-user data directory by default, or any database named by
 ``CARDTABLE_DATABASE_URL`` (such as PostgreSQL). Every function takes a :class:`Database` and
-opens its own short transaction, so callers may run them in worker threads.
+opens its own short transaction, so callers may run them in worker threads. The server reaches
+its tables through the :class:`LogStore` interface; the schema is kept up to date by the Alembic
+revisions in ``storage/migrations`` (:mod:`cardtable.storage.migrate`), run at every start-up.
 """
 
-from cardtable.storage.database import Database
+from cardtable.storage.database import Database, StorageError
 from cardtable.storage.location import data_dir, default_database_url, sqlite_url
+from cardtable.storage.logstore import DatabaseLogStore, LogStore
 from cardtable.storage.portable import (
     ProfileImportError,
     export_profile,
@@ -25,11 +28,16 @@ from cardtable.storage.tables import (
     ABANDONED,
     FINISHED,
     PLAYING,
+    ListedTable,
     StoredTable,
+    TableSummary,
     append_action,
+    count_created,
     create_table,
+    list_tables,
     load_table,
     set_status,
+    set_summary,
     sit,
     tables_of,
 )
@@ -39,12 +47,18 @@ __all__ = [
     "FINISHED",
     "PLAYING",
     "Database",
+    "DatabaseLogStore",
+    "ListedTable",
+    "LogStore",
     "Profile",
     "ProfileImportError",
     "RecordEvent",
+    "StorageError",
     "StoredTable",
+    "TableSummary",
     "add_events",
     "append_action",
+    "count_created",
     "create_profile",
     "create_table",
     "data_dir",
@@ -53,10 +67,12 @@ __all__ = [
     "export_profile",
     "get_profile",
     "import_profile",
+    "list_tables",
     "load_table",
     "parse_document",
     "profile_by_token",
     "set_status",
+    "set_summary",
     "sit",
     "sqlite_url",
     "tables_of",

@@ -1,8 +1,10 @@
-"""The connection to the database: engine, sessions and schema creation.
+"""The connection to the database: engine, sessions, and the schema brought up to date.
 
 SQLite files get write-ahead logging, a busy timeout and foreign keys, so that the web app's
 worker threads can write one table's move while another table is read. Any other URL (such as
-PostgreSQL) is passed to SQLAlchemy as it is.
+PostgreSQL) is passed to SQLAlchemy as it is. A database that cannot take a write (a full disk,
+a read-only file) raises :class:`StorageError` with a sentence saying so, which the server
+answers as a JSON error while it keeps serving.
 """
 
 from __future__ import annotations
@@ -14,14 +16,40 @@ from typing import Any
 
 from sqlalchemy import Engine, create_engine, event
 from sqlalchemy.engine import make_url
+from sqlalchemy.exc import OperationalError
 from sqlalchemy.orm import Session, sessionmaker
 
 from cardtable.storage.location import default_database_url
-from cardtable.storage.models import Base
+from cardtable.storage.migrate import upgrade
+
+
+class StorageError(RuntimeError):
+    """The database could not do what was asked (full disk, read-only, unreachable): not the
+    caller's fault; nothing was stored."""
+
+
+def storage_error(exc: OperationalError) -> StorageError:
+    """The sentence for a database failure.
+
+    >>> from sqlalchemy.exc import OperationalError
+    >>> str(storage_error(OperationalError("insert", {}, Exception("database or disk is full"))))
+    "the server's disk is full, so nothing could be stored; try again later"
+    """
+    text = str(exc.orig if exc.orig is not None else exc).lower()
+    if "disk is full" in text or "no space left" in text or "disk full" in text:
+        reason = "the server's disk is full"
+    elif "readonly" in text or "read-only" in text:
+        reason = "the server's database is read-only"
+    elif "locked" in text or "busy" in text:
+        reason = "the server's database is busy"
+    else:
+        reason = "the server's database could not be reached"
+    return StorageError(f"{reason}, so nothing could be stored; try again later")
 
 
 class Database:
-    """One database: an SQLAlchemy engine with its schema created and a session factory.
+    """One database: an SQLAlchemy engine with its schema migrated to the newest revision
+    (:mod:`cardtable.storage.migrate`) and a session factory.
 
     >>> db = Database("sqlite://")
     >>> with db.session() as session:
@@ -33,14 +61,22 @@ class Database:
     def __init__(self, url: str | None = None) -> None:
         self.url = url if url is not None else default_database_url()
         self.engine = _make_engine(self.url)
-        Base.metadata.create_all(self.engine)
+        try:
+            upgrade(self.engine)
+        except BaseException:
+            self.engine.dispose()
+            raise
         self._sessions = sessionmaker(self.engine, expire_on_commit=False)
 
     @contextmanager
     def session(self) -> Iterator[Session]:
-        """A session committed on success and rolled back on error."""
-        with self._sessions() as session, session.begin():
-            yield session
+        """A session committed on success and rolled back on error; a database failure is
+        raised as :class:`StorageError`."""
+        try:
+            with self._sessions() as session, session.begin():
+                yield session
+        except OperationalError as exc:
+            raise storage_error(exc) from exc
 
     def close(self) -> None:
         """Release every pooled connection."""

@@ -4,7 +4,9 @@
   them (the token itself is never stored).
 * ``game_tables``: a game in progress or finished: game, rules, seed and seats; its moves are
   the append-only ``table_actions`` rows, so a table is stored as its action log and replays to
-  the identical state. ``table_seats`` says which profile sits at which human seat.
+  the identical state. Beside the log each table keeps a summary written with every move (move
+  count, deal or hand number, scores, seat to move), which listings read instead of replaying.
+  ``table_seats`` says which profile sits at which human seat.
 * ``record_events``: one row per finished deal, hand, game or match of a profile, from which
   the record is aggregated; ``key`` makes each event unique per profile, so importing a
   record twice does not count anything twice.
@@ -23,6 +25,7 @@ from sqlalchemy import (
     Boolean,
     DateTime,
     ForeignKey,
+    Index,
     Integer,
     String,
     UniqueConstraint,
@@ -57,6 +60,12 @@ class TableRow(Base):
     """A game table: everything but the moves, which live in :class:`ActionRow`."""
 
     __tablename__ = "game_tables"
+    __table_args__ = (
+        # Listings: one status in the order of play, and a profile's tables counted by status
+        # without reading the rows themselves.
+        Index("ix_game_tables_listing", "status", "updated_at", "id"),
+        Index("ix_game_tables_id_status", "id", "status"),
+    )
 
     id: Mapped[str] = mapped_column(String(32), primary_key=True)
     owner_id: Mapped[int] = mapped_column(ForeignKey("profiles.id"), index=True)
@@ -68,6 +77,11 @@ class TableRow(Base):
     result: Mapped[dict[str, Any] | None] = mapped_column(nullable=True, default=None)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utc_now)
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utc_now)
+    moves: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    deal: Mapped[int | None] = mapped_column(Integer, nullable=True, default=None)
+    """Deal, hand or game number; ``None`` until the summary is first written."""
+    scores: Mapped[list[Any] | None] = mapped_column(nullable=True, default=None)
+    to_move: Mapped[int | None] = mapped_column(Integer, nullable=True, default=None)
 
 
 class ActionRow(Base):

@@ -1,16 +1,19 @@
-"""Game tables stored as action logs: creation, one append per move, seats, and finishing.
+"""Game tables stored as action logs: creation, one append per move, seats, finishing, and
+listings read from each table's stored summary.
 
 A table's moves are inserted one row at a time (the primary key ``(table_id, index)`` refuses a
 second move with the same index), so a server that stops between two moves loses nothing that a
-player saw.
+player saw. The same transaction writes the table's summary (move count, deal number, scores,
+seat to move), so a listing is one indexed query per page whatever the number of tables.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
-from sqlalchemy import insert, select, update
+from sqlalchemy import func, insert, select, update
 
 from cardtable.storage.database import Database
 from cardtable.storage.models import ActionRow, TableRow, TableSeatRow, utc_now
@@ -35,6 +38,40 @@ class StoredTable:
     seated: dict[int, int]
     """Human seat -> profile id."""
     actions: tuple[tuple[int, str], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class TableSummary:
+    """What a listing shows of a table's progress, written with every move."""
+
+    moves: int
+    deal: int
+    """Deal, hand or game number (the game's own word)."""
+    scores: tuple[int | None, ...]
+    """Each seat's running total in the game's own terms."""
+    to_move: int
+    """The seat to act, or the contract's ``CHANCE``/``TERMINAL`` value."""
+
+
+@dataclass(frozen=True, slots=True)
+class ListedTable:
+    """One row of a listing: the table's setup and stored summary, without its log.
+
+    ``summary`` is ``None`` for a table stored before summaries were kept and not yet
+    summarised (the caller replays it once and stores one with :func:`set_summary`).
+    """
+
+    id: str
+    owner_id: int
+    game: str
+    rules: dict[str, Any]
+    seats: tuple[dict[str, Any], ...]
+    seated: dict[int, int]
+    status: str
+    result: dict[str, Any] | None
+    moves: int
+    summary: TableSummary | None
+    updated_at: datetime
 
 
 def create_table(
@@ -65,22 +102,53 @@ def create_table(
         session.add(TableSeatRow(table_id=table_id, seat=owner_seat, profile_id=owner_id))
 
 
-def sit(db: Database, table_id: str, seat: int, profile_id: int) -> None:
-    """Seat a profile at a free human seat."""
+def sit(db: Database, table_id: str, seat: int, profile_id: int, name: str | None = None) -> None:
+    """Seat a profile at a free human seat (and show it under ``name``, if given)."""
     with db.session() as session:
         session.add(TableSeatRow(table_id=table_id, seat=seat, profile_id=profile_id))
+        if name is not None:
+            row = session.get(TableRow, table_id)
+            if row is None:
+                raise LookupError(f"no table {table_id}")
+            seats = [dict(spec) for spec in row.seats]
+            seats[seat]["name"] = name
+            row.seats = seats
 
 
-def append_action(db: Database, table_id: str, index: int, seat: int, notation: str) -> None:
-    """Append move number ``index`` (0-based) to a table's log."""
+def append_action(
+    db: Database,
+    table_id: str,
+    index: int,
+    seat: int,
+    notation: str,
+    summary: TableSummary | None = None,
+) -> None:
+    """Append move number ``index`` (0-based) to a table's log, with the table's summary after
+    it when given."""
     # Plain statements rather than ORM objects: this runs after every move of every table.
+    values: dict[str, Any] = {"updated_at": utc_now(), "moves": index + 1}
+    if summary is not None:
+        values.update(_summary_values(summary))
     with db.session() as session:
         session.execute(
             insert(ActionRow).values(table_id=table_id, index=index, seat=seat, notation=notation)
         )
+        session.execute(update(TableRow).where(TableRow.id == table_id).values(**values))
+
+
+def set_summary(db: Database, table_id: str, summary: TableSummary) -> None:
+    """Store a table's summary (for a table stored before summaries were kept); its
+    ``updated_at`` and so its place in listings stay as they were."""
+    with db.session() as session:
         session.execute(
-            update(TableRow).where(TableRow.id == table_id).values(updated_at=utc_now())
+            update(TableRow)
+            .where(TableRow.id == table_id)
+            .values(moves=summary.moves, **_summary_values(summary))
         )
+
+
+def _summary_values(summary: TableSummary) -> dict[str, Any]:
+    return {"deal": summary.deal, "scores": list(summary.scores), "to_move": summary.to_move}
 
 
 def set_status(
@@ -124,6 +192,81 @@ def load_table(db: Database, table_id: str) -> StoredTable | None:
             seated={seat: profile for seat, profile in seated},
             actions=tuple((seat, notation) for seat, notation in actions),
         )
+
+
+def list_tables(
+    db: Database, profile_id: int, *, status: str = PLAYING, limit: int = 50, offset: int = 0
+) -> tuple[list[ListedTable], int]:
+    """One page of the tables where a profile sits with this status, most recently played first,
+    and how many there are in all. Two indexed queries and one for the page's seats: the cost
+    follows the page, not the number of tables.
+    """
+    mine = (
+        select(TableSeatRow.table_id)
+        .where(TableSeatRow.profile_id == profile_id)
+        .distinct()
+        .scalar_subquery()
+    )
+    with db.session() as session:
+        total = (
+            session.scalar(
+                select(func.count(func.distinct(TableRow.id)))
+                .select_from(TableSeatRow)
+                .join(TableRow, TableRow.id == TableSeatRow.table_id)
+                .where(TableSeatRow.profile_id == profile_id, TableRow.status == status)
+            )
+            or 0
+        )
+        rows = session.scalars(
+            select(TableRow)
+            .where(TableRow.status == status, TableRow.id.in_(mine))
+            .order_by(TableRow.updated_at.desc(), TableRow.id)
+            .limit(limit)
+            .offset(offset)
+        ).all()
+        seated: dict[str, dict[int, int]] = {row.id: {} for row in rows}
+        if rows:
+            for table_id, seat, profile in session.execute(
+                select(TableSeatRow.table_id, TableSeatRow.seat, TableSeatRow.profile_id).where(
+                    TableSeatRow.table_id.in_(list(seated))
+                )
+            ):
+                seated[table_id][seat] = profile
+        listed = [
+            ListedTable(
+                id=row.id,
+                owner_id=row.owner_id,
+                game=row.game,
+                rules=dict(row.rules),
+                seats=tuple(dict(seat) for seat in row.seats),
+                seated=seated[row.id],
+                status=row.status,
+                result=None if row.result is None else dict(row.result),
+                moves=row.moves,
+                summary=None
+                if row.deal is None or row.to_move is None
+                else TableSummary(
+                    moves=row.moves,
+                    deal=row.deal,
+                    scores=tuple(row.scores or ()),
+                    to_move=row.to_move,
+                ),
+                updated_at=row.updated_at,
+            )
+            for row in rows
+        ]
+        return listed, total
+
+
+def count_created(db: Database, profile_id: int, *, status: str = PLAYING) -> int:
+    """How many tables with this status a profile created."""
+    with db.session() as session:
+        count = session.scalar(
+            select(func.count())
+            .select_from(TableRow)
+            .where(TableRow.owner_id == profile_id, TableRow.status == status)
+        )
+        return int(count or 0)
 
 
 def tables_of(db: Database, profile_id: int, *, status: str = PLAYING) -> list[str]:

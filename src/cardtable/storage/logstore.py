@@ -1,0 +1,156 @@
+"""The log store: where the server keeps its tables (setup, seats, action log, summary, status)
+and the record events their games produce, behind one small asynchronous interface.
+
+:class:`LogStore` is what the lobby and the table owners call; :class:`DatabaseLogStore` is the
+implementation over one :class:`~cardtable.storage.database.Database` (SQLite by default,
+PostgreSQL when configured). Another store (a cluster's, say) only has to provide the same
+methods.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, Protocol
+
+from cardtable.storage import records, tables
+from cardtable.storage.database import Database
+from cardtable.storage.records import RecordEvent
+from cardtable.storage.tables import ListedTable, StoredTable, TableSummary
+
+
+class LogStore(Protocol):
+    """Tables as append-only action logs with a summary, and record events."""
+
+    async def create(
+        self,
+        *,
+        table_id: str,
+        owner_id: int,
+        game: str,
+        rules: dict[str, Any],
+        seed: int,
+        seats: list[dict[str, Any]],
+        owner_seat: int,
+    ) -> None:
+        """Store a new table with its creator at ``owner_seat``."""
+
+    async def load(self, table_id: str) -> StoredTable | None:
+        """A table with its whole log, or ``None``."""
+
+    async def sit(self, table_id: str, seat: int, profile_id: int, name: str) -> None:
+        """Seat a profile at a free human seat under ``name``."""
+
+    async def append(
+        self, table_id: str, index: int, seat: int, notation: str, summary: TableSummary
+    ) -> None:
+        """Store move number ``index`` and the table's summary after it."""
+
+    async def set_summary(self, table_id: str, summary: TableSummary) -> None:
+        """Store the summary of a table stored before summaries were kept."""
+
+    async def set_status(self, table_id: str, status: str, result: dict[str, Any] | None) -> None:
+        """Store a finished or abandoned table."""
+
+    async def record(self, profile_id: int, events: list[RecordEvent]) -> None:
+        """Store record events (each at most once, by key)."""
+
+    async def list(
+        self, profile_id: int, *, status: str, limit: int, offset: int
+    ) -> tuple[list[ListedTable], int]:
+        """One page of a profile's tables with ``status``, and their number in all."""
+
+    async def count_created(self, profile_id: int, *, status: str) -> int:
+        """How many tables with ``status`` a profile created."""
+
+    def close(self) -> None:
+        """Finish the queued writes."""
+
+
+class DatabaseLogStore:
+    """A :class:`LogStore` over the database.
+
+    Reads and rare writes run in worker threads. The per-move writes to SQLite run on the event
+    loop itself: one is a fraction of a millisecond, while handing it to a worker thread costs
+    far more once the loop is busy (the thread waits for the interpreter lock at every step).
+    Other databases, across a network, are written from one worker thread, in the order the
+    writes are made.
+    """
+
+    def __init__(self, db: Database) -> None:
+        self.db = db
+        self._inline = db.engine.dialect.name == "sqlite"
+        self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="cardtable-db")
+
+    async def _write(self, function: Callable[..., Any], *arguments: Any) -> None:
+        if self._inline:
+            function(*arguments)
+            return
+        await asyncio.get_running_loop().run_in_executor(self._writer, function, *arguments)
+
+    async def create(
+        self,
+        *,
+        table_id: str,
+        owner_id: int,
+        game: str,
+        rules: dict[str, Any],
+        seed: int,
+        seats: list[dict[str, Any]],
+        owner_seat: int,
+    ) -> None:
+        """Store a new table with its creator at ``owner_seat``."""
+        await asyncio.to_thread(
+            tables.create_table,
+            self.db,
+            table_id=table_id,
+            owner_id=owner_id,
+            game=game,
+            rules=rules,
+            seed=seed,
+            seats=seats,
+            owner_seat=owner_seat,
+        )
+
+    async def load(self, table_id: str) -> StoredTable | None:
+        """A table with its whole log, or ``None``."""
+        return await asyncio.to_thread(tables.load_table, self.db, table_id)
+
+    async def sit(self, table_id: str, seat: int, profile_id: int, name: str) -> None:
+        """Seat a profile at a free human seat under ``name``."""
+        await asyncio.to_thread(tables.sit, self.db, table_id, seat, profile_id, name)
+
+    async def append(
+        self, table_id: str, index: int, seat: int, notation: str, summary: TableSummary
+    ) -> None:
+        """Store move number ``index`` and the table's summary after it."""
+        await self._write(tables.append_action, self.db, table_id, index, seat, notation, summary)
+
+    async def set_summary(self, table_id: str, summary: TableSummary) -> None:
+        """Store the summary of a table stored before summaries were kept."""
+        await asyncio.to_thread(tables.set_summary, self.db, table_id, summary)
+
+    async def set_status(self, table_id: str, status: str, result: dict[str, Any] | None) -> None:
+        """Store a finished or abandoned table."""
+        await self._write(tables.set_status, self.db, table_id, status, result)
+
+    async def record(self, profile_id: int, events: list[RecordEvent]) -> None:
+        """Store record events (each at most once, by key)."""
+        await self._write(records.add_events, self.db, profile_id, events)
+
+    async def list(
+        self, profile_id: int, *, status: str, limit: int, offset: int
+    ) -> tuple[list[ListedTable], int]:
+        """One page of a profile's tables with ``status``, and their number in all."""
+        return await asyncio.to_thread(
+            tables.list_tables, self.db, profile_id, status=status, limit=limit, offset=offset
+        )
+
+    async def count_created(self, profile_id: int, *, status: str) -> int:
+        """How many tables with ``status`` a profile created."""
+        return await asyncio.to_thread(tables.count_created, self.db, profile_id, status=status)
+
+    def close(self) -> None:
+        """Finish the queued writes and stop the writer thread."""
+        self._writer.shutdown(wait=True)
