@@ -3,7 +3,8 @@
 
 It holds what a deployment may need to change: the origins allowed besides the server's own,
 the profile cookie's lifetime and ``Secure`` flag, request and websocket size limits, the rate
-limits, how long idle tables stay in memory and how many unfinished tables a profile may have, and, for tests and benchmarks only, a fixed deal seed (no API ever accepts a seed).
+limits, how long idle tables stay in memory and how many unfinished tables a profile may have,
+and, for tests and benchmarks only, a fixed deal seed (no API ever accepts a seed).
 """
 
 from __future__ import annotations
