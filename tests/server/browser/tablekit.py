@@ -136,6 +136,8 @@ def start_game(
     page.goto(url)
     page.click(f"label[for=game-{game}]")
     page.wait_for_selector(f"#game-{game}:checked")
+    if preset is not None or rules or cards_dealt is not None:
+        open_house_rules(page)
     if preset is not None:
         page.select_option("#preset", preset)
     page.select_option("#players", str(players))
@@ -146,6 +148,13 @@ def start_game(
         set_rule(page, name, value)
     page.click("#start-button")
     page.wait_for_selector(".table[data-version]")
+
+
+def open_house_rules(page: Page) -> None:
+    """Open the start screen's "House rules" disclosure (it stays open once opened)."""
+    if page.locator("#house-rules[open]").count() == 0:
+        page.click("#house-rules > summary")
+    page.wait_for_selector("#house-rules[open]")
 
 
 def set_rule(page: Page, name: str, value: Any) -> None:

@@ -14,6 +14,7 @@ from .harness import BrowserPage, LiveServer
 from .tablekit import (
     answer_panel,
     lift_playable_card,
+    open_house_rules,
     panel_name,
     play_with_mouse,
     settle,
@@ -153,12 +154,14 @@ def focused(page: Page) -> str:
     return text
 
 
-def tab_until(page: Page, predicate: Callable[[str], bool], limit: int = 120) -> None:
-    """Press Tab until the focused element satisfies ``predicate``."""
+def tab_until(
+    page: Page, predicate: Callable[[str], bool], limit: int = 120, key: str = "Tab"
+) -> None:
+    """Press Tab (or ``key``) until the focused element satisfies ``predicate``."""
     for _ in range(limit):
         if predicate(focused(page)):
             return
-        page.keyboard.press("Tab")
+        page.keyboard.press(key)
     raise AssertionError(f"Tab never reached the wanted control (last: {focused(page)!r})")
 
 
@@ -175,10 +178,14 @@ def test_indian_rummy_deal_played_with_the_keyboard_only(
     tab_until(page, lambda f: f == "level-all")
     page.keyboard.type("easy")
     expect(page.locator("#level-seat-1")).to_have_value("easy")
+    # The house rules are behind a disclosure: Tab reaches it and Enter opens it.
+    tab_until(page, lambda f: f.startswith("House rules"))
+    page.keyboard.press("Enter")
     tab_until(page, lambda f: f == "preset")
     page.keyboard.type("single")
     expect(page.locator("#preset")).to_have_value("single-deal")
-    tab_until(page, lambda f: f == "start-button")
+    # Back to the Play button above the house rules.
+    tab_until(page, lambda f: f == "start-button", key="Shift+Tab")
     page.keyboard.press("Enter")
     page.wait_for_selector(".table[data-version]")
 
@@ -225,6 +232,7 @@ def test_declaration_rummy_match_is_played_to_the_end_with_its_wins_chart(
     page = open_page().page
     page.goto(server.url)
     page.click("label[for=game-declaration-rummy]")
+    open_house_rules(page)
     page.select_option("#cards-dealt", "2")
     page.select_option("#level-all", "random")
     page.check("#mode-match")

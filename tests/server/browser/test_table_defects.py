@@ -18,6 +18,7 @@ from .harness import PHONE, BrowserPage, LiveServer, Servers
 from .tablekit import (
     answer_panel,
     lift_playable_card,
+    open_house_rules,
     play_with_mouse,
     start_game,
     table_state,
@@ -196,6 +197,7 @@ def test_menu_button_and_match_length_have_names_on_a_phone(
     page.wait_for_selector("body.ready")
     expect(page.get_by_role("button", name="Menu", exact=True)).to_be_visible()
     page.click("label[for=game-declaration-rummy]")
+    open_house_rules(page)
     expect(page.locator("#match-wins")).to_have_accessible_name(re.compile("match", re.I))
 
 

@@ -18,6 +18,7 @@ from .tablekit import (
     answer_panel,
     hand_at,
     lift_playable_card,
+    open_house_rules,
     panel_name,
     record_hands,
     settle,
@@ -338,6 +339,7 @@ def test_start_screen_offers_every_rule_with_its_default_and_presets_fill_the_fo
                 expect(field).to_contain_text("Default:")
         page.screenshot(path=str(shots / f"start-{game['name']}.png"), full_page=True)
     page.click("label[for=game-indecision]")
+    open_house_rules(page)
     page.select_option("#preset", "short")
     expect(page.locator("[data-rule=target_score] input")).to_have_value("61")
     page.click("label[for=game-declaration-rummy]")

@@ -16,8 +16,16 @@ export function humanName(name) {
   return last.charAt(0).toUpperCase() + last.slice(1);
 }
 
-export function defaultText(value) {
-  if (value === null || value === undefined) return "none";
+/** The words for a choice: the schema's `choice_labels` when it gives them. */
+export function choiceText(entry, value) {
+  const index = (entry.choices || []).findIndex((c) => c === value);
+  return index >= 0 && entry.choice_labels?.[index] ? entry.choice_labels[index] : null;
+}
+
+export function defaultText(value, entry = null) {
+  const chosen = entry ? choiceText(entry, value) : null;
+  if (chosen) return chosen;
+  if (value === null || value === undefined) return "no limit";
   if (typeof value === "boolean") return value ? "on" : "off";
   if (Array.isArray(value)) return value.length ? value.join(" ") : "none";
   if (typeof value === "object") return "table below";
@@ -35,7 +43,7 @@ function describe(entry, id) {
     { class: "field-help", id: `${id}-help` },
     parts.join(" "),
     limits.length ? ` (${limits.join(" ")})` : "",
-    h("span", { class: "field-default" }, ` Default: ${defaultText(entry.default)}.`),
+    h("span", { class: "field-default" }, ` Default: ${defaultText(entry.default, entry)}.`),
   );
 }
 
@@ -127,7 +135,7 @@ export function fieldFor(entry, get, set, { title = null } = {}) {
             set(read());
           }
         });
-        children.push(h("label", { for: noneId, class: "check none-toggle" }, none, "none"));
+        children.push(h("label", { for: noneId, class: "check none-toggle" }, none, "No limit"));
       }
       children.push(help);
       return h(
@@ -170,7 +178,7 @@ export function fieldFor(entry, get, set, { title = null } = {}) {
           { ...sub, name: `${entry.name}.${sub.name}` },
           () => (get() || {})[sub.name],
           (v) => set({ ...(get() || {}), [sub.name]: v }),
-          { title: humanName(sub.name) },
+          { title: sub.label ?? humanName(sub.name) },
         ),
       );
       return h(
@@ -199,8 +207,8 @@ export function fieldFor(entry, get, set, { title = null } = {}) {
 export function ruleSummaryRow(entry, value) {
   const changed = JSON.stringify(entry.default) !== JSON.stringify(value);
   const text = (v) => (typeof v === "object" && v !== null && !Array.isArray(v)
-    ? Object.entries(v).map(([k, item]) => `${humanName(k)} ${item}`).join(", ")
-    : defaultText(v));
+    ? Object.entries(v).map(([k, item]) => `${entry.fields?.find((f) => f.name === k)?.label ?? humanName(k)} ${item}`).join(", ")
+    : defaultText(v, entry));
   const shown = text(value);
   return h(
     "tr",

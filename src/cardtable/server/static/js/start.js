@@ -1,5 +1,7 @@
-// The start screen: choose the game, the players and each computer player's level, and every
-// house rule from the game's rules_schema (presets selectable), then open a table.
+// The start screen: the three games as large tiles with "Play" on each (one click, with that
+// game's last-used or default settings), the number of players and the computer level as two
+// compact controls, and every house rule from the game's rules_schema behind a "House rules"
+// disclosure, grouped, with presets.
 
 import { api } from "./api.js";
 import { h, replaceChildren } from "./dom.js";
@@ -10,6 +12,39 @@ import { fieldFor } from "./schema_form.js";
 
 // Options that only guard against endless games; shown folded away.
 const SAFEGUARD = /(_cap$|^exhaustion_circuits$)/;
+const LEVEL_WORDS = { random: "Random", easy: "Easy", normal: "Normal", hard: "Hard" };
+
+// House rules in groups a player looks for; an option not named here goes under "More rules".
+const RULE_GROUPS = [
+  ["Players and the deal", ["allow_six_players", "offer_cut", "seating", "shuffle_option", "printed_jokers", "wild_joker_cut"]],
+  ["Scoring and winning", ["meld_values", "target_score", "win_check", "bike_inside_longer_run_counts", "max_points", "deals",
+    "manual_declaration", "match"]],
+  ["Drawing, discarding and stopping", ["may_discard_taken_card", "deck_exhaustion", "strict_stop_turns", "warn_invalid_stop",
+    "joker_from_discard", "jokers_per_sequence", "all_joker_groups"]],
+  ["Dropping and showing", ["drops_allowed", "first_drop", "middle_drop", "wrong_show_penalty", "wrong_show_others"]],
+  ["Variations", ["gin_rummy", "gin_threshold", "declare_bonus", "going_out_single_meld", "declare_or_go_out",
+    "three_card_draw", "four_sevens", "spread_out_discard", "missing_cards", "missing_optional", "missing_regular"]],
+];
+
+const SETUP_KEY = (game) => `cardtable.setup.${game}`;
+const LAST_GAME_KEY = "cardtable.last-game";
+const RULES_OPEN_KEY = "cardtable.house-rules-open";
+
+function remembered(game) {
+  try {
+    return JSON.parse(localStorage.getItem(SETUP_KEY(game)) || "null");
+  } catch {
+    return null;
+  }
+}
+
+function remember(key, value) {
+  try {
+    localStorage.setItem(key, typeof value === "string" ? value : JSON.stringify(value));
+  } catch {
+    // Storage full or disabled: the settings are simply not kept for the next visit.
+  }
+}
 
 function clone(value) {
   return JSON.parse(JSON.stringify(value));
@@ -28,13 +63,29 @@ function defaultsOf(game) {
 export class StartScreen {
   constructor(app) {
     this.app = app;
-    const remembered = app.setup;
-    this.gameName = remembered?.game ?? app.games[0].name;
-    this.values = remembered?.rules ? clone(remembered.rules) : null;
-    this.valuesGame = remembered?.rules ? this.gameName : null;
-    this.levels = remembered?.levels ? [...remembered.levels] : [];
-    this.preset = remembered?.preset ?? "default";
+    const names = app.games.map((g) => g.name);
+    const last = app.setup?.game ?? localStorage.getItem(LAST_GAME_KEY);
+    this.gameName = names.includes(last) ? last : app.games[0].name;
+    this.load(this.gameName);
+    // Coming from a table's "Change them for a new game": its rules, with the form open.
+    if (app.setup?.rules && app.setup.game === this.gameName) {
+      this.values = clone(app.setup.rules);
+      this.valuesGame = this.gameName;
+      this.levels = app.setup.levels ? [...app.setup.levels] : [];
+      this.preset = app.setup.preset ?? "custom";
+      this.openRules = app.setup.preset === "custom";
+    }
     this.root = null;
+  }
+
+  /** Take a game's last-used settings (kept in this browser), or its defaults. */
+  load(name) {
+    const saved = remembered(name);
+    this.gameName = name;
+    this.values = saved?.rules ? clone(saved.rules) : null;
+    this.valuesGame = saved?.rules ? name : null;
+    this.levels = saved?.levels ? [...saved.levels] : [];
+    this.preset = saved?.preset ?? "default";
   }
 
   get game() {
@@ -71,27 +122,31 @@ export class StartScreen {
       event.preventDefault();
       this.start();
     });
+    const rulesOpen = this.openRules || localStorage.getItem(RULES_OPEN_KEY) === "open";
+    const rules = h("details", { class: "house-rules", id: "house-rules", open: rulesOpen },
+      h("summary", {}, h("span", {}, `House rules for ${game.title}`), this.changedNote()),
+      h("div", { class: "setup-grid" }, this.seatsSection(module), this.rulesSection(module)));
+    rules.addEventListener("toggle", () => remember(RULES_OPEN_KEY, rules.open ? "open" : "closed"));
 
     form.append(
-      h("h2", { id: "start-title", class: "start-title" }, "New game"),
+      h("h2", { id: "start-title", class: "start-title" }, "Choose a game"),
       this.resumeSection(),
       this.gameChooser(),
-      h(
-        "div",
-        { class: "setup-grid" },
-        this.playersSection(module),
-        this.rulesSection(module),
-      ),
-      h(
-        "div",
-        { class: "start-actions" },
-        h("button", { type: "submit", class: "btn primary big", id: "start-button" },
-          `Deal ${game.title}`),
-      ),
+      this.quickSetup(module),
+      rules,
     );
-    replaceChildren(this.root, h("section", { class: "start-screen felt" }, form));
-    this.app.setTitle(game.title);
+    replaceChildren(this.root, h("section", { class: "start-screen" }, form));
+    // No game is named in the header before one is chosen.
+    this.app.setTitle("");
     if (focusSelector) this.root.querySelector(focusSelector)?.focus();
+  }
+
+  /** "· 2 changed" after the disclosure's title when house rules differ from the defaults. */
+  changedNote() {
+    const defaults = defaultsOf(this.game);
+    const changed = Object.keys(defaults).filter((name) => name !== "players"
+      && JSON.stringify(defaults[name]) !== JSON.stringify(this.values[name])).length;
+    return changed ? h("span", { class: "changed-count" }, ` · ${changed} changed`) : null;
   }
 
   resumeSection() {
@@ -141,30 +196,52 @@ export class StartScreen {
         value: game.name,
         checked: game.name === this.gameName,
       });
-      input.addEventListener("change", () => {
-        this.gameName = game.name;
-        this.values = null;
-        this.levels = [];
-        this.render(`#${id}`);
-      });
+      input.addEventListener("change", () => this.choose(game.name, `#${id}`));
+      const play = h("button", {
+        type: "button",
+        class: "btn primary play-button",
+        dataset: { play: game.name },
+        "aria-label": `Play ${game.title}`,
+        onclick: () => this.play(game.name),
+      }, "Play");
       return h(
-        "label",
-        { class: "game-tile", for: id },
-        input,
-        h("span", { class: "game-tile-fan", "aria-hidden": "true" }, module.tileCards()),
-        h("span", { class: "game-tile-title" }, game.title),
-        h("span", { class: "game-tile-meta" }, `${game.min_players}–${game.max_players} players · ${module.blurb}`),
+        "div",
+        { class: `game-tile${game.name === this.gameName ? " chosen" : ""}` },
+        h("label", { class: "game-tile-pick", for: id },
+          input,
+          h("span", { class: "game-tile-fan", "aria-hidden": "true" }, module.tileCards()),
+          h("span", { class: "game-tile-text" },
+            h("span", { class: "game-tile-title" }, game.title),
+            h("span", { class: "game-tile-meta" }, `${game.min_players}–${game.max_players} players`,
+              h("span", { class: "game-tile-blurb" }, ` · ${module.blurb}`)))),
+        play,
       );
     });
     return h(
       "fieldset",
       { class: "game-chooser" },
-      h("legend", {}, "Game"),
+      h("legend", { class: "visually-hidden" }, "Game"),
       h("div", { class: "tiles" }, tiles),
     );
   }
 
-  playersSection(module) {
+  /** Show another game's settings (its last-used ones, or the defaults). */
+  choose(name, focusSelector = null) {
+    if (name !== this.gameName) this.load(name);
+    this.render(focusSelector);
+  }
+
+  /** A tile's Play: that game with its last-used or default settings, in one click. */
+  play(name) {
+    if (name !== this.gameName) {
+      this.load(name);
+      this.ensureValues();
+    }
+    this.start();
+  }
+
+  /** The two compact controls: how many play, and how well the computer players play. */
+  quickSetup(module) {
     const game = this.game;
     const top = module.maxPlayers ? module.maxPlayers(this.values, game) : game.max_players;
     const playersSelect = h(
@@ -180,61 +257,68 @@ export class StartScreen {
       this.render("#players");
     });
 
-    const levels = game.bot_levels?.length ? game.bot_levels : LEVELS;
+    const levels = this.levelChoices();
+    const uniform = this.levels.every((l) => l === this.levels[0]);
     const allSelect = h(
       "select",
       { id: "level-all" },
-      h("option", { value: "" }, "—"),
-      levels.map((level) => h("option", { value: level }, level)),
+      uniform ? null : h("option", { value: "", selected: true }, "Mixed"),
+      levels.map((level) => h("option", { value: level, selected: uniform && level === this.levels[0] }, LEVEL_WORDS[level] ?? level)),
     );
-    const uniform = this.levels.every((l) => l === this.levels[0]);
-    if (uniform && this.levels.length) allSelect.value = this.levels[0];
     allSelect.addEventListener("change", () => {
       if (!allSelect.value) return;
       this.levels = this.levels.map(() => allSelect.value);
       this.render("#level-all");
     });
+    return h(
+      "div",
+      { class: "quick-setup" },
+      h("span", { class: "quick-game" }, game.title),
+      h("div", { class: "quick-field" }, h("label", { for: "players" }, "Players"), playersSelect),
+      h("div", { class: "quick-field" }, h("label", { for: "level-all" }, "Computer players"), allSelect),
+      h("button", { type: "submit", class: "btn primary", id: "start-button" }, `Play ${game.title}`),
+    );
+  }
 
+  levelChoices() {
+    return this.game.bot_levels?.length ? this.game.bot_levels : LEVELS;
+  }
+
+  /** Each computer player's level, and the game's own setup (cards dealt, optional cards …). */
+  seatsSection(module) {
+    const levels = this.levelChoices();
     const seatRows = this.levels.map((level, i) => {
       const id = `level-seat-${i + 1}`;
       const select = h(
         "select",
         { id, dataset: { seat: i + 1 } },
-        levels.map((l) => h("option", { value: l, selected: l === level }, l)),
+        levels.map((l) => h("option", { value: l, selected: l === level }, LEVEL_WORDS[l] ?? l)),
       );
       select.addEventListener("change", () => {
         this.levels[i] = select.value;
-        allSelect.value = this.levels.every((l) => l === select.value) ? select.value : "";
+        this.render(`#${id}`);
       });
       return h("div", { class: "seat-level-row" }, h("label", { for: id }, `Computer ${i + 1}`), select);
     });
-
     return h(
       "fieldset",
       { class: "setup-card players-card" },
       h("legend", {}, "Players"),
-      h("div", { class: "field" }, h("label", { for: "players" }, "Number of players"), playersSelect,
-        h("span", { class: "field-help" }, `You and ${this.values.players - 1} computer player${this.values.players > 2 ? "s" : ""}.`)),
-      h(
-        "div",
-        { class: "field" },
-        h("label", { for: "level-all" }, "All computer players"),
-        allSelect,
-        h("span", { class: "field-help" }, "Easy players make simpler choices; hard ones search ahead."),
-      ),
       h("div", { class: "seat-levels" }, seatRows),
-      module.setupExtras ? module.setupExtras(this.values, game, () => this.render()) : null,
+      h("p", { class: "field-help" }, "Easy players make simpler choices; hard ones look ahead."),
+      module.setupExtras ? module.setupExtras(this.values, this.game, () => this.render()) : null,
     );
   }
 
   rulesSection(module) {
     const game = this.game;
     const presetNames = Object.keys(game.presets || {});
+    const presetWords = (name) => (name === "default" ? "Standard rules" : name.charAt(0).toUpperCase() + name.slice(1).replace(/-/g, " "));
     const presetSelect = h(
       "select",
       { id: "preset", name: "preset" },
-      presetNames.map((name) => h("option", { value: name, selected: name === this.preset }, name)),
-      presetNames.includes(this.preset) ? null : h("option", { value: "custom", selected: true }, "custom"),
+      presetNames.map((name) => h("option", { value: name, selected: name === this.preset }, presetWords(name))),
+      presetNames.includes(this.preset) ? null : h("option", { value: "custom", selected: true }, "Your own rules"),
     );
     presetSelect.addEventListener("change", () => {
       const preset = game.presets[presetSelect.value];
@@ -250,7 +334,8 @@ export class StartScreen {
     });
 
     const handled = new Set(["players", ...(module.setupHandles || [])]);
-    const main = [];
+    const grouped = new Map(RULE_GROUPS.map(([title]) => [title, []]));
+    grouped.set("More rules", []);
     const safeguards = [];
     for (const entry of game.rules_schema) {
       if (handled.has(entry.name)) continue;
@@ -261,7 +346,7 @@ export class StartScreen {
           this.values[entry.name] = value;
           this.preset = "custom";
           if (!presetSelect.querySelector("option[value=custom]")) {
-            presetSelect.append(h("option", { value: "custom" }, "custom"));
+            presetSelect.append(h("option", { value: "custom" }, "Your own rules"));
           }
           presetSelect.value = "custom";
           if (module.onRuleChange && module.onRuleChange(entry.name, this.values)) {
@@ -269,15 +354,21 @@ export class StartScreen {
           }
         },
       );
-      (SAFEGUARD.test(entry.name) ? safeguards : main).push(control);
+      if (SAFEGUARD.test(entry.name)) {
+        safeguards.push(control);
+        continue;
+      }
+      const group = RULE_GROUPS.find(([, names]) => names.includes(entry.name))?.[0] ?? "More rules";
+      grouped.get(group).push(control);
     }
     return h(
       "fieldset",
-      { class: "setup-card rules-card", id: "house-rules" },
-      h("legend", {}, "House rules"),
-      h("div", { class: "field" }, h("label", { for: "preset" }, "Preset"), presetSelect,
-        h("span", { class: "field-help" }, "A named set of house rules; change any setting below.")),
-      main,
+      { class: "setup-card rules-card" },
+      h("legend", {}, "Rules"),
+      h("div", { class: "field" }, h("label", { for: "preset" }, "Start from"), presetSelect,
+        h("span", { class: "field-help" }, "A named set of house rules; change any of them below.")),
+      [...grouped].filter(([, controls]) => controls.length).map(([title, controls]) =>
+        h("div", { class: "rule-group", role: "group", "aria-label": title }, h("h3", { class: "rule-group-title" }, title), controls)),
       safeguards.length
         ? h("details", { class: "safeguards" },
             h("summary", {}, "Safeguards against endless games"), safeguards)
@@ -289,14 +380,16 @@ export class StartScreen {
     const game = this.game;
     const rules = { ...this.values };
     const seats = [{ kind: "human" }, ...this.levels.map((level) => ({ kind: "bot", level }))];
-    const button = this.root.querySelector("#start-button");
-    button.disabled = true;
+    const buttons = [...this.root.querySelectorAll("#start-button, .play-button")];
+    for (const button of buttons) button.disabled = true;
     try {
       const created = await api.createTable({ game: game.name, rules, seats });
       this.app.setup = { game: game.name, rules: this.values, levels: this.levels, preset: this.preset };
+      remember(SETUP_KEY(game.name), { rules: this.values, levels: this.levels, preset: this.preset });
+      remember(LAST_GAME_KEY, game.name);
       this.app.openTable(created.table_id);
     } catch (error) {
-      button.disabled = false;
+      for (const button of buttons) button.disabled = false;
       alertMessage(`Could not start the game: ${error.message}`);
     }
   }
@@ -304,6 +397,7 @@ export class StartScreen {
   /** Bring the house rules into view (menu item on the start screen). */
   showHouseRules() {
     const section = this.root?.querySelector("#house-rules");
+    if (section) section.open = true;
     section?.scrollIntoView({ behavior: "smooth", block: "start" });
     section?.querySelector("select, input")?.focus({ preventScroll: true });
   }
