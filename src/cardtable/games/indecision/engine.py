@@ -6,7 +6,9 @@ draws from the deck or the pile and either discards or stops, putting a spare ca
 A stop ends the hand: every hand is counted from the stopper clockwise (1.5); the stopper scores
 0 unless every player has had a turn and all five kept cards are used (1.4). The first total to
 reach the target in counting order wins (or, as an option, the highest after the whole round).
-The starter deals the next hand.
+The starter deals the next hand. Counting a finished hand lives in
+:mod:`~cardtable.games.indecision.counting`, the seat's view and determinization in
+:mod:`~cardtable.games.indecision.view`; this module holds turns, checks and chance steps.
 
 Chance steps (:meth:`IndecisionEngine.chance_step`): the cut for the first dealer (ties among
 the lowest re-cut), each hand's shuffle and deal, and the reshuffle of the pile under its top
@@ -64,18 +66,24 @@ from cardtable.games.indecision.actions import (
     Stop,
     parse_action,
 )
+from cardtable.games.indecision.counting import (
+    abandon_hand,
+    begin_counting,
+    declare,
+    record_declaration,
+)
 from cardtable.games.indecision.rules import PRESETS, Rules
 from cardtable.games.indecision.scoring import HandScore, hand_scorer, score_hand
 from cardtable.games.indecision.state import (
     Counting,
     HandSummary,
     Phase,
-    SeatResult,
     State,
     Table,
     event,
+    next_table,
 )
-from cardtable.games.indecision.view import IndecisionView
+from cardtable.games.indecision.view import IndecisionView, determinize, make_view
 
 HAND_SIZE: Final = 5
 TURN_PROBLEM: Final = "not every player has had a turn"
@@ -104,33 +112,6 @@ def _with_hand(
     hands: tuple[tuple[int, ...], ...], seat: int, hand: tuple[int, ...]
 ) -> tuple[tuple[int, ...], ...]:
     return (*hands[:seat], hand, *hands[seat + 1 :])
-
-
-def _new_table(
-    table: Table,
-    *,
-    dealer: int | None = None,
-    hand_number: int | None = None,
-    totals: tuple[int, ...] | None = None,
-    last_hand: HandSummary | None = None,
-    winners: tuple[int, ...] = (),
-    end_reason: str = "",
-) -> Table:
-    """A copy of ``table`` with the per-hand fields changed (cheaper than dataclasses.replace;
-    positional, in the field order of :class:`Table`, because this runs once per hand)."""
-    return Table(
-        table.rules,
-        table.seed,
-        table.dealer if dealer is None else dealer,
-        table.hand_number if hand_number is None else hand_number,
-        table.totals if totals is None else totals,
-        table.cut_rounds,
-        table.cutters,
-        table.last_hand if last_hand is None else last_hand,
-        winners,
-        end_reason,
-        table.scorer,
-    )
 
 
 class IndecisionEngine(GameEngine[State, IndecisionAction, Rules, IndecisionView]):
@@ -361,15 +342,15 @@ class IndecisionEngine(GameEngine[State, IndecisionAction, Rules, IndecisionView
         if kind is Stop:
             return self._stop(state, seat, action.card)  # type: ignore[union-attr]
         if kind is Declare:
-            return self._declare(state, seat, action.points)  # type: ignore[union-attr]
+            return declare(state, seat, action.points)  # type: ignore[union-attr]
         if kind is Confirm:
             counting = state.counting
             assert counting is not None
-            return self._record_declaration(state, seat, counting.pending, None)
+            return record_declaration(state, seat, counting.pending, None)
         if kind is Correct:
             counting = state.counting
             assert counting is not None
-            return self._record_declaration(
+            return record_declaration(
                 state,
                 seat,
                 action.points,  # type: ignore[union-attr]
@@ -407,12 +388,12 @@ class IndecisionEngine(GameEngine[State, IndecisionAction, Rules, IndecisionView
         )
         if turns >= rules.hand_turn_cap:
             if not rules.people_seated:
-                return self._abandon_hand(after)
+                return abandon_hand(after)
             order = tuple((following + i) % rules.players for i in range(rules.players))
-            return self._begin_counting(after, Counting("turn-limit", -1, -1, (), order))
+            return begin_counting(after, Counting("turn-limit", -1, -1, (), order))
         if not state.deck and rules.deck_exhaustion == "score-hand":
             order = tuple((following + i) % rules.players for i in range(rules.players))
-            return self._begin_counting(after, Counting("deck-exhausted", -1, -1, (), order))
+            return begin_counting(after, Counting("deck-exhausted", -1, -1, (), order))
         return after
 
     def _draw_deck(self, state: State, seat: int) -> State:
@@ -499,276 +480,9 @@ class IndecisionEngine(GameEngine[State, IndecisionAction, Rules, IndecisionView
             (*state.events, event("stop", seat)),
             None,
         )
-        return self._begin_counting(stopped, Counting("stop", seat, card, problems, order))
+        return begin_counting(stopped, Counting("stop", seat, card, problems, order))
 
     # -- counting a hand -----------------------------------------------------------------------
-
-    def _begin_counting(self, state: State, counting: Counting) -> State:
-        if not state.table.rules.manual_declaration:
-            return self._count_automatically(state, counting)
-        if counting.stop_problems:
-            stopper = counting.stopper
-            score, used = state.table.scorer.value(state.hands[stopper])
-            forfeit = SeatResult(
-                seat=stopper,
-                cards=state.hands[stopper],
-                score=score,
-                all_cards_used=used,
-                forfeited=True,
-                total=state.table.totals[stopper],
-            )
-            counting = Counting(
-                counting.ending,
-                stopper,
-                counting.stop_card,
-                counting.stop_problems,
-                counting.order,
-                (forfeit,),
-            )
-        return self._ask_next_declaration(state, state.table, counting)
-
-    def _count_automatically(self, state: State, counting: Counting) -> State:
-        table = state.table
-        rules = table.rules
-        value = table.scorer.value
-        target = rules.target_score
-        first_to_target = rules.win_check == "counting-order"
-        forfeiting = counting.stopper if counting.stop_problems else -1
-        totals = list(table.totals)
-        results: list[SeatResult] = []
-        winners: tuple[int, ...] = ()
-        for seat in counting.order:
-            cards = state.hands[seat]
-            score, used = value(cards)
-            # Positional SeatResult fields: seat, cards, score, all_cards_used, forfeited,
-            # declared, announced, penalty, points, total, counted.
-            if winners:
-                results.append(
-                    SeatResult(
-                        seat, cards, score, used, False, None, None, 0, 0, totals[seat], False
-                    )
-                )
-                continue
-            forfeited = seat == forfeiting
-            points = 0 if forfeited else score
-            totals[seat] += points
-            results.append(
-                SeatResult(
-                    seat, cards, score, used, forfeited, None, None, 0, points, totals[seat], True
-                )
-            )
-            if first_to_target and totals[seat] >= target:
-                winners = (seat,)
-        counted = Counting(
-            counting.ending,
-            counting.stopper,
-            counting.stop_card,
-            counting.stop_problems,
-            counting.order,
-            tuple(results),
-        )
-        return self._finish_hand(state, counted, tuple(totals), winners)
-
-    def _declare(self, state: State, seat: int, points: int) -> State:
-        counting = state.counting
-        assert counting is not None
-        announced = Counting(
-            counting.ending,
-            counting.stopper,
-            counting.stop_card,
-            counting.stop_problems,
-            counting.order,
-            counting.results,
-            points,
-        )
-        return State(
-            state.table,
-            Phase.CONFIRM,
-            state.chance_steps,
-            state.hands,
-            state.deck,
-            state.pile,
-            seat,
-            state.turns,
-            state.had_turn,
-            -1,
-            False,
-            (*state.events, event("declare", seat)),
-            announced,
-        )
-
-    def _record_declaration(
-        self, state: State, seat: int, declared: int, announced: int | None
-    ) -> State:
-        table = state.table
-        rules = table.rules
-        counting = state.counting
-        assert counting is not None
-        cards = state.hands[seat]
-        score, used = table.scorer.value(cards)
-        total = table.totals[seat]
-        if declared <= score:
-            points, penalty = declared, 0
-            total += declared
-        else:
-            points, penalty = 0, min(total, 2 * (declared - score))
-            total -= penalty
-        result = SeatResult(
-            seat, cards, score, used, False, declared, announced, penalty, points, total
-        )
-        totals = _with_total(table.totals, seat, total)
-        results = (*counting.results, result)
-        events = (*state.events, event("confirm" if announced is None else "correct", seat))
-        recorded = Counting(
-            counting.ending,
-            counting.stopper,
-            counting.stop_card,
-            counting.stop_problems,
-            counting.order,
-            results,
-        )
-        state = State(
-            table,
-            state.phase,
-            state.chance_steps,
-            state.hands,
-            state.deck,
-            state.pile,
-            -1,
-            state.turns,
-            state.had_turn,
-            -1,
-            False,
-            events,
-            recorded,
-        )
-        if rules.win_check == "counting-order" and total >= rules.target_score:
-            uncounted = []
-            for other in counting.order[len(results) :]:
-                other_score, other_used = table.scorer.value(state.hands[other])
-                uncounted.append(
-                    SeatResult(
-                        other,
-                        state.hands[other],
-                        other_score,
-                        other_used,
-                        total=totals[other],
-                        counted=False,
-                    )
-                )
-            final = Counting(
-                counting.ending,
-                counting.stopper,
-                counting.stop_card,
-                counting.stop_problems,
-                counting.order,
-                results + tuple(uncounted),
-            )
-            return self._finish_hand(state, final, totals, (seat,))
-        return self._ask_next_declaration(state, _new_table(table, totals=totals), recorded)
-
-    def _ask_next_declaration(self, state: State, table: Table, counting: Counting) -> State:
-        if len(counting.results) == len(counting.order):
-            return self._finish_hand(state, counting, table.totals, ())
-        return State(
-            table,
-            Phase.DECLARE,
-            state.chance_steps,
-            state.hands,
-            state.deck,
-            state.pile,
-            counting.order[len(counting.results)],
-            state.turns,
-            state.had_turn,
-            -1,
-            False,
-            state.events,
-            counting,
-        )
-
-    def _finish_hand(
-        self,
-        state: State,
-        counting: Counting,
-        totals: tuple[int, ...],
-        winners: tuple[int, ...],
-    ) -> State:
-        table = state.table
-        rules = table.rules
-        if not winners and rules.win_check == "end-of-round":
-            best = max(totals)
-            if best >= rules.target_score:
-                winners = tuple(seat for seat, total in enumerate(totals) if total == best)
-        summary = HandSummary(
-            table.hand_number,
-            table.dealer,
-            table.starter,
-            counting.ending,
-            None if counting.stopper < 0 else counting.stopper,
-            counting.stop_problems,
-            counting.results,
-            winners,
-            rules,
-        )
-        return self._after_hand(state, summary, totals, counting)
-
-    def _abandon_hand(self, state: State) -> State:
-        table = state.table
-        summary = HandSummary(
-            hand_number=table.hand_number,
-            dealer=table.dealer,
-            starter=table.starter,
-            ending="turn-cap",
-            stopper=None,
-            stop_problems=(),
-            results=(),
-            winners=(),
-            rules=table.rules,
-        )
-        return self._after_hand(state, summary, table.totals, None)
-
-    def _after_hand(
-        self,
-        state: State,
-        summary: HandSummary,
-        totals: tuple[int, ...],
-        counting: Counting | None,
-    ) -> State:
-        table = state.table
-        winners = summary.winners
-        if winners:
-            phase, reason, dealer = Phase.GAME_OVER, "target", table.dealer
-        elif table.hand_number >= table.rules.hand_cap:
-            phase, reason, dealer = Phase.GAME_OVER, "cap", table.dealer
-            if table.rules.people_seated:
-                # With people at the table the points they earned decide the game.
-                best = max(totals)
-                winners = tuple(seat for seat, total in enumerate(totals) if total == best)
-                reason = "hand-limit"
-        else:
-            phase, reason, dealer = Phase.DEAL, "", table.starter
-        return State(
-            _new_table(
-                table,
-                dealer=dealer,
-                totals=totals,
-                last_hand=summary,
-                winners=winners,
-                end_reason=reason,
-            ),
-            phase,
-            state.chance_steps,
-            state.hands,
-            state.deck,
-            state.pile,
-            -1,
-            state.turns,
-            state.had_turn,
-            -1,
-            False,
-            state.events,
-            counting,
-        )
 
     # -- chance --------------------------------------------------------------------------------
 
@@ -838,7 +552,7 @@ class IndecisionEngine(GameEngine[State, IndecisionAction, Rules, IndecisionView
             hands[(starter + offset) % players] = tuple(from_top[offset:dealt:players])
         hands[starter] += (from_top[dealt],)
         return State(
-            _new_table(table, hand_number=table.hand_number + 1),
+            next_table(table, hand_number=table.hand_number + 1),
             Phase.OPENING,
             state.chance_steps + 1,
             tuple(hands),
@@ -879,51 +593,11 @@ class IndecisionEngine(GameEngine[State, IndecisionAction, Rules, IndecisionView
 
     def view(self, state: State, seat: int) -> IndecisionView:
         """What ``seat`` may see (see :mod:`cardtable.games.indecision.view`)."""
-        table = state.table
-        players = table.rules.players
-        if not isinstance(seat, int) or not 0 <= seat < players:
-            raise RulesError(
-                f"seat {seat!r} does not exist: this game has seats 0 to {players - 1}"
-            )
-        counting = state.counting
-        to_act = self.current_player(state)
-        drawn: int | None = None
-        drawn_from: str | None = None
-        if state.drawn >= 0:
-            drawn_from = "pile" if state.drawn_from_pile else "deck"
-            if state.drawn_from_pile or state.to_act == seat:
-                drawn = state.drawn
-        stopper = None if counting is None or counting.stopper < 0 else counting.stopper
-        return IndecisionView(
-            seat=seat,
-            rules=table.rules,
-            phase=state.phase,
-            hand_number=table.hand_number,
-            dealer=table.dealer,
-            starter=table.starter,
-            to_act=to_act if to_act >= 0 else None,
-            turns=state.turns,
-            had_turn=tuple(bool(state.had_turn >> s & 1) for s in range(players)),
-            hand=state.hands[seat],
-            hand_sizes=tuple(len(hand) for hand in state.hands),
-            pile=state.pile,
-            deck_size=len(state.deck),
-            drawn=drawn,
-            drawn_from=drawn_from,
-            stopper=stopper,
-            stop_card=counting.stop_card if counting is not None and stopper == seat else None,
-            stop_problems=() if counting is None else counting.stop_problems,
-            scoring=() if counting is None else counting.results,
-            pending_declaration=None
-            if counting is None or counting.pending < 0
-            else counting.pending,
-            totals=table.totals,
-            events=state.events,
-            last_hand=table.last_hand,
-            cut_rounds=table.cut_rounds,
-            winners=table.winners,
-            end_reason=table.end_reason,
-        )
+        return make_view(state, seat)
+
+    def determinize(self, view: IndecisionView, rng: random.Random) -> State:
+        """A full state consistent with ``view`` (see :func:`~.view.determinize`)."""
+        return determinize(view, rng)
 
     def hand_summary(self, state: State | IndecisionView) -> HandSummary | None:
         """The public summary of the last finished hand, from a state or a view."""
@@ -990,121 +664,6 @@ class IndecisionEngine(GameEngine[State, IndecisionAction, Rules, IndecisionView
             reason=table.end_reason,
             summary=summary[0].upper() + summary[1:] + ".",
         )
-
-    def determinize(self, view: IndecisionView, rng: random.Random) -> State:
-        """A full state consistent with ``view``: the cards this seat cannot see are dealt at
-        random to the other hands, the face-down stop card and the deck, keeping every card
-        known to be in another hand (taken from the pile, or shown in the counting) there."""
-        rules = view.rules
-        players = rules.players
-        stopper = view.stopper
-        in_box = view.hand_number == 0
-        taken = view.taken_cards()
-        revealed = {result.seat: result.cards for result in view.scoring}
-        seen = set(view.hand) | set(view.pile)
-        if view.stop_card is not None:
-            seen.add(view.stop_card)
-        for seat, cards in taken.items():
-            seen |= cards
-            seen |= set(revealed.get(seat, ()))
-        unseen = [card for card in range(52) if card not in seen]
-        rng.shuffle(unseen)
-        hands: list[tuple[int, ...]] = []
-        stop_card = -1 if view.stop_card is None else view.stop_card
-        for seat in range(players):
-            if seat == view.seat:
-                hands.append(view.hand)
-                continue
-            if seat in revealed:
-                hands.append(revealed[seat])
-                spare = sorted(taken[seat] - set(revealed[seat]))
-                if seat == stopper and spare:
-                    stop_card = spare[0]
-                continue
-            held = sorted(taken[seat])
-            if seat == stopper and len(held) > view.hand_sizes[seat]:
-                # One known card must be the face-down spare; any of them is consistent.
-                stop_card = held.pop(rng.randrange(len(held)))
-            need = view.hand_sizes[seat] - len(held)
-            hands.append(tuple(held) + tuple(unseen[:need]))
-            del unseen[:need]
-        if stopper is not None and stop_card < 0 and not in_box:
-            stop_card = unseen.pop()
-        if len(unseen) != view.deck_size and not in_box:
-            raise RulesError("the view is inconsistent: its card counts do not add up to 52")
-        deck = () if in_box else tuple(unseen)
-        counting = None
-        if view.stopper is not None or view.scoring or view.phase in (Phase.DECLARE, Phase.CONFIRM):
-            counting = self._counting_from_view(view, stop_card)
-        drawn = -1 if view.drawn is None else view.drawn
-        if view.drawn_from == "deck" and drawn < 0 and view.to_act is not None:
-            drawn = hands[view.to_act][-1]
-        table = Table(
-            rules=rules,
-            seed=rng.randrange(2**63),
-            dealer=view.dealer,
-            hand_number=view.hand_number,
-            totals=view.totals,
-            cut_rounds=view.cut_rounds,
-            cutters=() if view.dealer >= 0 else self._cutters_from_view(view),
-            last_hand=view.last_hand,
-            winners=view.winners,
-            end_reason=view.end_reason,
-            scorer=hand_scorer(rules),
-        )
-        to_act = view.to_act
-        if to_act is None and view.phase is Phase.RESHUFFLE:
-            to_act = self._reshuffling_seat(view)
-        return State(
-            table=table,
-            phase=view.phase,
-            chance_steps=rng.randrange(2**31),
-            hands=tuple(hands),
-            deck=deck,
-            pile=view.pile,
-            to_act=-1 if to_act is None else to_act,
-            turns=view.turns,
-            had_turn=sum(1 << s for s in range(players) if view.had_turn[s]),
-            drawn=drawn,
-            drawn_from_pile=view.drawn_from == "pile",
-            events=view.events,
-            counting=counting,
-        )
-
-    def _counting_from_view(self, view: IndecisionView, stop_card: int) -> Counting:
-        players = view.players
-        last = view.events[-1] if view.events else None
-        if view.stopper is not None:
-            first, ending = view.stopper, "stop"
-        elif view.scoring:
-            first, ending = view.scoring[0].seat, "deck-exhausted"
-        else:
-            first = view.to_act if view.to_act is not None else (last.seat if last else 0)
-            ending = "deck-exhausted"
-        return Counting(
-            ending=ending,
-            stopper=-1 if view.stopper is None else view.stopper,
-            stop_card=stop_card,
-            stop_problems=view.stop_problems,
-            order=tuple((first + i) % players for i in range(players)),
-            results=view.scoring,
-            pending=-1 if view.pending_declaration is None else view.pending_declaration,
-        )
-
-    def _cutters_from_view(self, view: IndecisionView) -> tuple[int, ...]:
-        if not view.cut_rounds:
-            return tuple(range(view.players))
-        last = view.cut_rounds[-1]
-        lowest = min(rank_of(card) for _, card in last)
-        return tuple(seat for seat, card in last if rank_of(card) == lowest)
-
-    def _reshuffling_seat(self, view: IndecisionView) -> int:
-        last = view.events[-1] if view.events else None
-        return 0 if last is None else (last.seat + 1) % view.players
-
-
-def _with_total(totals: tuple[int, ...], seat: int, total: int) -> tuple[int, ...]:
-    return (*totals[:seat], total, *totals[seat + 1 :])
 
 
 ENGINE: Final = IndecisionEngine()

@@ -255,3 +255,30 @@ class State:
     def rules(self) -> Rules:
         """The rules of this game."""
         return self.table.rules
+
+
+def next_table(
+    table: Table,
+    *,
+    dealer: int | None = None,
+    hand_number: int | None = None,
+    totals: tuple[int, ...] | None = None,
+    last_hand: HandSummary | None = None,
+    winners: tuple[int, ...] = (),
+    end_reason: str = "",
+) -> Table:
+    """A copy of ``table`` with the per-hand fields changed: the one place a table is rebuilt
+    (cheaper than ``dataclasses.replace``, which runs the generated ``__init__`` checks)."""
+    return Table(
+        table.rules,
+        table.seed,
+        table.dealer if dealer is None else dealer,
+        table.hand_number if hand_number is None else hand_number,
+        table.totals if totals is None else totals,
+        table.cut_rounds,
+        table.cutters,
+        table.last_hand if last_hand is None else last_hand,
+        winners,
+        end_reason,
+        table.scorer,
+    )

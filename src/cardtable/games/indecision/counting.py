@@ -1,0 +1,297 @@
+"""Counting a finished Indecision hand (RULES.md 1.5): every hand scored from the stopper (or,
+when nobody stopped, from the seat to draw next) clockwise, automatically or, in manual
+declaration mode, by each seat announcing its score, confirming or correcting it, with claims
+over the true score challenged; then the hand's summary, the totals and the next hand or the
+end of the game. The engine calls these when a hand ends; each returns the next state.
+"""
+
+from __future__ import annotations
+
+from cardtable.games.indecision.state import (
+    Counting,
+    HandSummary,
+    Phase,
+    SeatResult,
+    State,
+    Table,
+    event,
+    next_table,
+)
+
+
+def begin_counting(state: State, counting: Counting) -> State:
+    """Start counting a finished hand: automatically, or by asking the first seat to declare."""
+    if not state.table.rules.manual_declaration:
+        return _count_automatically(state, counting)
+    if counting.stop_problems:
+        stopper = counting.stopper
+        score, used = state.table.scorer.value(state.hands[stopper])
+        forfeit = SeatResult(
+            seat=stopper,
+            cards=state.hands[stopper],
+            score=score,
+            all_cards_used=used,
+            forfeited=True,
+            total=state.table.totals[stopper],
+        )
+        counting = Counting(
+            counting.ending,
+            stopper,
+            counting.stop_card,
+            counting.stop_problems,
+            counting.order,
+            (forfeit,),
+        )
+    return _ask_next_declaration(state, state.table, counting)
+
+
+def _count_automatically(state: State, counting: Counting) -> State:
+    table = state.table
+    rules = table.rules
+    value = table.scorer.value
+    target = rules.target_score
+    first_to_target = rules.win_check == "counting-order"
+    forfeiting = counting.stopper if counting.stop_problems else -1
+    totals = list(table.totals)
+    results: list[SeatResult] = []
+    winners: tuple[int, ...] = ()
+    for seat in counting.order:
+        cards = state.hands[seat]
+        score, used = value(cards)
+        # Positional SeatResult fields: seat, cards, score, all_cards_used, forfeited,
+        # declared, announced, penalty, points, total, counted.
+        if winners:
+            results.append(
+                SeatResult(seat, cards, score, used, False, None, None, 0, 0, totals[seat], False)
+            )
+            continue
+        forfeited = seat == forfeiting
+        points = 0 if forfeited else score
+        totals[seat] += points
+        results.append(
+            SeatResult(
+                seat, cards, score, used, forfeited, None, None, 0, points, totals[seat], True
+            )
+        )
+        if first_to_target and totals[seat] >= target:
+            winners = (seat,)
+    counted = Counting(
+        counting.ending,
+        counting.stopper,
+        counting.stop_card,
+        counting.stop_problems,
+        counting.order,
+        tuple(results),
+    )
+    return _finish_hand(state, counted, tuple(totals), winners)
+
+
+def declare(state: State, seat: int, points: int) -> State:
+    """``seat`` announces ``points`` (manual declaration); it then confirms or corrects them."""
+    counting = state.counting
+    assert counting is not None
+    announced = Counting(
+        counting.ending,
+        counting.stopper,
+        counting.stop_card,
+        counting.stop_problems,
+        counting.order,
+        counting.results,
+        points,
+    )
+    return State(
+        state.table,
+        Phase.CONFIRM,
+        state.chance_steps,
+        state.hands,
+        state.deck,
+        state.pile,
+        seat,
+        state.turns,
+        state.had_turn,
+        -1,
+        False,
+        (*state.events, event("declare", seat)),
+        announced,
+    )
+
+
+def record_declaration(state: State, seat: int, declared: int, announced: int | None) -> State:
+    """Record ``seat``'s declared number (``announced`` is the corrected one, if any): scored as
+    declared at or under the true score, else challenged; then the next seat or the hand's end."""
+    table = state.table
+    rules = table.rules
+    counting = state.counting
+    assert counting is not None
+    cards = state.hands[seat]
+    score, used = table.scorer.value(cards)
+    total = table.totals[seat]
+    if declared <= score:
+        points, penalty = declared, 0
+        total += declared
+    else:
+        points, penalty = 0, min(total, 2 * (declared - score))
+        total -= penalty
+    result = SeatResult(
+        seat, cards, score, used, False, declared, announced, penalty, points, total
+    )
+    totals = _with_total(table.totals, seat, total)
+    results = (*counting.results, result)
+    events = (*state.events, event("confirm" if announced is None else "correct", seat))
+    recorded = Counting(
+        counting.ending,
+        counting.stopper,
+        counting.stop_card,
+        counting.stop_problems,
+        counting.order,
+        results,
+    )
+    state = State(
+        table,
+        state.phase,
+        state.chance_steps,
+        state.hands,
+        state.deck,
+        state.pile,
+        -1,
+        state.turns,
+        state.had_turn,
+        -1,
+        False,
+        events,
+        recorded,
+    )
+    if rules.win_check == "counting-order" and total >= rules.target_score:
+        uncounted = []
+        for other in counting.order[len(results) :]:
+            other_score, other_used = table.scorer.value(state.hands[other])
+            uncounted.append(
+                SeatResult(
+                    other,
+                    state.hands[other],
+                    other_score,
+                    other_used,
+                    total=totals[other],
+                    counted=False,
+                )
+            )
+        final = Counting(
+            counting.ending,
+            counting.stopper,
+            counting.stop_card,
+            counting.stop_problems,
+            counting.order,
+            results + tuple(uncounted),
+        )
+        return _finish_hand(state, final, totals, (seat,))
+    return _ask_next_declaration(state, next_table(table, totals=totals), recorded)
+
+
+def _ask_next_declaration(state: State, table: Table, counting: Counting) -> State:
+    if len(counting.results) == len(counting.order):
+        return _finish_hand(state, counting, table.totals, ())
+    return State(
+        table,
+        Phase.DECLARE,
+        state.chance_steps,
+        state.hands,
+        state.deck,
+        state.pile,
+        counting.order[len(counting.results)],
+        state.turns,
+        state.had_turn,
+        -1,
+        False,
+        state.events,
+        counting,
+    )
+
+
+def _finish_hand(
+    state: State,
+    counting: Counting,
+    totals: tuple[int, ...],
+    winners: tuple[int, ...],
+) -> State:
+    table = state.table
+    rules = table.rules
+    if not winners and rules.win_check == "end-of-round":
+        best = max(totals)
+        if best >= rules.target_score:
+            winners = tuple(seat for seat, total in enumerate(totals) if total == best)
+    summary = HandSummary(
+        table.hand_number,
+        table.dealer,
+        table.starter,
+        counting.ending,
+        None if counting.stopper < 0 else counting.stopper,
+        counting.stop_problems,
+        counting.results,
+        winners,
+        rules,
+    )
+    return _after_hand(state, summary, totals, counting)
+
+
+def abandon_hand(state: State) -> State:
+    """End the hand at the turn cap with no score (computer-only play)."""
+    table = state.table
+    summary = HandSummary(
+        hand_number=table.hand_number,
+        dealer=table.dealer,
+        starter=table.starter,
+        ending="turn-cap",
+        stopper=None,
+        stop_problems=(),
+        results=(),
+        winners=(),
+        rules=table.rules,
+    )
+    return _after_hand(state, summary, table.totals, None)
+
+
+def _after_hand(
+    state: State,
+    summary: HandSummary,
+    totals: tuple[int, ...],
+    counting: Counting | None,
+) -> State:
+    table = state.table
+    winners = summary.winners
+    if winners:
+        phase, reason, dealer = Phase.GAME_OVER, "target", table.dealer
+    elif table.hand_number >= table.rules.hand_cap:
+        phase, reason, dealer = Phase.GAME_OVER, "cap", table.dealer
+        if table.rules.people_seated:
+            # With people at the table the points they earned decide the game.
+            best = max(totals)
+            winners = tuple(seat for seat, total in enumerate(totals) if total == best)
+            reason = "hand-limit"
+    else:
+        phase, reason, dealer = Phase.DEAL, "", table.starter
+    return State(
+        next_table(
+            table,
+            dealer=dealer,
+            totals=totals,
+            last_hand=summary,
+            winners=winners,
+            end_reason=reason,
+        ),
+        phase,
+        state.chance_steps,
+        state.hands,
+        state.deck,
+        state.pile,
+        -1,
+        state.turns,
+        state.had_turn,
+        -1,
+        False,
+        state.events,
+        counting,
+    )
+
+
+def _with_total(totals: tuple[int, ...], seat: int, total: int) -> tuple[int, ...]:
+    return (*totals[:seat], total, *totals[seat + 1 :])
