@@ -73,6 +73,30 @@ async def new_commitment(request: Request, profile: CurrentProfile) -> dict[str,
     return {"commitment": context_of(request.app).lobby.commitments.commit(profile.id)}
 
 
+@router.get("/replays")
+async def my_finished_games(request: Request, profile: CurrentProfile) -> list[dict[str, Any]]:
+    """The caller's finished games (the latest 30), each with its result, for Your Record."""
+    context = context_of(request.app)
+    ids = await asyncio.to_thread(
+        storage.tables_of, context.db, profile.id, status=storage.FINISHED
+    )
+    listed = []
+    for table_id in ids[:30]:
+        owner = await context.lobby.get(table_id)
+        if owner is None or not owner.finished:
+            continue
+        result = owner.engine.result(owner.state)
+        listed.append(
+            {
+                "table_id": table_id,
+                "game": owner.game,
+                "title": owner.engine.title,
+                "summary": None if result is None else result.summary,
+            }
+        )
+    return listed
+
+
 @router.get("/tables/{table_id}/fairness")
 async def table_fairness(table_id: str, request: Request) -> dict[str, Any]:
     """The table's commitment and contributions; after the game also its server seed and the
@@ -109,8 +133,16 @@ async def _replay(request: Request, owner: TableOwner) -> dict[str, Any]:
         data = await asyncio.to_thread(replay_frames, record)
     except CardtableError as exc:
         raise HTTPException(500, f"the game's record does not replay: {exc}") from None
-    your_seat = next((seat for seat, _ in sorted(owner.seated.items())), None)
-    return {**data, "table_id": owner.table_id, "owner_seat": your_seat}
+    person_seat = next((seat for seat, _ in sorted(owner.seated.items())), None)
+    fair = None if record.fairness is None else record.fairness.to_json()
+    # The seed as text too: a browser's JSON numbers cannot hold 63-bit integers exactly.
+    return {
+        **data,
+        "table_id": owner.table_id,
+        "person_seat": person_seat,
+        "fairness": fair,
+        "seed_text": str(record.seed),
+    }
 
 
 @router.post("/tables/{table_id}/share")

@@ -1,5 +1,7 @@
 // HTTP calls to the cardtable server (JSON in, JSON out); errors carry the server's sentence.
 
+import { newContribution } from "./fairness.js";
+
 export class ApiError extends Error {
   constructor(status, message) {
     super(message);
@@ -34,7 +36,17 @@ async function request(method, path, body) {
 export const api = {
   games: () => request("GET", "/api/games"),
   rules: (game) => request("GET", `/api/rules/${encodeURIComponent(game)}`),
-  createTable: (spec) => request("POST", "/api/tables", spec),
+  // A fair deal: the server commits to its seed first, then the page adds its own random value.
+  createTable: async (spec) => {
+    const { commitment } = await request("POST", "/api/commitments");
+    return request("POST", "/api/tables", { ...spec, commitment, contribution: newContribution() });
+  },
+  finishedGames: () => request("GET", "/api/replays"),
+  replay: (id) => request("GET", `/api/tables/${encodeURIComponent(id)}/replay`),
+  sharedReplay: (token) => request("GET", `/api/replays/${encodeURIComponent(token)}`),
+  share: (id) => request("POST", `/api/tables/${encodeURIComponent(id)}/share`),
+  analysis: (id, seat) => request("GET", `/api/tables/${encodeURIComponent(id)}/analysis?seat=${seat}`),
+  sharedAnalysis: (token, seat) => request("GET", `/api/replays/${encodeURIComponent(token)}/analysis?seat=${seat}`),
   tables: () => request("GET", "/api/tables"),
   table: (id) => request("GET", `/api/tables/${encodeURIComponent(id)}`),
   leaveTable: (id) => request("DELETE", `/api/tables/${encodeURIComponent(id)}`),

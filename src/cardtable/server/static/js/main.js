@@ -7,6 +7,7 @@ import { h, replaceChildren } from "./dom.js";
 import { setupMenu, showTableRules } from "./menu.js";
 import { applyOptions, onOptionsChange, options } from "./options.js";
 import { alertMessage, announce, closePanel, confirmPanel, setupPanel } from "./panel.js";
+import { ReplayView } from "./replay.js";
 import { StartScreen } from "./start.js";
 import { TableView } from "./table.js";
 
@@ -34,6 +35,10 @@ const app = {
     if (this.view instanceof TableView) return this.view.meta?.game ?? null;
     if (this.view instanceof StartScreen) return this.view.gameName;
     return this.games[0]?.name ?? null;
+  },
+
+  openReplay(id) {
+    location.hash = `#/replay/table/${encodeURIComponent(id)}`;
   },
 
   openTable(id) {
@@ -109,9 +114,15 @@ function route() {
   // A panel belongs to the screen that opened it (a game-over summary to its table): it never
   // survives a change of screen by Back, Forward or a typed address.
   closePanel();
-  if (app.view instanceof TableView) app.view.destroy();
+  if (app.view instanceof TableView || app.view instanceof ReplayView) app.view.destroy();
   const match = /^#\/table\/(.+)$/.exec(location.hash);
-  if (match) {
+  const replay = /^#\/replay\/(table\/)?(.+)$/.exec(location.hash);
+  if (replay) {
+    const id = decodeURIComponent(replay[2]);
+    const view = new ReplayView(app, replay[1] ? { tableId: id } : { token: id });
+    app.view = view;
+    view.mount(main);
+  } else if (match) {
     const view = new TableView(app, decodeURIComponent(match[1]));
     app.view = view;
     view.mount(main);
@@ -132,6 +143,10 @@ function route() {
 }
 
 function keydown(event) {
+  if (app.view instanceof ReplayView && app.view.keydown(event)) {
+    event.preventDefault();
+    return;
+  }
   if (app.view instanceof TableView && app.view.message && app.view.keydown(event)) {
     event.preventDefault();
   }

@@ -5,7 +5,7 @@ import { api } from "./api.js";
 import { cardRow } from "./cards.js";
 import { h } from "./dom.js";
 import { LEVELS, OPTION_TEXT, options, setOption, SPEEDS } from "./options.js";
-import { alertMessage, announce, openPanel } from "./panel.js";
+import { alertMessage, announce, closePanel, openPanel } from "./panel.js";
 import { ruleSummaryRow } from "./schema_form.js";
 
 export function setupMenu(app) {
@@ -251,12 +251,30 @@ export async function showRecord(app, notice = null) {
     announce("Record imported.");
     showRecord(app, { kind: "ok", text: `Record imported from ${chosen.name}.` });
   });
+  const finished = h("section", { class: "record-finished" });
   body.replaceChildren(
     status,
     sections.length ? h("div", { class: "record" }, sections) : h("p", {}, "No games finished yet."),
     h("div", { class: "record-actions" }, exportButton, importButton, file),
     h("p", { class: "muted" }, "Your record is kept on this server for this browser. Export it to keep a copy or move it to another browser."),
+    finished,
   );
+  listFinishedGames(app, finished);
+}
+
+/** Your finished games, each with a link to its replay and analysis. */
+async function listFinishedGames(app, into) {
+  let games = [];
+  try {
+    games = await api.finishedGames();
+  } catch {
+    return;
+  }
+  if (!games.length) return;
+  into.replaceChildren(h("h3", {}, "Replays of your finished games"),
+    h("ul", { class: "record-replays" }, games.map((game) => h("li", {},
+      h("button", { type: "button", class: "link-button", dataset: { table: game.table_id },
+        onclick: () => { closePanel(); app.openReplay(game.table_id); } }, `${game.title}: ${game.summary ?? "finished"}`)))));
 }
 
 function showStatus(status, kind, text) {

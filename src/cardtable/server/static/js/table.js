@@ -456,6 +456,7 @@ export class TableView {
       h("div", { class: "btn-row" },
         h("button", { type: "button", class: "btn primary", onclick: () => this.showSummary(true) }, "See the scores"),
         h("button", { type: "button", class: "btn", onclick: () => this.app.startSameAgain(this.meta) }, "Play again"),
+        h("button", { type: "button", class: "btn", onclick: () => this.app.openReplay(this.tableId) }, "Replay and analysis"),
         h("button", { type: "button", class: "btn", onclick: () => this.app.showStart() }, "New game")),
     );
   }
@@ -782,6 +783,7 @@ export class TableView {
     for (const button of this.module.summaryButtons(ctx)) buttons.push(button);
     if (finished) {
       buttons.push(h("button", { type: "button", class: "btn primary", onclick: () => { closePanel(); this.app.startSameAgain(this.meta); } }, "Play again"));
+      buttons.push(h("button", { type: "button", class: "btn", onclick: () => { closePanel(); this.app.openReplay(this.tableId); } }, "Replay and analysis"));
       buttons.push(h("button", { type: "button", class: "btn", onclick: () => { closePanel(); this.app.showStart(); } }, "New game"));
     }
     buttons.push(h("button", { type: "button", class: `btn${finished ? "" : " primary"}`, "data-close": true, autofocus: !finished || null }, finished ? "Close" : "Continue"));
