@@ -25,7 +25,7 @@ def _finished_table(page: BrowserPage, server: LiveServer) -> str:
         drop = page.page.locator('button[data-action="drop"]')
         if drop.count() and drop.first.is_enabled():
             drop.first.click()
-            page.page.locator("#panel").get_by_role("button", name="Drop", exact=True).click()
+            page.page.locator("#panel").get_by_role("button", name=re.compile(r"^Drop")).click()
             page.page.wait_for_function(
                 "document.querySelector('.table').dataset.finished === 'true'"
             )
