@@ -111,21 +111,39 @@ def best_discard(
 
 
 def unseen_cards(view: DeclarationRummyView) -> list[Card]:
-    """Cards of the pack this seat has not seen (its hand and the visible discards aside)."""
+    """Cards of the pack this seat has not seen: its hand, the visible discards, the cards known
+    to be in other hands and the discards buried in the pile since the deal aside (all of them
+    followed from the view's public history, not only the recent turns)."""
     pool: Counter[Card] = Counter(pack_cards(view.rules))
     pool.subtract(view.hand)
     visible = view.discard_pile if view.discard_pile is not None else ()
     if view.discard_pile is None and view.discard_top is not None:
         visible = (view.discard_top,)
     pool.subtract(visible)
-    for seat, cards in recent_pickups(view).items():
+    pickups = recent_pickups(view)
+    for seat, cards in pickups.items():
         if seat != view.seat:
             pool.subtract(cards)
+    if view.discard_pile is None and not view.rules.declare_or_go_out:
+        # A card discarded since the deal and held by nobody lies under the top discard (with
+        # Declare or Go Out the pile may have gone back into the stock, so nothing is buried).
+        held = {card for cards in pickups.values() for card in cards}
+        held.update(view.hand)
+        buried = {
+            card
+            for seat in range(len(view.discard_masks))
+            for card in view.discarded_by(seat)
+            if card not in held and card != view.discard_top
+        }
+        for card in buried:
+            if pool[card] > 0:
+                pool[card] -= 1
     return [card for card, n in sorted(pool.items()) for _ in range(max(0, n))]
 
 
 def recent_pickups(view: DeclarationRummyView) -> dict[int, list[Card]]:
-    """Cards the recent events show going face up into each hand and not discarded since."""
+    """Cards seen going face up into each hand since the deal and not discarded since (the
+    recent events give repeated copies, the view's held sets every earlier turn)."""
     held: dict[int, list[Card]] = {}
     for event in view.events:
         if event.verb in ("take-discard", "take-extra"):
@@ -136,6 +154,11 @@ def recent_pickups(view: DeclarationRummyView) -> dict[int, list[Card]]:
                 cards.remove(event.cards[0])
         elif event.verb in ("deal", "next-game"):
             held.clear()
+    for seat in range(len(view.held_masks)):
+        known = view.held_by(seat)
+        if known:
+            cards = held.setdefault(seat, [])
+            cards.extend(card for card in known if card not in cards)
     return held
 
 

@@ -24,7 +24,8 @@ the pile), ``pile_top``, ``pile`` (every card on the pile), ``discarded`` (n x 5
 
 Declaration Rummy (63 card ids): ``hand``, ``drawn``, ``discard_top``, ``discard_pile`` (only
 with the Spread-Out Discard-Pile, where the table shows it), ``discarded`` and ``known``
-(n x 63 each, **presence** 0/1 rather than counts), ``stock_level`` and ``pile_level``
+(n x 63 each, **presence** 0/1 rather than counts: the view's sets of cards each seat discarded
+since the deal and took face up without discarding since), ``stock_level`` and ``pile_level``
 (one-hot 0-5: the no-counting rule leaves only the stack's look), ``phase``, ``draw_kind``,
 ``to_act``, ``turn``, ``dealer`` (relative), ``hand_sizes`` (/ 10), ``dropped``, ``exhaustion``,
 ``tie_proposers`` (n: seats that proposed a tie this turn), ``tie_accepted`` (n), ``tie_pending``
@@ -81,7 +82,7 @@ class Layout:
 
 
 def _history(
-    events: Sequence[PublicEvent], me: int, players: int, cards: int, presence: bool
+    events: Sequence[PublicEvent], me: int, players: int, cards: int
 ) -> tuple[list[list[int]], list[list[int]]]:
     """Per relative seat: cards discarded since the deal, and cards known to be held."""
     discarded = [[0] * cards for _ in range(players)]
@@ -104,9 +105,6 @@ def _history(
                 discarded[rel][card] += 1
                 if known[rel][card] > 0:
                     known[rel][card] -= 1
-    if presence:
-        discarded = [[min(1, c) for c in row] for row in discarded]
-        known = [[min(1, c) for c in row] for row in known]
     return discarded, known
 
 
@@ -176,7 +174,7 @@ def encode_indecision(view: IndecisionView, layout: Layout) -> Vector:
     w.cards(view.pile, c)
     w.one(view.pile_top, c)
     w.one(view.stop_card, c)
-    discarded, known = _history(view.events, me, n, c, presence=False)
+    discarded, known = _history(view.events, me, n, c)
     w.rows(discarded)
     w.rows(known)
     w.one(_INDECISION_PHASES.index(view.phase), len(_INDECISION_PHASES))
@@ -221,7 +219,7 @@ def encode_indian_rummy(view: IndianRummyView, layout: Layout) -> Vector:
     w.one(view.taken, c)
     w.one(view.pile_top, c)
     w.cards(view.pile, c)
-    discarded, known = _history(view.events, me, n, c, presence=False)
+    discarded, known = _history(view.events, me, n, c)
     w.rows(discarded)
     w.rows(known)
     w.one(view.wild_card, c)
@@ -269,9 +267,11 @@ def encode_declaration_rummy(view: DeclarationRummyView, layout: Layout) -> Vect
     w.cards(view.drawn, c)
     w.one(view.discard_top, c)
     w.cards(view.discard_pile or (), c)
-    discarded, known = _history(view.events, me, n, c, presence=True)
-    w.rows(discarded)
-    w.rows(known)
+    # The view's public history since the deal: per seat, sets of cards (its no-counting form).
+    for k in range(n):
+        w.cards(view.discarded_by((me + k) % n), c)
+    for k in range(n):
+        w.cards(view.held_by((me + k) % n), c)
     w.one(view.stock_level, 6)
     w.one(view.pile_level, 6)
     w.one(_DECLARATION_PHASES.index(view.phase), len(_DECLARATION_PHASES))

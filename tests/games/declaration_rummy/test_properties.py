@@ -100,9 +100,10 @@ def check_view_leaks_nothing(state: State, seat: int) -> None:
     assert set(data["stock"]) == {"level", "label"}
     for event in view.events:
         assert not event.cards or event.verb in CARD_VERBS, event
-    # Everything but the public record (events, Preliminary, finished games) shows only the
-    # seat's own cards and the face-up discards.
-    private = {k: v for k, v in data.items() if k not in ("events", "preliminary", "rules")}
+    # Everything but the public record (events, the discards and face-up takes since the deal,
+    # Preliminary, finished games) shows only the seat's own cards and the face-up discards.
+    public = ("events", "discarded", "known_held", "preliminary", "rules")
+    private = {k: v for k, v in data.items() if k not in public}
     private.pop("outcome")
     private.pop("history")
     face_up = set(state.pile) if state.rules.spread_out_discard else set(state.pile[-1:])

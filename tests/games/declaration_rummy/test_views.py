@@ -22,6 +22,8 @@ from .helpers import State, assert_conserved, card, cards, new_dealt, play
 TWO = Rules(players=2, cards_dealt=3)
 
 VIEW_KEYS = {
+    "discarded",
+    "known_held",
     "seat",
     "rules",
     "phase",

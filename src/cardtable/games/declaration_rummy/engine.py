@@ -167,6 +167,28 @@ def _event(state: State, seat: int, verb: str, cards: tuple[int, ...] = ()) -> t
     return (*state.events, PublicEvent(seat, verb, cards))
 
 
+def _masks(masks: tuple[int, ...], players: int) -> list[int]:
+    return list(masks) if masks else [0] * players
+
+
+def _after_take(state: State, seat: int, cards: tuple[int, ...]) -> tuple[int, ...]:
+    """The held masks once ``seat`` has taken ``cards`` face up from the pile."""
+    held = _masks(state.held_masks, len(state.hands))
+    for card in cards:
+        held[seat] |= 1 << card
+    return tuple(held)
+
+
+def _after_discard(state: State, seat: int, card: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """The discard and held masks once ``seat`` has discarded ``card`` face up."""
+    n = len(state.hands)
+    discarded = _masks(state.discard_masks, n)
+    discarded[seat] |= 1 << card
+    held = _masks(state.held_masks, n)
+    held[seat] &= ~(1 << card)
+    return tuple(discarded), tuple(held)
+
+
 class DeclarationRummyEngine(GameEngine[State, Action, Rules, DeclarationRummyView]):
     """Declaration Rummy for 2-10 players, with every optional card, variation and matches."""
 
@@ -698,6 +720,7 @@ class DeclarationRummyEngine(GameEngine[State, Action, Rules, DeclarationRummyVi
             pile=state.pile[:-count],
             drawn=taken,
             draw_kind=DrawKind.TOP_DISCARD if count == 1 else DrawKind.SPREAD,
+            held_masks=_after_take(state, seat, taken),
             events=(
                 *state.events,
                 _TAKE_TOP_EVENTS[seat][taken[0]]
@@ -718,6 +741,7 @@ class DeclarationRummyEngine(GameEngine[State, Action, Rules, DeclarationRummyVi
             drawn=(*state.drawn, from_pile, from_stock),
             draw_kind=DrawKind.EXTRA,
             events=_event(state, seat, "take-extra", (from_pile,)),
+            held_masks=_after_take(state, seat, (from_pile,)),
         )
 
     def _discard(self, state: State, action: Discard, seat: int) -> State:
@@ -726,6 +750,7 @@ class DeclarationRummyEngine(GameEngine[State, Action, Rules, DeclarationRummyVi
         hands[seat] = _without(hands[seat], card)
         pile = (*state.pile, card)
         events = (*state.events, _DISCARD_EVENTS[seat][card])
+        discard_masks, held_masks = _after_discard(state, seat, card)
         rules = state.rules
         following = next_remaining(state, seat, include_self=False)
         if state.stock and state.turns < rules.turn_cap:
@@ -743,8 +768,16 @@ class DeclarationRummyEngine(GameEngine[State, Action, Rules, DeclarationRummyVi
                 exhaustion=False,
                 events=kept,
                 turn_event_start=len(kept),
+                discard_masks=discard_masks,
+                held_masks=held_masks,
             )
-        state = state._replace(hands=tuple(hands), pile=pile, events=events)
+        state = state._replace(
+            hands=tuple(hands),
+            pile=pile,
+            events=events,
+            discard_masks=discard_masks,
+            held_masks=held_masks,
+        )
         return self._begin_turn(state, following)
 
     def _decline(self, state: State, action: Decline, seat: int) -> State:
@@ -887,6 +920,8 @@ def _fresh_table(
         "preliminary": ((),) * n,
         "outcome": None,
         "game_number": game_number,
+        "discard_masks": (),
+        "held_masks": (),
     }
 
 

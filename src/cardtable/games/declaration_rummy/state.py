@@ -212,6 +212,12 @@ class DeclarationRummyState(NamedTuple):
     match_wins: tuple[int, ...]
     history: tuple[GameOutcome, ...]
     """Every finished game of the match, in order."""
+    discard_masks: tuple[int, ...] = ()
+    """The public history of this game, compactly: per seat, a bitmask (bit ``c`` for card id
+    ``c``) of the cards it discarded face up since the deal (empty before any discard)."""
+    held_masks: tuple[int, ...] = ()
+    """Per seat, a bitmask of the cards it took face up from the discard pile since the deal and
+    has not discarded since: cards everyone knows it holds (empty before any such take)."""
 
 
 # --- table geometry ---------------------------------------------------------------------------

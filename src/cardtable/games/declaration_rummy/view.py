@@ -23,8 +23,11 @@ level  stock (cards: label)          discard pile (cards: label)
 The discard pile's level 1 is exact on purpose: whether a card lies under the top one is plain to
 see and decides the Three-Card Draw and the Declare or Go Out reshuffle. With the Spread-Out
 Discard-Pile every discard is visible (``discard_pile``), as it is on the table. Events are
-kept only for the previous and the current turn: each discard is seen as it is made, but the
-view is no ledger from which to count the piles.
+kept only for the previous and the current turn; the public history since the deal is carried
+compactly as two sets per seat (``discard_masks``: the cards it discarded; ``held_masks``: the
+cards it took face up and has not discarded since), which is what a player watching the table
+remembers. Sets, not lists: they keep no order and no repeats, so the view is still no ledger
+from which to count the piles.
 """
 
 from __future__ import annotations
@@ -137,6 +140,18 @@ class DeclarationRummyView:
     outcome: GameOutcome | None
     match_wins: tuple[int, ...]
     history: tuple[GameOutcome, ...]
+    discard_masks: tuple[int, ...] = ()
+    """Per seat, a bitmask of the cards it discarded this game (empty before any discard)."""
+    held_masks: tuple[int, ...] = ()
+    """Per seat, a bitmask of the cards it took face up and has not discarded since."""
+
+    def discarded_by(self, seat: int) -> tuple[int, ...]:
+        """The distinct cards ``seat`` discarded face up since the deal, by card id."""
+        return _mask_cards(self.discard_masks[seat]) if self.discard_masks else ()
+
+    def held_by(self, seat: int) -> tuple[int, ...]:
+        """The distinct cards ``seat`` is known to hold: taken face up, not discarded since."""
+        return _mask_cards(self.held_masks[seat]) if self.held_masks else ()
 
     @property
     def stock_label(self) -> str:
@@ -194,7 +209,13 @@ class DeclarationRummyView:
             "outcome": None if self.outcome is None else self.outcome.to_json(),
             "match_wins": list(self.match_wins),
             "history": [outcome.to_json() for outcome in self.history],
+            "discarded": [labels(self.discarded_by(s)) for s in range(self.rules.players)],
+            "known_held": [labels(self.held_by(s)) for s in range(self.rules.players)],
         }
+
+
+def _mask_cards(mask: int) -> tuple[int, ...]:
+    return tuple(card for card in range(mask.bit_length()) if mask >> card & 1)
 
 
 def make_view(state: DeclarationRummyState, seat: int) -> DeclarationRummyView:
@@ -243,6 +264,8 @@ def make_view(state: DeclarationRummyState, seat: int) -> DeclarationRummyView:
         outcome=state.outcome,
         match_wins=state.match_wins,
         history=state.history,
+        discard_masks=state.discard_masks,
+        held_masks=state.held_masks,
     )
 
 
@@ -250,8 +273,8 @@ def make_view(state: DeclarationRummyState, seat: int) -> DeclarationRummyView:
 
 
 def _known_holdings(view: DeclarationRummyView) -> dict[int, list[int]]:
-    """Cards the recent events show in other players' hands: taken face up from the discard
-    pile this turn or last, and not discarded since."""
+    """Cards known to be in other players' hands: taken face up from the discard pile since the
+    deal and not discarded since (the recent events give repeats, the held sets the rest)."""
     known: dict[int, list[int]] = {}
     for event in view.events:
         if event.seat == view.seat:
@@ -264,6 +287,10 @@ def _known_holdings(view: DeclarationRummyView) -> dict[int, list[int]]:
                 held.remove(event.cards[0])
         elif event.verb == "deal" or event.verb == "next-game":
             known.clear()
+    for seat in range(len(view.held_masks)):
+        if seat != view.seat:
+            held = known.setdefault(seat, [])
+            held.extend(card for card in view.held_by(seat) if card not in held)
     return known
 
 
@@ -379,4 +406,6 @@ def determinize(view: DeclarationRummyView, rng: random.Random) -> DeclarationRu
         game_number=view.game_number,
         match_wins=view.match_wins,
         history=view.history,
+        discard_masks=view.discard_masks,
+        held_masks=view.held_masks,
     )
