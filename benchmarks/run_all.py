@@ -20,6 +20,7 @@ BENCHMARKS = (
     "bench_bots",
     "bench_server",
     "bench_page_load",
+    "bench_review",
 )
 
 
