@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import logging
 import random
+import time
 from typing import Any
 
 import pytest
@@ -37,6 +38,15 @@ def play_a_few_moves(client: TestClient, table_id: str, moves: int, seed: int = 
                 )
                 made += 1
             state = receive(ws)
+
+
+def wait_until_idle(client: TestClient, table_id: str) -> None:
+    """Wait for the table's computer players to finish their moves (at most 20 s)."""
+    owner = owner_of(client, table_id)
+    deadline = time.monotonic() + 20
+    while not owner.idle():
+        assert time.monotonic() < deadline, "the table never became idle"
+        time.sleep(0.01)
 
 
 def test_listing_is_paginated_most_recent_first_with_a_total_and_a_next_link(
@@ -80,6 +90,7 @@ def test_listing_shows_each_tables_stored_summary_without_loading_or_replaying(
 ) -> None:
     table_id = new_table(client, "indian-rummy", seed=3)
     play_a_few_moves(client, table_id, 3)
+    wait_until_idle(client, table_id)
     owner = owner_of(client, table_id)
     seen = owner.engine.view(owner.state, 0)
     expected = (owner.version, seen.deal_number, list(seen.totals))
@@ -112,6 +123,7 @@ def test_a_table_stored_before_summaries_were_kept_is_summarised_once_then_read(
 ) -> None:
     table_id = new_table(client, "indecision", seed=5)
     play_a_few_moves(client, table_id, 2)
+    wait_until_idle(client, table_id)
     owner = owner_of(client, table_id)
     seen = owner.engine.view(owner.state, 0)
     expected = (owner.version, seen.hand_number, list(seen.totals))
@@ -133,6 +145,7 @@ def test_an_idle_unfinished_table_leaves_memory_and_loads_again_on_demand(
     lobby = lobby_of(client)
     table_id = new_table(client, "indian-rummy", seed=9)
     play_a_few_moves(client, table_id, 2)
+    wait_until_idle(client, table_id)
     log = list(owner_of(client, table_id).log)
     assert lobby.sweep() == []
     lobby.idle_seconds = 0.0
