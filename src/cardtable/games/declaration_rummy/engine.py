@@ -199,21 +199,6 @@ class DeclarationRummyEngine(GameEngine[State, Action, Rules, DeclarationRummyVi
     rules_type = Rules
 
     def __init__(self) -> None:
-        self._handlers: dict[type, Callable[[State, Any, int], State]] = {
-            DrawStock: self._draw_stock,
-            TakeDiscard: self._take_discard,
-            TakeExtra: self._take_extra,
-            Decline: self._decline,
-            Discard: self._discard,
-            Declare: self._declare,
-            GoOut: self._go_out,
-            FourSevens: self._four_sevens,
-            ProposeTie: self._propose_tie,
-            AcceptTie: self._accept_tie,
-            RejectTie: self._reject_tie,
-            Drop: self._drop,
-            NextGame: self._next_game,
-        }
         self._chance: dict[Phase, Callable[[State, random.Random], State]] = {
             Phase.PRELIMINARY: self._preliminary,
             Phase.SEATING: self._seating,
@@ -355,11 +340,10 @@ class DeclarationRummyEngine(GameEngine[State, Action, Rules, DeclarationRummyVi
 
     def why_illegal(self, state: State, action: object, seat: int) -> IllegalActionError | None:
         """The error naming the rule that forbids ``action`` by ``seat`` now, else ``None``."""
-        if type(action) not in self._handlers:
+        if not isinstance(action, Action):
             return IllegalActionError(
                 f"{action!r} is not a Declaration Rummy action", rule=RuleKey.UNKNOWN_ACTION
             )
-        assert isinstance(action, Action)
         problem = self._why_illegal(state, action, seat)
         if problem is not None or isinstance(action, NextGame):
             return problem
@@ -369,7 +353,33 @@ class DeclarationRummyEngine(GameEngine[State, Action, Rules, DeclarationRummyVi
 
     def apply_unchecked(self, state: State, action: Action, seat: int) -> State:
         """Fast apply for an action taken from ``legal_actions(state, seat)``."""
-        return self._handlers[type(action)](state, action, seat)
+        match action:
+            case Discard():
+                return self._discard(state, action, seat)
+            case DrawStock():
+                return self._draw_stock(state, action, seat)
+            case TakeDiscard():
+                return self._take_discard(state, action, seat)
+            case TakeExtra():
+                return self._take_extra(state, action, seat)
+            case Decline():
+                return self._decline(state, action, seat)
+            case Declare():
+                return self._declare(state, action, seat)
+            case GoOut():
+                return self._go_out(state, action, seat)
+            case FourSevens():
+                return self._four_sevens(state, action, seat)
+            case ProposeTie():
+                return self._propose_tie(state, action, seat)
+            case AcceptTie():
+                return self._accept_tie(state, action, seat)
+            case RejectTie():
+                return self._reject_tie(state, action, seat)
+            case Drop():
+                return self._drop(state, action, seat)
+            case NextGame():
+                return self._next_game(state, action, seat)
 
     def chance_step(self, state: State) -> State:
         """Perform the due shuffle, cut, seating choice or reshuffle."""

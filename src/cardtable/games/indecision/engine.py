@@ -332,30 +332,25 @@ class IndecisionEngine(GameEngine[State, IndecisionAction, Rules, IndecisionView
 
     def apply_unchecked(self, state: State, action: IndecisionAction, seat: int) -> State:
         """Fast apply of an action taken from ``legal_actions(state, seat)``."""
-        kind = type(action)
-        if kind is Discard:
-            return self._discard(state, seat, action.card)  # type: ignore[union-attr]
-        if kind is DrawDeck:
-            return self._draw_deck(state, seat)
-        if kind is DrawPile:
-            return self._draw_pile(state, seat)
-        if kind is Stop:
-            return self._stop(state, seat, action.card)  # type: ignore[union-attr]
-        if kind is Declare:
-            return declare(state, seat, action.points)  # type: ignore[union-attr]
-        if kind is Confirm:
-            counting = state.counting
-            assert counting is not None
-            return record_declaration(state, seat, counting.pending, None)
-        if kind is Correct:
-            counting = state.counting
-            assert counting is not None
-            return record_declaration(
-                state,
-                seat,
-                action.points,  # type: ignore[union-attr]
-                counting.pending,
-            )
+        match action:
+            case Discard(card):
+                return self._discard(state, seat, card)
+            case DrawDeck():
+                return self._draw_deck(state, seat)
+            case DrawPile():
+                return self._draw_pile(state, seat)
+            case Stop(card):
+                return self._stop(state, seat, card)
+            case Declare(points):
+                return declare(state, seat, points)
+            case Confirm():
+                counting = state.counting
+                assert counting is not None
+                return record_declaration(state, seat, counting.pending, None)
+            case Correct(points):
+                counting = state.counting
+                assert counting is not None
+                return record_declaration(state, seat, points, counting.pending)
         raise IllegalActionError(
             f"{action!r} is not an Indecision action", rule=RuleKey.UNKNOWN_ACTION
         )

@@ -30,23 +30,15 @@ cardtable.errors.ActionSyntaxError: cannot read 'discard W': card W is not in th
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import ClassVar, Final
+from typing import Final
 
 from cardtable.cards import INDIAN_RUMMY_DECK, PRINTED_JOKER, format_card, parse_card
 from cardtable.errors import ActionSyntaxError, CardError
-
-DRAW_STOCK_KIND: Final = 0
-DRAW_PILE_KIND: Final = 1
-DISCARD_KIND: Final = 2
-DECLARE_KIND: Final = 3
-DROP_KIND: Final = 4
 
 
 @dataclass(frozen=True, slots=True)
 class DrawStock:
     """Take the top card of the stock."""
-
-    kind: ClassVar[int] = DRAW_STOCK_KIND
 
     def __str__(self) -> str:
         return "draw stock"
@@ -55,8 +47,6 @@ class DrawStock:
 @dataclass(frozen=True, slots=True)
 class DrawPile:
     """Take the top card of the discard pile (never a joker, RULES.md 2.3)."""
-
-    kind: ClassVar[int] = DRAW_PILE_KIND
 
     def __str__(self) -> str:
         return "draw pile"
@@ -67,7 +57,6 @@ class Discard:
     """Put ``card`` face up on the discard pile, ending the turn."""
 
     card: int
-    kind: ClassVar[int] = DISCARD_KIND
 
     def __str__(self) -> str:
         return f"discard {format_card(self.card)}"
@@ -78,7 +67,6 @@ class Declare:
     """Put ``card`` down and show the other 13 cards (RULES.md 2.7)."""
 
     card: int
-    kind: ClassVar[int] = DECLARE_KIND
 
     def __str__(self) -> str:
         return f"declare {format_card(self.card)}"
@@ -87,8 +75,6 @@ class Declare:
 @dataclass(frozen=True, slots=True)
 class Drop:
     """Leave the deal at the start of one's turn (RULES.md 2.6)."""
-
-    kind: ClassVar[int] = DROP_KIND
 
     def __str__(self) -> str:
         return "drop"

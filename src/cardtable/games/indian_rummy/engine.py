@@ -70,11 +70,6 @@ _CHOOSE_DEALER: Final = Phase.CHOOSE_DEALER
 _DEAL: Final = Phase.DEAL
 _RESHUFFLE: Final = Phase.RESHUFFLE
 _GAME_OVER: Final = Phase.GAME_OVER
-_DRAW_STOCK_KIND: Final = act.DRAW_STOCK_KIND
-_DRAW_PILE_KIND: Final = act.DRAW_PILE_KIND
-_DISCARD_KIND: Final = act.DISCARD_KIND
-_DECLARE_KIND: Final = act.DECLARE_KIND
-_DROP_KIND: Final = act.DROP_KIND
 _DISCARDS: Final = act.DISCARDS
 _DECLARES: Final = act.DECLARES
 _ACTION_TYPES: Final = (act.DrawStock, act.DrawPile, act.Discard, act.Declare, act.Drop)
@@ -326,8 +321,7 @@ class IndianRummyEngine(GameEngine[IndianRummyState, IndianRummyAction, Rules, I
             return IllegalActionError(
                 f"it is not your turn: seat {state.turn} is to play", rule=RuleKey.NOT_YOUR_TURN
             )
-        kind = action.kind
-        if kind == _DROP_KIND:
+        if isinstance(action, act.Drop):
             if not state.rules.drops_allowed:
                 return IllegalActionError(
                     "dropping is switched off by the house rules", rule=RuleKey.DROPS_OFF
@@ -338,13 +332,13 @@ class IndianRummyEngine(GameEngine[IndianRummyState, IndianRummyAction, Rules, I
                     rule=RuleKey.DROP_AT_START_OF_TURN,
                 )
             return None
-        if kind in (_DRAW_STOCK_KIND, _DRAW_PILE_KIND):
+        if isinstance(action, act.DrawStock | act.DrawPile):
             if phase is not _DRAW:
                 return IllegalActionError(
                     "you have already drawn this turn: discard or declare",
                     rule=RuleKey.ALREADY_DREW,
                 )
-            if kind == _DRAW_PILE_KIND:
+            if isinstance(action, act.DrawPile):
                 if not state.pile:
                     return IllegalActionError("the discard pile is empty", rule=RuleKey.EMPTY_PILE)
                 if not pile_top_takeable(state):
@@ -354,8 +348,7 @@ class IndianRummyEngine(GameEngine[IndianRummyState, IndianRummyAction, Rules, I
                         rule=RuleKey.JOKER_ON_PILE,
                     )
             return None
-        assert isinstance(action, act.Discard | act.Declare)
-        verb = "discard" if kind == _DISCARD_KIND else "put down"
+        verb = "discard" if isinstance(action, act.Discard) else "put down"
         if phase is not _DISCARD:
             return IllegalActionError(
                 f"draw a card first: you may only {verb} a card after drawing",
@@ -381,83 +374,47 @@ class IndianRummyEngine(GameEngine[IndianRummyState, IndianRummyAction, Rules, I
         self, state: IndianRummyState, action: IndianRummyAction, seat: int
     ) -> IndianRummyState:
         """Apply an action taken from ``legal_actions(state, seat)`` without checking it."""
-        kind = action.kind
         s = state
-        if kind in (_DRAW_STOCK_KIND, _DRAW_PILE_KIND):
-            from_pile = kind == _DRAW_PILE_KIND
-            if from_pile:
-                card = s.pile[-1]
-                stock = s.stock
-                pile = s.pile[:-1]
-                event = _TAKE_EVENTS[seat][card]
-            else:
-                card = s.stock[-1]
-                stock = s.stock[:-1]
-                pile = s.pile
-                event = _STOCK_EVENTS[seat]
-            hand = list(s.hands[seat])
-            insort(hand, card)
-            hands = s.hands
-            has_drawn = s.has_drawn
-            return build_state(
-                s.rules,
-                s.seed,
-                s.chance_steps,
-                _DISCARD,
-                s.deal_number,
-                s.dealer,
-                seat,
-                (*hands[:seat], tuple(hand), *hands[seat + 1 :]),
-                stock,
-                pile,
-                s.wild_card,
-                s.wild_rank,
-                False,
-                s.drops,
-                has_drawn if has_drawn[seat] else (*has_drawn[:seat], True, *has_drawn[seat + 1 :]),
-                card,
-                from_pile,
-                s.turns,
-                s.totals,
-                s.deal_points,
-                s.last_deal,
-                (*s.events, event),
-            )
-        if kind == _DISCARD_KIND:
-            card = action.card  # type: ignore[union-attr]
-            hand = list(s.hands[seat])
-            hand.remove(card)
-            hands = s.hands
-            new_hands = (*hands[:seat], tuple(hand), *hands[seat + 1 :])
-            pile = (*s.pile, card)
-            events = (*s.events, _DISCARD_EVENTS[seat][card])
-            return self._end_turn(s, seat, new_hands, pile, s.drops, events)
-        if kind == _DROP_KIND:
-            drops = s.drops
-            penalty = s.rules.middle_drop if s.has_drawn[seat] else s.rules.first_drop
-            new_drops = (*drops[:seat], penalty, *drops[seat + 1 :])
-            events = (*s.events, _DROP_EVENTS[seat])
-            if new_drops.count(None) == 1:
+        match action:
+            case act.DrawStock() | act.DrawPile():
+                return _draw(s, seat, from_pile=isinstance(action, act.DrawPile))
+            case act.Discard(card):
+                hand = list(s.hands[seat])
+                hand.remove(card)
+                hands = s.hands
+                new_hands = (*hands[:seat], tuple(hand), *hands[seat + 1 :])
+                pile = (*s.pile, card)
+                events = (*s.events, _DISCARD_EVENTS[seat][card])
+                return self._end_turn(s, seat, new_hands, pile, s.drops, events)
+            case act.Drop():
+                drops = s.drops
+                penalty = s.rules.middle_drop if s.has_drawn[seat] else s.rules.first_drop
+                new_drops = (*drops[:seat], penalty, *drops[seat + 1 :])
+                events = (*s.events, _DROP_EVENTS[seat])
+                if new_drops.count(None) == 1:
+                    return _finish_deal(
+                        s, "all-dropped", None, None, s.hands, s.pile, new_drops, events
+                    )
+                return self._end_turn(s, seat, s.hands, s.pile, new_drops, events)
+            case act.Declare(card):
+                hand = list(s.hands[seat])
+                hand.remove(card)
+                hands = s.hands
+                new_hands = (*hands[:seat], tuple(hand), *hands[seat + 1 :])
+                events = (*s.events, _DECLARE_EVENTS[seat][card])
+                valid = show_is_valid(tuple(hand), s.wild_rank, s.rules)
                 return _finish_deal(
-                    s, "all-dropped", None, None, s.hands, s.pile, new_drops, events
+                    s,
+                    "valid-show" if valid else "wrong-show",
+                    seat,
+                    card,
+                    new_hands,
+                    (*s.pile, card),
+                    s.drops,
+                    events,
                 )
-            return self._end_turn(s, seat, s.hands, s.pile, new_drops, events)
-        card = action.card  # type: ignore[union-attr]
-        hand = list(s.hands[seat])
-        hand.remove(card)
-        hands = s.hands
-        new_hands = (*hands[:seat], tuple(hand), *hands[seat + 1 :])
-        events = (*s.events, _DECLARE_EVENTS[seat][card])
-        valid = show_is_valid(tuple(hand), s.wild_rank, s.rules)
-        return _finish_deal(
-            s,
-            "valid-show" if valid else "wrong-show",
-            seat,
-            card,
-            new_hands,
-            (*s.pile, card),
-            s.drops,
-            events,
+        raise IllegalActionError(
+            f"{action!r} is not an Indian Rummy action", rule=RuleKey.UNKNOWN_ACTION
         )
 
     @staticmethod
@@ -552,6 +509,48 @@ class IndianRummyEngine(GameEngine[IndianRummyState, IndianRummyAction, Rules, I
                 f"(totals {', '.join(str(t) for t in totals)})"
             ),
         )
+
+
+def _draw(s: IndianRummyState, seat: int, *, from_pile: bool) -> IndianRummyState:
+    """``seat`` draws from the pile or the stock: its turn goes on to the discard."""
+    if from_pile:
+        card = s.pile[-1]
+        stock = s.stock
+        pile = s.pile[:-1]
+        event = _TAKE_EVENTS[seat][card]
+    else:
+        card = s.stock[-1]
+        stock = s.stock[:-1]
+        pile = s.pile
+        event = _STOCK_EVENTS[seat]
+    hand = list(s.hands[seat])
+    insort(hand, card)
+    hands = s.hands
+    has_drawn = s.has_drawn
+    return build_state(
+        s.rules,
+        s.seed,
+        s.chance_steps,
+        _DISCARD,
+        s.deal_number,
+        s.dealer,
+        seat,
+        (*hands[:seat], tuple(hand), *hands[seat + 1 :]),
+        stock,
+        pile,
+        s.wild_card,
+        s.wild_rank,
+        False,
+        s.drops,
+        has_drawn if has_drawn[seat] else (*has_drawn[:seat], True, *has_drawn[seat + 1 :]),
+        card,
+        from_pile,
+        s.turns,
+        s.totals,
+        s.deal_points,
+        s.last_deal,
+        (*s.events, event),
+    )
 
 
 def shuffled(cards: Sequence[int], rng: random.Random) -> list[int]:
