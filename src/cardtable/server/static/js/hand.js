@@ -103,11 +103,13 @@ export class Hand {
    * @param {object} callbacks
    *   onPlay(card): the lifted card was tapped again (play it)
    *   onLift(card|null): the lifted card changed
+   *   onDrop(card, zone): the card was dragged out of the hand and let go over a table zone
    *   describe(card): extra words for a card's accessible name, or ""
    */
-  constructor({ storageKey, onPlay, onLift, describe = () => "" }) {
+  constructor({ storageKey, onPlay, onLift, onDrop = () => {}, describe = () => "" }) {
     this.storageKey = storageKey;
     this.onPlay = onPlay;
+    this.onDrop = onDrop;
     this.onLift = onLift;
     this.describe = describe;
     this.entries = [];
@@ -370,12 +372,33 @@ export class Hand {
     let moved = false;
     let holdTimer = null;
     let grabOffset = 0;
+    let grab = null;
+    let outside = false;
+    let overZone = null;
+
+    // The table zone (the discard pile) under a point, found past the dragged card itself.
+    const zoneAt = (x, y) => {
+      for (const under of document.elementsFromPoint(x, y)) {
+        const zone = under.closest?.("[data-drop-zone]");
+        if (zone) return zone;
+      }
+      return null;
+    };
+    const markZone = (zone) => {
+      if (zone === overZone) return;
+      overZone?.classList.remove("drop-over");
+      overZone = zone;
+      overZone?.classList.add("drop-over");
+    };
 
     const finish = () => {
       clearTimeout(holdTimer);
-      el.classList.remove("held", "dragging");
+      el.classList.remove("held", "dragging", "dragged-out");
       el.style.removeProperty("transform");
       this.element.classList.remove("reordering");
+      document.body.classList.remove("dragging-card");
+      markZone(null);
+      outside = false;
       start = null;
     };
 
@@ -386,6 +409,7 @@ export class Hand {
       moved = false;
       const rect = el.getBoundingClientRect();
       grabOffset = event.clientX - rect.left;
+      grab = { x: event.clientX - rect.left, y: event.clientY - rect.top };
       holdTimer = setTimeout(() => {
         // Press and hold: the card is picked up and follows the finger.
         dragging = true;
@@ -398,7 +422,8 @@ export class Hand {
     el.addEventListener("pointermove", (event) => {
       if (!start) return;
       const dx = event.clientX - start.x;
-      if (!dragging && Math.abs(dx) > DRAG_THRESHOLD_PX) {
+      const dy = event.clientY - start.y;
+      if (!dragging && (Math.abs(dx) > DRAG_THRESHOLD_PX || dy < -2 * DRAG_THRESHOLD_PX)) {
         clearTimeout(holdTimer);
         dragging = true;
         el.classList.add("dragging");
@@ -407,6 +432,25 @@ export class Hand {
       if (!dragging) return;
       moved = true;
       const handRect = this.element.getBoundingClientRect();
+      // Above the hand the card follows the pointer freely, to be let go over the pile.
+      if (event.clientY < handRect.top) {
+        if (!outside) {
+          outside = true;
+          el.classList.add("dragged-out");
+          document.body.classList.add("dragging-card");
+        }
+        el.style.transform = "none";
+        const natural = el.getBoundingClientRect();
+        el.style.transform = `translate(${event.clientX - grab.x - natural.left}px, ${event.clientY - grab.y - natural.top}px)`;
+        markZone(zoneAt(event.clientX, event.clientY));
+        return;
+      }
+      if (outside) {
+        outside = false;
+        el.classList.remove("dragged-out");
+        document.body.classList.remove("dragging-card");
+        markZone(null);
+      }
       const desiredLeft = event.clientX - handRect.left - this.element.clientLeft - grabOffset;
       // The slot whose natural place (offsetLeft ignores transforms) is nearest wins.
       const children = [...this.element.children];
@@ -433,8 +477,13 @@ export class Hand {
       const tap = !moved && event.timeStamp - start.t < HOLD_MS;
       if (tap) dragging = false;
       const wasDragging = dragging;
+      const dropZone = wasDragging && outside && event.type === "pointerup" ? zoneAt(event.clientX, event.clientY) : null;
       finish();
-      if (wasDragging) {
+      if (dropZone) {
+        this.suppressClickUntil = performance.now() + 400;
+        this.render();
+        this.onDrop(entry.card, dropZone.dataset.dropZone);
+      } else if (wasDragging) {
         // The card joins the group of the card now on its left.
         const index = this.entries.findIndex((e) => e.uid === entry.uid);
         const neighbour = this.entries[index - 1] || this.entries[index + 1];

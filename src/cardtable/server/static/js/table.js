@@ -33,6 +33,7 @@ export class TableView {
     this.hand = new Hand({
       storageKey: `order:${tableId}`,
       onPlay: (card) => this.playCard(card),
+      onDrop: (card, zone) => this.dropCard(card, zone),
       onLift: () => this.renderControls(),
       describe: (card) => (this.module && this.message ? this.module.describeCard(this.ctx(), card) : ""),
     });
@@ -546,6 +547,9 @@ export class TableView {
   }
 
   bindCentre() {
+    // Where a card from the hand may be let go: the pile (discard) and the STOP area (stop).
+    for (const el of this.el.centre.querySelectorAll("[data-zone=pile]")) el.dataset.dropZone = "pile";
+    for (const el of this.el.centre.querySelectorAll(".stop-area")) el.dataset.dropZone = "stop";
     for (const el of this.el.centre.querySelectorAll("[data-action]")) {
       el.addEventListener("click", () => {
         const notation = el.dataset.action;
@@ -593,6 +597,20 @@ export class TableView {
 
   /** The lifted card was tapped again (or Enter): play it with the game's main card verb, or
    * with the hinted verb when the hint shown says to stop or declare with this very card. */
+  /** A card dragged from the hand onto the pile (discard) or another drop zone (its verb). */
+  dropCard(card, zone) {
+    const ctx = this.ctx();
+    const verbs = this.module.cardVerbs.filter((v) => (zone === "pile" ? v.primary : v.verb === zone));
+    for (const verb of verbs) {
+      const notation = ctx.legal.byCardVerb.get(verb.verb)?.get(card);
+      if (notation) {
+        this.send(notation);
+        return;
+      }
+    }
+    alertMessage(this.module.cannotPlayText(ctx, card), "info");
+  }
+
   playCard(card) {
     const ctx = this.ctx();
     const hinted = this.hintedOtherVerb(card);
