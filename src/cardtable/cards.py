@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Final
 
@@ -316,3 +316,14 @@ def sort_key(card: Card) -> tuple[int, int]:
 def sorted_cards(cards: Iterable[Card]) -> tuple[Card, ...]:
     """Cards in display order."""
     return tuple(sorted(cards, key=sort_key))
+
+
+def without(cards: Sequence[Card], card: Card) -> tuple[Card, ...]:
+    """``cards`` with one copy of ``card`` taken out (``ValueError`` if it holds none).
+
+    >>> format_cards(without(parse_cards("7H 8H 7H", deck=None), parse_card("7H")))
+    '8H 7H'
+    """
+    held = tuple(cards)
+    index = held.index(card)
+    return held[:index] + held[index + 1 :]

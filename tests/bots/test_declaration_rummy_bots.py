@@ -7,7 +7,8 @@ import random
 import pytest
 
 from cardtable.bots import make_bot
-from cardtable.bots.declaration_rummy import count_of, typical_count
+from cardtable.bots.declaration_hand import count_of
+from cardtable.bots.declaration_rivals import typical_count
 from cardtable.cards import CANT_DECLARE_0, NO_MELD_2, format_card, parse_cards
 from cardtable.games.declaration_rummy import actions as act
 from cardtable.games.declaration_rummy.engine import ENGINE

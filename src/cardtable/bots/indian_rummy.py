@@ -27,14 +27,14 @@ from functools import lru_cache
 from typing import Any, Final
 
 from cardtable.bots.base import Bot
-from cardtable.bots.indian_shape import analyze, card_points, is_joker, shape_cost
-from cardtable.cards import PRINTED_JOKER, Card
+from cardtable.bots.indian_shape import analyze, shape_cost
+from cardtable.cards import PRINTED_JOKER, Card, without
 from cardtable.games.indian_rummy import actions as act
 from cardtable.games.indian_rummy.actions import IndianRummyAction
 from cardtable.games.indian_rummy.state import Phase
 from cardtable.games.indian_rummy.state import pack_of as pack_cards
 from cardtable.games.indian_rummy.view import IndianRummyView, known_holdings
-from cardtable.melds.indian import raw_points, show_discards
+from cardtable.melds.indian import card_value, is_joker, raw_points, show_discards
 
 DRAW_PHASE: Final = Phase.DRAW
 DISCARD_PHASE: Final = Phase.DISCARD
@@ -87,13 +87,6 @@ def _frozen(counter: Counter[Card]) -> tuple[tuple[Card, int], ...]:
 def legal_discards(legal: Sequence[IndianRummyAction]) -> list[Card]:
     """The cards that may be discarded now."""
     return [a.card for a in legal if isinstance(a, act.Discard)]
-
-
-def without(hand: Sequence[Card], card: Card) -> tuple[Card, ...]:
-    """The hand with one copy of ``card`` removed."""
-    cards = list(hand)
-    cards.remove(card)
-    return tuple(cards)
 
 
 def gone_cards(view: IndianRummyView) -> Counter[Card]:
@@ -150,7 +143,7 @@ def easy_usefulness(card: Card, hand: Sequence[Card], wild_rank: int | None) -> 
     if is_joker(card, wild_rank):
         return 1000.0
     neighbours = sum(1 for other in hand if touches(card, other))
-    return 10.0 * min(neighbours, 2) - 0.5 * card_points(card, wild_rank)
+    return 10.0 * min(neighbours, 2) - 0.5 * card_value(card, wild_rank)
 
 
 class EasyBot:
@@ -245,7 +238,7 @@ class NormalBot:
     def discard(self, view: IndianRummyView, legal: Sequence[IndianRummyAction]) -> Card:
         """The card to discard."""
         costs = self.discard_costs(view, legal)
-        return min(costs, key=lambda c: (costs[c], -card_points(c, view.wild_rank), c))
+        return min(costs, key=lambda c: (costs[c], -card_value(c, view.wild_rank), c))
 
     def draw(self, view: IndianRummyView, legal: Sequence[IndianRummyAction]) -> IndianRummyAction:
         """Drop a hopeless first hand; take the pile's card when it improves the hand."""
@@ -320,7 +313,7 @@ class HardBot:
         if declaration is not None:
             return declaration
         costs = self.normal.discard_costs(view, legal_actions)
-        ranked = sorted(costs, key=lambda c: (costs[c], -card_points(c, view.wild_rank), c))
+        ranked = sorted(costs, key=lambda c: (costs[c], -card_value(c, view.wild_rank), c))
         picks = ranked[: self.candidates]
         if len(picks) == 1 or self.now_weight >= 1.0:
             return act.DISCARDS[picks[0]]

@@ -26,22 +26,9 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Final
 
-from cardtable.cards import PRINTED_JOKER, Card
-
-VALUES: Final = tuple(10 if rank == 0 or rank >= 10 else rank + 1 for rank in range(13))
-"""Points of a natural card by rank (ace 10, pictures 10)."""
-
-
-def is_joker(card: Card, wild_rank: int | None) -> bool:
-    """A printed joker or a card of the wild rank."""
-    return card == PRINTED_JOKER or (wild_rank is not None and card % 13 == wild_rank)
-
-
-def card_points(card: Card, wild_rank: int | None) -> int:
-    """Points of one card left out of groups (jokers 0)."""
-    return 0 if is_joker(card, wild_rank) else VALUES[card % 13]
+from cardtable.cards import Card
+from cardtable.melds.indian import NATURAL_VALUES, is_joker
 
 
 def _card_at(suit: int, position: int) -> Card:
@@ -174,7 +161,7 @@ def _finish(
                 live = _live(completing, gone)
                 if live:
                     candidates.append((1.5 + live * 0.25, a, b, "set", completing))
-    candidates.sort(key=lambda c: (-c[0], -(VALUES[c[1] % 13] + VALUES[c[2] % 13])))
+    candidates.sort(key=lambda c: (-c[0], -(NATURAL_VALUES[c[1] % 13] + NATURAL_VALUES[c[2] % 13])))
     used: Counter[Card] = Counter()
     pool = Counter(remaining)
     for _, a, b, kind, completing in candidates:
@@ -189,7 +176,7 @@ def _finish(
         shape.partials,
         key=lambda p: (
             p.kind != "sequence" or shape.sequences >= 2,
-            -(VALUES[p.cards[0] % 13] + VALUES[p.cards[1] % 13]),
+            -(NATURAL_VALUES[p.cards[0] % 13] + NATURAL_VALUES[p.cards[1] % 13]),
         ),
     )
     finished: list[Partial] = []
@@ -206,7 +193,7 @@ def _finish(
             shape.sequences += 1
     for partial in finished:
         shape.partials.remove(partial)
-    shape.loose.sort(key=lambda c: -VALUES[c % 13])
+    shape.loose.sort(key=lambda c: -NATURAL_VALUES[c % 13])
     while free_jokers >= 2 and shape.loose and shape.sequences < 2:
         card = shape.loose.pop(0)
         shape.groups.append(("sequence", (card,)))
@@ -235,14 +222,18 @@ def _price(shape: Shape, free_jokers: int) -> None:
         extra += 2.0 * max(0, short - free_jokers // 2)
     loose = len(shape.loose)
     shape.missing = max(float(loose), completions + extra)
-    loose_points = sum(VALUES[c % 13] for c in shape.loose)
-    partial_points = sum(VALUES[c % 13] for p in shape.partials for c in p.cards)
-    group_points = sum(VALUES[c % 13] for kind, cards in shape.groups for c in cards)
+    loose_points = sum(NATURAL_VALUES[c % 13] for c in shape.loose)
+    partial_points = sum(NATURAL_VALUES[c % 13] for p in shape.partials for c in p.cards)
+    group_points = sum(NATURAL_VALUES[c % 13] for kind, cards in shape.groups for c in cards)
     if shape.pure == 0:
         shape.risk = min(80, loose_points + partial_points + group_points)
     elif shape.sequences < 2:
         best_pure = max(
-            (sum(VALUES[c % 13] for c in cards) for kind, cards in shape.groups if kind[0] == "p"),
+            (
+                sum(NATURAL_VALUES[c % 13] for c in cards)
+                for kind, cards in shape.groups
+                if kind[0] == "p"
+            ),
             default=0,
         )
         shape.risk = min(80, loose_points + partial_points + group_points - best_pure)

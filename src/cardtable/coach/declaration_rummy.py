@@ -11,18 +11,15 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from cardtable.bots.declaration_rummy import (
-    NormalBot,
-    count_of,
+from cardtable.bots.declaration_hand import count_of, legal_discards, touches
+from cardtable.bots.declaration_rivals import (
     estimate_rival_counts,
-    legal_discards,
     recent_pickups,
-    touches,
     unseen_cards,
     win_chance,
-    without,
 )
-from cardtable.cards import CANT_DECLARE_0, NO_MELD_2, WILDCARD, format_card, is_regular
+from cardtable.bots.declaration_rummy import NormalBot
+from cardtable.cards import CANT_DECLARE_0, NO_MELD_2, WILDCARD, format_card, is_regular, without
 from cardtable.coach.report import CoachReport, DiscardOption, Hint, NearMeld
 from cardtable.coach.words import chance_words
 from cardtable.games.declaration_rummy import actions as act

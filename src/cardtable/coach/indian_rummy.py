@@ -18,16 +18,16 @@ from cardtable.bots.indian_rummy import (
     gone_cards,
     next_seat,
     showable,
-    without,
 )
-from cardtable.bots.indian_shape import Shape, analyze, card_points, is_joker
-from cardtable.cards import PRINTED_JOKER, format_card, format_cards
+from cardtable.bots.indian_shape import Shape, analyze
+from cardtable.cards import PRINTED_JOKER, format_card, format_cards, without
 from cardtable.coach.report import CoachReport, DiscardOption, Hint, NearMeld
 from cardtable.games.indian_rummy import actions as act
 from cardtable.games.indian_rummy.actions import IndianRummyAction
 from cardtable.games.indian_rummy.scoring import arrange
 from cardtable.games.indian_rummy.state import Phase
 from cardtable.games.indian_rummy.view import IndianRummyView, known_holdings
+from cardtable.melds.indian import card_value, is_joker
 
 _POLICY = NormalBot()
 
@@ -96,7 +96,7 @@ def _reason(view: IndianRummyView, action: IndianRummyAction) -> str:
     in_partial = any(card in p.cards for p in analyze(hand, wild).partials)
     role = "part of a weak near-meld" if in_partial else "a loose card"
     return (
-        f"Discard {format_card(card)}: it is {role} worth {card_points(card, wild)}; "
+        f"Discard {format_card(card)}: it is {role} worth {card_value(card, wild)}; "
         f"{_needs(shape)}."
     )
 

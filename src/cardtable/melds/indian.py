@@ -101,7 +101,17 @@ _NEAR_RANKS: Final = tuple(
     for reach in range(5)
 )
 """``_NEAR_RANKS[reach][rank]``: the ranks at most ``reach`` places from ``rank``."""
-_NATURAL_VALUES: Final = tuple(10 if rank == 0 or rank >= 10 else rank + 1 for rank in range(13))
+NATURAL_VALUES: Final = tuple(10 if rank == 0 or rank >= 10 else rank + 1 for rank in range(13))
+"""Points of a natural card left out of groups, by rank: ace and pictures 10, else its number."""
+
+
+def is_joker(card: Card, wild_rank: int | None) -> bool:
+    """True for a printed joker and every card of the wild rank (RULES.md 2.4).
+
+    >>> is_joker(52, None), is_joker(6, 6), is_joker(19, 6), is_joker(7, 6)
+    (True, True, True, False)
+    """
+    return card == PRINTED_JOKER or (wild_rank is not None and card % 13 == wild_rank)
 
 
 def card_value(card: Card, wild_rank: int | None) -> int:
@@ -110,9 +120,7 @@ def card_value(card: Card, wild_rank: int | None) -> int:
     >>> card_value(0, None), card_value(8, None), card_value(6, 6), card_value(52, None)
     (10, 9, 0, 0)
     """
-    if card == PRINTED_JOKER or card % 13 == wild_rank:
-        return 0
-    return _NATURAL_VALUES[card % 13]
+    return 0 if is_joker(card, wild_rank) else NATURAL_VALUES[card % 13]
 
 
 @dataclass(frozen=True, slots=True)
@@ -305,7 +313,7 @@ class _Hand:
         self.n = n = len(natural_types)
         self.wild_shift = 2 * n
         self.natural_fields = (1 << self.wild_shift) - 1
-        self.values = [_NATURAL_VALUES[c % 13] for c in natural_types]
+        self.values = [NATURAL_VALUES[c % 13] for c in natural_types]
         self.start = sum(counts[c] << (2 * t) for t, c in enumerate(self.types))
         self.low_bits = ((1 << (2 * len(self.types))) - 1) // 3  # 01 in every field
         self.total_value = sum(
@@ -410,7 +418,7 @@ class _Hand:
         options = self.options
         placeable = 0
         for rank, suits in by_rank.items():
-            worth = _NATURAL_VALUES[rank]
+            worth = NATURAL_VALUES[rank]
             for size in range(smallest, len(suits) + 1):
                 fillers = max(0, 3 - size)
                 for chosen in combinations(suits, size):

@@ -69,6 +69,7 @@ from cardtable.cards import (
     format_card,
     is_regular,
     rank_of,
+    without,
 )
 from cardtable.errors import IllegalActionError, RuleKey, RulesError
 from cardtable.games.contract import (
@@ -145,11 +146,6 @@ _TAKES: Final = tuple(TakeDiscard(k) if k != 1 else TAKE_DISCARD for k in range(
 
 def _with(hand: tuple[int, ...], cards: Sequence[int]) -> tuple[int, ...]:
     return tuple(sorted(hand + tuple(cards)))
-
-
-def _without(hand: tuple[int, ...], card: int) -> tuple[int, ...]:
-    index = hand.index(card)
-    return hand[:index] + hand[index + 1 :]
 
 
 # The events of every turn, made once: frozen dataclasses are costly to build, and equal events
@@ -757,7 +753,7 @@ class DeclarationRummyEngine(GameEngine[State, Action, Rules, DeclarationRummyVi
     def _discard(self, state: State, action: Discard, seat: int) -> State:
         card = action.card
         hands = list(state.hands)
-        hands[seat] = _without(hands[seat], card)
+        hands[seat] = without(hands[seat], card)
         pile = (*state.pile, card)
         events = (*state.events, _DISCARD_EVENTS[seat][card])
         discard_masks, held_masks = _after_discard(state, seat, card)

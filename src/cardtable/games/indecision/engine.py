@@ -47,7 +47,7 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import ClassVar, Final
 
-from cardtable.cards import format_card, rank_of
+from cardtable.cards import format_card, rank_of, without
 from cardtable.errors import IllegalActionError, RuleKey, RulesError
 from cardtable.games.contract import CHANCE, TERMINAL, GameEngine, GameResult, chance_rng
 from cardtable.games.indecision.actions import (
@@ -101,11 +101,6 @@ _PHASE_DOING: Final = {
     Phase.DECLARE: "declare a score",
     Phase.CONFIRM: "confirm or correct a declaration",
 }
-
-
-def _without(hand: tuple[int, ...], card: int) -> tuple[int, ...]:
-    index = hand.index(card)
-    return hand[:index] + hand[index + 1 :]
 
 
 def _with_hand(
@@ -370,7 +365,7 @@ class IndecisionEngine(GameEngine[State, IndecisionAction, Rules, IndecisionView
             table,
             Phase.DRAW,
             state.chance_steps,
-            _with_hand(state.hands, seat, _without(state.hands[seat], card)),
+            _with_hand(state.hands, seat, without(state.hands[seat], card)),
             state.deck,
             (*state.pile, card),
             following,
@@ -449,7 +444,7 @@ class IndecisionEngine(GameEngine[State, IndecisionAction, Rules, IndecisionView
         table = state.table
         rules = table.rules
         players = rules.players
-        kept = _without(state.hands[seat], card)
+        kept = without(state.hands[seat], card)
         everyone = (1 << players) - 1
         problems: tuple[str, ...] = ()
         if rules.strict_stop_turns:
@@ -612,7 +607,7 @@ class IndecisionEngine(GameEngine[State, IndecisionAction, Rules, IndecisionView
             raise IllegalActionError(
                 f"{format_card(card)} is not in your hand", rule=RuleKey.NOT_IN_HAND
             )
-        kept = score_hand(_without(view.hand, card), view.rules)
+        kept = score_hand(without(view.hand, card), view.rules)
         had = [*view.had_turn]
         problems: list[str] = []
         if view.rules.strict_stop_turns:

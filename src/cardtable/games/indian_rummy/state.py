@@ -75,15 +75,6 @@ def wild_rank_of(wild_card: int | None) -> int | None:
     return 0 if wild_card == PRINTED_JOKER else rank_of(wild_card)
 
 
-# Each card's rank read from a table (the printed joker has none): bots ask this for every card.
-_RANK_OF: Final = (*(rank_of(card) for card in range(PRINTED_JOKER)), -1)
-
-
-def is_joker(card: int, wild_rank: int | None) -> bool:
-    """True for a printed joker and every card of the wild rank (RULES.md 2.4)."""
-    return card == PRINTED_JOKER or (wild_rank is not None and _RANK_OF[card] == wild_rank)
-
-
 @dataclass(frozen=True, slots=True)
 class DealSummary:
     """The public record of a finished deal, shown to every seat after it.

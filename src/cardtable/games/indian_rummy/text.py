@@ -13,8 +13,9 @@ from typing import Final
 
 from cardtable.cards import PRINTED_JOKER, RANK_PLURALS, format_card, format_cards, suit_of
 from cardtable.games.indian_rummy.scoring import CATEGORY_NO_PURE, CATEGORY_PURE_ONLY, Arrangement
-from cardtable.games.indian_rummy.state import Phase, is_joker
+from cardtable.games.indian_rummy.state import Phase
 from cardtable.games.indian_rummy.view import IndianRummyView, deal_arrangements
+from cardtable.melds.indian import is_joker
 
 _SUIT_STYLES: Final = ("", "red", "red", "")
 _FOUR_COLOUR_STYLES: Final = ("", "red", "blue", "green")
