@@ -372,3 +372,156 @@ def test_spoken_card_names(server: LiveServer, open_page: Callable[..., BrowserP
         "You took queen of hearts (and printed joker).",
         "A pair of 7s",
     ]
+
+
+def test_a_redraw_between_press_and_release_keeps_the_tap(
+    server: LiveServer, open_page: Callable[..., BrowserPage]
+) -> None:
+    # A state arriving between the press and the release of a tap (as under load) redraws the
+    # table; the card under the finger must stay the same element, or the tap is lost.
+    page = open_page().page
+    start_game(page, server.url, "indecision")
+    wait_draw_phase(page)
+    version = table_state(page).version
+
+    def tap_with_redraw(card: Any) -> None:
+        box = card.bounding_box()
+        assert box is not None
+        page.mouse.move(box["x"] + 8, box["y"] + 12)
+        page.mouse.down()
+        page.evaluate("() => window.cardtable.view.renderAll()")
+        page.mouse.up()
+
+    tap_with_redraw(page.locator(".hand .hand-card").first)
+    expect(page.locator(".hand .hand-card.lifted")).to_have_count(1)
+    tap_with_redraw(page.locator(".hand .hand-card.lifted"))
+    expect(page.locator(".toast")).to_contain_text("Draw a card first")
+    expect(page.locator(".hand .hand-card.lifted")).to_have_count(1)
+    assert table_state(page).version == version
+
+
+CONTRAST_JS = """(selectors) => {
+  const parse = (text) => {
+    const m = text.match(/rgba?\\(([^)]+)\\)/);
+    if (!m) return null;
+    const [r, g, b, a = 1] = m[1].split(/[ ,\\/]+/).filter(Boolean).map(Number);
+    return [r, g, b, a];
+  };
+  const over = (top, base) => top.slice(0, 3).map((c, i) => c * top[3] + base[i] * (1 - top[3]));
+  const lum = (rgb) => {
+    const [r, g, b] = rgb.map((c) => {
+      const s = c / 255;
+      return s <= 0.03928 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;
+    });
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  };
+  // The lightest the backdrop behind `el` gets: translucent backgrounds composited, upwards,
+  // over the first opaque colour; a gradient counts as its lightest opaque stop with its
+  // translucent white highlights laid over it (the worst case for light text).
+  const backdrop = (el) => {
+    const layers = [];
+    for (let node = el; node; node = node.parentElement) {
+      const style = getComputedStyle(node);
+      const image = style.backgroundImage;
+      if (image && image !== 'none') {
+        const colours = [...image.matchAll(/rgba?\\([^)]+\\)/g)].map((m) => parse(m[0]));
+        const solid = colours.filter((c) => c[3] === 1).sort((a, b) => lum(b) - lum(a))[0];
+        if (solid) {
+          let base = solid.slice(0, 3);
+          for (const c of colours) if (c[3] < 1 && lum(c) > lum(base)) base = over(c, base);
+          return layers.reduceRight((acc, layer) => over(layer, acc), base);
+        }
+      }
+      const colour = parse(style.backgroundColor);
+      if (colour && colour[3] > 0) {
+        if (colour[3] === 1) {
+          return layers.reduceRight((acc, layer) => over(layer, acc), colour.slice(0, 3));
+        }
+        layers.push(colour);
+      }
+    }
+    return layers.reduceRight((acc, layer) => over(layer, acc), [255, 255, 255]);
+  };
+  const out = [];
+  for (const selector of selectors) {
+    for (const el of document.querySelectorAll(selector)) {
+      if (!el.textContent.trim() || el.getClientRects().length === 0) continue;
+      const style = getComputedStyle(el);
+      const colour = parse(style.color);
+      let opacity = 1;
+      for (let node = el; node; node = node.parentElement) {
+        opacity *= Number(getComputedStyle(node).opacity);
+      }
+      const bg = backdrop(el);
+      const fg = over([colour[0], colour[1], colour[2], colour[3] * opacity], bg);
+      const [hi, lo] = [lum(fg), lum(bg)].sort((a, b) => b - a);
+      const ratio = Math.round(((hi + 0.05) / (lo + 0.05)) * 100) / 100;
+      out.push({selector, text: el.textContent.trim().slice(0, 30), ratio});
+    }
+  }
+  return out;
+}"""
+
+SMALL_FELT_TEXT = [
+    "#last-move",
+    "#turn-line",
+    ".zone-caption",
+    ".stop-word",
+    ".seat-name",
+    ".hand-size",
+    ".seat-score",
+    ".badge",
+    ".table-note",
+]
+
+
+def test_small_text_on_the_felt_has_a_contrast_of_at_least_4_5(
+    server: LiveServer, open_page: Callable[..., BrowserPage]
+) -> None:
+    page = open_page().page
+    start_game(page, server.url, "indecision")
+    wait_draw_phase(page)
+    expect(page.locator("#last-move")).to_be_visible()
+    measured = page.evaluate(CONTRAST_JS, SMALL_FELT_TEXT)
+    seen = {m["selector"] for m in measured}
+    assert {"#last-move", "#turn-line", ".zone-caption", ".stop-word"} <= seen, seen
+    low = [m for m in measured if m["ratio"] < 4.5]
+    assert not low, f"text below 4.5:1 on the felt: {low}"
+
+
+def test_a_stop_hint_highlights_stop_and_tapping_the_hinted_card_never_discards_it(
+    server: LiveServer, open_page: Callable[..., BrowserPage]
+) -> None:
+    page = open_page().page
+    start_game(page, server.url, "indecision")
+    wait_draw_phase(page)
+    version = table_state(page).version
+    page.locator("[data-zone=stock] button.zone-button").click()
+    wait_version_after(page, version)
+    wait_my_turn(page)
+    assert table_state(page).phase == "discard"
+    version = table_state(page).version
+    card = page.locator(".hand .hand-card").first.get_attribute("data-card")
+    # The coach's hint, as the server sends it: stop with this card as the spare.
+    page.evaluate(
+        "card => window.cardtable.view.onHint({type: 'hint', action: `stop ${card}`,"
+        " reason: `Stop with ${card} as the spare: you score 9.`})",
+        card,
+    )
+    hinted = page.locator(f".hand .hand-card.hinted[data-card='{card}']")
+    expect(hinted).to_have_attribute("aria-pressed", "true")
+    stop = page.locator(".actions button[data-verb='stop'].hinted")
+    expect(stop).to_be_enabled()
+    hint_line = page.locator("#hint-line")
+    expect(hint_line).to_have_text(re.compile(r"^Hint: Stop with \S+ as the spare"))
+    # Tapping the hinted (lifted) card follows the hint: a stop, never a discard.
+    tap_lifted(page)
+    page.wait_for_function(
+        "v => document.querySelector('dialog#panel[open]')"
+        " || Number(document.querySelector('.table').dataset.version) > v",
+        arg=version,
+    )
+    if table_state(page).version == version:
+        expect(page.locator("dialog#panel[data-panel=confirm]")).to_contain_text("Stop anyway?")
+    else:
+        expect(page.locator("#last-move")).to_contain_text("You stopped the hand")

@@ -242,18 +242,32 @@ def test_grouping_puts_runs_and_sets_first(
         if index == 0 or entry["start"]:
             groups.append([])
         groups[-1].append(entry["card"])
+    # Jokers (the wild joker's rank, printed jokers) may stand in for missing cards.
+    jokers = set(
+        page.evaluate(
+            "() => { const v = window.cardtable.view; return [...v.module.jokerCards(v.ctx())]; }"
+        )
+    )
     for group in groups:
-        ranks = [RANKS.index(card[:-1]) for card in group]
-        suits = {card[-1] for card in group}
+        natural = [card for card in group if card not in jokers]
+        wild = len(group) - len(natural)
+        ranks = [RANKS.index(card[:-1]) for card in natural]
+        suits = {card[-1] for card in natural}
         same_rank = len(set(ranks)) == 1
-        run = len(suits) == 1 and (consecutive(ranks) or consecutive([r or 13 for r in ranks]))
-        assert len(group) >= 3 and (same_rank or run), group
+        run = len(suits) == 1 and (
+            fillable(ranks, wild) or fillable([r or 13 for r in ranks], wild)
+        )
+        assert len(group) >= 3 and natural and (same_rank or run), group
 
 
-def consecutive(ranks: list[int]) -> bool:
-    """Whether the ranks are one unbroken sequence (13 stands for a high ace)."""
+def fillable(ranks: list[int], jokers: int) -> bool:
+    """Whether distinct ranks make one sequence with at most ``jokers`` gaps filled (13 stands
+    for a high ace)."""
     ordered = sorted(ranks)
-    return ordered == list(range(ordered[0], ordered[0] + len(ordered)))
+    if len(set(ordered)) != len(ordered):
+        return False
+    gaps = ordered[-1] - ordered[0] + 1 - len(ordered)
+    return gaps <= jokers
 
 
 def test_hint_key_shows_a_hint_and_escape_closes_it(
@@ -289,20 +303,13 @@ def test_enter_lifts_then_escape_lowers_and_tap_twice_discards(
         page.locator(".hand .hand-card").first.click()
         wait_version_after(page, version)
         wait_my_turn(page)
-    # Before drawing, a second tap on the lifted card explains instead of discarding. On a
-    # heavily loaded machine the page has been seen to drop the lift between the two taps
-    # without any move being made; the pair of taps is then tried once more.
+    # Before drawing, a second tap on the lifted card explains instead of discarding.
     version = table_state(page).version
-    for attempt in range(2):
-        page.locator(".hand .hand-card").first.click()
-        lifted = page.locator(".hand .hand-card.lifted")
-        expect(lifted).to_have_count(1)
-        lifted.click()
-        try:
-            expect(page.locator(".toast")).to_contain_text("Draw a card first", timeout=3000)
-            break
-        except AssertionError:
-            assert attempt == 0 and table_state(page).version == version, "a tap made a move"
+    page.locator(".hand .hand-card").first.click()
+    lifted = page.locator(".hand .hand-card.lifted")
+    expect(lifted).to_have_count(1)
+    lifted.click()
+    expect(page.locator(".toast")).to_contain_text("Draw a card first")
     assert table_state(page).version == version
     record_hands(page)
     version = table_state(page).version

@@ -251,6 +251,10 @@ export class Hand {
 
   render() {
     const hadFocus = this.element.contains(document.activeElement);
+    // Each card keeps its element from one render to the next (updated in place): a state that
+    // arrives between a press and its release, or between two quick taps, must not swap the
+    // element under the finger, which would lose the tap (no click reaches a removed element).
+    if (!this.nodes) this.nodes = new Map();
     const nodes = this.entries.map((entry, index) => {
       const marks = this.marks.get(entry.card) || "";
       const extra = this.describe(entry.card);
@@ -274,10 +278,22 @@ export class Hand {
           dataset: { card: entry.card, uid: String(entry.uid) },
         },
       });
-      this.bindPointer(el, entry);
+      const old = this.nodes.get(entry.uid);
+      if (old && old.dataset.card === entry.card) {
+        old.className = el.className;
+        for (const name of ["aria-label", "aria-pressed", "tabindex"]) old.setAttribute(name, el.getAttribute(name));
+        return old;
+      }
+      this.bindPointer(el, entry.uid);
+      this.nodes.set(entry.uid, el);
       return el;
     });
-    this.element.replaceChildren(...nodes);
+    const live = new Set(this.entries.map((e) => e.uid));
+    for (const uid of [...this.nodes.keys()]) if (!live.has(uid)) this.nodes.delete(uid);
+    const current = [...this.element.children];
+    if (current.length !== nodes.length || current.some((node, i) => node !== nodes[i])) {
+      this.element.replaceChildren(...nodes);
+    }
     this.element.setAttribute("aria-label", `Your hand, ${this.entries.length} cards`);
     this.layout();
     if (hadFocus) this.focusCurrent();
@@ -366,7 +382,9 @@ export class Hand {
     }
   }
 
-  bindPointer(el, entry) {
+  bindPointer(el, uid) {
+    // The entry objects are replaced on every sync; the card's uid is what stays.
+    const entryOf = () => this.entries.find((e) => e.uid === uid);
     let start = null;
     let dragging = false;
     let moved = false;
@@ -460,9 +478,9 @@ export class Hand {
           target = i;
         }
       });
-      const index = this.entries.findIndex((e) => e.uid === entry.uid);
+      const index = this.entries.findIndex((e) => e.uid === uid);
       if (target !== index && index >= 0) {
-        this.entries.splice(index, 1);
+        const [entry] = this.entries.splice(index, 1);
         this.entries.splice(target, 0, entry);
         const others = children.filter((c) => c !== el);
         this.element.insertBefore(el, others[target] || null);
@@ -485,10 +503,11 @@ export class Hand {
         this.onDrop(entry.card, dropZone.dataset.dropZone);
       } else if (wasDragging) {
         // The card joins the group of the card now on its left.
-        const index = this.entries.findIndex((e) => e.uid === entry.uid);
+        const index = this.entries.findIndex((e) => e.uid === uid);
         const neighbour = this.entries[index - 1] || this.entries[index + 1];
-        entry.group = neighbour ? neighbour.group : null;
-        this.focusUid = entry.uid;
+        const entry = entryOf();
+        if (entry) entry.group = neighbour ? neighbour.group : null;
+        this.focusUid = uid;
         this.suppressClickUntil = performance.now() + 400;
         this.save();
         this.render();
@@ -505,7 +524,7 @@ export class Hand {
       }
       // Keyboard activation is handled in keydown; detail 0 means a synthetic click.
       if (event.detail === 0 && document.activeElement === el) return;
-      this.activate(entry.uid);
+      if (entryOf()) this.activate(uid);
     });
   }
 }
