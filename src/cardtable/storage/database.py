@@ -63,6 +63,11 @@ class Database:
         self.engine = _make_engine(self.url)
         try:
             upgrade(self.engine)
+        except OperationalError as exc:
+            self.engine.dispose()
+            raise StorageError(
+                f"cannot open the database {self.url}: {exc.orig if exc.orig else exc}"
+            ) from exc
         except BaseException:
             self.engine.dispose()
             raise
