@@ -22,14 +22,16 @@ process, as browsers would, so that they do not compete with the server for the 
    event loop meanwhile (a probe task on the loop sleeps 5 ms at a time and records how late it
    wakes). ``--legacy`` stores the tables without their summaries, as a database from before
    summaries were kept holds them: the server then replays each listed table once.
-5. **Event-loop lag under play** (``--lag-tables``): tables whose computer players are at level
-   ``hard`` play flat out with their measuring clients while the probe records how late the
-   loop wakes; every other request waits that long.
+5. **Event-loop lag under play.** During the move-latency load the same probe records how late
+   the server's loop wakes; every other request and socket waits that long. With
+   ``--level hard`` the computer players think with the Hard search (in worker threads).
 
 Figures are medians and 99th percentiles; nothing fails on time. Reproduce::
 
     .venv/bin/python -m benchmarks.bench_server
     .venv/bin/python -m benchmarks.bench_server --tables 20 --moves 30 --level normal
+    .venv/bin/python -m benchmarks.bench_server --only listing --listing 5000 [--legacy]
+    .venv/bin/python -m benchmarks.bench_server --only load --tables 10 --moves 10 --level hard
 """
 
 from __future__ import annotations
@@ -497,10 +499,12 @@ def main() -> None:
             )
             timings.clear()
             stored_moves[0] = 0
-            round_trips, games, wall = run_load(server, args.tables, args.moves, args.level)
+            with LoopProbe(server) as probe:
+                round_trips, games, wall = run_load(server, args.tables, args.moves, args.level)
             server_side = [t.broadcast - t.received for t in timings]
             print(describe("server: frame in -> views sent", server_side))
             print(describe("client: action sent -> new state", round_trips))
+            print(describe("event loop: lateness of a 5 ms sleep", probe.take()))
             print(
                 f"  {games} games in {wall:.1f} s; {stored_moves[0]:,} moves of humans and bots "
                 f"stored and sent ({stored_moves[0] / wall:,.0f} per second)"
