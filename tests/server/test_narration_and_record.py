@@ -137,3 +137,15 @@ def test_record_never_counts_a_stored_tie_as_a_win() -> None:
         [RecordEvent("a", "indecision", "deal", won=True, points=20, details={"tied": True})]
     )["indecision"]
     assert record["deals_won"] == 0
+
+
+def test_declaration_rummy_view_in_the_state_message_carries_the_own_hand_count() -> None:
+    # Holding 2H 3H 4H 4S 4C the count is 5 (the three fours meld): the Declare question
+    # says "Declare with a count of 5?".
+    from bots.positions import declaration
+    from cardtable.games.declaration_rummy.engine import ENGINE
+    from cardtable.server.narration import own_facts
+
+    state = declaration(["2H 3H 4H 4S 4C", "5C 6D 7S 8H 10C"])
+    assert own_facts("declaration-rummy", ENGINE.view(state, 0)) == {"count": 5}
+    assert own_facts("indecision", object()) == {}

@@ -288,6 +288,7 @@ def test_state_message_has_every_protocol_field(client: TestClient) -> None:
             "last_action",
             "summary",
             "announce",
+            "own",
         }
         assert state["seat"] == 0 and state["to_move"] == 0 and state["result"] is None
         assert state["announce"].endswith("Your turn.")

@@ -134,8 +134,10 @@ def state_message(
     last_action: dict[str, Any] | None,
     summary: dict[str, Any] | None,
     announce: str,
+    own: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """The state one seat sees after a change (or on connecting)."""
+    """The state one seat sees after a change (or on connecting); ``own`` holds what the seat
+    may know of its own hand without working it out (Declaration Rummy's ``count``)."""
     return {
         "type": "state",
         "version": version,
@@ -147,6 +149,7 @@ def state_message(
         "last_action": last_action,
         "summary": summary,
         "announce": announce,
+        "own": own or {},
     }
 
 

@@ -27,7 +27,7 @@ from cardtable.errors import CardtableError, IllegalActionError, RuleKey
 from cardtable.games.contract import TERMINAL, AnyEngine
 from cardtable.server import advisors
 from cardtable.server.messages import ClientMessage, ProtocolError, state_message
-from cardtable.server.narration import Outcome, finished_between, merge_summaries
+from cardtable.server.narration import Outcome, finished_between, merge_summaries, own_facts
 from cardtable.server.narration.announce import announcement, public_notation
 from cardtable.server.options import PAUSE_AFTER_DEAL
 from cardtable.server.summary import summarize
@@ -134,6 +134,7 @@ class TableOwner:
             version=self.version,
             seat=seat,
             view=view.to_json(),
+            own=own_facts(self.game, view),
             legal=legal,
             to_move=to_move,
             result=None if result is None else result.to_json(),

@@ -19,11 +19,13 @@ from .tablekit import (
     answer_panel,
     lift_playable_card,
     open_house_rules,
+    panel_name,
     play_with_mouse,
     start_game,
     table_state,
     tap_card,
     tap_lifted,
+    wait_idle,
     wait_my_turn,
     wait_version_after,
 )
@@ -106,7 +108,10 @@ def test_a_card_lifted_when_declaring_is_put_down(
         tap_card(page.locator(".hand .hand-card").first)
         expect(page.locator(".hand .hand-card.lifted")).to_have_count(1)
         button.click()
-        page.locator("dialog#panel[data-panel=confirm] .btn.primary").click()
+        confirm = page.locator("dialog#panel[data-panel=confirm]")
+        # The question shows the count being declared with.
+        expect(confirm).to_contain_text(re.compile(r"Declare with a count of \d+\?"))
+        confirm.locator(".btn.primary").click()
         declared.append(True)
         return True
 
@@ -525,3 +530,51 @@ def test_a_stop_hint_highlights_stop_and_tapping_the_hinted_card_never_discards_
         expect(page.locator("dialog#panel[data-panel=confirm]")).to_contain_text("Stop anyway?")
     else:
         expect(page.locator("#last-move")).to_contain_text("You stopped the hand")
+
+
+def test_indecision_hand_summary_opens_with_the_state_that_ends_the_hand(
+    server: LiveServer, open_page: Callable[..., BrowserPage]
+) -> None:
+    page = open_page().page
+    start_game(page, server.url, "indecision", level="normal")
+    # Note the first version whose view carries a finished hand, and the version at which the
+    # summary panel opened.
+    page.evaluate(
+        """() => {
+      window.__ended = null; window.__opened = null;
+      const table = document.querySelector('.table');
+      new MutationObserver(() => {
+        if (window.__ended === null && window.cardtable.view.message?.view?.last_hand) {
+          window.__ended = Number(table.dataset.version);
+        }
+      }).observe(table, {attributes: true, attributeFilter: ['data-version']});
+      const dialog = document.querySelector('dialog#panel');
+      new MutationObserver(() => {
+        if (window.__opened === null && dialog.open && dialog.dataset.panel === 'summary') {
+          window.__opened = Number(table.dataset.version);
+        }
+      }).observe(dialog, {attributes: true, attributeFilter: ['open']});
+    }"""
+    )
+    for _ in range(80):
+        wait_idle(page)
+        if page.evaluate("() => window.__ended") is not None:
+            break
+        if panel_name(page) is not None:
+            answer_panel(page)
+            continue
+        state = table_state(page)
+        stock = page.locator("[data-zone=stock] button.zone-button")
+        if stock.count():
+            stock.click()
+        elif lift_playable_card(page) is not None:
+            tap_lifted(page)
+        else:
+            continue
+        if panel_name(page) == "confirm":
+            answer_panel(page)
+        wait_version_after(page, state.version)
+    ended = page.evaluate("() => window.__ended")
+    assert ended is not None, "no hand ended"
+    expect(page.locator("dialog#panel[data-panel=summary]")).to_be_visible()
+    assert page.evaluate("() => window.__opened") == ended

@@ -153,6 +153,14 @@ def narrator_for(game: str) -> Narrator:
     return narrator
 
 
+def own_facts(game: str, view: Any) -> dict[str, Any]:
+    """What a seat may know of its own hand without working it out, sent as ``own`` in the
+    state message (Declaration Rummy's count, which the Declare question shows); a game's
+    narrator gives them through an ``own_facts(view)`` method, when it has one."""
+    facts = getattr(narrator_for(game), "own_facts", None)
+    return {} if facts is None else dict(facts(view))
+
+
 def finished_between(game: str, engine: AnyEngine, before: Any, after: Any) -> list[Outcome]:
     """Every unit of play a move finished, smallest first."""
     return narrator_for(game).finished(engine, before, after)

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 from typing import Any, Final
 
+from cardtable.errors import CardtableError
 from cardtable.games.contract import AnyEngine
+from cardtable.games.declaration_rummy.scoring import count_hand
 from cardtable.server.narration import (
     Names,
     Outcome,
@@ -28,6 +30,16 @@ _ENDINGS: Final = {
 
 class DeclarationRummyNarrator:
     """Games (declared, gone out, dropped, tied) and matches of Declaration Rummy."""
+
+    def own_facts(self, view: Any) -> dict[str, Any]:
+        """``count``: the count of the seat's own hand (``None`` with no hand, or one larger
+        than the scorer takes)."""
+        if not view.hand:
+            return {"count": None}
+        try:
+            return {"count": count_hand(view.hand, view.rules).count}
+        except CardtableError:
+            return {"count": None}
 
     def finished(self, engine: AnyEngine, before: Any, after: Any) -> list[Outcome]:
         """The game that ``after`` finished, then the match if it is over."""

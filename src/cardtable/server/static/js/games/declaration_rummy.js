@@ -351,7 +351,14 @@ export default {
     const action = parseAction(notation);
     if (action.verb === "declare") {
       const gin = ctx.view.rules?.gin_rummy;
-      return confirmPanel("Declare?", `Lay your hand face up: the game ends and the lowest count wins${gin ? ` (Gin variation: your count must be ${ctx.view.rules.gin_threshold} or less)` : ""}.`, "Declare");
+      const count = ctx.message.own?.count;
+      const known = count !== null && count !== undefined;
+      return confirmPanel(
+        known ? `Declare with a count of ${count}?` : "Declare?",
+        `Everyone lays their hand face up: the game ends and the lowest count wins${known ? ` (yours is ${count})` : ""}${gin ? `. Gin variation: you may declare with ${ctx.view.rules.gin_threshold} or less` : ""}.`,
+        known ? `Declare with ${count}` : "Declare",
+        "Keep playing",
+      );
     }
     if (action.verb === "drop") {
       return confirmPanel("Drop out of this game?", "Your cards go face down, out of play, and you cannot win this game; the others play on.", "Drop out", "Keep playing");
