@@ -33,18 +33,28 @@ def db_url(tmp_path: Path) -> str:
 
 @pytest.fixture
 def make_client(db_url: str) -> Iterator[Callable[..., TestClient]]:
-    """Start apps over the test database (``bot_delay_scale`` 0 unless given, deals from the
-    test seed 7 unless ``settings`` say otherwise); all are closed at the end of the test."""
+    """Start apps over the test database: computer players without pauses, deals from the
+    test seed 7 and messages at any pace unless ``bot_delay_scale`` or ``settings`` say
+    otherwise; each app's client holds a new profile unless ``profile`` is false. All are
+    closed at the end of the test."""
     stack: list[TestClient] = []
 
     def start(
-        *, url: str | None = None, bot_delay_scale: float = 0.0, settings: Settings | None = None
+        *,
+        url: str | None = None,
+        bot_delay_scale: float = 0.0,
+        settings: Settings | None = None,
+        profile: bool = True,
     ) -> TestClient:
-        settings = settings if settings is not None else Settings(test_seed=7)
+        if settings is None:
+            # Test clients play as fast as the computer players: far past a person's pace.
+            settings = Settings(test_seed=7, limit_messages="1000/second")
         app = create_app(url or db_url, settings=settings, bot_delay_scale=bot_delay_scale)
         client = TestClient(app)
         client.__enter__()
         stack.append(client)
+        if profile:
+            assert client.post("/api/profile").status_code == 201
         return client
 
     yield start
@@ -55,9 +65,14 @@ def make_client(db_url: str) -> Iterator[Callable[..., TestClient]]:
 @pytest.fixture
 def client(make_client: Callable[..., TestClient]) -> TestClient:
     """A client of an app whose computer players move at once; it has a profile cookie."""
-    started = make_client()
-    assert started.get("/api/profile").status_code == 200
-    return started
+    return make_client()
+
+
+def visitor(client: TestClient) -> TestClient:
+    """Another browser on the same app, with a profile of its own."""
+    other = TestClient(client.app)
+    assert other.post("/api/profile").status_code == 201
+    return other
 
 
 def cookie_of(client: TestClient) -> str:

@@ -6,21 +6,24 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
 
 from cardtable.server.context import context_of
 from cardtable.server.identity import COOKIE_NAME
+from cardtable.server.options import DEFAULT_OPTIONS
+from cardtable.storage import RecordEvent
 
-from .conftest import cookie_of, new_table, owner_of, play_to_end, receive, wait_for_turn
+from .conftest import cookie_of, new_table, owner_of, play_to_end, receive, visitor, wait_for_turn
 
 
 def _restart(make_client: Callable[..., TestClient], old: TestClient) -> TestClient:
     """A new app over the same database, with the old client's cookie."""
     token = cookie_of(old)
     old.__exit__(None, None, None)
-    fresh = make_client()
+    fresh = make_client(profile=False)
     fresh.cookies.set(COOKIE_NAME, token)
     return fresh
 
@@ -45,10 +48,10 @@ def test_record_survives_a_restart(
 def test_profile_and_options_survive_a_restart(
     client: TestClient, make_client: Callable[..., TestClient]
 ) -> None:
-    client.put("/api/profile", json={"name": "Ruby", "options": {"four_colour": True}})
+    client.put("/api/profile", json={"name": "Rowena", "options": {"four_colour": True}})
     restarted = _restart(make_client, client)
     profile = restarted.get("/api/profile").json()
-    assert profile["name"] == "Ruby" and profile["options"]["four_colour"] is True
+    assert profile["name"] == "Rowena" and profile["options"]["four_colour"] is True
 
 
 def test_game_in_progress_resumes_after_a_restart(
@@ -87,7 +90,7 @@ def test_bots_resume_their_turns_after_a_restart(
     make_client: Callable[..., TestClient],
 ) -> None:
     slow = make_client(bot_delay_scale=1000.0)
-    slow.get("/api/profile")
+    slow.post("/api/profile")
     seats = [{"kind": "human"}, {"kind": "bot", "level": "random"}]
     table_id = new_table(slow, "indecision", seats=seats, seed=8)
     with slow.websocket_connect(f"/ws/tables/{table_id}") as ws:
@@ -114,60 +117,121 @@ def test_a_finished_game_stays_finished_after_a_restart(
     assert final["result"] is not None
 
 
-def test_export_import_round_trip_copies_name_options_and_record(
+def _played(record: dict[str, Any]) -> dict[str, Any]:
+    """The statistics of one game's record, without its names and its imported part."""
+    names = ("game", "title", "deal_word", "points_are", "imported")
+    return {key: value for key, value in record.items() if key not in names}
+
+
+def test_export_import_round_trip_copies_name_options_and_record_as_imported(
     client: TestClient,
 ) -> None:
-    client.put("/api/profile", json={"name": "Max", "options": {"large_cards": True}})
+    client.put("/api/profile", json={"name": "Maxine", "options": {"large_cards": True}})
     _play_short_indecision(client, 5)
     document = client.get("/api/profile/export").json()
     assert document["format"] == "cardtable-profile" and document["version"] == 1
-    assert document["record"]
-    other = TestClient(client.app)
-    other.get("/api/profile")
+    assert document["record"] and not any(event["imported"] for event in document["record"])
+    other = visitor(client)
     imported = other.post("/api/profile/import", json=document).json()
-    assert imported["name"] == "Max" and imported["options"]["large_cards"] is True
+    assert imported["name"] == "Maxine" and imported["options"]["large_cards"] is True
     assert imported["record_events_added"] == len(document["record"])
-    assert other.get("/api/record").json() == client.get("/api/record").json()
+    mine = client.get("/api/record").json()["indecision"]
+    theirs = other.get("/api/record").json()["indecision"]
+    assert mine["imported"] is None and mine["games_played"] == 1
+    assert theirs["games_played"] == 0 and theirs["deals_played"] == 0
+    assert theirs["imported"] == _played(mine)
     again = other.post("/api/profile/import", json=document).json()
     assert again["record_events_added"] == 0
-    assert other.get("/api/record").json() == client.get("/api/record").json()
+    assert other.get("/api/record").json()["indecision"]["imported"] == _played(mine)
     exported_again = other.get("/api/profile/export").json()
-    assert exported_again["record"] == document["record"]
+    assert exported_again["record"] == [{**event, "imported": True} for event in document["record"]]
 
 
-def test_import_merges_a_record_into_an_existing_one(client: TestClient) -> None:
+def test_import_keeps_imported_results_apart_from_results_played_here(
+    client: TestClient,
+) -> None:
     _play_short_indecision(client, 6)
     document = client.get("/api/profile/export").json()
-    other = TestClient(client.app)
-    other.get("/api/profile")
+    other = visitor(client)
     _play_short_indecision(other, 7)
     other.post("/api/profile/import", json=document)
-    assert other.get("/api/record").json()["indecision"]["games_played"] == 2
+    record = other.get("/api/record").json()["indecision"]
+    assert record["games_played"] == 1 and record["imported"]["games_played"] == 1
+
+
+def test_an_import_cannot_add_wins_to_the_record_of_play_here(client: TestClient) -> None:
+    forged = [
+        {"key": f"forged:{n}", "game": "indian-rummy", "kind": "deal", "won": True, "points": 0}
+        for n in range(2000)
+    ]
+    document = {"format": "cardtable-profile", "version": 1, "record": forged}
+    response = client.post("/api/profile/import", json=document)
+    assert response.status_code == 200 and response.json()["record_events_added"] == 2000
+    record = client.get("/api/record").json()["indian-rummy"]
+    assert record["deals_won"] == 0 and record["deals_played"] == 0
+    assert record["imported"]["deals_won"] == 2000
 
 
 def test_bad_import_documents_are_refused_and_change_nothing(client: TestClient) -> None:
-    client.put("/api/profile", json={"name": "Ivy"})
+    client.put("/api/profile", json={"name": "Ivo"})
     good = client.get("/api/profile/export").json()
+    event = {"key": "k", "game": "indecision", "kind": "game"}
     for document, words in [
-        ([], "not a cardtable profile"),
-        ({"format": "something-else"}, "not a cardtable profile"),
-        ({**good, "version": 9}, "version 9 is not supported"),
-        ({**good, "name": ""}, "profile name must be text"),
-        ({**good, "options": {"coach": "loud"}}, "coach must be true or false"),
-        ({**good, "options": {"volume": 3}}, "unknown option(s) volume"),
+        ([], "the request body must be a JSON object"),
+        ({"format": "something-else"}, "format must be 'cardtable-profile'"),
+        ({**good, "version": 9}, "version must be 1"),
+        ({**good, "name": ""}, "name must be non-empty text"),
+        ({**good, "name": "Otto"}, "is used by the table itself"),
+        ({**good, "options": {"coach": "loud"}}, "options.coach must be true or false"),
+        ({**good, "options": {"volume": 3}}, "unknown field options.volume"),
         ({**good, "record": {}}, "record must be a list"),
-        ({**good, "record": [{"key": "k", "game": "indecision", "kind": "round"}]}, "kind"),
-        ({**good, "record": [{"game": "indecision", "kind": "game"}]}, "needs a text 'key'"),
-        (
-            {**good, "record": [{"key": "k", "game": "x", "kind": "game", "points": "9"}]},
-            "'points' must be a whole number",
-        ),
+        ({**good, "record": [{**event, "kind": "round"}]}, "record[0].kind must be"),
+        ({**good, "record": [{"game": "indecision", "kind": "game"}]}, "record[0].key is missing"),
+        ({**good, "record": [{**event, "points": "9"}]}, "record[0].points must be a whole number"),
+        ({**good, "record": [{**event, "points": 10**7}]}, "record[0].points must be at most"),
+        ({**good, "record": [{**event, "points": 1.5}]}, "record[0].points must be a whole number"),
+        ({**good, "record": [{**event, "game": "chess"}]}, "unknown game 'chess'"),
+        ({**good, "record": [{**event, "missing_optional": 1.5}]}, "unknown field record[0]"),
+        ({**good, "record": [{**event, "details": {"a": {"b": [1]}}}]}, "record[0].details:"),
+        ({**good, "record": [{**event, "at": "yesterday"}]}, "record[0].at:"),
+        ({**good, "record": [event] * 10_001}, "record must have at most 10000 items"),
     ]:
         response = client.post("/api/profile/import", json=document)
         assert response.status_code == 400, document
-        assert words in response.json()["detail"]
-    assert client.get("/api/profile").json()["name"] == "Ivy"
+        assert words in response.json()["detail"], (words, response.json())
+    assert client.get("/api/profile").json()["name"] == "Ivo"
     assert client.get("/api/profile/export").json()["record"] == []
+
+
+def test_a_refused_import_changes_neither_name_nor_options_nor_record(client: TestClient) -> None:
+    client.put("/api/profile", json={"name": "Ivo"})
+    good = {"key": "k1", "game": "indecision", "kind": "game", "won": True}
+    document = {
+        "format": "cardtable-profile",
+        "version": 1,
+        "name": "Changed",
+        "options": {"coach": True},
+        "record": [good, {**good, "key": "k2", "game": "chess"}],
+    }
+    assert client.post("/api/profile/import", json=document).status_code == 400
+    assert client.get("/api/profile").json() == {"name": "Ivo", "options": DEFAULT_OPTIONS}
+    assert client.get("/api/profile/export").json()["record"] == []
+
+
+def test_export_answers_even_when_stored_details_are_deeply_nested(client: TestClient) -> None:
+    from cardtable import storage
+
+    context = context_of(client.app)
+    profile_id = storage.profile_by_token(context.db, cookie_of(client)).id  # type: ignore[union-attr]
+    nested: dict[str, Any] = {}
+    for _ in range(200):
+        nested = {"n": nested}
+    event = RecordEvent(key="old", game="indecision", kind="game", won=True, details={"x": nested})
+    storage.add_events(context.db, profile_id, [event])
+    response = client.get("/api/profile/export")
+    assert response.status_code == 200
+    (exported,) = response.json()["record"]
+    assert exported["details"] == {}
 
 
 def test_finished_tables_leave_memory_and_load_again_from_the_database(

@@ -132,4 +132,5 @@ def test_export_document_round_trips_through_parse(db: Database) -> None:
     document = storage.export_profile(db, profile.id)
     name, options, events = storage.parse_document(document)
     assert (name, options) == ("Ruby", {"coach": True})
-    assert [event.to_json() for event in events] == document["record"]
+    assert all(event.imported for event in events)
+    assert [{**event.to_json(), "imported": False} for event in events] == document["record"]

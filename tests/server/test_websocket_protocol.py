@@ -15,7 +15,7 @@ from starlette.websockets import WebSocketDisconnect
 
 from cardtable.server.messages import MAX_MESSAGE_BYTES
 
-from .conftest import new_table, owner_of, receive, receive_type, wait_for_turn
+from .conftest import new_table, owner_of, receive, receive_type, visitor, wait_for_turn
 
 TWO_HUMANS = [{"kind": "human"}, {"kind": "human"}]
 
@@ -260,8 +260,7 @@ def test_connection_without_a_profile_or_seat_or_table_is_closed(client: TestCli
         with pytest.raises(WebSocketDisconnect) as closed:
             receive(ws)
         assert closed.value.code == 4401
-    stranger = TestClient(client.app)
-    stranger.get("/api/profile")
+    stranger = visitor(client)
     with stranger.websocket_connect(f"/ws/tables/{table_id}") as ws:
         assert receive(ws)["message"] == "you do not sit at this table"
         with pytest.raises(WebSocketDisconnect) as closed:

@@ -17,8 +17,9 @@ from typing import Annotated, Final, NoReturn
 import typer
 
 MAX_WEBSOCKET_FRAME: Final = 64 * 1024
-"""uvicorn drops a connection sending a bigger frame; the app answers anything above 4 KiB with
-a "too large" error, so this only stops abuse."""
+"""uvicorn drops a connection sending a bigger frame before it is read into memory; the app
+itself closes one sending a frame above its ``max_frame_bytes`` setting (64 KiB by default)
+and answers anything above 4 KiB with a "too large" error."""
 
 
 def serve(host: str = "127.0.0.1", port: int = 8000, data_dir: Path | None = None) -> None:

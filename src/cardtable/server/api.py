@@ -1,233 +1,267 @@
 """The HTTP API (JSON): games and rules, tables, profile and options, record, export/import.
 
-Bad requests get a 4xx answer ``{"detail": "sentence naming the problem"}``; nothing a client
-sends can raise past these handlers.
+Requests and answers are the pydantic models of :mod:`cardtable.server.models`; every route
+goes through :class:`~cardtable.server.boundary.CheckedRoute` (Origin, JSON only, size, strict
+JSON), and every refusal is a 4xx ``{"detail": "sentence naming the problem"}``.
 """
 
 from __future__ import annotations
 
 import asyncio
-import json
-from typing import Annotated, Any, Final
+from typing import Annotated, Any, Final, Literal
 
-from fastapi import APIRouter, Depends, HTTPException, Request, Response
+from fastapi import APIRouter, HTTPException, Query, Request, Response
 from fastapi.responses import JSONResponse
 
 from cardtable import storage
 from cardtable.errors import CardtableError
-from cardtable.registry import canonical_name
+from cardtable.registry import canonical_name, get_engine
+from cardtable.server.boundary import CheckedRoute
 from cardtable.server.catalog import catalog
-from cardtable.server.context import context_of
+from cardtable.server.dependencies import Context, CurrentProfile, LobbyDep, Table, check_rate
 from cardtable.server.howto import how_to_play
-from cardtable.server.identity import current_profile
+from cardtable.server.identity import profile_for_page
 from cardtable.server.lobby import (
     MAX_PAGE,
     NotAllowedError,
     TableInUseError,
-    TooManyTablesError,
 )
-from cardtable.server.options import DEFAULT_OPTIONS, check_name, merge_options
+from cardtable.server.models import (
+    GameEntry,
+    GameRecord,
+    HowToPlay,
+    ImportAnswer,
+    LeftTable,
+    NewTable,
+    ProfileAnswer,
+    ProfileChange,
+    ProfileDocument,
+    Refusal,
+    SeatAnswer,
+    TableInfo,
+)
+from cardtable.server.options import DEFAULT_OPTIONS, merge_options
 from cardtable.server.record import aggregate
+from cardtable.server.rules_input import check_rule_types
 
-MAX_BODY_BYTES: Final = 2 * 1024 * 1024
+router = APIRouter(prefix="/api", route_class=CheckedRoute)
 
-router = APIRouter(prefix="/api")
-CurrentProfile = Annotated[storage.Profile, Depends(current_profile)]
-
-
-async def read_json(request: Request) -> Any:
-    """The request body as JSON (400 if it is not JSON, 413 if it is too large)."""
-    declared = request.headers.get("content-length")
-    if declared is not None and declared.isdigit() and int(declared) > MAX_BODY_BYTES:
-        raise HTTPException(413, f"request body too large: the limit is {MAX_BODY_BYTES} bytes")
-    body = bytearray()
-    async for chunk in request.stream():
-        body.extend(chunk)
-        if len(body) > MAX_BODY_BYTES:
-            raise HTTPException(413, f"request body too large: the limit is {MAX_BODY_BYTES} bytes")
-    try:
-        return json.loads(body or b"null")
-    except (json.JSONDecodeError, UnicodeDecodeError):
-        raise HTTPException(400, "the request body is not valid JSON") from None
-
-
-def _object(payload: Any, what: str) -> dict[str, Any]:
-    if not isinstance(payload, dict):
-        raise HTTPException(400, f"{what} must be a JSON object")
-    return payload
+REFUSALS: dict[int | str, dict[str, Any]] = {
+    status: {"description": text, "model": Refusal}
+    for status, text in [
+        (400, "Bad input: the detail names the problem."),
+        (401, "No profile cookie: load the page (or POST /api/profile) first."),
+        (429, "Too many requests: the detail says when to try again."),
+    ]
+}
 
 
 @router.get("/games")
-async def list_games() -> list[dict[str, Any]]:
+async def list_games() -> list[GameEntry]:
     """Every game with its presets, rules schema, bot levels and notice."""
-    return await asyncio.to_thread(catalog)
+    entries = await asyncio.to_thread(catalog)
+    return [GameEntry.model_validate(entry) for entry in entries]
 
 
-@router.get("/rules/{game}")
-async def rules_page(game: str) -> dict[str, Any]:
+@router.get("/rules/{game}", responses={404: {"description": "No such game."}})
+async def rules_page(game: str) -> HowToPlay:
     """How to play ``game``."""
     try:
         name = canonical_name(game)
     except CardtableError as exc:
         raise HTTPException(404, str(exc)) from None
-    return how_to_play(name)
+    return HowToPlay.model_validate(how_to_play(name))
 
 
-@router.post("/tables", status_code=201)
-async def create_table(request: Request, profile: CurrentProfile) -> dict[str, Any]:
-    """Sit down at a new table: ``{game, rules, seats, commitment?, contribution?}`` ->
-    ``{table_id, seat}``. The server alone draws its seed; the deal's seed is derived from it
-    and the page's contribution (provably fair deals, :mod:`cardtable.fairness`)."""
-    payload = _object(await read_json(request), "a new table")
-    unknown = sorted(set(payload) - {"game", "rules", "seats", "commitment", "contribution"})
-    if unknown:
-        raise HTTPException(400, f"unknown field(s) {', '.join(unknown)} for a new table")
+@router.post("/tables", status_code=201, responses=REFUSALS)
+async def create_table(
+    new: NewTable, request: Request, profile: CurrentProfile, lobby: LobbyDep
+) -> SeatAnswer:
+    """Sit down at a new table. The server alone draws its seed; with a ``commitment`` (from
+    ``POST /api/commitments``) and the page's ``contribution``, the deal's seed is derived from
+    both (provably fair deals, :mod:`cardtable.fairness`)."""
+    check_rate(request, "table", profile)
     try:
-        table_id, seat = await context_of(request.app).lobby.create(
-            profile,
-            game=payload.get("game"),
-            rules=payload.get("rules"),
-            seats=payload.get("seats"),
-            commitment=payload.get("commitment"),
-            contribution=payload.get("contribution"),
+        rules: dict[str, Any] = dict(new.rules or {})
+        check_rule_types(get_engine(canonical_name(new.game)).rules_type, rules)
+        seats = (
+            None
+            if new.seats is None
+            else [seat.model_dump(exclude_none=True) for seat in new.seats]
         )
-    except TooManyTablesError as exc:
-        raise HTTPException(409, str(exc)) from None
-    except CardtableError as exc:
+        table_id, seat = await lobby.create(
+            profile,
+            game=new.game,
+            rules=rules,
+            seats=seats,
+            commitment=new.commitment,
+            contribution=new.contribution,
+        )
+    except (CardtableError, ValueError, TypeError) as exc:
         raise HTTPException(400, str(exc)) from None
-    return {"table_id": table_id, "seat": seat}
+    return SeatAnswer(table_id=table_id, seat=seat)
 
 
 LISTED_STATUSES: Final = (storage.PLAYING, storage.FINISHED, storage.ABANDONED)
 
 
-def _whole_number(raw: str | None, name: str, default: int, low: int, high: int) -> int:
-    if raw is None:
-        return default
-    if not raw.isdigit() or not low <= int(raw[:12]) <= high:
-        raise HTTPException(400, f"{name} must be a whole number from {low} to {high}")
-    return int(raw)
-
-
-@router.get("/tables", response_model=list[dict[str, Any]])
-async def my_tables(request: Request, response: Response, profile: CurrentProfile) -> Response:
+@router.get("/tables", responses=REFUSALS, response_model=list[TableInfo])
+async def my_tables(
+    request: Request,
+    profile: CurrentProfile,
+    lobby: LobbyDep,
+    status: Literal["playing", "finished", "abandoned"] = "playing",
+    limit: Annotated[int, Query(ge=1, le=MAX_PAGE)] = 50,
+    offset: Annotated[int, Query(ge=0, le=10**9)] = 0,
+) -> Response:
     """One page of the caller's tables, most recently played first: unfinished ones unless
     ``status`` says ``finished`` or ``abandoned``. ``limit`` (1-200, default 50) and ``offset``
     choose the page; the ``X-Total-Count`` header gives the number of such tables and a
     ``Link`` header (``rel="next"``) the next page, while there is one."""
-    query = request.query_params
-    status = query.get("status", storage.PLAYING)
-    if status not in LISTED_STATUSES:
-        raise HTTPException(400, f"status must be one of {', '.join(LISTED_STATUSES)}")
-    limit = _whole_number(query.get("limit"), "limit", 50, 1, MAX_PAGE)
-    offset = _whole_number(query.get("offset"), "offset", 0, 0, 10**9)
-    listed, total = await context_of(request.app).lobby.list_tables(
-        profile.id, status=status, limit=limit, offset=offset
-    )
+    listed, total = await lobby.list_tables(profile.id, status=status, limit=limit, offset=offset)
     headers = {"X-Total-Count": str(total)}
     if offset + len(listed) < total:
         following = request.url.include_query_params(offset=offset + len(listed), limit=limit)
         headers["Link"] = f'<{following.path}?{following.query}>; rel="next"'
     # Plain JSON data already: skip FastAPI's generic encoder, slow on a page of 200 rows.
-    answer = JSONResponse(listed, headers=headers)
-    answer.raw_headers.extend(h for h in response.raw_headers if h[0] == b"set-cookie")
-    return answer
+    return JSONResponse(listed, headers=headers)
 
 
-@router.get("/tables/{table_id}")
-async def table_info(table_id: str, request: Request, profile: CurrentProfile) -> dict[str, Any]:
+@router.get("/tables/{table_id}", responses={**REFUSALS, 404: {"description": "No such table."}})
+async def table_info(owner: Table, profile: CurrentProfile) -> TableInfo:
     """One table: game, rules, seats, version, the caller's seat, finished."""
-    owner = await context_of(request.app).lobby.get(table_id)
-    if owner is None:
-        raise HTTPException(404, f"there is no table {table_id!r}")
-    return owner.info(profile.id)
+    return TableInfo.model_validate(owner.info(profile.id))
 
 
-@router.post("/tables/{table_id}/join")
-async def join_table(table_id: str, request: Request, profile: CurrentProfile) -> dict[str, Any]:
+@router.post(
+    "/tables/{table_id}/join",
+    responses={**REFUSALS, 404: {"description": "No such table."}, 409: {"description": "Full."}},
+)
+async def join_table(owner: Table, profile: CurrentProfile, lobby: LobbyDep) -> SeatAnswer:
     """Take a free human seat at a table (or get one's own seat back)."""
     try:
-        seat = await context_of(request.app).lobby.join(table_id, profile)
+        seat = await lobby.join(owner.table_id, profile)
     except CardtableError as exc:
         raise HTTPException(409, str(exc)) from None
     if seat is None:
-        raise HTTPException(404, f"there is no table {table_id!r}")
-    return {"table_id": table_id, "seat": seat}
+        raise HTTPException(404, f"there is no table {owner.table_id!r}")
+    return SeatAnswer(table_id=owner.table_id, seat=seat)
 
 
-@router.delete("/tables/{table_id}")
-async def leave_table(table_id: str, request: Request, profile: CurrentProfile) -> dict[str, Any]:
+@router.delete(
+    "/tables/{table_id}",
+    responses={
+        **REFUSALS,
+        403: {"description": "Not started by the caller.", "model": Refusal},
+        404: {"description": "No such table.", "model": Refusal},
+        409: {"description": "Others sit at the table.", "model": Refusal},
+    },
+)
+async def leave_table(owner: Table, profile: CurrentProfile, lobby: LobbyDep) -> LeftTable:
     """Close a table the caller started, while nobody else sits at it (403 for anyone else,
     409 while others sit there); its status is then ``abandoned`` (or ``finished`` if the
     game had ended)."""
     try:
-        owner = await context_of(request.app).lobby.close(table_id, profile.id)
+        closed = await lobby.close(owner.table_id, profile.id)
     except NotAllowedError as exc:
         raise HTTPException(403, str(exc)) from None
     except TableInUseError as exc:
         raise HTTPException(409, str(exc)) from None
-    if owner is None:
-        raise HTTPException(404, f"there is no table {table_id!r}")
-    return {"table_id": table_id, "status": owner.status}
+    if closed is None:
+        raise HTTPException(404, f"there is no table {owner.table_id!r}")
+    return LeftTable(table_id=closed.table_id, status=closed.status)  # type: ignore[arg-type]
 
 
-@router.get("/profile")
-async def get_profile(profile: CurrentProfile) -> dict[str, Any]:
-    """The caller's name and options."""
-    return {"name": profile.name, "options": {**DEFAULT_OPTIONS, **profile.options}}
-
-
-@router.put("/profile")
-async def put_profile(request: Request, profile: CurrentProfile) -> dict[str, Any]:
-    """Change the name and/or options (options are merged: send only what changes)."""
-    payload = _object(await read_json(request), "a profile change")
-    unknown = sorted(set(payload) - {"name", "options"})
-    if unknown:
-        raise HTTPException(400, f"unknown profile field(s): {', '.join(unknown)}")
-    try:
-        name = check_name(payload["name"]) if "name" in payload else None
-        options = (
-            merge_options(profile.options, payload["options"]) if "options" in payload else None
-        )
-    except CardtableError as exc:
-        raise HTTPException(400, str(exc)) from None
-    context = context_of(request.app)
-    updated = await asyncio.to_thread(
-        storage.update_profile, context.db, profile.id, name=name, options=options
+def _profile_answer(profile: storage.Profile) -> ProfileAnswer:
+    return ProfileAnswer.model_validate(
+        {"name": profile.name, "options": {**DEFAULT_OPTIONS, **profile.options}}
     )
-    merged = {**DEFAULT_OPTIONS, **updated.options}
-    context.lobby.remember_options(updated.id, merged)
-    return {"name": updated.name, "options": merged}
 
 
-@router.get("/record")
-async def get_record(request: Request, profile: CurrentProfile) -> dict[str, Any]:
-    """Per game, the caller's record."""
-    events = await asyncio.to_thread(storage.events_of, context_of(request.app).db, profile.id)
-    return aggregate(events)
+@router.post("/profile", responses=REFUSALS)
+async def create_profile(request: Request, response: Response) -> ProfileAnswer:
+    """The caller's profile, created with its cookie when the caller has none (201)."""
+    profile, created = await profile_for_page(request, response)
+    if created:
+        response.status_code = 201
+    return _profile_answer(profile)
 
 
-@router.get("/profile/export")
-async def export_profile(request: Request, profile: CurrentProfile) -> dict[str, Any]:
+@router.get("/profile", responses=REFUSALS)
+async def get_profile(profile: CurrentProfile) -> ProfileAnswer:
+    """The caller's name and options."""
+    return _profile_answer(profile)
+
+
+@router.put("/profile", responses=REFUSALS)
+async def put_profile(
+    change: ProfileChange, profile: CurrentProfile, context: Context
+) -> ProfileAnswer:
+    """Change the name and/or options (options are merged: send only what changes)."""
+    options = None
+    if change.options is not None:
+        try:
+            options = merge_options(profile.options, change.options.model_dump(exclude_unset=True))
+        except CardtableError as exc:
+            raise HTTPException(400, str(exc)) from None
+    updated = await asyncio.to_thread(
+        storage.update_profile, context.db, profile.id, name=change.name, options=options
+    )
+    context.lobby.remember_options(updated.id, {**DEFAULT_OPTIONS, **updated.options})
+    return _profile_answer(updated)
+
+
+@router.get("/record", responses=REFUSALS)
+async def get_record(profile: CurrentProfile, context: Context) -> dict[str, GameRecord]:
+    """Per game, the caller's record: results played here, and imported ones apart."""
+    events = await asyncio.to_thread(storage.events_of, context.db, profile.id)
+    return {game: GameRecord.model_validate(entry) for game, entry in aggregate(events).items()}
+
+
+@router.get("/profile/export", responses=REFUSALS)
+async def export_profile(profile: CurrentProfile, context: Context) -> ProfileDocument:
     """The caller's profile and record as one JSON document."""
-    return await asyncio.to_thread(storage.export_profile, context_of(request.app).db, profile.id)
+    document = await asyncio.to_thread(storage.export_profile, context.db, profile.id)
+    return ProfileDocument.model_validate(document)
 
 
-@router.post("/profile/import")
-async def import_profile(request: Request, profile: CurrentProfile) -> dict[str, Any]:
-    """Replace the name and options and merge the record from an exported document."""
-    document = await read_json(request)
-    context = context_of(request.app)
+@router.post("/profile/import", responses=REFUSALS)
+async def import_profile(
+    document: ProfileDocument, request: Request, profile: CurrentProfile, context: Context
+) -> ImportAnswer:
+    """Replace the name and options and add the document's results to the record, marked as
+    imported (kept apart from results played here). All or nothing: a refused document
+    changes nothing."""
+    check_rate(request, "import", profile)
     try:
-        _name, raw_options, _events = storage.parse_document(document)
-        options = None if raw_options is None else merge_options({}, raw_options)
+        options = None
+        if document.options is not None:
+            options = merge_options({}, document.options.model_dump(exclude_unset=True))
+        events = [
+            storage.RecordEvent(
+                key=event.key,
+                game=canonical_name(event.game),
+                kind=event.kind,
+                won=event.won,
+                points=event.points,
+                details=dict(event.details),
+                at=storage.parse_time(event.at),
+                imported=True,
+            )
+            for event in document.record
+        ]
         added = await asyncio.to_thread(
-            storage.import_profile, context.db, profile.id, document, options=options
+            storage.import_profile,
+            context.db,
+            profile.id,
+            name=document.name,
+            options=options,
+            events=events,
         )
     except CardtableError as exc:
         raise HTTPException(400, str(exc)) from None
     updated = await asyncio.to_thread(storage.get_profile, context.db, profile.id)
     assert updated is not None
-    merged = {**DEFAULT_OPTIONS, **updated.options}
-    context.lobby.remember_options(updated.id, merged)
-    return {"name": updated.name, "options": merged, "record_events_added": added}
+    context.lobby.remember_options(updated.id, {**DEFAULT_OPTIONS, **updated.options})
+    answer = _profile_answer(updated)
+    return ImportAnswer(name=answer.name, options=answer.options, record_events_added=added)

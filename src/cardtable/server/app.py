@@ -10,18 +10,21 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from contextlib import asynccontextmanager, suppress
 from pathlib import Path
 from typing import Final
 
-from fastapi import FastAPI, Request
+from fastapi import FastAPI, HTTPException, Request
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 
 from cardtable.server import api, review_routes, websocket
+from cardtable.server.boundary import install_error_handlers
 from cardtable.server.context import AppContext
-from cardtable.server.identity import COOKIE_NAME, profile_for_token, set_profile_cookie
+from cardtable.server.identity import profile_for_page
 from cardtable.server.lobby import Lobby
+from cardtable.server.rate_limits import RateLimits
+from cardtable.server.security import SecurityHeaders
 from cardtable.server.settings import Settings
 from cardtable.storage import Database, StorageError
 
@@ -62,7 +65,11 @@ def create_app(
         redoc_url=None,
         openapi_url="/api/openapi.json",
     )
-    app.state.cardtable = AppContext(db=db, lobby=lobby, settings=settings)
+    app.state.cardtable = AppContext(
+        db=db, lobby=lobby, settings=settings, limits=RateLimits(settings)
+    )
+    install_error_handlers(app)
+    app.add_middleware(SecurityHeaders)
 
     @app.exception_handler(StorageError)
     async def storage_unavailable(_request: Request, exc: StorageError) -> Response:
@@ -82,9 +89,10 @@ def create_app(
         if not page.is_file():
             return Response("cardtable: the web UI is not installed", status_code=503)
         response = FileResponse(page, media_type="text/html")
-        _profile, token = await profile_for_token(request, request.cookies.get(COOKIE_NAME))
-        if token is not None:
-            set_profile_cookie(response, token)
+        # Too many new profiles from this address: the page still loads, and says so when it
+        # asks for its profile.
+        with suppress(HTTPException):
+            await profile_for_page(request, response)
         return response
 
     return app

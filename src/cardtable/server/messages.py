@@ -27,6 +27,8 @@ ErrorCode = Literal[
     "not-seated",
     "no-table",
     "unavailable",
+    "forbidden-origin",
+    "rate-limited",
     "server",
 ]
 CLIENT_TYPES: Final = ("action", "hint", "coach", "ping")

@@ -1,4 +1,5 @@
-"""Profile options and display names: defaults, validation, and opponent-speed pacing.
+"""Profile options: defaults, validation, and opponent-speed pacing (display names are
+:mod:`cardtable.server.names`).
 
 Options are stored as a plain object; :func:`merge_options` checks every key and value and
 fills in defaults, so a stored or imported profile can never carry an unknown setting.
@@ -15,7 +16,6 @@ BOOLEAN_OPTIONS: Final = ("coach", "four_colour", "large_cards", "reduce_motion"
 OPPONENT_SPEEDS: Final = ("slow", "normal", "fast", "instant")
 DIFFICULTIES: Final = ("easy", "normal", "hard", "random")
 BOT_LEVELS: Final = ("random", "easy", "normal", "hard")
-MAX_NAME_LENGTH: Final = 40
 
 DEFAULT_OPTIONS: Final[dict[str, Any]] = {
     "coach": False,
@@ -69,20 +69,6 @@ instant, not 'warp'
             )
         merged[key] = value
     return merged
-
-
-def check_name(name: Any) -> str:
-    """A display name stripped of surrounding spaces, or ``OptionsError``.
-
-    >>> check_name("  Ruby ")
-    'Ruby'
-    """
-    if not isinstance(name, str) or not name.strip():
-        raise OptionsError("name must be non-empty text")
-    cleaned = " ".join(name.split())
-    if len(cleaned) > MAX_NAME_LENGTH:
-        raise OptionsError(f"name must be at most {MAX_NAME_LENGTH} characters")
-    return cleaned
 
 
 def bot_move_seconds(options: Mapping[str, Any], scale: float) -> float:

@@ -7,6 +7,9 @@ games and matches won, declarations and goings-out in Declaration Rummy. Points 
 Indecision and bad (penalties, counts) in the two rummies, so "best" follows the game. What a
 deal is called, whether points are good and each game's own lines come from its spec.
 
+Results imported from an exported profile are counted apart, under ``imported`` (``None``
+when there are none): nobody can add wins to the record of play on this server by import.
+
 A hand of Indecision is "won" by the one seat that scored its most points (more than zero); a
 hand where two or more seats share the most points is tied (counted apart, never as won); a deal
 of Indian Rummy by the valid declarer or the last player left.
@@ -18,6 +21,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from cardtable.errors import RulesError
+from cardtable.games.spec import GameSpec
 from cardtable.registry import get_spec, specs
 from cardtable.storage import RecordEvent
 
@@ -33,6 +37,8 @@ def aggregate(events: Iterable[RecordEvent]) -> dict[str, dict[str, Any]]:
     >>> ir = record["indian-rummy"]
     >>> ir["deals_played"], ir["deals_won"], ir["points_per_deal"], ir["best"], ir["worst"]
     (2, 1, 11.5, 0, 23)
+    >>> ir["imported"] is None
+    True
     """
     known = {spec.name for spec in specs()}
     by_game: dict[str, list[RecordEvent]] = {name: [] for name in known}
@@ -55,6 +61,19 @@ def _registered(game: str) -> bool:
 
 def _game_record(game: str, events: Sequence[RecordEvent]) -> dict[str, Any]:
     terms = get_spec(game)
+    here = [event for event in events if not event.imported]
+    imported = [event for event in events if event.imported]
+    return {
+        "game": game,
+        "title": terms.title,
+        "deal_word": terms.deal_word,
+        "points_are": "good" if terms.points_good else "bad",
+        **_stats(terms, here),
+        "imported": _stats(terms, imported) if imported else None,
+    }
+
+
+def _stats(terms: GameSpec, events: Sequence[RecordEvent]) -> dict[str, Any]:
     deals = [event for event in events if event.kind == terms.deal_kind]
     games = [event for event in events if event.kind == "game"]
     matches = [event for event in events if event.kind == "match"]
@@ -76,10 +95,6 @@ def _game_record(game: str, events: Sequence[RecordEvent]) -> dict[str, Any]:
         for of_kind in [[event for event in events if event.kind == extra.kind]]
     ]
     return {
-        "game": game,
-        "title": terms.title,
-        "deal_word": terms.deal_word,
-        "points_are": "good" if terms.points_good else "bad",
         "games_played": len(games),
         "games_won": _won(games),
         "deals_played": len(deals),

@@ -18,13 +18,14 @@ from cardtable import storage
 from cardtable.errors import CardtableError
 from cardtable.replay import GameRecord
 from cardtable.server.analysis_jobs import Analyses
+from cardtable.server.boundary import CheckedRoute
 from cardtable.server.context import context_of
 from cardtable.server.identity import current_profile
 from cardtable.server.replays import replay_frames
 from cardtable.server.table import TableOwner
 from cardtable.storage import reviews
 
-router = APIRouter(prefix="/api")
+router = APIRouter(prefix="/api", route_class=CheckedRoute)
 CurrentProfile = Annotated[storage.Profile, Depends(current_profile)]
 
 

@@ -7,12 +7,11 @@ friends, so that announcements read as a story ("Ruby took 7H from the pile").
 
 from __future__ import annotations
 
-from typing import Any, Final
+from typing import Any
 
 from cardtable.errors import RulesError
+from cardtable.server.names import BOT_NAMES
 from cardtable.server.options import BOT_LEVELS
-
-BOT_NAMES: Final = ("Ruby", "Max", "Ivy", "Otto", "Nell", "Finn", "Rosa", "Theo", "Lena", "Hugo")
 
 
 def check_seats(raw: Any, players: int | None, default_level: str) -> list[dict[str, Any]]:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Annotated, Final
 
+from limits import parse_many
 from pydantic import Field, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
@@ -33,7 +34,7 @@ class Settings(BaseSettings):
     """``Secure`` flag of the profile cookie: ``None`` sets it when the request came over HTTPS
     (as seen by the app, so behind a proxy run uvicorn with ``--proxy-headers``)."""
 
-    max_body_bytes: int = Field(default=256 * 1024, ge=1024, le=16 * 1024 * 1024)
+    max_body_bytes: int = Field(default=2 * 1024 * 1024, ge=1024, le=64 * 1024 * 1024)
     """The largest request body accepted (profile imports are the biggest)."""
 
     max_frame_bytes: int = Field(default=64 * 1024, ge=4096, le=1024 * 1024)
@@ -41,8 +42,27 @@ class Settings(BaseSettings):
     refused with an error; this stops abuse)."""
 
     rate_limits: bool = True
-    """Apply the rate limits of :mod:`cardtable.server.limits` (benchmarks of many players
-    from one address turn them off)."""
+    """Apply the rate limits of :mod:`cardtable.server.rate_limits` (benchmarks of many
+    players from one address turn them off)."""
+
+    limit_profiles: str = "30/minute;300/hour"
+    """New profiles per client address (``limits`` notation: ``N/period;…``); generous, as
+    many players may share one address behind a router."""
+
+    limit_tables: str = "30/minute;600/hour"
+    """New tables per profile and per client address."""
+
+    limit_imports: str = "5/minute;30/hour"
+    """Record imports per profile and per client address."""
+
+    limit_messages: str = "20/second;300/minute"
+    """Websocket messages per connection."""
+
+    limit_sockets: str = "60/minute"
+    """Websockets opened per client address."""
+
+    max_sockets_per_profile: int = Field(default=12, ge=1, le=1000)
+    """Websockets one profile may hold open at once (a few browser tabs)."""
 
     test_seed: int | None = Field(default=None, ge=0, lt=2**62)
     """Deal every new table from this seed instead of the operating system's secure random
@@ -57,6 +77,17 @@ class Settings(BaseSettings):
 
     max_unfinished_tables: int = Field(default=20, ge=1, le=1000)
     """Unfinished tables one profile may have started at a time."""
+
+    @field_validator(
+        "limit_profiles", "limit_tables", "limit_imports", "limit_messages", "limit_sockets"
+    )
+    @classmethod
+    def _check_limits(cls, value: str) -> str:
+        try:
+            parse_many(value)
+        except ValueError:
+            raise ValueError(f"{value!r} is not a rate limit such as 10/minute;100/hour") from None
+        return value
 
     @field_validator("allowed_origins", mode="before")
     @classmethod

@@ -3,8 +3,14 @@
 On connecting, the seat gets its state; then every frame is read by
 :func:`~cardtable.server.messages.parse_client_message` and answered. Errors, hints, coach
 reports and pongs go to this connection only; state changes go to every connected seat through
-the table owner. Close codes: 4401 no profile cookie, 4403 not seated at this table, 4404 no
-such table.
+the table owner.
+
+A connection from a page of another origin is refused (the Origin check of
+:mod:`cardtable.server.security`), a frame above the settings' ``max_frame_bytes`` ends the
+connection, and the rate limits count connections per address and per profile and messages
+per connection. Close codes: 1008 origin not allowed, 1009 frame too large, 4401 no profile
+cookie, 4403 not seated at this table, 4404 no such table, 4429 too many connections or
+messages.
 """
 
 from __future__ import annotations
@@ -17,7 +23,7 @@ from typing import Any
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from cardtable.server.context import context_of
-from cardtable.server.identity import websocket_profile
+from cardtable.server.identity import client_address, websocket_profile
 from cardtable.server.messages import (
     ProtocolError,
     coach_message,
@@ -27,12 +33,16 @@ from cardtable.server.messages import (
     parse_client_message,
     pong_message,
 )
+from cardtable.server.rate_limits import CLOSE_RATE_LIMITED
+from cardtable.server.security import origin_refusal
 from cardtable.server.table import TableOwner
 
 logger = logging.getLogger(__name__)
 
 router = APIRouter()
 
+CLOSE_BAD_ORIGIN = 1008
+CLOSE_TOO_LARGE = 1009
 CLOSE_NO_PROFILE = 4401
 CLOSE_NOT_SEATED = 4403
 CLOSE_NO_TABLE = 4404
@@ -54,16 +64,34 @@ class SocketConnection:
 @router.websocket("/ws/tables/{table_id}")
 async def table_socket(websocket: WebSocket, table_id: str) -> None:
     """Serve one seat of one table until the client goes away."""
+    context = context_of(websocket.app)
     await websocket.accept()
+    refusal = origin_refusal(websocket.scope, context.settings.allowed_origins)
+    if refusal is not None:
+        await _refuse(websocket, CLOSE_BAD_ORIGIN, "forbidden-origin", refusal)
+        return
     profile = await websocket_profile(websocket)
     if profile is None:
         await _refuse(websocket, CLOSE_NO_PROFILE, "not-seated", "no profile: load the app first")
         return
+    limited = context.limits.hit(
+        "socket", f"address:{client_address(websocket)}", f"profile:{profile.id}"
+    ) or context.limits.open_socket(profile.id)
+    if limited is not None:
+        await _refuse(websocket, CLOSE_RATE_LIMITED, "rate-limited", limited.message)
+        return
+    try:
+        await _seat(websocket, table_id, profile.id)
+    finally:
+        context.limits.close_socket(profile.id)
+
+
+async def _seat(websocket: WebSocket, table_id: str, profile_id: int) -> None:
     owner = await context_of(websocket.app).lobby.get(table_id)
     if owner is None:
         await _refuse(websocket, CLOSE_NO_TABLE, "no-table", f"there is no table {table_id!r}")
         return
-    seat = next((s for s, p in owner.seated.items() if p == profile.id), None)
+    seat = next((s for s, p in owner.seated.items() if p == profile_id), None)
     if seat is None:
         await _refuse(websocket, CLOSE_NOT_SEATED, "not-seated", "you do not sit at this table")
         return
@@ -87,6 +115,9 @@ async def _refuse(websocket: WebSocket, code: int, error: Any, message: str) -> 
 async def _serve(
     websocket: WebSocket, connection: SocketConnection, owner: TableOwner, seat: int
 ) -> None:
+    context = context_of(websocket.app)
+    max_frame = context.settings.max_frame_bytes
+    socket_key = f"socket:{id(connection)}"
     while True:
         frame = await websocket.receive()
         if frame["type"] == "websocket.disconnect":
@@ -95,6 +126,19 @@ async def _serve(
         raw = frame.get("text")
         if raw is None:
             raw = frame.get("bytes") or b""
+        size = len(raw.encode("utf-8", "surrogatepass")) if isinstance(raw, str) else len(raw)
+        if size > max_frame:
+            await _refuse(
+                websocket,
+                CLOSE_TOO_LARGE,
+                "too-large",
+                f"frame too large: the limit is {max_frame} bytes",
+            )
+            return
+        limited = context.limits.hit("message", socket_key)
+        if limited is not None:
+            await connection.send(error_message("rate-limited", limited.message))
+            continue
         try:
             message = parse_client_message(raw)
             if message.type == "action":

@@ -15,6 +15,7 @@ from cardtable.storage.portable import (
     export_profile,
     import_profile,
     parse_document,
+    parse_time,
 )
 from cardtable.storage.profiles import (
     Profile,
@@ -70,6 +71,7 @@ __all__ = [
     "list_tables",
     "load_table",
     "parse_document",
+    "parse_time",
     "profile_by_token",
     "set_status",
     "set_summary",

@@ -1,22 +1,32 @@
 """A profile and its record as one portable JSON document: export, validation and import.
 
-Importing replaces the name and options and merges the record: events already present (same
-key) are not counted twice, so importing the same document again changes nothing.
+Importing replaces the name and options and adds the document's results to the record, each
+marked as imported (the record shows them apart from results played on this server). Events
+already present (same key) are not counted twice, so importing the same document again changes
+nothing. An import is one transaction: a document refused for any reason changes nothing.
+
+Documents are checked field by field (the server checks them first against its strict request
+model); what is exported is always importable: details are kept only as flat values.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime
 from typing import Any, Final
 
 from cardtable.errors import CardtableError
 from cardtable.storage.database import Database
-from cardtable.storage.profiles import get_profile, update_profile
-from cardtable.storage.records import RecordEvent, add_events, events_of
+from cardtable.storage.models import ProfileRow
+from cardtable.storage.profiles import get_profile
+from cardtable.storage.records import RecordEvent, add_events_in, events_of
 
 EXPORT_FORMAT: Final = "cardtable-profile"
 EXPORT_VERSION: Final = 1
 RECORD_KINDS: Final = ("deal", "game", "match")
+MAX_EVENTS: Final = 10_000
+MAX_DETAILS: Final = 16
+MAX_DETAIL_TEXT: Final = 80
 
 
 class ProfileImportError(CardtableError, ValueError):
@@ -28,17 +38,41 @@ def export_profile(db: Database, profile_id: int) -> dict[str, Any]:
     profile = get_profile(db, profile_id)
     if profile is None:
         raise LookupError(f"no profile {profile_id}")
+    record = []
+    for event in events_of(db, profile_id):
+        entry = event.to_json()
+        entry["details"] = flat_details(event.details)
+        record.append(entry)
     return {
         "format": EXPORT_FORMAT,
         "version": EXPORT_VERSION,
         "name": profile.name,
         "options": dict(profile.options),
-        "record": [event.to_json() for event in events_of(db, profile_id)],
+        "record": record,
     }
 
 
+def flat_details(details: dict[str, Any]) -> dict[str, Any]:
+    """Details as a document may carry them: at most 16 flat values (text, numbers, yes/no).
+
+    >>> flat_details({"dropped": True, "nested": {"a": [1]}, "note": "x" * 100})["note"][-3:]
+    'xxx'
+    >>> sorted(flat_details({"dropped": True, "nested": {"a": [1]}}))
+    ['dropped']
+    """
+    flat: dict[str, Any] = {}
+    for key, value in details.items():
+        if len(flat) == MAX_DETAILS or not isinstance(key, str) or len(key) > 40:
+            continue
+        if isinstance(value, str):
+            flat[key] = value[:MAX_DETAIL_TEXT]
+        elif value is None or (isinstance(value, bool | int) and abs(value) <= 10**9):
+            flat[key] = value
+    return flat
+
+
 def parse_document(data: Any) -> tuple[str | None, dict[str, Any] | None, list[RecordEvent]]:
-    """Check an exported document; return its name, options and events.
+    """Check an exported document; return its name, options and events (marked imported).
 
     >>> parse_document({"format": "cardtable-profile", "version": 1, "record": []})
     (None, None, [])
@@ -66,21 +100,62 @@ with "format": "cardtable-profile")
     raw_events = data.get("record", [])
     if not isinstance(raw_events, list):
         raise ProfileImportError("profile record must be a list of events")
+    if len(raw_events) > MAX_EVENTS:
+        raise ProfileImportError(f"profile record must have at most {MAX_EVENTS} events")
     events = [_parse_event(index, raw) for index, raw in enumerate(raw_events)]
     return (None if name is None else name.strip()), options, events
 
 
 def import_profile(
-    db: Database, profile_id: int, document: Any, *, options: dict[str, Any] | None = None
+    db: Database,
+    profile_id: int,
+    *,
+    name: str | None,
+    options: dict[str, Any] | None,
+    events: Sequence[RecordEvent],
 ) -> int:
-    """Apply a document to a profile; return the number of new record events.
+    """Apply a checked document to a profile in one transaction; the number of new events.
 
     ``options`` are the document's options after the caller validated them (the storage layer
-    does not know which options exist); ``None`` keeps the stored ones.
+    does not know which options exist); ``None`` keeps the stored ones. Every event is stored
+    as imported, whatever it says.
     """
-    name, _raw_options, events = parse_document(document)
-    update_profile(db, profile_id, name=name, options=options)
-    return add_events(db, profile_id, events)
+    with db.session() as session:
+        row = session.get(ProfileRow, profile_id)
+        if row is None:
+            raise LookupError(f"no profile {profile_id}")
+        if name is not None:
+            row.name = name
+        if options is not None:
+            row.options = dict(options)
+        marked = [
+            RecordEvent(
+                key=event.key,
+                game=event.game,
+                kind=event.kind,
+                won=event.won,
+                points=event.points,
+                details=flat_details(event.details),
+                at=event.at,
+                imported=True,
+            )
+            for event in events
+        ]
+        return add_events_in(session, profile_id, marked)
+
+
+def parse_time(text: str | None) -> datetime | None:
+    """An event's ISO 8601 time (``None`` stays ``None``), or :class:`ProfileImportError`.
+
+    >>> parse_time("2026-01-31T12:00:00+00:00").year
+    2026
+    """
+    if text is None:
+        return None
+    try:
+        return datetime.fromisoformat(text)
+    except ValueError:
+        raise ProfileImportError(f"{text[:40]!r} is not a date") from None
 
 
 def _parse_event(index: int, raw: Any) -> RecordEvent:
@@ -89,7 +164,7 @@ def _parse_event(index: int, raw: Any) -> RecordEvent:
     key, game, kind = raw.get("key"), raw.get("game"), raw.get("kind")
     if not isinstance(key, str) or not key or len(key) > 120:
         raise ProfileImportError(f"record event {index} needs a text 'key' of 1-120 characters")
-    if not isinstance(game, str) or not game:
+    if not isinstance(game, str) or not game or len(game) > 40:
         raise ProfileImportError(f"record event {index} needs a 'game'")
     if kind not in RECORD_KINDS:
         raise ProfileImportError(
@@ -100,16 +175,25 @@ def _parse_event(index: int, raw: Any) -> RecordEvent:
     details = raw.get("details", {})
     if not isinstance(won, bool):
         raise ProfileImportError(f"record event {index}: 'won' must be true or false")
-    if points is not None and (not isinstance(points, int) or isinstance(points, bool)):
-        raise ProfileImportError(f"record event {index}: 'points' must be a whole number or null")
+    if points is not None and (
+        not isinstance(points, int) or isinstance(points, bool) or abs(points) > 10**6
+    ):
+        raise ProfileImportError(
+            f"record event {index}: 'points' must be a whole number from -1000000 to 1000000, "
+            "or null"
+        )
     if not isinstance(details, dict):
         raise ProfileImportError(f"record event {index}: 'details' must be an object")
-    at = None
-    if raw.get("at") is not None:
-        try:
-            at = datetime.fromisoformat(str(raw["at"]))
-        except ValueError:
-            raise ProfileImportError(f"record event {index}: 'at' is not a date") from None
+    at = raw.get("at")
+    if at is not None and not isinstance(at, str):
+        raise ProfileImportError(f"record event {index}: 'at' is not a date")
     return RecordEvent(
-        key=key, game=game, kind=kind, won=won, points=points, details=details, at=at
+        key=key,
+        game=game,
+        kind=kind,
+        won=won,
+        points=points,
+        details=flat_details(details),
+        at=parse_time(at),
+        imported=True,
     )

@@ -12,6 +12,7 @@ from datetime import datetime
 from typing import Any
 
 from sqlalchemy import select
+from sqlalchemy.orm import Session
 
 from cardtable.storage.database import Database
 from cardtable.storage.models import RecordEventRow, utc_now
@@ -23,7 +24,9 @@ class RecordEvent:
 
     ``kind`` is ``deal`` (a deal or hand), ``game`` or ``match``; ``key`` is unique per profile
     (for example ``"<table>:deal:3"``); ``points`` are in the game's own terms; ``details`` holds
-    the game's own facts (a drop, a wrong show, a stop, a forfeit).
+    the game's own facts (a drop, a wrong show, a stop, a forfeit). ``imported`` marks a result
+    that came from an exported profile rather than from play on this server (it is stored as
+    the reserved detail ``imported``).
     """
 
     key: str
@@ -33,6 +36,7 @@ class RecordEvent:
     points: int | None = None
     details: dict[str, Any] = field(default_factory=dict)
     at: datetime | None = None
+    imported: bool = False
 
     def to_json(self) -> dict[str, Any]:
         """The event as JSON-ready data."""
@@ -44,7 +48,18 @@ class RecordEvent:
             "points": self.points,
             "details": dict(self.details),
             "at": None if self.at is None else self.at.isoformat(),
+            "imported": self.imported,
         }
+
+
+IMPORTED_DETAIL = "imported"
+
+
+def _stored_details(event: RecordEvent) -> dict[str, Any]:
+    details = {k: v for k, v in event.details.items() if k != IMPORTED_DETAIL}
+    if event.imported:
+        details[IMPORTED_DETAIL] = True
+    return details
 
 
 def add_events(db: Database, profile_id: int, events: Iterable[RecordEvent]) -> int:
@@ -58,30 +73,33 @@ def add_events(db: Database, profile_id: int, events: Iterable[RecordEvent]) -> 
     (1, 0)
     """
     with db.session() as session:
-        known = set(
-            session.scalars(
-                select(RecordEventRow.key).where(RecordEventRow.profile_id == profile_id)
+        return add_events_in(session, profile_id, events)
+
+
+def add_events_in(session: Session, profile_id: int, events: Iterable[RecordEvent]) -> int:
+    """:func:`add_events` inside the caller's transaction."""
+    known = set(
+        session.scalars(select(RecordEventRow.key).where(RecordEventRow.profile_id == profile_id))
+    )
+    added = 0
+    for event in events:
+        if event.key in known:
+            continue
+        known.add(event.key)
+        session.add(
+            RecordEventRow(
+                profile_id=profile_id,
+                key=event.key,
+                game=event.game,
+                kind=event.kind,
+                won=event.won,
+                points=event.points,
+                details=_stored_details(event),
+                created_at=event.at or utc_now(),
             )
         )
-        added = 0
-        for event in events:
-            if event.key in known:
-                continue
-            known.add(event.key)
-            session.add(
-                RecordEventRow(
-                    profile_id=profile_id,
-                    key=event.key,
-                    game=event.game,
-                    kind=event.kind,
-                    won=event.won,
-                    points=event.points,
-                    details=dict(event.details),
-                    created_at=event.at or utc_now(),
-                )
-            )
-            added += 1
-        return added
+        added += 1
+    return added
 
 
 def events_of(db: Database, profile_id: int) -> list[RecordEvent]:
@@ -92,15 +110,19 @@ def events_of(db: Database, profile_id: int) -> list[RecordEvent]:
             .where(RecordEventRow.profile_id == profile_id)
             .order_by(RecordEventRow.created_at, RecordEventRow.id)
         ).all()
-        return [
-            RecordEvent(
-                key=row.key,
-                game=row.game,
-                kind=row.kind,
-                won=row.won,
-                points=row.points,
-                details=dict(row.details or {}),
-                at=row.created_at,
-            )
-            for row in rows
-        ]
+        return [_event(row) for row in rows]
+
+
+def _event(row: RecordEventRow) -> RecordEvent:
+    details = dict(row.details or {})
+    imported = details.pop(IMPORTED_DETAIL, False) is True
+    return RecordEvent(
+        key=row.key,
+        game=row.game,
+        kind=row.kind,
+        won=row.won,
+        points=row.points,
+        details=details,
+        at=row.created_at,
+        imported=imported,
+    )

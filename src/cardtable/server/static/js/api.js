@@ -1,4 +1,8 @@
 // HTTP calls to the cardtable server (JSON in, JSON out); errors carry the server's sentence.
+// Requests that change something always go as application/json (the server refuses anything
+// else, so that no page of another site can send them with a form). Loading the page gives the
+// browser its profile; if the cookie is gone (cleared while the page was open), the first call
+// answered 401 asks for a new profile once and is sent again.
 
 import { newContribution } from "./fairness.js";
 
@@ -9,13 +13,15 @@ export class ApiError extends Error {
   }
 }
 
-async function request(method, path, body) {
+async function request(method, path, body, retried = false) {
   const init = { method, headers: { Accept: "application/json" }, credentials: "same-origin" };
-  if (body !== undefined) {
-    init.headers["Content-Type"] = "application/json";
-    init.body = JSON.stringify(body);
-  }
+  if (method !== "GET") init.headers["Content-Type"] = "application/json";
+  if (body !== undefined) init.body = JSON.stringify(body);
   const response = await fetch(path, init);
+  if (response.status === 401 && !retried && path !== "/api/profile") {
+    await request("POST", "/api/profile", undefined, true);
+    return request(method, path, body, true);
+  }
   const text = await response.text();
   let data = null;
   if (text) {

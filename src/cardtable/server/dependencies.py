@@ -1,0 +1,54 @@
+"""The routes' typed dependencies: the app's context and lobby, the caller's profile, and a
+table named in the path (or 404), each declared once."""
+
+from __future__ import annotations
+
+from typing import Annotated, Final
+
+from fastapi import Depends, HTTPException, Path, Request
+
+from cardtable import storage
+from cardtable.server.context import AppContext, context_of
+from cardtable.server.identity import client_address, current_profile
+from cardtable.server.lobby import Lobby
+from cardtable.server.rate_limits import Action
+from cardtable.server.table import TableOwner
+
+MAX_TABLE_ID_LENGTH: Final = 64
+
+
+def app_context(request: Request) -> AppContext:
+    """The app's database, lobby, settings and limits."""
+    return context_of(request.app)
+
+
+def app_lobby(request: Request) -> Lobby:
+    """The app's tables."""
+    return context_of(request.app).lobby
+
+
+Context = Annotated[AppContext, Depends(app_context)]
+LobbyDep = Annotated[Lobby, Depends(app_lobby)]
+CurrentProfile = Annotated[storage.Profile, Depends(current_profile)]
+TableId = Annotated[str, Path(min_length=1, max_length=MAX_TABLE_ID_LENGTH)]
+
+
+async def table_or_404(table_id: TableId, lobby: LobbyDep) -> TableOwner:
+    """The table named in the path, loaded if needed; 404 when there is none."""
+    owner = await lobby.get(table_id)
+    if owner is None:
+        raise HTTPException(404, f"there is no table {table_id!r}")
+    return owner
+
+
+Table = Annotated[TableOwner, Depends(table_or_404)]
+
+
+def check_rate(request: Request, action: Action, profile: storage.Profile | None) -> None:
+    """Count one ``action`` for the caller's address (and profile); 429 when over a limit."""
+    keys = [f"address:{client_address(request)}"]
+    if profile is not None:
+        keys.append(f"profile:{profile.id}")
+    refusal = context_of(request.app).limits.hit(action, *keys)
+    if refusal is not None:
+        raise HTTPException(429, refusal.message, {"Retry-After": str(refusal.retry_after)})

@@ -1,0 +1,302 @@
+"""The HTTP API's request and answer shapes, as pydantic models.
+
+Requests are strict (``extra="forbid"``, no type coercion: ``2.0`` or ``true`` is not a whole
+number, ``"yes"`` is not a boolean) and bounded (lengths of text and lists), so the OpenAPI
+document at ``/api/openapi.json`` describes exactly what the server accepts; answers are
+declared too, so the document says what comes back.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from cardtable.server.names import check_name
+
+BotLevel = Literal["random", "easy", "normal", "hard"]
+Speed = Literal["slow", "normal", "fast", "instant"]
+Difficulty = Literal["easy", "normal", "hard", "random"]
+RecordKind = Literal["deal", "game", "match"]
+
+MAX_SEATS = 8
+MAX_RECORD_EVENTS = 10_000
+MAX_POINTS = 1_000_000
+MAX_DETAILS = 16
+
+
+class Request(BaseModel):
+    """A request body: unknown fields and loose types are refused."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
+class Answer(BaseModel):
+    """An answer body."""
+
+    model_config = ConfigDict(extra="forbid")
+
+
+class Refusal(Answer):
+    """Any refused request: one sentence naming the problem."""
+
+    detail: str
+
+
+# --- games -------------------------------------------------------------------------------------
+
+
+class GameEntry(Answer):
+    """One game of the catalogue: what the start page needs to offer it."""
+
+    model_config = ConfigDict(extra="allow")
+
+    name: str
+    title: str
+    min_players: int
+    max_players: int
+    presets: dict[str, dict[str, Any]]
+    rules_schema: list[dict[str, Any]]
+    """Every rule option: name, label, type, default, help, and its bounds or choices."""
+    bot_levels: list[BotLevel]
+    notice: str
+
+
+class HowToPlaySection(Answer):
+    """A section of a How to play page (short trusted HTML)."""
+
+    heading: str
+    html: str
+
+
+class HowToPlay(Answer):
+    """How to play one game: sections, worked examples and the notice."""
+
+    model_config = ConfigDict(extra="allow")
+
+    title: str
+    sections: list[HowToPlaySection]
+    examples: list[dict[str, Any]]
+    notice: str
+
+
+# --- tables ------------------------------------------------------------------------------------
+
+
+class SeatRequest(Request):
+    """One seat of a new table: a person, or a computer player at a level (the profile's
+    difficulty when left out)."""
+
+    kind: Literal["human", "bot"]
+    level: BotLevel | None = None
+
+
+class NewTable(Request):
+    """``POST /api/tables``: the game, rule options (missing ones take their defaults), seats
+    (default: the caller against computer players), and for a provably fair deal a commitment
+    and the page's contribution. No seed: the server alone draws it."""
+
+    game: Annotated[str, Field(min_length=1, max_length=40)]
+    rules: dict[str, Any] | None = None
+    seats: Annotated[list[SeatRequest], Field(min_length=1, max_length=MAX_SEATS)] | None = None
+    commitment: Annotated[str, Field(max_length=64)] | None = None
+    """A commitment from ``POST /api/commitments`` (a provably fair deal), with…"""
+    contribution: Annotated[str, Field(max_length=64)] | None = None
+    """…the page's own random contribution: 8 to 64 hex digits."""
+
+
+class SeatAnswer(Answer):
+    """``POST /api/tables`` and ``join``: the table and the caller's seat."""
+
+    table_id: str
+    seat: int
+
+
+class PublicSeat(Answer):
+    """A seat as every client sees it."""
+
+    seat: int
+    kind: Literal["human", "bot"]
+    name: str
+    level: BotLevel | None = None
+    """Computer players only."""
+    taken: bool | None = None
+    """Human seats only: somebody sits there."""
+
+
+class TableInfo(Answer):
+    """One table, as ``GET /api/tables/{id}`` and the listing describe it."""
+
+    model_config = ConfigDict(extra="allow")
+
+    table_id: str
+    game: str
+    title: str
+    rules: dict[str, Any]
+    seats: list[PublicSeat]
+    version: int
+    your_seat: int | None
+    finished: bool
+    status: Literal["playing", "finished", "abandoned"]
+
+
+class LeftTable(Answer):
+    """``DELETE /api/tables/{id}``: the table's status afterwards."""
+
+    table_id: str
+    status: Literal["playing", "finished", "abandoned"]
+
+
+# --- profile -----------------------------------------------------------------------------------
+
+
+class Options(Answer):
+    """A profile's options, every one present."""
+
+    coach: bool
+    four_colour: bool
+    large_cards: bool
+    reduce_motion: bool
+    opponent_speed: Speed
+    difficulty: Difficulty
+
+
+class OptionsChange(Request):
+    """Options to change; those left out keep their value."""
+
+    coach: bool | None = None
+    four_colour: bool | None = None
+    large_cards: bool | None = None
+    reduce_motion: bool | None = None
+    opponent_speed: Speed | None = None
+    difficulty: Difficulty | None = None
+
+
+class ProfileChange(Request):
+    """``PUT /api/profile``: a new display name and/or options."""
+
+    name: Annotated[str, Field(max_length=200)] | None = None
+    options: OptionsChange | None = None
+
+    @field_validator("name")
+    @classmethod
+    def _name(cls, value: str | None) -> str | None:
+        return None if value is None else check_name(value)
+
+
+class ProfileAnswer(Answer):
+    """The caller's profile."""
+
+    name: str
+    options: Options
+
+
+class ImportAnswer(ProfileAnswer):
+    """``POST /api/profile/import``: the profile afterwards, and how many results were new."""
+
+    record_events_added: int
+
+
+# --- record ------------------------------------------------------------------------------------
+
+
+class RecordExtra(Answer):
+    """One of a game's own facts (drops, stops, declarations…)."""
+
+    key: str
+    label: str
+    value: int
+
+
+class RecordStats(Answer):
+    """What a set of results adds up to."""
+
+    model_config = ConfigDict(extra="allow")
+
+    games_played: int
+    games_won: int
+    deals_played: int
+    deals_won: int
+    matches_played: int
+    matches_won: int
+    points_per_deal: float | None
+    total_points: int
+    best: int | None
+    worst: int | None
+    extras: list[RecordExtra]
+
+
+class GameRecord(RecordStats):
+    """One game's record: results played on this server, and apart from them, results
+    imported from an exported profile (``null`` when none were)."""
+
+    model_config = ConfigDict(extra="allow")
+
+    game: str
+    title: str
+    deal_word: str
+    points_are: Literal["good", "bad"]
+    imported: RecordStats | None = None
+
+
+class RecordEventDocument(Request):
+    """One result in an exported profile."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    key: Annotated[str, Field(min_length=1, max_length=120)]
+    game: Annotated[str, Field(min_length=1, max_length=40)]
+    kind: RecordKind
+    won: bool = False
+    points: Annotated[int, Field(ge=-MAX_POINTS, le=MAX_POINTS)] | None = None
+    details: Annotated[dict[str, Any], Field(max_length=MAX_DETAILS)] = Field(default_factory=dict)
+    """The game's own facts about the result: flat values only (text, numbers, yes/no)."""
+    at: Annotated[str, Field(max_length=40)] | None = None
+    imported: bool = False
+
+    @field_validator("details")
+    @classmethod
+    def _flat(cls, value: dict[str, Any]) -> dict[str, Any]:
+        for key, item in value.items():
+            if len(key) > 40:
+                raise ValueError(f"detail names must be at most 40 characters: {key[:40]!r}...")
+            flat = item is None or isinstance(item, bool | int | str)
+            if not flat or (isinstance(item, str) and len(item) > 80):
+                raise ValueError(
+                    f"detail {key!r} must be text of at most 80 characters, a whole number, "
+                    "true, false or null"
+                )
+            if isinstance(item, int) and abs(item) > MAX_POINTS:
+                raise ValueError(f"detail {key!r} must be at most {MAX_POINTS} in size")
+        return value
+
+    @field_validator("at")
+    @classmethod
+    def _date(cls, value: str | None) -> str | None:
+        if value is not None:
+            try:
+                datetime.fromisoformat(value)
+            except ValueError:
+                raise ValueError(
+                    f"{value[:40]!r} is not a date such as 2026-01-31T12:00:00+00:00"
+                ) from None
+        return value
+
+
+class ProfileDocument(Request):
+    """An exported profile: ``GET /api/profile/export`` answers one, ``POST
+    /api/profile/import`` takes one."""
+
+    format: Literal["cardtable-profile"]
+    version: Literal[1]
+    name: Annotated[str, Field(max_length=200)] | None = None
+    options: OptionsChange | None = None
+    record: Annotated[list[RecordEventDocument], Field(max_length=MAX_RECORD_EVENTS)] = Field(
+        default_factory=list
+    )
+
+    @field_validator("name")
+    @classmethod
+    def _name(cls, value: str | None) -> str | None:
+        return None if value is None else check_name(value)

@@ -1,0 +1,107 @@
+"""Rate limits: how often one client address or one profile may create profiles and tables,
+import a record, send websocket messages, and how many websockets a profile may hold open.
+
+The counting is the ``limits`` library's moving window over memory (one server process holds
+every table, so its memory is the right place). The limits themselves are settings
+(:class:`~cardtable.server.settings.Settings`), written as ``limits`` strings such as
+``"10/minute;100/hour"``. A request over a limit gets 429 with a sentence and ``Retry-After``;
+a websocket, an error message and then the close code :data:`CLOSE_RATE_LIMITED`.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections import Counter
+from dataclasses import dataclass
+from typing import Final, Literal
+
+from limits import RateLimitItem, parse_many
+from limits.storage import MemoryStorage
+from limits.strategies import MovingWindowRateLimiter
+
+from cardtable.server.settings import Settings
+
+CLOSE_RATE_LIMITED: Final = 4429
+
+Action = Literal["profile", "table", "import", "message", "socket"]
+WHAT: Final[dict[Action, str]] = {
+    "profile": "new profiles",
+    "table": "new tables",
+    "import": "record imports",
+    "message": "messages",
+    "socket": "new connections",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Refusal:
+    """A request over a limit: the sentence to send, and the seconds until it would pass."""
+
+    message: str
+    retry_after: int
+
+
+class RateLimits:
+    """The limits of one app (see the module docstring)."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.enabled = settings.rate_limits
+        self._rules: dict[Action, list[RateLimitItem]] = {
+            "profile": parse_many(settings.limit_profiles),
+            "table": parse_many(settings.limit_tables),
+            "import": parse_many(settings.limit_imports),
+            "message": parse_many(settings.limit_messages),
+            "socket": parse_many(settings.limit_sockets),
+        }
+        self.max_sockets_per_profile = settings.max_sockets_per_profile
+        self._limiter = MovingWindowRateLimiter(MemoryStorage())
+        self._open_sockets: Counter[int] = Counter()
+
+    def hit(self, action: Action, *keys: str) -> Refusal | None:
+        """Count one ``action`` for each key (an address, a profile, a socket); a refusal (and
+        nothing counted) when any key is over a limit."""
+        if not self.enabled:
+            return None
+        for key in keys:
+            for item in self._rules[action]:
+                if not self._limiter.test(item, action, key):
+                    stats = self._limiter.get_window_stats(item, action, key)
+                    wait = max(1, math.ceil(stats.reset_time - time.time()))
+                    return Refusal(
+                        f"too many {WHAT[action]}: at most {item.amount} per "
+                        f"{_period(item)}; try again in {wait} seconds",
+                        wait,
+                    )
+        for key in keys:
+            for item in self._rules[action]:
+                self._limiter.hit(item, action, key)
+        return None
+
+    def open_socket(self, profile_id: int) -> Refusal | None:
+        """Count a websocket opened by ``profile_id``, or refuse it when the profile already
+        holds :attr:`max_sockets_per_profile`; :meth:`close_socket` when it closes."""
+        if self.enabled and self._open_sockets[profile_id] >= self.max_sockets_per_profile:
+            return Refusal(
+                f"too many open connections: at most {self.max_sockets_per_profile} per player; "
+                "close other tabs first",
+                5,
+            )
+        self._open_sockets[profile_id] += 1
+        return None
+
+    def close_socket(self, profile_id: int) -> None:
+        """A websocket of ``profile_id`` closed."""
+        self._open_sockets[profile_id] -= 1
+        if self._open_sockets[profile_id] <= 0:
+            del self._open_sockets[profile_id]
+
+
+def _period(item: RateLimitItem) -> str:
+    """``"minute"``, ``"10 seconds"``…
+
+    >>> [_period(item) for item in parse_many("5/minute;50/10 seconds")]
+    ['minute', '10 seconds']
+    """
+    name = item.GRANULARITY.name
+    return name if item.multiples == 1 else f"{item.multiples} {name}s"
