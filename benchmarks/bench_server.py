@@ -157,7 +157,7 @@ async def play_table(
     rng = random.Random(index)
     game = GAMES[index % len(GAMES)]
     async with httpx.AsyncClient(base_url=server.http) as http:
-        await http.get("/api/profile")
+        (await http.post("/api/profile")).raise_for_status()
         cookie = f"{COOKIE_NAME}={http.cookies[COOKIE_NAME]}"
         played = 0
         for _ in range(MAX_GAMES_PER_TABLE):

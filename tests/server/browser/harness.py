@@ -13,6 +13,7 @@ import uvicorn
 from playwright.sync_api import Page
 
 from cardtable.server.app import create_app
+from cardtable.server.settings import Settings
 
 CHROMIUM = os.environ.get("CARDTABLE_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -43,7 +44,9 @@ class LiveServer:
     def __init__(self, database_url: str, port: int | None = None) -> None:
         self.database_url = database_url
         self.port = port or free_port()
-        app = create_app(database_url, bot_delay_scale=0)
+        # Every page comes from one address, far faster than people: no rate limits here (the
+        # limits have tests of their own).
+        app = create_app(database_url, settings=Settings(rate_limits=False), bot_delay_scale=0)
         config = uvicorn.Config(
             app, host="127.0.0.1", port=self.port, log_level="warning", ws_ping_interval=None
         )
