@@ -18,7 +18,14 @@ from cardtable.errors import CardtableError
 from cardtable.registry import canonical_name, get_engine
 from cardtable.server.boundary import CheckedRoute
 from cardtable.server.catalog import catalog
-from cardtable.server.dependencies import Context, CurrentProfile, LobbyDep, Table, check_rate
+from cardtable.server.dependencies import (
+    Context,
+    CurrentProfile,
+    LobbyDep,
+    Table,
+    check_rate,
+    count_rate,
+)
 from cardtable.server.howto import how_to_play
 from cardtable.server.identity import profile_for_page
 from cardtable.server.lobby import (
@@ -99,6 +106,7 @@ async def create_table(
         )
     except (CardtableError, ValueError, TypeError) as exc:
         raise HTTPException(400, str(exc)) from None
+    count_rate(request, "table", profile)
     return SeatAnswer(table_id=table_id, seat=seat)
 
 
@@ -260,6 +268,7 @@ async def import_profile(
         )
     except CardtableError as exc:
         raise HTTPException(400, str(exc)) from None
+    count_rate(request, "import", profile)
     updated = await asyncio.to_thread(storage.get_profile, context.db, profile.id)
     assert updated is not None
     context.lobby.remember_options(updated.id, {**DEFAULT_OPTIONS, **updated.options})

@@ -44,11 +44,21 @@ async def table_or_404(table_id: TableId, lobby: LobbyDep) -> TableOwner:
 Table = Annotated[TableOwner, Depends(table_or_404)]
 
 
-def check_rate(request: Request, action: Action, profile: storage.Profile | None) -> None:
-    """Count one ``action`` for the caller's address (and profile); 429 when over a limit."""
+def _rate_keys(request: Request, profile: storage.Profile | None) -> list[str]:
     keys = [f"address:{client_address(request)}"]
     if profile is not None:
         keys.append(f"profile:{profile.id}")
-    refusal = context_of(request.app).limits.hit(action, *keys)
+    return keys
+
+
+def check_rate(request: Request, action: Action, profile: storage.Profile | None) -> None:
+    """429 when one more ``action`` by the caller's address (or profile) would be over a
+    limit; nothing is counted (:func:`count_rate` does, once the action was done)."""
+    refusal = context_of(request.app).limits.refusal(action, *_rate_keys(request, profile))
     if refusal is not None:
         raise HTTPException(429, refusal.message, {"Retry-After": str(refusal.retry_after)})
+
+
+def count_rate(request: Request, action: Action, profile: storage.Profile | None) -> None:
+    """Count one ``action`` done by the caller's address and profile."""
+    context_of(request.app).limits.count(action, *_rate_keys(request, profile))

@@ -61,6 +61,13 @@ class RateLimits:
     def hit(self, action: Action, *keys: str) -> Refusal | None:
         """Count one ``action`` for each key (an address, a profile, a socket); a refusal (and
         nothing counted) when any key is over a limit."""
+        refusal = self.refusal(action, *keys)
+        if refusal is None:
+            self.count(action, *keys)
+        return refusal
+
+    def refusal(self, action: Action, *keys: str) -> Refusal | None:
+        """Why one more ``action`` would be over a limit for one of the keys (nothing counted)."""
         if not self.enabled:
             return None
         for key in keys:
@@ -73,10 +80,15 @@ class RateLimits:
                         f"{_period(item)}; try again in {wait} seconds",
                         wait,
                     )
+        return None
+
+    def count(self, action: Action, *keys: str) -> None:
+        """Count one ``action`` for each key (after it was done: refused ones do not count)."""
+        if not self.enabled:
+            return
         for key in keys:
             for item in self._rules[action]:
                 self._limiter.hit(item, action, key)
-        return None
 
     def open_socket(self, profile_id: int) -> Refusal | None:
         """Count a websocket opened by ``profile_id``, or refuse it when the profile already
