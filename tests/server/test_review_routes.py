@@ -15,7 +15,7 @@ from cardtable.fairness import FairDeal, commitment_of, derive_seed, verify_reco
 from cardtable.replay import GameRecord
 from cardtable.server.settings import Settings
 
-from .conftest import play_to_end
+from .conftest import play_to_end, visitor
 
 CONTRIBUTION = "0123456789abcdef0123456789abcdef"
 SEATS = [{"kind": "human"}, {"kind": "bot", "level": "normal"}]
@@ -104,8 +104,7 @@ def test_another_profile_cannot_use_my_commitment(
 ) -> None:
     mine = _fair_client(make_client)
     commitment = mine.post("/api/commitments").json()["commitment"]
-    theirs = TestClient(mine.app)
-    assert theirs.get("/api/profile").status_code == 200
+    theirs = visitor(mine)
     stolen = theirs.post(
         "/api/tables",
         json={
@@ -131,7 +130,7 @@ def test_replay_share_link_and_analysis_of_a_finished_game(
     assert all(len(hand) == 13 for hand in replay["frames"][0]["hands"])
     share = client.post(f"/api/tables/{table_id}/share").json()
     assert len(share["token"]) >= 20
-    stranger = TestClient(client.app)
+    stranger = visitor(client)
     shared = stranger.get(f"/api/replays/{share['token']}").json()
     assert shared["frames"] == replay["frames"]
     assert stranger.get("/api/replays/not-a-token").status_code == 404
