@@ -156,3 +156,18 @@ def test_the_server_keeps_serving_after_every_refusal(client: TestClient) -> Non
     client.put("/api/profile", content=b'{"name": "\\udc00"}', headers=JSON)
     table_id = new_table(client, "indecision")
     assert client.get(f"/api/tables/{table_id}").status_code == 200
+
+
+def test_every_preset_of_every_game_passes_the_strict_rule_types(client: TestClient) -> None:
+    for game in client.get("/api/games").json():
+        for preset, rules in game["presets"].items():
+            response = client.post("/api/tables", json={"game": game["name"], "rules": rules})
+            assert response.status_code == 201, (game["name"], preset, response.text)
+
+
+def test_a_choice_of_numbers_takes_only_those_numbers(client: TestClient) -> None:
+    for value in (True, 2.0, "2", 1):
+        response = client.post(
+            "/api/tables", json={"game": "indian-rummy", "rules": {"printed_jokers": value}}
+        )
+        assert "rule printed_jokers must be one of 2, 0" in _refused(response)

@@ -73,7 +73,11 @@ def _check(hint: Any, value: Any, name: str) -> None:
             raise RulesError(f"rule {name} must be a whole number, not {_shown(value)}")
         if abs(value) > MAX_RULE_INTEGER:
             raise RulesError(f"rule {name} must be at most {MAX_RULE_INTEGER:,} in size")
-    elif hint is str or origin is typing.Literal:
+    elif origin is typing.Literal:
+        if not any(type(value) is type(choice) and value == choice for choice in arguments):
+            choices = ", ".join(_shown(choice) for choice in arguments)
+            raise RulesError(f"rule {name} must be one of {choices}, not {_shown(value)}")
+    elif hint is str:
         if not isinstance(value, str):
             raise RulesError(f"rule {name} must be text, not {_shown(value)}")
     elif origin in (frozenset, tuple, list, set):
