@@ -16,7 +16,7 @@ from cardtable.server import lobby as lobby_module
 from cardtable.server.context import context_of
 from cardtable.server.lobby import Lobby
 
-from .conftest import new_table, owner_of, play_to_end, receive, receive_type
+from .conftest import new_table, owner_of, play_to_end, receive, receive_type, visitor
 
 TWO_HUMANS = [{"kind": "human"}, {"kind": "human"}]
 
@@ -70,11 +70,11 @@ def test_listing_is_paginated_most_recent_first_with_a_total_and_a_next_link(
 @pytest.mark.parametrize(
     ("query", "words"),
     [
-        ("limit=0", "limit must be a whole number from 1 to 200"),
-        ("limit=201", "limit must be a whole number from 1 to 200"),
-        ("limit=ten", "limit must be a whole number from 1 to 200"),
-        ("offset=-1", "offset must be a whole number"),
-        ("status=lost", "status must be one of playing, finished, abandoned"),
+        ("limit=0", "limit must be at least 1"),
+        ("limit=201", "limit must be at most 200"),
+        ("limit=ten", "limit must be a whole number"),
+        ("offset=-1", "offset must be at least 0"),
+        ("status=lost", "status must be 'playing', 'finished' or 'abandoned'"),
     ],
 )
 def test_a_bad_listing_query_is_400_with_a_sentence(
@@ -178,13 +178,13 @@ def test_a_profile_may_not_have_more_unfinished_tables_than_the_cap(client: Test
     )
     assert client.delete(f"/api/tables/{first}").status_code == 200
     assert client.post("/api/tables", json={"game": "indecision"}).status_code == 201
-    stranger = TestClient(client.app)
+    stranger = visitor(client)
     assert stranger.post("/api/tables", json={"game": "indecision"}).status_code == 201
 
 
 def test_only_the_creator_may_close_a_table(client: TestClient) -> None:
     table_id = new_table(client, "indecision", seats=TWO_HUMANS)
-    friend = TestClient(client.app)
+    friend = visitor(client)
     assert friend.post(f"/api/tables/{table_id}/join").status_code == 200
     response = friend.delete(f"/api/tables/{table_id}")
     assert response.status_code == 403
@@ -195,7 +195,7 @@ def test_only_the_creator_may_close_a_table(client: TestClient) -> None:
 def test_the_creator_may_not_close_a_table_while_someone_else_sits_there(
     client: TestClient,
 ) -> None:
-    friend = TestClient(client.app)
+    friend = visitor(client)
     client.put("/api/profile", json={"name": "Ada"})
     friend.put("/api/profile", json={"name": "Bea"})
     table_id = new_table(client, "indecision", seats=TWO_HUMANS)
@@ -230,7 +230,7 @@ def test_declaration_rummy_hint_out_of_turn_names_whose_turn_it_is_and_logs_noth
     waiting = next(seat for seat in range(3) if seat != to_move)
     assert "drop" in [str(a) for a in owner.engine.legal_actions(owner.state, waiting)]
     if waiting != 0:
-        friends = [TestClient(client.app) for _ in range(2)]
+        friends = [visitor(client) for _ in range(2)]
         for friend in friends:
             friend.post(f"/api/tables/{table_id}/join")
         hinting = friends[waiting - 1]

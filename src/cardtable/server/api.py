@@ -32,6 +32,7 @@ from cardtable.server.lobby import (
     MAX_PAGE,
     NotAllowedError,
     TableInUseError,
+    TooManyTablesError,
 )
 from cardtable.server.models import (
     GameEntry,
@@ -104,6 +105,8 @@ async def create_table(
             commitment=new.commitment,
             contribution=new.contribution,
         )
+    except TooManyTablesError as exc:
+        raise HTTPException(409, str(exc)) from None
     except (CardtableError, ValueError, TypeError) as exc:
         raise HTTPException(400, str(exc)) from None
     count_rate(request, "table", profile)

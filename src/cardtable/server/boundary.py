@@ -195,6 +195,7 @@ def sentence(errors: Sequence[Any]) -> str:
         "bool_type": "must be true or false",
         "int_type": "must be a whole number",
         "int_from_float": "must be a whole number",
+        "int_parsing": "must be a whole number",
         "string_type": "must be text",
         "list_type": "must be a list",
         "dict_type": "must be a JSON object",
