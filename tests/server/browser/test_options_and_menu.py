@@ -208,6 +208,10 @@ def test_leave_and_new_game_keep_the_game_and_abandoning_is_asked_first(
     page.locator(".table-tools .leave").click()
     expect(page.locator(".start-form")).to_be_visible()
     expect(page.locator(".resume-list li")).to_have_count(1)
+    # Where the game stands, not how many moves it took: "Hand 1 · You 0 – Ruby 0".
+    expect(page.locator(".resume-list li")).to_contain_text(
+        re.compile(r"Indecision · Hand \d+ · You \d+ – \w+ \d+")
+    )
     page.locator(".resume-list .btn").click()
     expect(page.locator(".table[data-version]")).to_be_visible()
     assert page.url == table_url

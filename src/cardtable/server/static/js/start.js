@@ -149,6 +149,16 @@ export class StartScreen {
     return changed ? h("span", { class: "changed-count" }, ` · ${changed} changed`) : null;
   }
 
+  /** Where a game in progress stands: "Hand 4 · You 20 – Ruby 43" (from the listing's summary). */
+  progressText(t, others) {
+    const word = this.app.games.find((g) => g.name === t.game)?.deal_word || "deal";
+    const seats = t.seats || [];
+    if (!Array.isArray(t.scores) || !t.deal) return `with ${others.join(", ") || "others"}`;
+    const names = t.scores.map((_, seat) => (seat === t.your_seat ? "You" : seats[seat]?.name || `Player ${seat + 1}`));
+    const scores = t.scores.map((score, seat) => `${names[seat]} ${score ?? "–"}`).join(" – ");
+    return `${word.charAt(0).toUpperCase()}${word.slice(1)} ${t.deal} · ${scores}`;
+  }
+
   resumeSection() {
     const section = h("div", { class: "resume", hidden: true });
     api.tables().then(
@@ -168,8 +178,7 @@ export class StartScreen {
               return h(
                 "li",
                 {},
-                h("span", {}, title,
-                  h("span", { class: "muted" }, ` · with ${others.join(", ") || "others"} · ${t.version ?? 0} moves`)),
+                h("span", {}, title, h("span", { class: "muted" }, ` · ${this.progressText(t, others)}`)),
                 h(
                   "button",
                   { type: "button", class: "btn small", onclick: () => this.app.openTable(t.table_id) },
