@@ -24,7 +24,8 @@ process, as browsers would, so that they do not compete with the server for the 
    summaries were kept holds them: the server then replays each listed table once.
 5. **Event-loop lag under play.** During the move-latency load the same probe records how late
    the server's loop wakes; every other request and socket waits that long. With
-   ``--level hard`` the computer players think with the Hard search (in worker threads).
+   ``--level hard`` the computer players think with the Hard search, in the server's worker
+   processes (``--bot-processes 0``: in threads beside the loop).
 
 Figures are medians and 99th percentiles; nothing fails on time. Reproduce::
 
@@ -450,6 +451,12 @@ def main() -> None:
         "--listing", type=int, default=5000, help="tables of one profile to list (5000; 0 skips)"
     )
     parser.add_argument(
+        "--bot-processes",
+        type=int,
+        default=2,
+        help="worker processes for Hard players (2; 0: they think in threads)",
+    )
+    parser.add_argument(
         "--legacy",
         action="store_true",
         help="store the listed tables without summaries, as before they were kept",
@@ -468,7 +475,12 @@ def main() -> None:
             return
         # Every table is dealt from one fixed seed (the server's test setting; the API takes
         # none), and the rate limits are off: all the measuring clients share one address.
-        settings = Settings(test_seed=BENCH_SEED, rate_limits=False, bot_delay_scale=0.0)
+        settings = Settings(
+            test_seed=BENCH_SEED,
+            rate_limits=False,
+            bot_delay_scale=0.0,
+            bot_processes=args.bot_processes,
+        )
         app = create_app(f"sqlite:///{Path(directory) / 'bench.sqlite3'}", settings=settings)
         timings: list[Timing] = []
         lobby = context_of(app).lobby

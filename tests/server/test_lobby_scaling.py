@@ -5,8 +5,10 @@ only a table's creator may close it, and an out-of-turn hint gives no advice to 
 from __future__ import annotations
 
 import logging
+import os
 import random
 import time
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -15,6 +17,7 @@ from fastapi.testclient import TestClient
 from cardtable.server import lobby as lobby_module
 from cardtable.server.context import context_of
 from cardtable.server.lobby import Lobby
+from cardtable.server.settings import Settings
 
 from .conftest import new_table, owner_of, play_to_end, receive, receive_type, visitor
 
@@ -258,3 +261,19 @@ def test_declaration_rummy_coach_explains_a_drop_when_only_a_drop_is_legal() -> 
     assert DROP in engine.legal_actions(state, waiting)
     suggestion = coach_hint("declaration-rummy", engine.view(state, waiting), [DROP])
     assert suggestion.action == DROP and "drop" in suggestion.reason.lower()
+
+
+def test_hard_computer_players_think_in_worker_processes(
+    make_client: Callable[..., TestClient],
+) -> None:
+    client = make_client(settings=Settings(test_seed=7, bot_processes=1))
+    client.get("/")
+    seats = [{"kind": "human"}, {"kind": "bot", "level": "hard"}]
+    table_id = new_table(client, "indecision", seats=seats)
+    play_a_few_moves(client, table_id, 3)
+    wait_until_idle(client, table_id)
+    owner = owner_of(client, table_id)
+    assert 1 in {seat for seat, _ in owner.log}, "the Hard player never moved"
+    workers = lobby_of(client)._thinkers
+    assert workers is not None
+    assert workers.submit(os.getpid).result(timeout=30) != os.getpid()

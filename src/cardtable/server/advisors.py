@@ -1,6 +1,8 @@
 """The one place the server meets the computer players and the coach.
 
-``seat_bot`` asks :func:`cardtable.bots.make_bot` for a level's bot; ``hint`` and
+``seat_bot`` asks :func:`cardtable.bots.make_bot` for a level's bot, and ``think`` runs a
+level's choice in whatever process calls it (the lobby's worker processes, for the searching
+levels: see :data:`SEARCH_LEVELS`); ``hint`` and
 ``coach_report`` ask :mod:`cardtable.coach` (every registered game has both, as its spec
 names them). A coach that fails costs the player a hint or a report, never the connection: the
 failure is logged and the answer falls back to the first legal action and an empty report.
@@ -10,8 +12,9 @@ from __future__ import annotations
 
 import dataclasses
 import logging
+import random
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Final
 
 from cardtable import coach
 from cardtable.bots import Bot, make_bot
@@ -19,6 +22,21 @@ from cardtable.bots import Bot, make_bot
 logger = logging.getLogger(__name__)
 
 NO_COACH = "no coach available"
+SEARCH_LEVELS: Final = frozenset({"hard"})
+"""Levels whose choice is a search long enough to run in a worker process rather than in a
+thread beside the event loop (a thread would share the interpreter lock with the loop)."""
+
+_THINKERS: dict[tuple[str, str], Bot] = {}
+"""The bots of this process by (game, level): built once per worker process."""
+
+
+def think(game: str, level: str, view: Any, legal: Sequence[Any], rng: random.Random) -> Any:
+    """The choice of a ``level`` bot for ``game`` (bots keep no state between choices, so one
+    bot per game and level serves every table)."""
+    bot = _THINKERS.get((game, level))
+    if bot is None:
+        bot = _THINKERS[game, level] = seat_bot(game, level)
+    return bot.choose(view, legal, rng)
 
 
 def seat_bot(game: str, level: str) -> Bot:

@@ -17,9 +17,11 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import multiprocessing
 import secrets
 import time
 from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
 from typing import Any, Final
 
 from cardtable import storage
@@ -86,6 +88,7 @@ class Lobby:
         self._creating = asyncio.Lock()
         self._sweeper: asyncio.Task[None] | None = None
         self.commitments = Commitments()
+        self._thinkers: ProcessPoolExecutor | None = None
 
     def remember_options(self, profile_id: int, options: dict[str, Any]) -> None:
         """Keep a profile's options at hand for pacing its tables' computer players."""
@@ -215,6 +218,7 @@ class Lobby:
             store=self.store,
             bot_delay=self._delay_for(creator),
             creator=creator,
+            thinkers=self.thinkers,
             status=status,
             on_timing=self._timing,
         )
@@ -289,6 +293,17 @@ class Lobby:
             if profile is not None:
                 self.remember_options(profile.id, {**DEFAULT_OPTIONS, **profile.options})
         return owner
+
+    def thinkers(self) -> ProcessPoolExecutor | None:
+        """The worker processes of the searching computer players, started on first use
+        (``None`` when the settings ask for none)."""
+        if self._thinkers is None and self.settings.bot_processes > 0:
+            # Spawned, not forked: this process runs threads and an event loop.
+            self._thinkers = ProcessPoolExecutor(
+                max_workers=self.settings.bot_processes,
+                mp_context=multiprocessing.get_context("spawn"),
+            )
+        return self._thinkers
 
     # --- letting idle tables go ---------------------------------------------------------------
 
@@ -409,6 +424,8 @@ class Lobby:
             self._sweeper.cancel()
         for owner in self.tables.values():
             owner.stop_bots()
+        if self._thinkers is not None:
+            self._thinkers.shutdown(wait=False, cancel_futures=True)
         await asyncio.to_thread(self.store.close)
 
 

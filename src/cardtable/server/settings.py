@@ -78,6 +78,10 @@ class Settings(BaseSettings):
     max_unfinished_tables: int = Field(default=20, ge=1, le=1000)
     """Unfinished tables one profile may have started at a time."""
 
+    bot_processes: int = Field(default=2, ge=0, le=64)
+    """Worker processes for the Hard computer players' search, started on first use (0: they
+    think in threads beside the event loop, sharing its interpreter lock)."""
+
     @field_validator(
         "limit_profiles", "limit_tables", "limit_imports", "limit_messages", "limit_sockets"
     )

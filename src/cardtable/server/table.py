@@ -7,8 +7,9 @@ finished deals and games, then each connected seat sent its own view. A refused 
 changes nothing: the error goes back to its sender only; so does a move the database cannot
 store (a full disk): the table stays as it was.
 
-Nothing slow runs on the event loop: computer players think, and the coach answers, in worker
-threads, with the table's state as it was when they were asked.
+Nothing slow runs on the event loop: the coach answers, and computer players think, in worker
+threads (the Hard search in the lobby's worker processes, so that it does not hold the
+interpreter lock the loop needs), with the table's state as it was when they were asked.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ import logging
 import random
 import time
 from collections.abc import Callable, Sequence
+from concurrent.futures import BrokenExecutor, Executor
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -68,6 +70,8 @@ class TableOwner:
     bot_delay: Callable[[], float]
     creator: int = -1
     """The profile that created the table."""
+    thinkers: Callable[[], Executor | None] = lambda: None
+    """The worker processes for searching computer players (``None``: threads only)."""
     status: str = "playing"
     on_timing: Callable[[Timing], None] | None = None
     last_outcomes: tuple[int, tuple[Outcome, ...]] = (-1, ())
@@ -356,20 +360,35 @@ class TableOwner:
         legal = self.engine.legal_actions(state, seat)
         if not legal:
             raise RuntimeError(f"seat {seat} is to move but has no legal action")
+        level = str(self.seats[seat].get("level", "random"))
         bot = self._bots.get(seat)
         if bot is None:
-            level = str(self.seats[seat].get("level", "random"))
             bot = self._bots[seat] = advisors.seat_bot(self.game, level)
         rng = random.Random(f"cardtable-bot:{self.seed}:{self.version}:{seat}")
         view = self.engine.view(state, seat)
         try:
-            action = await asyncio.to_thread(bot.choose, view, legal, rng)
+            action = await self._think(bot, level, view, legal, rng)
             after = self.engine.apply(state, action, seat)
         except Exception:  # a faulty bot must not stall the table: play a random move instead
             logger.exception("bot %s at table %s failed; moving at random", bot, self.table_id)
             action = RandomBot().choose(view, legal, rng)
             after = self.engine.apply(state, action, seat)
         await self._commit(seat, action, after)
+
+    async def _think(
+        self, bot: Any, level: str, view: Any, legal: Sequence[Any], rng: random.Random
+    ) -> Any:
+        """The bot's choice, off the event loop: a searching level in a worker process when
+        the lobby has them, anything else (or if the processes are gone) in a thread."""
+        workers = self.thinkers() if level in advisors.SEARCH_LEVELS else None
+        if workers is not None:
+            try:
+                return await asyncio.get_running_loop().run_in_executor(
+                    workers, advisors.think, self.game, level, view, list(legal), rng
+                )
+            except BrokenExecutor:
+                logger.warning("the worker processes are gone; thinking in a thread")
+        return await asyncio.to_thread(bot.choose, view, legal, rng)
 
     # --- closing ------------------------------------------------------------------------------
 
