@@ -10,9 +10,9 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Browser, Page, expect
 
-from .harness import BrowserPage, LiveServer, Servers
+from .harness import DESKTOP, BrowserPage, LiveServer, Servers
 from .tablekit import play_with_mouse, settle, start_game, wait_my_turn
 
 pytestmark = pytest.mark.browser
@@ -295,7 +295,7 @@ def test_record_survives_a_server_restart(
 
 
 def test_record_export_and_import_round_trip(
-    server: LiveServer, open_page: Callable[..., BrowserPage], tmp_path: Path
+    server: LiveServer, open_page: Callable[..., BrowserPage], tmp_path: Path, browser: Browser
 ) -> None:
     page = open_page().page
     finish_declaration_game(page, server.url)
@@ -318,3 +318,20 @@ def test_record_export_and_import_round_trip(
             ".record-game[data-game='declaration-rummy'] [data-stat='games_played'] .value"
         )
     ).to_be_visible()
+    # Another browser imports it: the results show apart, as imported, not as played there.
+    context = browser.new_context(viewport=DESKTOP)
+    try:
+        other = context.new_page()
+        other.goto(server.url)
+        other.click("#menu-button")
+        other.click("[data-menu=record]")
+        with other.expect_file_chooser() as chooser_info:
+            other.locator("dialog#panel .btn", has_text="Import record").click()
+        with other.expect_response(lambda r: r.url.endswith("/api/profile/import")) as answer:
+            chooser_info.value.set_files(str(saved))
+        assert answer.value.ok
+        game = other.locator(".record-game[data-game='declaration-rummy']")
+        expect(game.locator(".record-imported [data-stat='games_played'] .value")).to_have_text("1")
+        expect(game.locator("> .record-grid [data-stat='games_played'] .value")).to_have_text("0")
+    finally:
+        context.close()

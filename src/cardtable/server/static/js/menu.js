@@ -195,8 +195,10 @@ export async function showRecord(app, notice = null) {
     return;
   }
   const games = recordGames(record);
-  const sections = games.map(([name, stats]) => {
-    const deal = stats.deal_word || "deal";
+  const grid = (rows) => h("div", { class: "record-grid" }, rows.map(([key, text, value]) =>
+    h("div", { class: "record-stat", dataset: { stat: key } },
+      h("span", { class: "value" }, statValue(value)), h("span", { class: "name" }, text))));
+  const statRows = (stats, deal) => {
     const Deal = deal.charAt(0).toUpperCase() + deal.slice(1);
     const rows = [];
     const add = (key, text) => {
@@ -218,12 +220,21 @@ export async function showRecord(app, notice = null) {
         if (typeof value !== "object" || value === null) rows.push([key, statName(key), value]);
       }
     }
+    return rows;
+  };
+  const sections = games.map(([name, stats]) => {
+    const deal = stats.deal_word || "deal";
+    // Results imported from an exported record are shown apart and never added to these.
+    const imported = stats.imported && typeof stats.imported === "object"
+      ? h("div", { class: "record-imported", dataset: { imported: "true" } },
+        h("h4", {}, "Imported from an exported record (not counted above)"),
+        grid(statRows(stats.imported, deal)))
+      : null;
     return h("section", { class: "record-game", dataset: { game: name } },
       h("h3", {}, stats.title || app.gameTitle(name),
         stats.points_are ? h("span", { class: "muted" }, ` · points are ${stats.points_are}`) : ""),
-      h("div", { class: "record-grid" }, rows.map(([key, text, value]) =>
-        h("div", { class: "record-stat", dataset: { stat: key } },
-          h("span", { class: "value" }, statValue(value)), h("span", { class: "name" }, text)))));
+      grid(statRows(stats, deal)),
+      imported);
   });
   const exportButton = h("button", { type: "button", class: "btn", onclick: () => exportRecord() }, "Export record");
   const file = h("input", { type: "file", accept: "application/json,.json", id: "import-file", class: "visually-hidden", tabindex: "-1" });
