@@ -32,7 +32,13 @@ from cardtable.registry import canonical_name, get_engine
 from cardtable.server.fair_deals import Commitments
 from cardtable.server.narration import finished_between
 from cardtable.server.options import DEFAULT_OPTIONS, bot_move_seconds
-from cardtable.server.seating import check_seats, first_human_seat, public_seats
+from cardtable.server.seating import (
+    Seat,
+    check_seats,
+    first_human_seat,
+    public_seats,
+    seats_from_json,
+)
 from cardtable.server.settings import Settings
 from cardtable.server.summary import summarize
 from cardtable.server.table import TableOwner, Timing, replay_log
@@ -141,7 +147,7 @@ class Lobby:
         default_level = str(options.get("difficulty", "normal"))
         checked_seats = check_seats(seats, built.players, default_level)
         seat = first_human_seat(checked_seats)
-        checked_seats[seat]["name"] = profile.name
+        checked_seats[seat] = checked_seats[seat].named(profile.name)
         table_id = secrets.token_urlsafe(9)
         async with self._creating:
             # Counted before the deal is drawn, so a refused table costs no commitment.
@@ -166,7 +172,7 @@ class Lobby:
                 game=name,
                 rules=engine.rules_to_json(built),
                 seed=seed,
-                seats=checked_seats,
+                seats=[spec.to_json() for spec in checked_seats],
                 owner_seat=seat,
             )
         if fair is not None:
@@ -198,7 +204,7 @@ class Lobby:
         engine: AnyEngine,
         rules: Any,
         seed: int,
-        seats: list[dict[str, Any]],
+        seats: list[Seat],
         seated: dict[int, int],
         state: Any,
         log: list[tuple[int, str]],
@@ -279,7 +285,7 @@ class Lobby:
             engine=engine,
             rules=rules,
             seed=stored.seed,
-            seats=[dict(seat) for seat in stored.seats],
+            seats=seats_from_json(stored.seats),
             seated=dict(stored.seated),
             state=state,
             log=list(stored.actions),
@@ -345,14 +351,14 @@ class Lobby:
             free = [
                 seat
                 for seat, spec in enumerate(owner.seats)
-                if spec["kind"] == "human" and seat not in owner.seated
+                if not spec.is_bot and seat not in owner.seated
             ]
             if not free:
                 raise RulesError("every human seat at this table is taken")
             seat = free[0]
             await self.store.sit(table_id, seat, profile.id, profile.name)
             owner.seated[seat] = profile.id
-            owner.seats[seat]["name"] = profile.name
+            owner.seats[seat] = owner.seats[seat].named(profile.name)
         return seat
 
     async def close(self, table_id: str, profile_id: int) -> TableOwner | None:
@@ -370,7 +376,7 @@ class Lobby:
             raise NotAllowedError("you do not sit at this table")
         others = [seat for seat, profile in owner.seated.items() if profile != profile_id]
         if others and not owner.finished:
-            names = ", ".join(str(owner.seats[seat].get("name", seat)) for seat in sorted(others))
+            names = ", ".join(owner.seats[seat].name for seat in sorted(others))
             raise TableInUseError(
                 f"other people sit at this table ({names}): it cannot be closed while they do"
             )

@@ -1,25 +1,76 @@
 """Who sits at a table: checking the seats a client asks for, naming them, finding the creator.
 
-A seat is ``{"kind": "human"}`` or ``{"kind": "bot", "level": ...}``; the stored form adds a
-display ``name``. Computer players are named after the players of the rule book's examples and
-friends, so that announcements read as a story ("Ruby took 7H from the pile").
+A client asks for seats as ``{"kind": "human"}`` or ``{"kind": "bot", "level": ...}``; the
+server keeps each as a frozen :class:`Seat` (kind, display name, level), stored as JSON.
+Computer players are named after the players of the rule book's examples and friends, so that
+announcements read as a story ("Ruby took 7H from the pile").
 """
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Any, Literal
 
 from cardtable.errors import RulesError
 from cardtable.server.names import BOT_NAMES
 from cardtable.server.options import BOT_LEVELS
 
 
-def check_seats(raw: Any, players: int | None, default_level: str) -> list[dict[str, Any]]:
+@dataclass(frozen=True, slots=True)
+class Seat:
+    """One seat of a table: a person or a computer player (with its level), and its name."""
+
+    kind: Literal["human", "bot"]
+    name: str
+    level: str | None = None
+    """Computer players only."""
+
+    @property
+    def is_bot(self) -> bool:
+        """Whether a computer player sits here."""
+        return self.kind == "bot"
+
+    def named(self, name: str) -> Seat:
+        """The same seat under another name (a person sitting down)."""
+        return replace(self, name=name)
+
+    def to_json(self) -> dict[str, Any]:
+        """The stored form.
+
+        >>> Seat("bot", "Ruby", "easy").to_json()
+        {'kind': 'bot', 'name': 'Ruby', 'level': 'easy'}
+        """
+        stored: dict[str, Any] = {"kind": self.kind, "name": self.name}
+        if self.level is not None:
+            stored["level"] = self.level
+        return stored
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any], index: int) -> Seat:
+        """A stored seat (older rows may lack a name or a bot's level).
+
+        >>> Seat.from_json({"kind": "bot"}, 2)
+        Seat(kind='bot', name='Seat 2', level='random')
+        """
+        if data.get("kind") == "bot":
+            return cls(
+                "bot", str(data.get("name", f"Seat {index}")), str(data.get("level", "random"))
+            )
+        return cls("human", str(data.get("name", f"Seat {index}")))
+
+
+def seats_from_json(stored: Sequence[Mapping[str, Any]]) -> list[Seat]:
+    """Stored seats as :class:`Seat` values."""
+    return [Seat.from_json(seat, index) for index, seat in enumerate(stored)]
+
+
+def check_seats(raw: Any, players: int | None, default_level: str) -> list[Seat]:
     """The seats as stored (kind, level for bots, name), or ``RulesError`` naming the problem.
 
     ``raw`` may be ``None``: the creator plays seat 0 against bots at ``default_level``.
 
-    >>> [seat["name"] for seat in check_seats([{"kind": "human"}, {"kind": "bot"}], 2, "easy")]
+    >>> [seat.name for seat in check_seats([{"kind": "human"}, {"kind": "bot"}], 2, "easy")]
     ['Player', 'Ruby']
     >>> check_seats([{"kind": "bot"}], 1, "easy")
     Traceback (most recent call last):
@@ -33,43 +84,44 @@ def check_seats(raw: Any, players: int | None, default_level: str) -> list[dict[
         raise RulesError("seats must be a non-empty list of {kind: human|bot}")
     if players is not None and len(raw) != players:
         raise RulesError(f"the rules are for {players} players but {len(raw)} seats were given")
-    seats: list[dict[str, Any]] = []
+    seats: list[Seat] = []
     bots = 0
     for index, seat in enumerate(raw):
         if not isinstance(seat, dict):
             raise RulesError(f'seat {index} must be an object such as {{"kind": "human"}}')
         kind = seat.get("kind")
         if kind == "human":
-            seats.append({"kind": "human", "name": "Player"})
+            seats.append(Seat("human", "Player"))
         elif kind == "bot":
             level = seat.get("level", default_level)
             if level not in BOT_LEVELS:
                 raise RulesError(
                     f"seat {index}: bot level must be one of {', '.join(BOT_LEVELS)}, not {level!r}"
                 )
-            seats.append({"kind": "bot", "level": level, "name": BOT_NAMES[bots % len(BOT_NAMES)]})
+            seats.append(Seat("bot", BOT_NAMES[bots % len(BOT_NAMES)], level))
             bots += 1
         else:
             raise RulesError(f'seat {index}: kind must be "human" or "bot", not {kind!r}')
-    if all(seat["kind"] == "bot" for seat in seats):
+    if all(seat.is_bot for seat in seats):
         raise RulesError('at least one seat must be {"kind": "human"} for you to sit at')
     return seats
 
 
-def first_human_seat(seats: list[dict[str, Any]]) -> int:
+def first_human_seat(seats: Sequence[Seat]) -> int:
     """The seat the table's creator takes."""
-    return next(index for index, seat in enumerate(seats) if seat["kind"] == "human")
+    return next(index for index, seat in enumerate(seats) if not seat.is_bot)
 
 
 def public_seats(
-    seats: list[dict[str, Any]] | tuple[dict[str, Any], ...], seated: dict[int, int]
+    seats: Sequence[Seat | Mapping[str, Any]], seated: Mapping[int, int]
 ) -> list[dict[str, Any]]:
     """Seats as clients see them: kind, level, name, and whether a human seat is taken."""
     shown = []
-    for index, seat in enumerate(seats):
-        entry = {"seat": index, "kind": seat["kind"], "name": seat.get("name", f"Seat {index}")}
-        if seat["kind"] == "bot":
-            entry["level"] = seat.get("level", "random")
+    for index, raw in enumerate(seats):
+        seat = raw if isinstance(raw, Seat) else Seat.from_json(raw, index)
+        entry: dict[str, Any] = {"seat": index, "kind": seat.kind, "name": seat.name}
+        if seat.is_bot:
+            entry["level"] = seat.level
         else:
             entry["taken"] = index in seated
         shown.append(entry)

@@ -32,6 +32,7 @@ from cardtable.server.messages import ClientMessage, ProtocolError, state_messag
 from cardtable.server.narration import Outcome, finished_between, merge_summaries, own_facts
 from cardtable.server.narration.announce import announcement, public_notation
 from cardtable.server.options import PAUSE_AFTER_DEAL
+from cardtable.server.seating import Seat
 from cardtable.server.summary import summarize
 from cardtable.storage import ABANDONED, FINISHED, LogStore, RecordEvent, StorageError
 
@@ -62,7 +63,7 @@ class TableOwner:
     engine: AnyEngine
     rules: Any
     seed: int
-    seats: list[dict[str, Any]]
+    seats: list[Seat]
     seated: dict[int, int]
     state: Any
     log: list[tuple[int, str]]
@@ -108,10 +109,7 @@ class TableOwner:
 
     def names_for(self, viewer: int) -> list[str]:
         """Seat names as ``viewer`` sees them (its own seat is "You")."""
-        return [
-            "You" if seat == viewer else str(spec.get("name", f"Seat {seat}"))
-            for seat, spec in enumerate(self.seats)
-        ]
+        return ["You" if seat == viewer else spec.name for seat, spec in enumerate(self.seats)]
 
     def state_for(self, seat: int) -> dict[str, Any]:
         """The protocol's state message for ``seat``."""
@@ -320,7 +318,7 @@ class TableOwner:
 
     def bot_seat(self, seat: int) -> bool:
         """Whether ``seat`` is played by the computer."""
-        return 0 <= seat < len(self.seats) and self.seats[seat]["kind"] == "bot"
+        return 0 <= seat < len(self.seats) and self.seats[seat].is_bot
 
     def wake_bots(self) -> None:
         """Start the bot runner if a computer player is to move and none is running."""
@@ -360,7 +358,7 @@ class TableOwner:
         legal = self.engine.legal_actions(state, seat)
         if not legal:
             raise RuntimeError(f"seat {seat} is to move but has no legal action")
-        level = str(self.seats[seat].get("level", "random"))
+        level = self.seats[seat].level or "random"
         bot = self._bots.get(seat)
         if bot is None:
             bot = self._bots[seat] = advisors.seat_bot(self.game, level)
