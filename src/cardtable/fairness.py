@@ -169,8 +169,9 @@ class Verification:
 
 def verify_record(record: GameRecord) -> Verification:
     """Check a finished game's record from its revealed values: the server seed matches the
-    commitment, the game seed is the one derived from it and the contributions, and every action
-    replays from that seed (every shuffle, cut and deal recomputed)."""
+    commitment, the game seed is the one derived from it and the contributions, every action
+    replays from that seed (every shuffle, cut and deal recomputed), and the game ends as the
+    record says it did (winners and scores), when it says."""
     # Imported here: replay.py imports this module for the record's fairness field.
     from cardtable.games.contract import CHANCE
     from cardtable.registry import get_engine
@@ -225,5 +226,16 @@ def verify_record(record: GameRecord) -> Verification:
     )
     if result is None:
         return Verification(False, tuple(checks), "the record replays but the game is not over")
+    recorded = record.result
+    if recorded is not None and (
+        list(recorded.get("winners", [])) != list(result.winners)
+        or list(recorded.get("scores", [])) != list(result.scores)
+    ):
+        return Verification(
+            False,
+            tuple(checks),
+            f"the record says the game ended '{recorded.get('summary', '?')}', but replayed "
+            f"from the seed it ends '{result.summary}'",
+        )
     checks.append(f"the game ends as recorded: {result.summary}")
     return Verification(True, tuple(checks))

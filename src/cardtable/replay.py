@@ -5,8 +5,9 @@ from the seed, so a record replays to the identical state. Records are what stor
 what ``cardtable replay FILE`` reads (files are read and written by the CLI, not here).
 
 Version 2 adds the optional ``fairness`` object of a provably fair deal (commitment, the
-players' contributions and, after the game, the revealed server seed: :mod:`cardtable.fairness`);
-version 1 records, which have none, still load.
+players' contributions and, after the game, the revealed server seed: :mod:`cardtable.fairness`)
+and the optional ``result`` the game ended with as recorded (checked by ``cardtable verify``);
+version 1 records, which have neither, still load.
 """
 
 from __future__ import annotations
@@ -28,13 +29,15 @@ READABLE_VERSIONS: Final = (1, 2)
 @dataclass(frozen=True, slots=True)
 class GameRecord:
     """A whole game as data: game name, rules (JSON form), seed and seat actions, and for a
-    provably fair deal its ``fairness`` data."""
+    provably fair deal its ``fairness`` data; ``result`` is the recorded ending (the JSON of
+    :class:`~cardtable.games.contract.GameResult`), if any."""
 
     game: str
     rules: dict[str, Any]
     seed: int
     actions: tuple[tuple[int, str], ...] = field(default=())
     fairness: FairDeal | None = None
+    result: dict[str, Any] | None = None
 
     def to_json(self) -> dict[str, Any]:
         """The record as JSON-ready data, with its format version."""
@@ -48,6 +51,8 @@ class GameRecord:
         }
         if self.fairness is not None:
             data["fairness"] = self.fairness.to_json()
+        if self.result is not None:
+            data["result"] = self.result
         return data
 
     def dumps(self) -> str:
@@ -86,12 +91,16 @@ class GameRecord:
                 raise RecordError(f"action {index} must be a [seat, notation] pair, not {entry!r}")
             actions.append((entry[0], entry[1]))
         fairness = data.get("fairness")
+        result = data.get("result")
+        if result is not None and not isinstance(result, dict):
+            raise RecordError("record 'result' must be an object")
         return cls(
             game=game,
             rules=rules,
             seed=seed,
             actions=tuple(actions),
             fairness=None if fairness is None else FairDeal.from_json(fairness),
+            result=result,
         )
 
     @classmethod

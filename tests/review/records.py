@@ -34,5 +34,9 @@ def fair_record(game: str, min_actions: int = 16) -> GameRecord:
         played = play(engine, rules, seed, bots)
         if len(played.actions) >= min_actions:
             record = record_of(game, rules, seed, played.actions)
-            return dataclasses.replace(record, fairness=fair.revealed(SERVER_SEED))
+            result = engine.result(played.state)
+            assert result is not None
+            return dataclasses.replace(
+                record, fairness=fair.revealed(SERVER_SEED), result=result.to_json()
+            )
     raise AssertionError("no contribution gave a long enough game")

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from cardtable.cards import format_cards
 from cardtable.cli import app
 from cardtable.fairness import (
     FairDeal,
@@ -20,8 +21,8 @@ from cardtable.fairness import (
     derive_seed,
     verify_record,
 )
-from cardtable.registry import game_names
-from cardtable.replay import GameRecord
+from cardtable.registry import game_names, get_engine
+from cardtable.replay import GameRecord, replay_steps
 
 from .records import SERVER_SEED, fair_record
 
@@ -68,13 +69,15 @@ def test_intact_fair_record_verifies_every_deal(game: str) -> None:
 
 
 def _tamper_card(record: GameRecord) -> GameRecord:
-    """Change the card of the first recorded discard to another card of the same action."""
+    """Change the card of the first recorded discard to one its player did not hold."""
+    engine = get_engine(record.game)
     actions = list(record.actions)
-    for index, (seat, text) in enumerate(actions):
+    for step in replay_steps(record):
+        text = str(step.action)
         if text.startswith("discard "):
-            card = text.split()[1]
-            other = "KS" if card != "KS" else "QS"
-            actions[index] = (seat, f"discard {other}")
+            held = set(format_cards(engine.view(step.before, step.seat).hand).split())
+            other = next(c for c in ("KS", "QS", "JS", "10S", "9S", "8S") if c not in held)
+            actions[step.index] = (step.seat, f"discard {other}")
             break
     return dataclasses.replace(record, actions=tuple(actions))
 
@@ -84,6 +87,19 @@ def test_record_with_a_card_changed_fails_verification(game: str) -> None:
     outcome = verify_record(_tamper_card(fair_record(game)))
     assert not outcome.ok
     assert outcome.problem is not None and "does not replay" in outcome.problem
+
+
+@pytest.mark.parametrize("game", game_names())
+def test_record_whose_ending_was_changed_fails_verification(game: str) -> None:
+    record = fair_record(game)
+    assert record.result is not None
+    others = [
+        seat for seat in range(len(record.result["scores"])) if seat not in record.result["winners"]
+    ]
+    forged = {**record.result, "winners": others[:1]}
+    outcome = verify_record(dataclasses.replace(record, result=forged))
+    assert not outcome.ok
+    assert outcome.problem is not None and "but replayed from the seed it ends" in outcome.problem
 
 
 def test_record_with_the_seed_changed_fails_verification() -> None:

@@ -87,11 +87,12 @@ class Analyses:
             return {"status": "done", "analysis": stored}
         key = (table_id, seat)
         job = self.jobs.get(key)
-        if job is None or (job.error is not None):
+        if job is None:
             job = Job()
             self.jobs[key] = job
             job.task = asyncio.create_task(self._run(key, job, record))
         if job.error is not None:
+            # Reported, not retried: a record that fails once fails again the same way.
             return {"status": "failed", "detail": job.error}
         return {"status": "running", "done": job.done, "total": job.total}
 

@@ -52,12 +52,14 @@ async def _record(request: Request, owner: TableOwner) -> GameRecord:
     )
     if fair is not None and not owner.finished:
         fair = fair.public()
+    result = owner.engine.result(owner.state)
     return GameRecord(
         game=owner.game,
         rules=owner.engine.rules_to_json(owner.rules),
         seed=owner.seed,
         actions=tuple(owner.log),
         fairness=fair,
+        result=None if result is None else result.to_json(),
     )
 
 
@@ -133,7 +135,7 @@ async def _replay(request: Request, owner: TableOwner) -> dict[str, Any]:
     try:
         data = await asyncio.to_thread(replay_frames, record)
     except CardtableError as exc:
-        raise HTTPException(500, f"the game's record does not replay: {exc}") from None
+        raise HTTPException(409, f"the game's record does not replay: {exc}") from None
     person_seat = next((seat for seat, _ in sorted(owner.seated.items())), None)
     fair = None if record.fairness is None else record.fairness.to_json()
     # The seed as text too: a browser's JSON numbers cannot hold 63-bit integers exactly.
