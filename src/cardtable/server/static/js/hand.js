@@ -498,9 +498,10 @@ export class Hand {
       const dropZone = wasDragging && outside && event.type === "pointerup" ? zoneAt(event.clientX, event.clientY) : null;
       finish();
       if (dropZone) {
+        const card = entryOf()?.card;
         this.suppressClickUntil = performance.now() + 400;
         this.render();
-        this.onDrop(entry.card, dropZone.dataset.dropZone);
+        if (card) this.onDrop(card, dropZone.dataset.dropZone);
       } else if (wasDragging) {
         // The card joins the group of the card now on its left.
         const index = this.entries.findIndex((e) => e.uid === uid);

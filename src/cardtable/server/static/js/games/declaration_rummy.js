@@ -14,17 +14,6 @@ export const DEAL_SIZES = {
 };
 const OPTIONAL = ["C1", "C2", "C3", "C4", "C7", "C12", "NM0", "NM2", "CD0"];
 
-const REASONS = {
-  declared: "declared",
-  "went-out": "went out",
-  "four-sevens": "laid down four 7s",
-  declined: "declined the discard pile with the stock exhausted",
-  "exhaustion-cap": "the stock-exhausted turns ran out",
-  "turn-cap": "the turn limit was reached",
-  "last-player": "everyone else dropped",
-  tie: "everyone agreed to a tie",
-};
-
 function dealRange(players) {
   return DEAL_SIZES[players] || [2, 2];
 }
@@ -415,18 +404,12 @@ export default {
     if (!outcome) return null;
     const n = outcome.hands.length;
     const winner = outcome.winner;
+    // The engine's sentence says how the game ended and who won ("Ruby declared with 9; You
+    // win with the lowest count, 5."): said once, not again in a line of its own.
     const lead = h(
       "p",
-      { class: "summary-lead" },
-      outcome.ender !== null && outcome.ender !== undefined ? `${ctx.name(outcome.ender)} ${REASONS[outcome.reason] || outcome.reason}. ` : "",
-      nameSeats(ctx, outcome.summary),
-    );
-    const result = h(
-      "p",
-      { class: "summary-winner" },
-      winner === null || winner === undefined
-        ? (outcome.reason === "tie" ? "" : "Nobody wins this game.")
-        : `${ctx.name(winner)} ${winner === ctx.seat ? "win" : "wins"} the game.`,
+      { class: "summary-lead summary-winner" },
+      nameSeats(ctx, outcome.summary) || (winner === null || winner === undefined ? "Nobody wins this game." : `${ctx.name(winner)} ${winner === ctx.seat ? "win" : "wins"} the game.`),
       outcome.tie_break ? ` Tie-break: ${nameSeats(ctx, outcome.tie_break)}` : "",
     );
     const matchWinners = ctx.message.result && ctx.view.rules?.match ? ctx.message.result.winners || [] : [];
@@ -482,7 +465,7 @@ export default {
       });
       chart = totalsChart({ title: "Game wins in the match", series, target: ctx.view.rules.match_wins, axis: "games played" });
     }
-    return h("div", { class: "summary game-declaration-rummy" }, lead, result, matchLine, h("div", { class: "summary-seats" }, seats), chart);
+    return h("div", { class: "summary game-declaration-rummy" }, lead, matchLine, h("div", { class: "summary-seats" }, seats), chart);
   },
 
   summaryButtons(ctx) {
