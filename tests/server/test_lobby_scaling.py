@@ -153,7 +153,7 @@ def test_an_idle_unfinished_table_leaves_memory_and_loads_again_on_demand(
     assert lobby.sweep() == []
     lobby.idle_seconds = 0.0
     assert lobby.sweep() == [table_id]
-    assert table_id not in lobby.tables
+    assert table_id not in lobby.tables and lobby.options == {}
     info = client.get(f"/api/tables/{table_id}").json()
     assert info["version"] == len(log) and info["finished"] is False
     assert owner_of(client, table_id).log == log
@@ -277,3 +277,25 @@ def test_hard_computer_players_think_in_worker_processes(
     workers = lobby_of(client)._thinkers
     assert workers is not None
     assert workers.submit(os.getpid).result(timeout=30) != os.getpid()
+
+
+def test_a_move_is_kept_even_when_its_summary_cannot_be_made(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    from cardtable.server import table as table_module
+
+    table_id = new_table(client, "indecision", seats=TWO_HUMANS)
+
+    def broken(*_args: Any) -> Any:
+        raise RuntimeError("no summary")
+
+    monkeypatch.setattr(table_module, "summarize", broken)
+    with client.websocket_connect(f"/ws/tables/{table_id}") as ws:
+        state = receive(ws)
+        assert state["to_move"] == 0
+        ws.send_json({"type": "action", "version": state["version"], "action": state["legal"][0]})
+        after = receive(ws)
+    assert after["type"] == "state" and after["version"] == state["version"] + 1
+    (listed,) = client.get("/api/tables").json()
+    assert listed["version"] == after["version"]
+    assert any("no summary after move" in r.getMessage() for r in caplog.records)

@@ -315,7 +315,8 @@ class Lobby:
 
     def sweep(self, now: float | None = None) -> list[str]:
         """Let go of every table idle for ``idle_seconds`` (finished ones: a tenth of that);
-        the ids let go. They stay stored and load again when asked for."""
+        the ids let go. They stay stored and load again when asked for (with their creator's
+        options, read again then)."""
         now = time.monotonic() if now is None else now
         gone = []
         for table_id, owner in list(self.tables.items()):
@@ -324,6 +325,10 @@ class Lobby:
                 owner.stop_bots()
                 del self.tables[table_id]
                 gone.append(table_id)
+        if gone:  # the pacing options of profiles with no table left in memory go too
+            creators = {owner.creator for owner in self.tables.values()}
+            for profile_id in [p for p in self.options if p not in creators]:
+                del self.options[profile_id]
         return gone
 
     def _start_sweeper(self) -> None:

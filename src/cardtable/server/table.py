@@ -250,7 +250,11 @@ class TableOwner:
         """
         after, _steps = advance(self.engine, after)
         notation = str(action)
-        summary = summarize(self.engine, after, self.version + 1)
+        try:
+            summary = summarize(self.engine, after, self.version + 1)
+        except Exception:  # a listing's detail must never cost a move: keep the last summary
+            logger.exception("table %s: no summary after move %d", self.table_id, self.version)
+            summary = None
         try:
             await self.store.append(self.table_id, self.version, seat, notation, summary)
         except StorageError as exc:

@@ -43,9 +43,9 @@ class LogStore(Protocol):
         """Seat a profile at a free human seat under ``name``."""
 
     async def append(
-        self, table_id: str, index: int, seat: int, notation: str, summary: TableSummary
+        self, table_id: str, index: int, seat: int, notation: str, summary: TableSummary | None
     ) -> None:
-        """Store move number ``index`` and the table's summary after it."""
+        """Store move number ``index`` and the table's summary after it (if any)."""
 
     async def set_summary(self, table_id: str, summary: TableSummary) -> None:
         """Store the summary of a table stored before summaries were kept."""
@@ -122,9 +122,9 @@ class DatabaseLogStore:
         await asyncio.to_thread(tables.sit, self.db, table_id, seat, profile_id, name)
 
     async def append(
-        self, table_id: str, index: int, seat: int, notation: str, summary: TableSummary
+        self, table_id: str, index: int, seat: int, notation: str, summary: TableSummary | None
     ) -> None:
-        """Store move number ``index`` and the table's summary after it."""
+        """Store move number ``index`` and the table's summary after it (if any)."""
         await self._write(tables.append_action, self.db, table_id, index, seat, notation, summary)
 
     async def set_summary(self, table_id: str, summary: TableSummary) -> None:
