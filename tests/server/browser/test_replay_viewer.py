@@ -26,9 +26,7 @@ def _finished_table(page: BrowserPage, server: LiveServer) -> str:
         if drop.count() and drop.first.is_enabled():
             drop.first.click()
             page.page.locator("#panel").get_by_role("button", name=re.compile(r"^Drop")).click()
-            page.page.wait_for_function(
-                "document.querySelector('.table').dataset.finished === 'true'"
-            )
+            page.page.wait_for_selector(".table[data-finished='true']")
             break
         page.page.locator('button[data-action="draw stock"]').first.click()
     match = re.search(r"#/table/(.+)$", page.page.url)
