@@ -11,14 +11,14 @@ from cardtable.cards import parse_cards
 from cardtable.games.contract import CHANCE, TERMINAL
 from cardtable.games.declaration_rummy.rules import Rules as DRRules
 from cardtable.games.declaration_rummy.state import Phase as DRPhase
-from cardtable.games.declaration_rummy.state import build_state
+from cardtable.games.declaration_rummy.state import scenario as dr_scenario
 from cardtable.games.indecision.engine import ENGINE as IND
 from cardtable.games.indecision.rules import Rules as IndRules
 from cardtable.games.indecision.state import Phase as IndPhase
 from cardtable.games.indecision.state import State, Table, event
 from cardtable.games.indian_rummy.rules import Rules as IRRules
 from cardtable.games.indian_rummy.state import Phase as IRPhase
-from cardtable.games.indian_rummy.state import deal_state
+from cardtable.games.indian_rummy.state import scenario as ir_scenario
 from cardtable.registry import get_engine
 
 
@@ -88,12 +88,12 @@ def indian(
     rules: IRRules | None = None,
     turns: int = 6,
 ) -> Any:
-    """An Indian Rummy deal in progress (see ``deal_state``); in the discard phase the seat on
-    turn holds 14 cards and ``drawn`` defaults to its last card."""
+    """An Indian Rummy deal in progress (see its ``scenario``); in the discard phase the seat
+    on turn holds 14 cards and ``drawn`` defaults to its last card."""
     rules = rules or IRRules(deals=1)
     if phase is IRPhase.DISCARD and drawn is None:
         drawn = hands[turn].split()[-1]
-    return deal_state(
+    return ir_scenario(
         rules,
         hands,
         pile=pile,
@@ -131,7 +131,7 @@ def declaration(
         stock_cards = stock
     if phase is DRPhase.PLAY and drawn is None:
         drawn = hands[turn].split()[-1]
-    return build_state(
+    return dr_scenario(
         rules,
         hands,
         stock=stock_cards,

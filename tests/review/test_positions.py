@@ -12,7 +12,7 @@ from cardtable.games.indecision.engine import ENGINE as INDECISION
 from cardtable.games.indian_rummy.engine import ENGINE as INDIAN
 from cardtable.games.indian_rummy.rules import Rules as IndianRules
 from cardtable.games.indian_rummy.state import Phase as IndianPhase
-from cardtable.games.indian_rummy.state import deal_state
+from cardtable.games.indian_rummy.state import scenario
 from cardtable.review import ReviewBudget, explain_decision, review_decision
 
 BUDGET = ReviewBudget(samples=8, screen=4, finalists=2)
@@ -24,7 +24,7 @@ SHOW = "3H 4H 5H 6H 7C 8C 9C QS QD QC KS KH KD 2D"
 
 
 def _indian_position() -> object:
-    return deal_state(
+    return scenario(
         IndianRules(),
         [SHOW, "AS 2S 3S 5S 6S 8S 9S 10S 2C 3C 4C 5C 6C"],
         pile="JH",

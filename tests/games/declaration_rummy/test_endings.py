@@ -9,7 +9,7 @@ from cardtable.errors import IllegalActionError
 from cardtable.games.contract import TERMINAL
 from cardtable.games.declaration_rummy.engine import ENGINE
 from cardtable.games.declaration_rummy.rules import Rules
-from cardtable.games.declaration_rummy.state import Phase, build_state
+from cardtable.games.declaration_rummy.state import Phase, scenario
 
 from .helpers import State, advance, card, legal_texts, play, sorted_cards
 
@@ -28,7 +28,7 @@ def _rule_of(state: State, seat: int, text: str) -> str:
 
 def _exhausted_two_player() -> State:
     """Seat 1 draws the last stock card and discards; seat 0 is next."""
-    state = build_state(TWO, ["AS 2S 9H", "KH KD 9C"], stock="5C", pile="7S")
+    state = scenario(TWO, ["AS 2S 9H", "KH KD 9C"], stock="5C", pile="7S")
     return play(state, (1, "draw stock"), (1, "discard KH"))
 
 
@@ -72,7 +72,7 @@ def test_exhausted_turns_continue_while_players_take_the_top_discard() -> None:
 
 def test_exhaustion_safeguard_ends_the_game_as_if_declined_after_the_circuits() -> None:
     rules = Rules(players=2, cards_dealt=3, exhaustion_circuits=1)
-    state = build_state(rules, ["AS 2S 9H", "KH KD 9C"], stock="5C", pile="7S")
+    state = scenario(rules, ["AS 2S 9H", "KH KD 9C"], stock="5C", pile="7S")
     state = play(state, (1, "draw stock"), (1, "discard KH"))
     state = play(state, (0, "take discard"), (0, "discard KH"))
     assert state.turn == 1 and state.phase is Phase.DRAW
@@ -87,7 +87,7 @@ def test_exhaustion_safeguard_ends_the_game_as_if_declined_after_the_circuits() 
 
 def test_turn_cap_ends_the_game_as_if_declined() -> None:
     rules = Rules(players=2, cards_dealt=3, turn_cap=3)
-    state = build_state(rules, ["AS 2S 9H", "KH KD 9C"], stock="5C 6C 7C 8C", pile="7S", turns=1)
+    state = scenario(rules, ["AS 2S 9H", "KH KD 9C"], stock="5C 6C 7C 8C", pile="7S", turns=1)
     state = play(state, (1, "draw stock"), (1, "discard 8C"), (0, "draw stock"), (0, "discard 7C"))
     assert state.turns == 3 and state.phase is Phase.DRAW
     state = play(state, (1, "draw stock"), (1, "discard 6C"))
@@ -102,7 +102,7 @@ def test_turn_cap_ends_the_game_as_if_declined() -> None:
 
 
 def _three_player_turn() -> State:
-    return build_state(THREE, ["AS 2S 9H", "KH KD 9C", "3D 4D 8S"], stock="5C 6C", pile="7S")
+    return scenario(THREE, ["AS 2S 9H", "KH KD 9C", "3D 4D 8S"], stock="5C 6C", pile="7S")
 
 
 def test_tie_proposal_is_answered_by_the_others_in_turn_order() -> None:

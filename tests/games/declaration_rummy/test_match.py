@@ -12,7 +12,7 @@ from cardtable.games.contract import TERMINAL
 from cardtable.games.declaration_rummy.actions import NextGame
 from cardtable.games.declaration_rummy.engine import ENGINE
 from cardtable.games.declaration_rummy.rules import Rules
-from cardtable.games.declaration_rummy.state import Phase, build_state, seat_right_of
+from cardtable.games.declaration_rummy.state import Phase, scenario, seat_right_of
 from cardtable.replay import record_of, replay
 
 from .helpers import CountingBot, State, advance, assert_conserved, legal_texts, play, run
@@ -22,7 +22,7 @@ MATCH = Rules(players=3, cards_dealt=3, match=True)
 
 def _won_by_seat_2(rules: Rules = MATCH, wins: tuple[int, int, int] = (0, 0, 0)) -> State:
     """Seat 2 goes out in game 1 (or a later game, given earlier ``wins``)."""
-    state = build_state(
+    state = scenario(
         rules,
         ["KS KD 9C", "AS 2S 9H", "2H 3H 4H"],
         stock="5C 8D",
@@ -62,7 +62,7 @@ def test_winner_draws_first_and_the_dealer_sits_to_the_winner_s_right() -> None:
 
 
 def test_tie_game_keeps_the_same_first_player() -> None:
-    state = build_state(MATCH, ["KS KD 9C", "AS 2S 9H", "2H 3H 4H"], stock="5C", pile="7S")
+    state = scenario(MATCH, ["KS KD 9C", "AS 2S 9H", "2H 3H 4H"], stock="5C", pile="7S")
     assert state.first_player == 1
     state = play(state, (1, "propose tie"), (2, "accept tie"), (0, "accept tie"))
     assert state.phase is Phase.BETWEEN_GAMES and state.match_wins == (0, 0, 0)
@@ -114,12 +114,12 @@ def test_players_and_match_settings_stay_fixed_within_a_match() -> None:
 
 
 def test_next_game_is_only_for_the_break_between_games() -> None:
-    state = build_state(MATCH, ["KS KD 9C", "AS 2S 9H", "2H 3H 4H"], stock="5C", pile="7S")
+    state = scenario(MATCH, ["KS KD 9C", "AS 2S 9H", "2H 3H 4H"], stock="5C", pile="7S")
     assert _rule_of(state, 1, "next game") == "not-between"
 
 
 def test_dropped_players_are_back_for_the_next_game() -> None:
-    state = build_state(MATCH, ["KS KD 9C", "AS 2S 9H", "2H 3H 4H"], stock="5C 8D", pile="7S")
+    state = scenario(MATCH, ["KS KD 9C", "AS 2S 9H", "2H 3H 4H"], stock="5C 8D", pile="7S")
     state = play(state, (0, "drop"), (1, "drop"))
     assert state.phase is Phase.BETWEEN_GAMES and state.match_wins == (0, 0, 1)
     state = play(state, (2, "next game"))
@@ -152,7 +152,7 @@ def test_seats_chosen_in_the_first_game_stay_for_the_whole_match() -> None:
 
 def test_match_game_cap_ends_an_endless_match_of_ties() -> None:
     rules = Rules(players=2, cards_dealt=3, match=True, match_game_cap=2)
-    state = build_state(rules, ["KS KD 9C", "AS 2S 9H"], stock="5C", pile="7S")
+    state = scenario(rules, ["KS KD 9C", "AS 2S 9H"], stock="5C", pile="7S")
     state = play(state, (1, "propose tie"), (0, "accept tie"), (1, "next game"))
     state = play(state, (ENGINE.current_player(state), "propose tie"))
     state = play(state, (ENGINE.current_player(state), "accept tie"))

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from cardtable.games.declaration_rummy.engine import ENGINE
 from cardtable.games.declaration_rummy.rules import Rules
-from cardtable.games.declaration_rummy.state import build_state
+from cardtable.games.declaration_rummy.state import scenario
 from cardtable.games.declaration_rummy.text import render_hand_summary, render_view
 
 from .helpers import new_dealt, play
 
 
 def test_render_view_shows_the_table_from_one_seat() -> None:
-    state = build_state(
+    state = scenario(
         Rules(players=3, cards_dealt=3, spread_out_discard=True),
         ["AS 2S 9H", "KH KD 9C", "4H 4S 4C"],
         stock="5C 6C",
@@ -27,7 +27,7 @@ def test_render_view_shows_the_table_from_one_seat() -> None:
 
 
 def test_render_view_of_a_finished_game_lists_revealed_hands() -> None:
-    state = build_state(
+    state = scenario(
         Rules(players=3, cards_dealt=3),
         ["AS 2S 9H", "KH KD 9C", "4H 4S 4C"],
         stock="5C 6C",
@@ -53,7 +53,7 @@ def test_hand_summary_is_none_without_cards() -> None:
 
 
 def test_render_view_between_games_of_a_match() -> None:
-    state = build_state(
+    state = scenario(
         Rules(players=3, cards_dealt=3, match=True),
         ["KS KD 9C", "AS 2S 9H", "2H 3H 4H"],
         stock="5C 8D",

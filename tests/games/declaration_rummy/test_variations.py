@@ -21,8 +21,8 @@ from cardtable.games.declaration_rummy.state import (
 from cardtable.games.declaration_rummy.state import (
     DrawKind,
     Phase,
-    build_state,
     pack_cards,
+    scenario,
     seat_left_of,
     seat_right_of,
 )
@@ -47,7 +47,7 @@ def _rule_of(state: State, seat: int, text: str) -> str:
 
 def _after_draw(rules: Rules, hands: list[str], turn: int = 1, **kwargs: object) -> State:
     """Seat ``turn`` has drawn (its hand given with the drawn card included)."""
-    return build_state(rules, hands, phase=Phase.PLAY, turn=turn, **kwargs)  # type: ignore[arg-type]
+    return scenario(rules, hands, phase=Phase.PLAY, turn=turn, **kwargs)  # type: ignore[arg-type]
 
 
 # --- 1. Gin Rummy (DR12) --------------------------------------------------------------------------
@@ -64,7 +64,7 @@ def test_gin_declare_needs_a_count_of_seven_or_less_dr12() -> None:
 
 
 def test_gin_threshold_counts_the_drawn_card() -> None:
-    state = build_state(GIN, ["KS KD KC", "AS 2H 4D"], stock="9C 3C", pile="7S")
+    state = scenario(GIN, ["KS KD KC", "AS 2H 4D"], stock="9C 3C", pile="7S")
     assert "declare" not in legal_texts(play(state, (1, "draw stock")))  # 7 + 3 = 10
 
 
@@ -97,7 +97,7 @@ def test_declare_bonus_compares_the_declarer_one_lower_dr11() -> None:
 def test_declare_bonus_tie_won_by_a_declarer_further_left() -> None:
     rules = Rules(players=3, cards_dealt=2, declare_bonus=True)
     # First player seat 1; declarer seat 0 has offset 2, seat 2 offset 1.
-    state = build_state(rules, ["AS 2S 5H", "KD KC", "3H 4S"], phase=Phase.PLAY, turn=0, pile="7S")
+    state = scenario(rules, ["AS 2S 5H", "KD KC", "3H 4S"], phase=Phase.PLAY, turn=0, pile="7S")
     state = play(state, (0, "declare"))
     assert state.outcome is not None
     assert state.outcome.compared == (7, 26, 7) and state.outcome.winner == 0
@@ -153,7 +153,7 @@ DOGO = Rules(players=2, cards_dealt=3, declare_or_go_out=True)
 
 
 def test_declare_or_go_out_reshuffles_the_pile_but_its_top_into_a_new_stock() -> None:
-    state = build_state(DOGO, ["AS 2S 9H", "KH KD 9C"], stock="5C", pile="3D 8S")
+    state = scenario(DOGO, ["AS 2S 9H", "KH KD 9C"], stock="5C", pile="3D 8S")
     state = ENGINE.apply(state, ENGINE.parse_action("draw stock"), 1)
     state = ENGINE.apply(state, ENGINE.parse_action("discard KH"), 1)
     assert state.phase is Phase.RESHUFFLE and ENGINE.current_player(state) == CHANCE
@@ -180,7 +180,7 @@ def assert_conserved_scenario(state: State, text: str) -> None:
 
 
 def test_declare_or_go_out_with_only_the_top_card_falls_back_to_exhaustion() -> None:
-    state = build_state(DOGO, ["AS 2S 9H", "KH KD 9C"], stock="5C", pile="")
+    state = scenario(DOGO, ["AS 2S 9H", "KH KD 9C"], stock="5C", pile="")
     state = play(state, (1, "draw stock"), (1, "discard KH"))
     assert state.pile == (card("KH"),)
     assert state.phase is Phase.DRAW and state.exhaustion
@@ -190,7 +190,7 @@ def test_declare_or_go_out_with_only_the_top_card_falls_back_to_exhaustion() -> 
 
 
 def test_declare_or_go_out_has_no_exhaustion_ending_while_it_can_reshuffle() -> None:
-    state = build_state(DOGO, ["AS 2S 9H", "KH KD 9C"], stock="5C", pile="3D 8S")
+    state = scenario(DOGO, ["AS 2S 9H", "KH KD 9C"], stock="5C", pile="3D 8S")
     state = play(state, (1, "draw stock"), (1, "discard KH"))
     assert "decline" not in legal_texts(state)
 
@@ -201,7 +201,7 @@ THREE_CARD = Rules(players=2, cards_dealt=3, three_card_draw=True)
 
 
 def test_three_card_draw_takes_the_next_discard_and_the_top_stock_card() -> None:
-    state = build_state(THREE_CARD, ["AS 2S 9H", "KH KD 9C"], stock="2C 5C", pile="3D 8S")
+    state = scenario(THREE_CARD, ["AS 2S 9H", "KH KD 9C"], stock="2C 5C", pile="3D 8S")
     state = play(state, (1, "take discard"))
     assert "take extra" in legal_texts(state)
     state = play(state, (1, "take extra"))
@@ -215,34 +215,32 @@ def test_three_card_draw_takes_the_next_discard_and_the_top_stock_card() -> None
 
 
 def test_three_card_draw_is_both_or_neither() -> None:
-    state = build_state(THREE_CARD, ["AS 2S 9H", "KH KD 9C"], stock="2C 5C", pile="3D 8S")
+    state = scenario(THREE_CARD, ["AS 2S 9H", "KH KD 9C"], stock="2C 5C", pile="3D 8S")
     state = play(state, (1, "take discard"), (1, "discard KH"))
     assert state.pile == (card("3D"), card("KH")) and state.stock == cards("2C 5C")
 
 
 def test_three_card_draw_needs_two_cards_in_the_discard_pile() -> None:
-    state = build_state(THREE_CARD, ["AS 2S 9H", "KH KD 9C"], stock="2C 5C", pile="8S")
+    state = scenario(THREE_CARD, ["AS 2S 9H", "KH KD 9C"], stock="2C 5C", pile="8S")
     state = play(state, (1, "take discard"))
     assert "take extra" not in legal_texts(state)
     assert _rule_of(state, 1, "take extra") == "no-extra"
 
 
 def test_three_card_draw_needs_a_stock_card() -> None:
-    state = build_state(
-        THREE_CARD, ["AS 2S 9H", "KH KD 9C"], stock="", pile="3D 8S", exhaustion=True
-    )
+    state = scenario(THREE_CARD, ["AS 2S 9H", "KH KD 9C"], stock="", pile="3D 8S", exhaustion=True)
     state = play(state, (1, "take discard"))
     assert "take extra" not in legal_texts(state)
 
 
 def test_three_card_draw_only_after_taking_the_top_discard() -> None:
-    state = build_state(THREE_CARD, ["AS 2S 9H", "KH KD 9C"], stock="2C 5C", pile="3D 8S")
+    state = scenario(THREE_CARD, ["AS 2S 9H", "KH KD 9C"], stock="2C 5C", pile="3D 8S")
     state = play(state, (1, "draw stock"))
     assert _rule_of(state, 1, "take extra") == "no-extra"
 
 
 def test_three_card_draw_is_off_without_the_variation() -> None:
-    state = build_state(
+    state = scenario(
         Rules(players=2, cards_dealt=3), ["AS 2S 9H", "KH KD 9C"], stock="2C 5C", pile="3D 8S"
     )
     state = play(state, (1, "take discard"))
@@ -252,7 +250,7 @@ def test_three_card_draw_is_off_without_the_variation() -> None:
 
 def test_three_card_draw_with_spread_out_only_when_the_first_card_was_the_top_discard() -> None:
     rules = Rules(players=2, cards_dealt=3, three_card_draw=True, spread_out_discard=True)
-    deep = build_state(rules, ["AS 2S 9H", "KH KD 9C"], stock="2C 5C", pile="4C 3D 8S")
+    deep = scenario(rules, ["AS 2S 9H", "KH KD 9C"], stock="2C 5C", pile="4C 3D 8S")
     assert "take extra" not in legal_texts(play(deep, (1, "take discard 2")))
     top = play(deep, (1, "take discard"))
     assert "take extra" in legal_texts(top)
@@ -267,7 +265,7 @@ SEVENS = Rules(players=2, cards_dealt=4, four_sevens=True)
 
 
 def test_four_natural_sevens_at_the_start_of_the_turn_win_at_once_dr16() -> None:
-    state = build_state(SEVENS, ["AS 2S 9H 3C", "7S 7H 7D 7C"], stock="2C 5C", pile="8S")
+    state = scenario(SEVENS, ["AS 2S 9H 3C", "7S 7H 7D 7C"], stock="2C 5C", pile="8S")
     assert "four sevens" in legal_texts(state)
     state = play(state, (1, "four sevens"))
     result = ENGINE.result(state)
@@ -275,7 +273,7 @@ def test_four_natural_sevens_at_the_start_of_the_turn_win_at_once_dr16() -> None
 
 
 def test_four_sevens_completed_by_the_draw_win_during_the_turn() -> None:
-    state = build_state(SEVENS, ["AS 2S 9H 3C", "7S 7H 7D KC"], stock="2C 7C", pile="8S")
+    state = scenario(SEVENS, ["AS 2S 9H 3C", "7S 7H 7D KC"], stock="2C 7C", pile="8S")
     assert "four sevens" not in legal_texts(state)
     state = play(state, (1, "draw stock"))
     assert "four sevens" in legal_texts(state)
@@ -285,13 +283,13 @@ def test_four_sevens_completed_by_the_draw_win_during_the_turn() -> None:
 
 def test_four_sevens_need_natural_sevens_not_wildcards() -> None:
     rules = Rules(players=2, cards_dealt=4, four_sevens=True, optional_cards=("W",))
-    state = build_state(rules, ["AS 2S 9H 3C", "7S 7H 7D W"], stock="2C 5C", pile="8S")
+    state = scenario(rules, ["AS 2S 9H 3C", "7S 7H 7D W"], stock="2C 5C", pile="8S")
     assert "four sevens" not in legal_texts(state)
     assert _rule_of(state, 1, "four sevens") == "no-four-sevens"
 
 
 def test_four_sevens_is_only_a_variation() -> None:
-    state = build_state(
+    state = scenario(
         Rules(players=2, cards_dealt=4), ["AS 2S 9H 3C", "7S 7H 7D 7C"], stock="2C", pile="8S"
     )
     assert "four sevens" not in legal_texts(state)
@@ -304,7 +302,7 @@ SPREAD = Rules(players=2, cards_dealt=3, spread_out_discard=True)
 
 
 def test_spread_out_takes_any_card_with_every_card_above_it() -> None:
-    state = build_state(SPREAD, ["AS 2S 9H", "KH KD 9C"], stock="2C", pile="4C 3D 8S JH")
+    state = scenario(SPREAD, ["AS 2S 9H", "KH KD 9C"], stock="2C", pile="4C 3D 8S JH")
     assert [t for t in legal_texts(state) if t.startswith("take")] == [
         "take discard",
         "take discard 2",
@@ -317,10 +315,10 @@ def test_spread_out_takes_any_card_with_every_card_above_it() -> None:
 
 
 def test_spread_out_shows_every_discard_to_everyone() -> None:
-    state = build_state(SPREAD, ["AS 2S 9H", "KH KD 9C"], stock="2C", pile="4C 3D 8S")
+    state = scenario(SPREAD, ["AS 2S 9H", "KH KD 9C"], stock="2C", pile="4C 3D 8S")
     for seat in (0, 1):
         assert ENGINE.view(state, seat).discard_pile == cards("4C 3D 8S")
-    squared = build_state(
+    squared = scenario(
         Rules(players=2, cards_dealt=3), ["AS 2S 9H", "KH KD 9C"], stock="2C", pile="4C 3D 8S"
     )
     view = ENGINE.view(squared, 0)
@@ -328,14 +326,12 @@ def test_spread_out_shows_every_discard_to_everyone() -> None:
 
 
 def test_spread_out_does_not_reach_below_the_pile() -> None:
-    state = build_state(SPREAD, ["AS 2S 9H", "KH KD 9C"], stock="2C", pile="4C 3D")
+    state = scenario(SPREAD, ["AS 2S 9H", "KH KD 9C"], stock="2C", pile="4C 3D")
     assert _rule_of(state, 1, "take discard 3") == "pile-too-short"
 
 
 def test_after_exhaustion_only_the_top_discard_may_be_taken_even_spread() -> None:
-    state = build_state(
-        SPREAD, ["AS 2S 9H", "KH KD 9C"], stock="", pile="4C 3D 8S", exhaustion=True
-    )
+    state = scenario(SPREAD, ["AS 2S 9H", "KH KD 9C"], stock="", pile="4C 3D 8S", exhaustion=True)
     assert [t for t in legal_texts(state) if t.startswith("take")] == ["take discard"]
     assert _rule_of(state, 1, "take discard 2") == "exhausted-top-only"
 

@@ -9,7 +9,7 @@ import pytest
 from cardtable.games.contract import PublicEvent
 from cardtable.games.declaration_rummy.engine import ENGINE
 from cardtable.games.declaration_rummy.rules import ALL_OPTIONAL, Rules
-from cardtable.games.declaration_rummy.state import Phase, build_state
+from cardtable.games.declaration_rummy.state import Phase, scenario
 from cardtable.games.declaration_rummy.view import (
     PILE_LABELS,
     STOCK_LABELS,
@@ -55,7 +55,7 @@ VIEW_KEYS = {
 
 def _state_with_stock(size: int, pile: str = "7S") -> State:
     stock = tuple(c for c in range(52) if c not in cards("AS 2S 9H KH KD 9C 7S 8S 4D"))[:size]
-    return build_state(TWO, ["AS 2S 9H", "KH KD 9C"], stock=stock, pile=pile)
+    return scenario(TWO, ["AS 2S 9H", "KH KD 9C"], stock=stock, pile=pile)
 
 
 def test_view_json_has_exactly_the_documented_fields_and_no_pile_counts() -> None:
@@ -90,7 +90,7 @@ def test_stack_levels_are_coarse() -> None:
 
 
 def test_other_hands_show_only_their_size() -> None:
-    state = build_state(TWO, ["AS 2S 9H", "KH KD 9C"], stock="5C 6C", pile="7S")
+    state = scenario(TWO, ["AS 2S 9H", "KH KD 9C"], stock="5C 6C", pile="7S")
     view = ENGINE.view(state, 0)
     assert view.hand == cards("AS 2S 9H") and view.hand_sizes == (3, 3)
     text = str(view.to_json())
@@ -100,7 +100,7 @@ def test_other_hands_show_only_their_size() -> None:
 
 def test_drawn_card_is_shown_only_to_its_drawer() -> None:
     state = play(
-        build_state(TWO, ["AS 2S 9H", "KH KD 9C"], stock="5C 6C", pile="7S"), (1, "draw stock")
+        scenario(TWO, ["AS 2S 9H", "KH KD 9C"], stock="5C 6C", pile="7S"), (1, "draw stock")
     )
     assert ENGINE.view(state, 1).drawn == (card("6C"),)
     other = ENGINE.view(state, 0)
@@ -109,14 +109,14 @@ def test_drawn_card_is_shown_only_to_its_drawer() -> None:
 
 
 def test_squared_pile_shows_only_its_top_card() -> None:
-    state = build_state(TWO, ["AS 2S 9H", "KH KD 9C"], stock="5C 6C", pile="4D 8S 7S")
+    state = scenario(TWO, ["AS 2S 9H", "KH KD 9C"], stock="5C 6C", pile="4D 8S 7S")
     view = ENGINE.view(state, 0)
     assert view.discard_top == card("7S") and view.discard_pile is None
     assert "'4D'" not in str(view.to_json()) and "'8S'" not in str(view.to_json())
 
 
 def test_events_cover_only_the_previous_and_current_turn() -> None:
-    state = build_state(TWO, ["AS 2S 9H", "KH KD 9C"], stock="5C 6C 4C 3C", pile="7S")
+    state = scenario(TWO, ["AS 2S 9H", "KH KD 9C"], stock="5C 6C 4C 3C", pile="7S")
     state = play(
         state,
         (1, "draw stock"),
@@ -135,7 +135,7 @@ def test_events_cover_only_the_previous_and_current_turn() -> None:
 
 
 def test_end_of_game_reveals_every_non_dropped_hand_with_counts() -> None:
-    state = build_state(
+    state = scenario(
         Rules(players=3, cards_dealt=3),
         ["AS 2S 9H", "KH KD 9C", "4H 4S 4C"],
         stock="5C 6C",
@@ -199,7 +199,7 @@ def test_determinized_state_gives_the_same_view_and_conserves_cards(rules: Rules
 def test_determinize_keeps_cards_seen_going_into_a_hand() -> None:
     used = cards("AS 2S 9H KH KD 9C 4D 7S")
     rest = tuple(c for c in range(52) if c not in used)
-    state = build_state(TWO, ["AS 2S 9H", "KH KD 9C"], stock=rest, pile="4D 7S")
+    state = scenario(TWO, ["AS 2S 9H", "KH KD 9C"], stock=rest, pile="4D 7S")
     state = play(state, (1, "take discard"))
     guess = ENGINE.determinize(ENGINE.view(state, 0), random.Random(1))
     assert card("7S") in guess.hands[1]
@@ -216,7 +216,7 @@ def test_determinize_varies_the_hidden_cards() -> None:
 def test_determinize_of_a_finished_game_keeps_the_revealed_hands() -> None:
     used = cards("AS 2S 9H KH KD 9C 4H 4S 4C 7S")
     rest = tuple(c for c in range(52) if c not in used)
-    state = build_state(
+    state = scenario(
         Rules(players=3, cards_dealt=3),
         ["AS 2S 9H", "KH KD 9C", "4H 4S 4C"],
         stock=rest,

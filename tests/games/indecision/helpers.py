@@ -6,11 +6,12 @@ from __future__ import annotations
 import dataclasses
 import random
 from collections.abc import Sequence
+from typing import Any
 
 from cardtable.cards import parse_cards
 from cardtable.games.contract import CHANCE, TERMINAL
 from cardtable.games.indecision import ENGINE, Phase, Rules, State, Stop
-from cardtable.games.indecision.state import Table, event
+from cardtable.games.indecision.state import scenario
 
 
 def cards(text: str) -> tuple[int, ...]:
@@ -23,52 +24,14 @@ def position(
     *,
     pile: str = "",
     deck: str | None = None,
-    dealer: int = 0,
-    to_act: int | None = None,
-    phase: Phase = Phase.DRAW,
-    had_turn: Sequence[int] = (),
-    turns: int | None = None,
-    totals: Sequence[int] | None = None,
-    hand_number: int = 1,
+    **kwargs: Any,
 ) -> State:
-    """A state in the middle of a hand with the given cards (the deck holds every other card,
-    top last, unless given)."""
-    held = tuple(cards(h) for h in hands)
-    pile_cards = cards(pile)
-    used = {c for hand in held for c in hand} | set(pile_cards)
-    deck_cards = cards(deck) if deck is not None else tuple(c for c in range(52) if c not in used)
-    assert len(used) + len(deck_cards) == 52 or deck is not None
-    base = ENGINE.new_game(rules, 0)
-    players = rules.players
-    table = Table(
-        rules=rules,
-        seed=0,
-        dealer=dealer,
-        hand_number=hand_number,
-        totals=tuple(totals) if totals is not None else (0,) * players,
-        cut_rounds=(),
-        cutters=(),
-        last_hand=None,
-        winners=(),
-        end_reason="",
-        scorer=base.table.scorer,
-    )
-    starter = (dealer + 1) % players
-    return State(
-        table=table,
-        phase=phase,
-        chance_steps=1,
-        hands=held,
-        deck=deck_cards,
-        pile=pile_cards,
-        to_act=starter if to_act is None else to_act,
-        turns=len(had_turn) if turns is None else turns,
-        had_turn=sum(1 << s for s in had_turn),
-        drawn=-1,
-        drawn_from_pile=False,
-        events=(event("deal", dealer),),
-        counting=None,
-    )
+    """A state in the middle of a hand with the given cards (the package's ``scenario``; the
+    deck holds every other card, top last, unless given)."""
+    state = scenario(rules, hands, pile=pile, deck=deck, **kwargs)
+    used = {c for hand in state.hands for c in hand} | set(state.pile)
+    assert len(used) + len(state.deck) == 52 or deck is not None
+    return state
 
 
 def dealt(rules: Rules, seed: int) -> State:

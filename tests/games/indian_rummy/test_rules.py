@@ -16,7 +16,7 @@ from cardtable.games.contract import CHANCE, TERMINAL, chance_rng
 from cardtable.games.indian_rummy import actions as act
 from cardtable.games.indian_rummy.engine import ENGINE, shuffled
 from cardtable.games.indian_rummy.rules import PRESETS, Rules
-from cardtable.games.indian_rummy.state import IndianRummyState, Phase, deal_state, pack_of
+from cardtable.games.indian_rummy.state import IndianRummyState, Phase, pack_of, scenario
 from cardtable.games.indian_rummy.text import render_hand_summary
 
 from .helpers import ScriptBot, advance, card, cards, legal_texts, play
@@ -97,7 +97,7 @@ def test_printed_joker_cut_makes_aces_wild() -> None:
     seed = next(s for s in range(2000) if fresh(seed=s).wild_card == PRINTED_JOKER)
     state = fresh(seed=seed)
     assert state.wild_rank == 0
-    position = deal_state(
+    position = scenario(
         Rules(), [FILLER_0, FILLER_1], pile="5C AS", wild_card="PJ", has_drawn=(True, True)
     )
     assert position.wild_rank == 0
@@ -117,7 +117,7 @@ def test_player_to_the_dealers_left_plays_first() -> None:
 
 
 def test_play_goes_clockwise() -> None:
-    state = deal_state(Rules(players=3), [FILLER_0, FILLER_1, FILLER_2], pile="6C", wild_card="KD")
+    state = scenario(Rules(players=3), [FILLER_0, FILLER_1, FILLER_2], pile="6C", wild_card="KD")
     assert state.turn == 1
     state = play(state, (1, "draw stock"), (1, "discard 5S"))
     assert state.turn == 2
@@ -142,7 +142,7 @@ def test_dealer_rotates_clockwise() -> None:
 
 
 def test_draw_from_stock_takes_its_top_card() -> None:
-    state = deal_state(Rules(), [FILLER_0, FILLER_1], pile="6C", wild_card="KD")
+    state = scenario(Rules(), [FILLER_0, FILLER_1], pile="6C", wild_card="KD")
     top = state.stock[-1]
     after = play(state, (1, "draw stock"))
     assert top in after.hands[1] and len(after.hands[1]) == 14
@@ -150,13 +150,13 @@ def test_draw_from_stock_takes_its_top_card() -> None:
 
 
 def test_draw_from_pile_takes_its_top_card() -> None:
-    state = deal_state(Rules(), [FILLER_0, FILLER_1], pile="6C 8C", wild_card="KD")
+    state = scenario(Rules(), [FILLER_0, FILLER_1], pile="6C 8C", wild_card="KD")
     after = play(state, (1, "draw pile"))
     assert after.pile == cards("6C") and card("8C") in after.hands[1]
 
 
 def test_a_joker_on_the_discard_pile_cannot_be_taken() -> None:
-    state = deal_state(
+    state = scenario(
         Rules(), [FILLER_0, FILLER_1], pile="6C 7H", wild_card="7D", has_drawn=(True, True)
     )
     assert "draw pile" not in legal_texts(state)
@@ -168,7 +168,7 @@ def test_a_joker_on_the_discard_pile_cannot_be_taken() -> None:
 
 
 def test_a_printed_joker_on_the_discard_pile_cannot_be_taken() -> None:
-    state = deal_state(
+    state = scenario(
         Rules(), [FILLER_0, FILLER_1], pile="6C PJ", wild_card="7D", has_drawn=(True, True)
     )
     with pytest.raises(IllegalActionError, match="joker") as e:
@@ -177,7 +177,7 @@ def test_a_printed_joker_on_the_discard_pile_cannot_be_taken() -> None:
 
 
 def test_an_opening_joker_cannot_be_taken_by_default() -> None:
-    state = deal_state(Rules(), [FILLER_0, FILLER_1], pile="PJ", wild_card="7D")
+    state = scenario(Rules(), [FILLER_0, FILLER_1], pile="PJ", wild_card="7D")
     assert state.opening_on_top
     with pytest.raises(IllegalActionError, match="joker"):
         ENGINE.apply(state, act.DRAW_PILE, 1)
@@ -185,7 +185,7 @@ def test_an_opening_joker_cannot_be_taken_by_default() -> None:
 
 def test_opening_joker_may_be_taken_under_house_rule() -> None:
     rules = Rules(joker_from_discard="opening-card")
-    state = deal_state(rules, [FILLER_0, FILLER_1], pile="7H", wild_card="7D")
+    state = scenario(rules, [FILLER_0, FILLER_1], pile="7H", wild_card="7D")
     assert "draw pile" in legal_texts(state)
     after = play(state, (1, "draw pile"))
     assert card("7H") in after.hands[1] and after.pile == ()
@@ -193,7 +193,7 @@ def test_opening_joker_may_be_taken_under_house_rule() -> None:
 
 def test_house_rule_still_forbids_a_discarded_joker() -> None:
     rules = Rules(joker_from_discard="opening-card")
-    state = deal_state(rules, [FILLER_0, FILLER_1], pile="5C", wild_card="7D")
+    state = scenario(rules, [FILLER_0, FILLER_1], pile="5C", wild_card="7D")
     state = play(state, (1, "draw stock"), (1, "discard 7S"))  # seat 1 holds 7S: a joker
     assert not state.opening_on_top
     with pytest.raises(IllegalActionError) as e:
@@ -202,7 +202,7 @@ def test_house_rule_still_forbids_a_discarded_joker() -> None:
 
 
 def test_cannot_discard_the_card_just_taken_from_the_discard_pile() -> None:
-    state = deal_state(Rules(), [FILLER_0, FILLER_1], pile="6H 8D", wild_card="KD")
+    state = scenario(Rules(), [FILLER_0, FILLER_1], pile="6H 8D", wild_card="KD")
     state = play(state, (1, "draw pile"))
     assert "discard 8D" not in legal_texts(state)
     with pytest.raises(
@@ -213,7 +213,7 @@ def test_cannot_discard_the_card_just_taken_from_the_discard_pile() -> None:
 
 
 def test_cannot_put_down_the_card_just_taken_when_declaring() -> None:
-    state = deal_state(Rules(), [FILLER_0, FILLER_1], pile="6H 8D", wild_card="KD")
+    state = scenario(Rules(), [FILLER_0, FILLER_1], pile="6H 8D", wild_card="KD")
     state = play(state, (1, "draw pile"))
     assert "declare 8D" not in legal_texts(state)
     with pytest.raises(IllegalActionError, match="cannot put down the card you just took") as e:
@@ -224,7 +224,7 @@ def test_cannot_put_down_the_card_just_taken_when_declaring() -> None:
 def test_ir13_twin_of_the_card_taken_from_the_pile_may_not_be_discarded_or_put_down() -> None:
     # Seat 1 already holds 6D and takes the other 6D from the pile: IR13 names the card by rank
     # and suit, so neither copy may go this turn (no pass by letting the twin go).
-    state = deal_state(Rules(), [FILLER_0, FILLER_1], pile="6H 6D", wild_card="KD")
+    state = scenario(Rules(), [FILLER_0, FILLER_1], pile="6H 6D", wild_card="KD")
     state = play(state, (1, "draw pile"))
     assert state.hands[1].count(card("6D")) == 2
     assert "discard 6D" not in legal_texts(state)
@@ -239,7 +239,7 @@ def test_ir13_twin_of_the_card_taken_from_the_pile_may_not_be_discarded_or_put_d
 
 
 def test_may_discard_card_drawn_from_stock_at_once() -> None:
-    before = deal_state(Rules(), [FILLER_0, FILLER_1], pile="6C", wild_card="KD")
+    before = scenario(Rules(), [FILLER_0, FILLER_1], pile="6C", wild_card="KD")
     drawn = before.stock[-1]
     state = play(before, (1, "draw stock"))
     assert state.drawn == drawn and f"discard {format_card(drawn)}" in legal_texts(state)
@@ -248,7 +248,7 @@ def test_may_discard_card_drawn_from_stock_at_once() -> None:
 
 
 def test_must_draw_before_discarding_and_draw_only_once() -> None:
-    state = deal_state(Rules(), [FILLER_0, FILLER_1], pile="6C", wild_card="KD")
+    state = scenario(Rules(), [FILLER_0, FILLER_1], pile="6C", wild_card="KD")
     with pytest.raises(IllegalActionError, match="draw a card first") as e:
         ENGINE.apply(state, act.DISCARDS[card("5S")], 1)
     assert e.value.rule == "draw-first"
@@ -259,7 +259,7 @@ def test_must_draw_before_discarding_and_draw_only_once() -> None:
 
 
 def test_cannot_discard_a_card_not_held() -> None:
-    state = play(deal_state(Rules(), [FILLER_0, FILLER_1], pile="6C", wild_card="KD"),
+    state = play(scenario(Rules(), [FILLER_0, FILLER_1], pile="6C", wild_card="KD"),
                  (1, "draw pile"))  # fmt: skip
     with pytest.raises(IllegalActionError, match="you do not hold QS") as e:
         ENGINE.apply(state, act.DISCARDS[card("QS")], 1)
@@ -272,7 +272,7 @@ def test_stock_exhaustion_reshuffles_discards_under_top() -> None:
     placed = Counter(cards(FILLER_0 + " " + FILLER_1 + " KD"))
     rest = sorted((Counter(pack_of(rules)) - placed).elements())
     last_stock_card = rest.pop(rest.index(card("QD")))
-    state = deal_state(
+    state = scenario(
         rules, hands, pile=rest, stock=[last_stock_card], wild_card="KD",
         has_drawn=(True, True),
     )  # fmt: skip
@@ -289,7 +289,7 @@ def test_stock_exhaustion_reshuffles_discards_under_top() -> None:
 
 def test_deal_turn_cap_abandons_the_deal_and_nobody_scores() -> None:
     rules = Rules(players=3, deal_turn_cap=7, deals=1)
-    state = deal_state(rules, [FILLER_0, FILLER_1, FILLER_2], pile="6C", wild_card="KD")
+    state = scenario(rules, [FILLER_0, FILLER_1, FILLER_2], pile="6C", wild_card="KD")
     state = play(state, (1, "drop"))
     for _ in range(6):
         seat = state.turn
@@ -304,7 +304,7 @@ def test_deal_turn_cap_with_people_seated_keeps_the_drop_penalties() -> None:
     # RULES.md 2.3 keeps the abandoning cap for AI-only play; with a person at the table the
     # points already earned (here seat 1's first drop) stand and the deal ends with no show.
     rules = Rules(players=3, deal_turn_cap=7, deals=1, people_seated=True)
-    state = deal_state(rules, [FILLER_0, FILLER_1, FILLER_2], pile="6C", wild_card="KD")
+    state = scenario(rules, [FILLER_0, FILLER_1, FILLER_2], pile="6C", wild_card="KD")
     state = play(state, (1, "drop"))
     for _ in range(6):
         seat = state.turn
@@ -321,14 +321,14 @@ def test_deal_turn_cap_with_people_seated_keeps_the_drop_penalties() -> None:
 
 
 def test_first_drop_costs_20() -> None:
-    state = deal_state(Rules(players=3), [FILLER_0, FILLER_1, FILLER_2], pile="6C", wild_card="KD")
+    state = scenario(Rules(players=3), [FILLER_0, FILLER_1, FILLER_2], pile="6C", wild_card="KD")
     state = play(state, (1, "drop"))
     assert state.drops == (None, 20, None)
     assert state.turn == 2
 
 
 def test_middle_drop_costs_40() -> None:
-    state = deal_state(Rules(players=3), [FILLER_0, FILLER_1, FILLER_2], pile="6C", wild_card="KD")
+    state = scenario(Rules(players=3), [FILLER_0, FILLER_1, FILLER_2], pile="6C", wild_card="KD")
     state = play(
         state, (1, "draw stock"), (1, "discard 5S"), (2, "draw stock"), (2, "discard 4S"),
         (0, "draw stock"), (0, "discard 2S"), (1, "drop"),
@@ -338,18 +338,18 @@ def test_middle_drop_costs_40() -> None:
 
 def test_gentle_drops_house_rule_costs_10_and_30() -> None:
     rules = Rules(players=3, first_drop=10, middle_drop=30)
-    state = deal_state(rules, [FILLER_0, FILLER_1, FILLER_2], pile="6C", wild_card="KD",
+    state = scenario(rules, [FILLER_0, FILLER_1, FILLER_2], pile="6C", wild_card="KD",
                        has_drawn=(True, False, False))  # fmt: skip
     state = play(state, (1, "drop"), (2, "drop"))
     assert state.last_deal is not None and state.last_deal.points == (0, 10, 10)
-    state = deal_state(rules, [FILLER_0, FILLER_1, FILLER_2], pile="6C", wild_card="KD",
+    state = scenario(rules, [FILLER_0, FILLER_1, FILLER_2], pile="6C", wild_card="KD",
                        has_drawn=(True, True, True))  # fmt: skip
     state = play(state, (1, "drop"))
     assert state.drops[1] == 30
 
 
 def test_drops_switched_off_by_house_rule() -> None:
-    state = deal_state(Rules(drops_allowed=False), [FILLER_0, FILLER_1], pile="6C", wild_card="KD")
+    state = scenario(Rules(drops_allowed=False), [FILLER_0, FILLER_1], pile="6C", wild_card="KD")
     assert "drop" not in legal_texts(state)
     with pytest.raises(IllegalActionError) as e:
         ENGINE.apply(state, act.DROP, 1)
@@ -357,7 +357,7 @@ def test_drops_switched_off_by_house_rule() -> None:
 
 
 def test_drop_only_at_start_of_own_turn() -> None:
-    state = deal_state(Rules(players=3), [FILLER_0, FILLER_1, FILLER_2], pile="6C", wild_card="KD")
+    state = scenario(Rules(players=3), [FILLER_0, FILLER_1, FILLER_2], pile="6C", wild_card="KD")
     with pytest.raises(IllegalActionError, match="not your turn") as e:
         ENGINE.apply(state, act.DROP, 2)
     assert e.value.rule == "not-your-turn"
@@ -369,7 +369,7 @@ def test_drop_only_at_start_of_own_turn() -> None:
 
 
 def test_a_dropped_player_takes_no_further_part() -> None:
-    state = deal_state(Rules(players=3), [FILLER_0, FILLER_1, FILLER_2], pile="6C", wild_card="KD")
+    state = scenario(Rules(players=3), [FILLER_0, FILLER_1, FILLER_2], pile="6C", wild_card="KD")
     state = play(state, (1, "drop"), (2, "draw stock"), (2, "discard 4S"))
     assert state.turn == 0
     state = play(state, (0, "draw stock"), (0, "discard 2S"))
@@ -381,7 +381,7 @@ def test_a_dropped_player_takes_no_further_part() -> None:
 
 
 def test_everyone_else_dropped_last_player_scores_zero() -> None:
-    state = deal_state(Rules(players=3), [FILLER_0, FILLER_1, FILLER_2], pile="6C", wild_card="KD",
+    state = scenario(Rules(players=3), [FILLER_0, FILLER_1, FILLER_2], pile="6C", wild_card="KD",
                        has_drawn=(True, True, False))  # fmt: skip
     state = play(state, (1, "drop"), (2, "drop"))
     summary = state.last_deal
@@ -398,7 +398,7 @@ def _show_position(
     declarer_hand: str, others: list[str], wild: str, rules: Rules
 ) -> IndianRummyState:
     """Seat 0 on turn holding ``declarer_hand`` plus the card it drew from the stock."""
-    return deal_state(
+    return scenario(
         rules,
         [declarer_hand + " 10C", *others],
         pile="6C",
@@ -506,7 +506,7 @@ def test_wrong_show_others_counted_house_rule() -> None:
 
 def test_dropped_players_keep_their_drop_penalty_after_a_show() -> None:
     rules = Rules(players=3)
-    state = deal_state(
+    state = scenario(
         rules,
         [IR4_DECLARER + " 10C", IR9_HAND, NO_SEQUENCE_100],
         pile="6C",
@@ -584,7 +584,7 @@ def test_free_play_never_ends_by_itself() -> None:
 
 
 def test_out_of_turn_action_rejected_state_unchanged() -> None:
-    state = deal_state(Rules(), [FILLER_0, FILLER_1], pile="6C", wild_card="KD")
+    state = scenario(Rules(), [FILLER_0, FILLER_1], pile="6C", wild_card="KD")
     before = repr(state)
     with pytest.raises(IllegalActionError, match="it is not your turn") as e:
         ENGINE.apply(state, act.DRAW_STOCK, 0)
@@ -603,7 +603,7 @@ def test_actions_during_a_chance_step_or_after_the_game_are_rejected() -> None:
 
 
 def test_unknown_seat_and_foreign_action_are_rejected() -> None:
-    state = deal_state(Rules(), [FILLER_0, FILLER_1], pile="6C", wild_card="KD")
+    state = scenario(Rules(), [FILLER_0, FILLER_1], pile="6C", wild_card="KD")
     with pytest.raises(IllegalActionError) as e:
         ENGINE.apply(state, act.DRAW_STOCK, 7)
     assert e.value.rule == "no-such-seat"
@@ -613,6 +613,6 @@ def test_unknown_seat_and_foreign_action_are_rejected() -> None:
 
 
 def test_chance_step_when_none_is_due_is_rejected() -> None:
-    state = deal_state(Rules(), [FILLER_0, FILLER_1], pile="6C", wild_card="KD")
+    state = scenario(Rules(), [FILLER_0, FILLER_1], pile="6C", wild_card="KD")
     with pytest.raises(IllegalActionError):
         ENGINE.chance_step(state)

@@ -11,7 +11,7 @@ from cardtable.errors import ActionSyntaxError
 from cardtable.games.indian_rummy import actions as act
 from cardtable.games.indian_rummy.engine import ENGINE
 from cardtable.games.indian_rummy.rules import Rules
-from cardtable.games.indian_rummy.state import IndianRummyState, Phase, deal_state
+from cardtable.games.indian_rummy.state import IndianRummyState, Phase, scenario
 from cardtable.games.indian_rummy.text import render_hand_summary, render_view
 
 from .helpers import advance, card, play
@@ -24,7 +24,7 @@ def _plain(markup: str | None) -> str:
 
 
 def _three_seats() -> IndianRummyState:
-    return deal_state(
+    return scenario(
         Rules(players=3), [FILLER_0, FILLER_1, FILLER_2], pile="6C", wild_card="7D", dealer=0
     )
 
@@ -107,7 +107,7 @@ def test_view_lists_every_discard_seen_this_deal() -> None:
 
 
 def test_last_deal_summary_reveals_every_hand_but_the_dropped_ones() -> None:
-    state = deal_state(
+    state = scenario(
         Rules(players=3),
         [IR4_DECLARER + " 10C", IR9_HAND, NO_SEQUENCE_100],
         pile="6C",
@@ -149,13 +149,13 @@ def test_render_view_shows_wild_joker_pile_top_stock_hand_totals_and_turn() -> N
 
 
 def test_render_view_says_a_joker_on_the_pile_cannot_be_taken() -> None:
-    state = deal_state(Rules(), [FILLER_0, FILLER_1], pile="6C PJ", wild_card="7D")
+    state = scenario(Rules(), [FILLER_0, FILLER_1], pile="6C PJ", wild_card="7D")
     text = _plain(render_view(ENGINE.view(state, 1)))
     assert "not the pile: PJ is a joker and cannot be taken" in text
 
 
 def test_render_view_reminds_the_card_taken_from_the_pile_may_not_go() -> None:
-    state = play(deal_state(Rules(), [FILLER_0, FILLER_1], pile="6H 8D", wild_card="KD"),
+    state = play(scenario(Rules(), [FILLER_0, FILLER_1], pile="6H 8D", wild_card="KD"),
                  (1, "draw pile"))  # fmt: skip
     text = _plain(render_view(ENGINE.view(state, 1)))
     assert "You may not discard or put down 8♦" in text
@@ -166,7 +166,7 @@ def test_hand_summary_is_none_before_any_deal_ends() -> None:
 
 
 def test_hand_summary_explains_a_valid_show_the_cap_and_the_drops() -> None:
-    state = deal_state(
+    state = scenario(
         Rules(players=4),
         [IR4_DECLARER + " 10C", IR9_HAND, NO_SEQUENCE_100, FILLER_2.replace("9D", "10H")],
         pile="6C",
@@ -186,7 +186,7 @@ def test_hand_summary_explains_a_valid_show_the_cap_and_the_drops() -> None:
 
 
 def test_hand_summary_explains_a_wrong_show() -> None:
-    state = deal_state(
+    state = scenario(
         Rules(),
         ["5H 6H PJ 9S 7C JS 2C 2D 2S 4D 4C 4S 7D 10C", FILLER_1],
         pile="6C",

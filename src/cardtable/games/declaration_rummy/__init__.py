@@ -2,7 +2,7 @@
 
 The public API: :data:`ENGINE` (the :class:`DeclarationRummyEngine`), :class:`Rules` and its
 :data:`PRESETS`, the hand counter :func:`count_hand`, the action types with
-:func:`parse_action`, the state with :class:`Phase` and :func:`build_state` for scenarios, and
+:func:`parse_action`, the state with :class:`Phase` and :func:`scenario` for scenarios, and
 :class:`DeclarationRummyView`.
 """
 
@@ -26,13 +26,16 @@ from cardtable.games.declaration_rummy.actions import (
 from cardtable.games.declaration_rummy.engine import ENGINE, DeclarationRummyEngine
 from cardtable.games.declaration_rummy.rules import ALL_OPTIONAL, PRESETS, Rules
 from cardtable.games.declaration_rummy.scoring import HandCount, count_hand
+
+# The names every game package gives its parts (the engine contract's shape).
 from cardtable.games.declaration_rummy.state import (
     DeclarationRummyState,
     GameOutcome,
     Phase,
-    build_state,
+    State,
+    scenario,
 )
-from cardtable.games.declaration_rummy.view import DeclarationRummyView
+from cardtable.games.declaration_rummy.view import DeclarationRummyView, determinize, make_view
 
 __all__ = [
     "ALL_OPTIONAL",
@@ -57,9 +60,12 @@ __all__ = [
     "ProposeTie",
     "RejectTie",
     "Rules",
+    "State",
     "TakeDiscard",
     "TakeExtra",
-    "build_state",
     "count_hand",
+    "determinize",
+    "make_view",
     "parse_action",
+    "scenario",
 ]

@@ -125,9 +125,9 @@ from cardtable.games.declaration_rummy.outcome import game_result, make_outcome,
 from cardtable.games.declaration_rummy.rules import DEAL_SIZES, PRESETS, Rules
 from cardtable.games.declaration_rummy.state import (
     CHANCE_PHASES,
-    DeclarationRummyState,
     DrawKind,
     Phase,
+    State,
     TieVote,
     next_remaining,
     pack_cards,
@@ -136,8 +136,6 @@ from cardtable.games.declaration_rummy.state import (
 )
 from cardtable.games.declaration_rummy.view import DeclarationRummyView, determinize, make_view
 from cardtable.melds.declaration import has_four_natural_sevens
-
-State = DeclarationRummyState
 
 SEVEN: Final = 6
 """The rank index of the sevens (Four 7's)."""

@@ -1,5 +1,5 @@
 """The Declaration Rummy game state: one immutable record, its :class:`Phase`, the records of a
-finished game, table geometry helpers and :func:`build_state` for mid-game scenarios.
+finished game, table geometry helpers and :func:`scenario` for mid-game scenarios.
 
 The state is a ``NamedTuple``: immutable like a frozen dataclass, but ``_replace`` costs a
 fraction of ``dataclasses.replace``, and the engine makes one new state per action (random
@@ -223,6 +223,10 @@ class DeclarationRummyState(NamedTuple):
 # --- table geometry ---------------------------------------------------------------------------
 
 
+State = DeclarationRummyState
+"""The state type under the name every game package gives it."""
+
+
 def seat_left_of(state: DeclarationRummyState, seat: int) -> int:
     """The seat immediately to the left (clockwise) of ``seat``, dropped or not."""
     n = len(state.order)
@@ -293,7 +297,7 @@ def _cards(value: CardsLike) -> tuple[int, ...]:
     return tuple(value)
 
 
-def build_state(
+def scenario(
     rules: Rules,
     hands: Sequence[CardsLike],
     *,
@@ -326,13 +330,13 @@ def build_state(
     that appear nowhere are simply out of this scenario. Raises ``CardError`` for a card given
     twice and ``RulesError`` for one the rules leave out of the pack.
 
-    >>> s = build_state(Rules(players=2), ["2H 3H", "KS KD"], stock="5C 9D", pile="7S")
+    >>> s = scenario(Rules(players=2), ["2H 3H", "KS KD"], stock="5C 9D", pile="7S")
     >>> s.turn, s.stock[-1] == parse_cards("9D")[0], s.phase.value
     (1, True, 'draw')
     """
     players = rules.players
     if len(hands) != players:
-        raise RulesError(f"build_state needs {players} hands, got {len(hands)}")
+        raise RulesError(f"scenario needs {players} hands, got {len(hands)}")
     hand_cards = tuple(tuple(sorted(_cards(h))) for h in hands)
     stock_cards, pile_cards, removed_cards = _cards(stock), _cards(pile), _cards(removed)
     everything = [c for h in hand_cards for c in h] + [*stock_cards, *pile_cards, *removed_cards]

@@ -6,10 +6,12 @@
 ('indecision', Discard(card=19))
 """
 
+# The names every game package gives its parts (the engine contract's shape).
 from cardtable.games.indecision.actions import (
     CONFIRM,
     DRAW_DECK,
     DRAW_PILE,
+    Action,
     Confirm,
     Correct,
     Declare,
@@ -23,8 +25,8 @@ from cardtable.games.indecision.actions import (
 from cardtable.games.indecision.engine import ENGINE, IndecisionEngine
 from cardtable.games.indecision.rules import PRESETS, MeldValues, Rules
 from cardtable.games.indecision.scoring import HandScore, score_hand
-from cardtable.games.indecision.state import HandSummary, Phase, SeatResult, State
-from cardtable.games.indecision.view import IndecisionView
+from cardtable.games.indecision.state import HandSummary, Phase, SeatResult, State, scenario
+from cardtable.games.indecision.view import IndecisionView, determinize, make_view
 
 __all__ = [
     "CONFIRM",
@@ -32,6 +34,7 @@ __all__ = [
     "DRAW_PILE",
     "ENGINE",
     "PRESETS",
+    "Action",
     "Confirm",
     "Correct",
     "Declare",
@@ -49,6 +52,9 @@ __all__ = [
     "SeatResult",
     "State",
     "Stop",
+    "determinize",
+    "make_view",
     "parse_action",
+    "scenario",
     "score_hand",
 ]

@@ -104,6 +104,8 @@ class Confirm:
 
 IndecisionAction = DrawDeck | DrawPile | Discard | Stop | Declare | Correct | Confirm
 """Any Indecision action."""
+Action = IndecisionAction
+"""The action union under the name every game package gives it."""
 
 DRAW_DECK: Final = DrawDeck()
 DRAW_PILE: Final = DrawPile()

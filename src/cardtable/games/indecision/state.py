@@ -20,14 +20,15 @@ allocates nothing but the longer tuple.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any, Final
 
-from cardtable.cards import format_card
+from cardtable.cards import format_card, parse_cards
 from cardtable.games.contract import PublicEvent
 from cardtable.games.indecision.rules import Rules
-from cardtable.games.indecision.scoring import HandScore, score_hand
+from cardtable.games.indecision.scoring import HandScore, hand_scorer, score_hand
 from cardtable.melds.indecision import IndecisionScorer
 
 
@@ -282,3 +283,62 @@ def next_table(
         end_reason,
         table.scorer,
     )
+
+
+def scenario(
+    rules: Rules,
+    hands: Sequence[str | Sequence[int]],
+    *,
+    pile: str | Sequence[int] = (),
+    deck: str | Sequence[int] | None = None,
+    dealer: int = 0,
+    to_act: int | None = None,
+    phase: Phase = Phase.DRAW,
+    had_turn: Sequence[int] = (),
+    turns: int | None = None,
+    totals: Sequence[int] | None = None,
+    hand_number: int = 1,
+) -> State:
+    """An exact position in the middle of a hand, for tests and tools: the given hands and pile;
+    the deck holds every other card (top last) unless given; the starter (left of ``dealer``)
+    acts unless ``to_act`` says otherwise; ``had_turn`` lists the seats that had a turn."""
+    held = tuple(_cards(hand) for hand in hands)
+    pile_cards = _cards(pile)
+    used = {card for hand in held for card in hand} | set(pile_cards)
+    if deck is None:
+        deck_cards = tuple(card for card in range(52) if card not in used)
+    else:
+        deck_cards = _cards(deck)
+    players = rules.players
+    table = Table(
+        rules=rules,
+        seed=0,
+        dealer=dealer,
+        hand_number=hand_number,
+        totals=tuple(totals) if totals is not None else (0,) * players,
+        cut_rounds=(),
+        cutters=(),
+        last_hand=None,
+        winners=(),
+        end_reason="",
+        scorer=hand_scorer(rules),
+    )
+    return State(
+        table=table,
+        phase=phase,
+        chance_steps=1,
+        hands=held,
+        deck=deck_cards,
+        pile=pile_cards,
+        to_act=(dealer + 1) % players if to_act is None else to_act,
+        turns=len(had_turn) if turns is None else turns,
+        had_turn=sum(1 << seat for seat in had_turn),
+        drawn=-1,
+        drawn_from_pile=False,
+        events=(event("deal", dealer),),
+        counting=None,
+    )
+
+
+def _cards(value: str | Sequence[int]) -> tuple[int, ...]:
+    return parse_cards(value) if isinstance(value, str) else tuple(value)

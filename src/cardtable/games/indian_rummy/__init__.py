@@ -7,12 +7,14 @@
 ('indian-rummy', 'declare 8C')
 """
 
+# The names every game package gives its parts (the engine contract's shape).
 from cardtable.games.indian_rummy.actions import (
     DECLARES,
     DISCARDS,
     DRAW_PILE,
     DRAW_STOCK,
     DROP,
+    Action,
     Declare,
     Discard,
     DrawPile,
@@ -30,8 +32,8 @@ from cardtable.games.indian_rummy.scoring import (
     parse_wild_rank,
     show_discards,
 )
-from cardtable.games.indian_rummy.state import DealSummary, IndianRummyState, Phase, deal_state
-from cardtable.games.indian_rummy.view import IndianRummyView
+from cardtable.games.indian_rummy.state import DealSummary, IndianRummyState, Phase, State, scenario
+from cardtable.games.indian_rummy.view import IndianRummyView, determinize, make_view
 
 __all__ = [
     "DECLARES",
@@ -41,6 +43,7 @@ __all__ = [
     "DROP",
     "ENGINE",
     "PRESETS",
+    "Action",
     "Arrangement",
     "DealSummary",
     "Declare",
@@ -54,10 +57,13 @@ __all__ = [
     "IndianRummyView",
     "Phase",
     "Rules",
+    "State",
     "arrange",
     "card_points",
-    "deal_state",
+    "determinize",
+    "make_view",
     "parse_action",
     "parse_wild_rank",
+    "scenario",
     "show_discards",
 ]

@@ -82,6 +82,8 @@ class Drop:
 
 IndianRummyAction = DrawStock | DrawPile | Discard | Declare | Drop
 """Any Indian Rummy action."""
+Action = IndianRummyAction
+"""The action union under the name every game package gives it."""
 
 DRAW_STOCK: Final = DrawStock()
 DRAW_PILE: Final = DrawPile()

@@ -59,7 +59,7 @@ from cardtable.games.indian_rummy.state import (
     pack_of,
     wild_rank_of,
 )
-from cardtable.games.indian_rummy.view import IndianRummyView, determinize_view, make_view
+from cardtable.games.indian_rummy.view import IndianRummyView, determinize, make_view
 from cardtable.melds.indian import is_valid_show, raw_points
 
 HAND_SIZE: Final = 13
@@ -290,7 +290,7 @@ class IndianRummyEngine(GameEngine[IndianRummyState, IndianRummyAction, Rules, I
 
     def determinize(self, view: IndianRummyView, rng: random.Random) -> IndianRummyState:
         """A full state consistent with ``view`` (hidden cards dealt at random)."""
-        return determinize_view(view, rng)
+        return determinize(view, rng)
 
     # ------------------------------------------------------------------ checked apply
 

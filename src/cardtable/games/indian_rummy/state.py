@@ -16,7 +16,7 @@ appear twice; hands are kept sorted so that equal hands compare equal):
 After a declaration the put-down card lies on top of the pile. Every physical card of the pack is
 in exactly one of these places from the first deal on (tests check it).
 
-Tests and tools build exact mid-deal positions with :func:`deal_state`.
+Tests and tools build exact mid-deal positions with :func:`scenario`.
 """
 
 from __future__ import annotations
@@ -175,6 +175,10 @@ class IndianRummyState:
         return counts
 
 
+State = IndianRummyState
+"""The state type under the name every game package gives it."""
+
+
 def _positional_builder(cls: type[Any]) -> Any:
     """A function building ``cls`` (a frozen slotted dataclass) from its fields in order, without
     the checks of the generated ``__init__``: it stores each slot through its descriptor, about
@@ -224,7 +228,7 @@ def _cards(value: str | Sequence[int]) -> tuple[int, ...]:
     return parse_cards(value, deck=None) if isinstance(value, str) else tuple(value)
 
 
-def deal_state(
+def scenario(
     rules: Rules,
     hands: Sequence[str | Sequence[int]],
     *,
@@ -255,7 +259,7 @@ def deal_state(
     history: its public events are the deal, the pile's first card and the wild joker cut.
 
     >>> from cardtable.games.indian_rummy.rules import Rules
-    >>> s = deal_state(Rules(), ["AS 2S 3S 4S 5S 6S 7S 8S 9S 10S JS QS KS",
+    >>> s = scenario(Rules(), ["AS 2S 3S 4S 5S 6S 7S 8S 9S 10S JS QS KS",
     ...                          "AH 2H 3H 4H 5H 6H 7H 8H 9H 10H JH QH KH"],
     ...                pile="5C", wild_card="7D")
     >>> len(s.stock), s.turn, s.wild_rank

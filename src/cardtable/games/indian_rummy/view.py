@@ -7,7 +7,7 @@ public events (draws from the pile show their card, draws from the stock do not)
 be counted (the seed does not forbid it), so its size is shown. After a deal the view holds its
 public summary: the shown hands, the declarer, valid or wrong show, drops and points.
 
-:func:`determinize_view` deals the unseen cards at random, keeping the cards each opponent is
+:func:`determinize` deals the unseen cards at random, keeping the cards each opponent is
 known to hold (taken from the pile and not discarded since), so that the sampled state's view
 for the same seat equals the view it came from.
 """
@@ -189,7 +189,7 @@ def known_holdings(view: IndianRummyView) -> list[Counter[int]]:
     return known
 
 
-def determinize_view(view: IndianRummyView, rng: random.Random) -> IndianRummyState:
+def determinize(view: IndianRummyView, rng: random.Random) -> IndianRummyState:
     """A full state whose view for ``view.seat`` is ``view``: unseen cards dealt at random.
 
     Hands shown in the last deal's summary (while it is still on the table) are kept as shown,
