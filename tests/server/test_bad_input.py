@@ -72,7 +72,7 @@ def test_malformed_json_bodies_are_refused_with_a_sentence(
             "rule optional_cards must be a list",
         ),
         ({"game": "indecision", "seats": [{"kind": "human", "level": 3}]}, "seats[0].level"),
-        ({"game": "indecision", "seats": [{"kind": "human"}] * 9}, "at most 8 items"),
+        ({"game": "indecision", "seats": [{"kind": "human"}] * 11}, "at most 10 items"),
         ({"game": "x" * 41}, "game must be at most 40 characters"),
         ({"game": ["indecision"]}, "game must be text"),
     ],
@@ -171,3 +171,13 @@ def test_a_choice_of_numbers_takes_only_those_numbers(client: TestClient) -> Non
             "/api/tables", json={"game": "indian-rummy", "rules": {"printed_jokers": value}}
         )
         assert "rule printed_jokers must be one of 2, 0" in _refused(response)
+
+
+def test_the_seat_list_bound_admits_every_games_largest_table(client: TestClient) -> None:
+    from cardtable.registry import game_names, get_engine
+    from cardtable.server.models import MAX_SEATS
+
+    assert max(get_engine(name).max_players for name in game_names()) <= MAX_SEATS
+    seats = [{"kind": "human"}] + [{"kind": "bot", "level": "random"}] * 9
+    response = client.post("/api/tables", json={"game": "declaration-rummy", "seats": seats})
+    assert response.status_code == 201, response.text

@@ -20,7 +20,8 @@ Speed = Literal["slow", "normal", "fast", "instant"]
 Difficulty = Literal["easy", "normal", "hard", "random"]
 RecordKind = Literal["deal", "game", "match"]
 
-MAX_SEATS = 8
+MAX_SEATS = 10
+"""The most players any game takes (Declaration Rummy: 10); the game checks its own."""
 MAX_RECORD_EVENTS = 10_000
 MAX_POINTS = 1_000_000
 MAX_DETAILS = 16
