@@ -435,8 +435,8 @@ class Lobby:
             self._sweeper.cancel()
         for owner in self.tables.values():
             owner.stop_bots()
-        if self._thinkers is not None:
-            self._thinkers.shutdown(wait=False, cancel_futures=True)
+        if self._thinkers is not None:  # waits for a search under way (a second at most)
+            await asyncio.to_thread(self._thinkers.shutdown, wait=True, cancel_futures=True)
         await asyncio.to_thread(self.store.close)
 
 
