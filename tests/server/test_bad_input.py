@@ -71,6 +71,10 @@ def test_malformed_json_bodies_are_refused_with_a_sentence(
             {"game": "declaration-rummy", "rules": {"optional_cards": "W"}},
             "rule optional_cards must be a list",
         ),
+        (
+            {"game": "declaration-rummy", "rules": {"missing_optional": 1.5}},
+            "rule missing_optional must be a whole number, not 1.5",
+        ),
         ({"game": "indecision", "seats": [{"kind": "human", "level": 3}]}, "seats[0].level"),
         ({"game": "indecision", "seats": [{"kind": "human"}] * 11}, "at most 10 items"),
         ({"game": "x" * 41}, "game must be at most 40 characters"),
@@ -181,3 +185,22 @@ def test_the_seat_list_bound_admits_every_games_largest_table(client: TestClient
     seats = [{"kind": "human"}] + [{"kind": "bot", "level": "random"}] * 9
     response = client.post("/api/tables", json={"game": "declaration-rummy", "seats": seats})
     assert response.status_code == 201, response.text
+
+
+def test_an_unforeseen_error_is_a_json_500_and_the_server_goes_on(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from cardtable import storage
+
+    def broken(*_arguments: object) -> None:
+        raise RuntimeError("disk on fire")
+
+    monkeypatch.setattr(storage, "events_of", broken)
+    tolerant = TestClient(client.app, raise_server_exceptions=False, cookies=client.cookies)
+    response = tolerant.get("/api/record")
+    assert response.status_code == 500
+    assert response.json() == {
+        "detail": "the server could not handle this request; please try again"
+    }
+    assert "disk on fire" not in response.text
+    assert tolerant.get("/api/profile").status_code == 200
