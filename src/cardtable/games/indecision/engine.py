@@ -328,14 +328,14 @@ class IndecisionEngine(GameEngine[State, IndecisionAction, Rules, IndecisionView
     def apply_unchecked(self, state: State, action: IndecisionAction, seat: int) -> State:
         """Fast apply of an action taken from ``legal_actions(state, seat)``."""
         match action:
-            case Discard(card):
-                return self._discard(state, seat, card)
+            case Discard():
+                return self._discard(state, seat, action.card)
             case DrawDeck():
                 return self._draw_deck(state, seat)
             case DrawPile():
                 return self._draw_pile(state, seat)
-            case Stop(card):
-                return self._stop(state, seat, card)
+            case Stop():
+                return self._stop(state, seat, action.card)
             case Declare(points):
                 return declare(state, seat, points)
             case Confirm():

@@ -376,9 +376,12 @@ class IndianRummyEngine(GameEngine[IndianRummyState, IndianRummyAction, Rules, I
         """Apply an action taken from ``legal_actions(state, seat)`` without checking it."""
         s = state
         match action:
-            case act.DrawStock() | act.DrawPile():
-                return _draw(s, seat, from_pile=isinstance(action, act.DrawPile))
-            case act.Discard(card):
+            case act.DrawStock():
+                return _draw(s, seat, False)
+            case act.DrawPile():
+                return _draw(s, seat, True)
+            case act.Discard():
+                card = action.card
                 hand = list(s.hands[seat])
                 hand.remove(card)
                 hands = s.hands
@@ -396,7 +399,8 @@ class IndianRummyEngine(GameEngine[IndianRummyState, IndianRummyAction, Rules, I
                         s, "all-dropped", None, None, s.hands, s.pile, new_drops, events
                     )
                 return self._end_turn(s, seat, s.hands, s.pile, new_drops, events)
-            case act.Declare(card):
+            case act.Declare():
+                card = action.card
                 hand = list(s.hands[seat])
                 hand.remove(card)
                 hands = s.hands
@@ -511,7 +515,7 @@ class IndianRummyEngine(GameEngine[IndianRummyState, IndianRummyAction, Rules, I
         )
 
 
-def _draw(s: IndianRummyState, seat: int, *, from_pile: bool) -> IndianRummyState:
+def _draw(s: IndianRummyState, seat: int, from_pile: bool) -> IndianRummyState:
     """``seat`` draws from the pile or the stock: its turn goes on to the discard."""
     if from_pile:
         card = s.pile[-1]
