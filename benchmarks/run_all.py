@@ -17,6 +17,7 @@ BENCHMARKS = (
     "bench_indecision",
     "bench_indian_rummy_playouts",
     "bench_declaration_rummy_playouts",
+    "bench_engines_cpu",
     "bench_bots",
     "bench_server",
     "bench_page_load",
