@@ -99,3 +99,10 @@ def test_ansi_render_is_the_table_of_the_seat_on_turn() -> None:
     env.reset(seed=1)
     text = env.render()
     assert text.startswith("Declaration Rummy") and "Your hand:" in text
+
+
+def test_an_action_outside_the_table_is_refused_naming_the_range() -> None:
+    env = indecision_v0.env()
+    env.reset(seed=1)
+    with pytest.raises(ValueError, match=r"outside the indecision table \(0-105\)"):
+        env.step(106)

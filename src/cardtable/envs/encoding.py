@@ -83,59 +83,77 @@ class Layout:
 
 def _history(
     events: Sequence[PublicEvent], me: int, players: int, cards: int
-) -> tuple[list[list[int]], list[list[int]]]:
+) -> tuple[list[dict[int, int]], list[dict[int, int]]]:
     """Per relative seat: cards discarded since the deal, and cards known to be held."""
-    discarded = [[0] * cards for _ in range(players)]
-    known = [[0] * cards for _ in range(players)]
+    discarded: list[dict[int, int]] = [{} for _ in range(players)]
+    known: list[dict[int, int]] = [{} for _ in range(players)]
     for event in events:
         verb = event.verb
         if verb in _RESET_VERBS:
-            discarded = [[0] * cards for _ in range(players)]
-            known = [[0] * cards for _ in range(players)]
+            discarded = [{} for _ in range(players)]
+            known = [{} for _ in range(players)]
             continue
         if not event.cards or not 0 <= event.seat < players:
             continue
         rel = (event.seat - me) % players
         if verb in _TAKE_VERBS:
+            held = known[rel]
             for card in event.cards:
-                known[rel][card] += 1
+                held[card] = held.get(card, 0) + 1
         elif verb in _PUT_VERBS:
             card = event.cards[0]
             if card < cards:
-                discarded[rel][card] += 1
-                if known[rel][card] > 0:
-                    known[rel][card] -= 1
+                thrown = discarded[rel]
+                thrown[card] = thrown.get(card, 0) + 1
+                held = known[rel]
+                if held.get(card, 0) > 0:
+                    held[card] -= 1
     return discarded, known
 
 
 class _Writer:
-    """Fills a zeroed vector segment by segment (segments must be written in layout order)."""
+    """Collects the non-zero cells of a vector segment by segment (in layout order), then
+    builds the array in one step: most cells are zero, and one numpy call per cell would cost
+    more than the whole encoding."""
 
-    __slots__ = ("out", "pos")
+    __slots__ = ("cells", "pos", "size")
 
     def __init__(self, size: int) -> None:
-        self.out: Vector = np.zeros(size, dtype=np.float32)
+        self.size = size
+        self.cells: dict[int, float] = {}
         self.pos = 0
 
     def cards(self, cards: Sequence[int], width: int) -> None:
-        out, pos = self.out, self.pos
+        cells, pos = self.cells, self.pos
         for card in cards:
-            out[pos + card] += 1.0
+            key = pos + card
+            cells[key] = cells.get(key, 0.0) + 1.0
+        self.pos = pos + width
+
+    def counts(self, counts: dict[int, int], width: int) -> None:
+        cells, pos = self.cells, self.pos
+        for card, count in counts.items():
+            if count:
+                cells[pos + card] = float(count)
         self.pos = pos + width
 
     def one(self, index: int | None, width: int) -> None:
         if index is not None and 0 <= index < width:
-            self.out[self.pos + index] = 1.0
+            self.cells[self.pos + index] = 1.0
         self.pos += width
 
     def values(self, values: Sequence[float]) -> None:
-        end = self.pos + len(values)
-        self.out[self.pos : end] = values
-        self.pos = end
+        cells, pos = self.cells, self.pos
+        for offset, value in enumerate(values):
+            if value:
+                cells[pos + offset] = value
+        self.pos = pos + len(values)
 
-    def rows(self, rows: Sequence[Sequence[int]]) -> None:
-        for row in rows:
-            self.values(row)
+    def done(self) -> Vector:
+        out: Vector = np.zeros(self.size, dtype=np.float32)
+        if self.cells:
+            out[list(self.cells)] = list(self.cells.values())
+        return out
 
 
 def _rel(seat: int | None, me: int, players: int) -> int:
@@ -175,8 +193,8 @@ def encode_indecision(view: IndecisionView, layout: Layout) -> Vector:
     w.one(view.pile_top, c)
     w.one(view.stop_card, c)
     discarded, known = _history(view.events, me, n, c)
-    w.rows(discarded)
-    w.rows(known)
+    for counts in (*discarded, *known):
+        w.counts(counts, c)
     w.one(_INDECISION_PHASES.index(view.phase), len(_INDECISION_PHASES))
     w.one(_rel(view.to_act, me, n), n + 1)
     w.one(_rel(view.dealer, me, n), n + 1)
@@ -187,7 +205,7 @@ def encode_indecision(view: IndecisionView, layout: Layout) -> Vector:
     target = max(1, view.rules.target_score)
     w.values([total / target for total in _rotate(view.totals, me)])
     w.values([view.deck_size / 52])
-    return w.out
+    return w.done()
 
 
 # --- Indian Rummy -----------------------------------------------------------------------------
@@ -220,8 +238,8 @@ def encode_indian_rummy(view: IndianRummyView, layout: Layout) -> Vector:
     w.one(view.pile_top, c)
     w.cards(view.pile, c)
     discarded, known = _history(view.events, me, n, c)
-    w.rows(discarded)
-    w.rows(known)
+    for counts in (*discarded, *known):
+        w.counts(counts, c)
     w.one(view.wild_card, c)
     w.one(view.wild_rank, 13)
     w.one(_INDIAN_PHASES.index(view.phase), len(_INDIAN_PHASES))
@@ -234,7 +252,7 @@ def encode_indian_rummy(view: IndianRummyView, layout: Layout) -> Vector:
     w.values([total / scale for total in _rotate(view.totals, me)])
     w.values([view.stock_size / 106, 1.0 if view.opening_on_top else 0.0])
     w.values([view.turns / max(1, rules.deal_turn_cap)])
-    return w.out
+    return w.done()
 
 
 # --- Declaration Rummy ------------------------------------------------------------------------
@@ -291,7 +309,7 @@ def encode_declaration_rummy(view: DeclarationRummyView, layout: Layout) -> Vect
     w.values([1.0 if (me + k) % n in pending else 0.0 for k in range(n)])
     wins = max(1, rules.match_wins)
     w.values([won / wins for won in _rotate(view.match_wins, me)])
-    return w.out
+    return w.done()
 
 
 Encoder = Callable[[Any, Layout], Vector]

@@ -13,11 +13,12 @@ the game's fixed action table (:mod:`cardtable.envs.actions`); out-of-turn actio
 (a Declaration Rummy drop while another seat is on turn) are not offered.
 
 Information: the information-state string of a seat is its whole view (own hand and the public
-history since the deal, as JSON), the observation string the plain-text table it sees; both
-tensors are the observation vector of :mod:`cardtable.envs.encoding`. ``resample_from_infostate``
-deals the cards a seat cannot see at random consistent with its view (the engine's
-``determinize``), which is what information-set MCTS needs. Returns are the game's utilities.
-:class:`CardtableBot` lets cardtable's computer players play through OpenSpiel's tools.
+history since the deal, as JSON), the observation string the same view without its log of
+events; both tensors are the observation vector of :mod:`cardtable.envs.encoding`.
+``resample_from_infostate`` deals the cards a seat cannot see at random consistent with its
+view (the engine's ``determinize``), which is what information-set MCTS needs. Returns are the
+game's utilities. :class:`CardtableBot` lets cardtable's computer players play through
+OpenSpiel's tools.
 """
 
 from __future__ import annotations
@@ -157,6 +158,7 @@ class CardtableState(pyspiel.State):  # type: ignore[misc]
         super().__init__(game)
         self._context = context
         self._held = _Shared(engine_state)
+        self._views: dict[int, Any] = {}
 
     @property
     def _game(self) -> _Context:
@@ -171,6 +173,7 @@ class CardtableState(pyspiel.State):  # type: ignore[misc]
     @engine_state.setter
     def engine_state(self, value: Any) -> None:
         self._held = _Shared(value)
+        self._views = {}
 
     def current_player(self) -> int:
         seat: int = self._game.engine.current_player(self.engine_state)
@@ -225,15 +228,15 @@ class CardtableState(pyspiel.State):  # type: ignore[misc]
         return CardtableState(self.get_game(), self._context, engine.determinize(view, rng))
 
     def view_of(self, player: int) -> Any:
-        """The engine view of ``player``."""
-        return self._game.engine.view(self.engine_state, player)
+        """The engine view of ``player`` (kept until the state changes: OpenSpiel asks for
+        strings and tensors of the same seat several times per state)."""
+        view = self._views.get(player)
+        if view is None:
+            view = self._views[player] = self._game.engine.view(self.engine_state, player)
+        return view
 
     def __str__(self) -> str:
-        engine = self._game.engine
-        return "\n".join(
-            json.dumps(engine.view(self.engine_state, seat).to_json(), sort_keys=True)
-            for seat in range(self._game.rules.players)
-        )
+        return repr(self.engine_state)
 
 
 class CardtableObserver:
@@ -254,11 +257,12 @@ class CardtableObserver:
         self.tensor[:] = self._game.spec.encoder(view, self._game.layout)
 
     def string_from(self, state: CardtableState, player: int) -> str:
-        """The seat's whole view as JSON (information state) or its table as text."""
-        view = state.view_of(player)
-        if self.perfect_recall:
-            return json.dumps(view.to_json(), sort_keys=True, separators=(",", ":"))
-        return self._game.spec.render_text(view)
+        """The seat's whole view as JSON (information state), or the view without its log of
+        events (observation)."""
+        data = state.view_of(player).to_json()
+        if not self.perfect_recall:
+            data.pop("events", None)
+        return json.dumps(data, sort_keys=True, separators=(",", ":"))
 
 
 class CardtableBot(pyspiel.Bot):  # type: ignore[misc]

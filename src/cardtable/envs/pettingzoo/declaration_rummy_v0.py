@@ -1,7 +1,9 @@
 """Declaration Rummy as a PettingZoo AEC environment (``declaration_rummy_v0``).
 
-``env(players=..., preset=..., rules={...}, render_mode=...)`` returns the wrapped
-environment (PettingZoo's out-of-bounds and order-enforcing wrappers), ``raw_env`` the bare one.
+``env(players=..., preset=..., rules={...}, render_mode=...)`` returns the environment in
+PettingZoo's order-enforcing wrapper, ``raw_env`` the bare one. (PettingZoo's out-of-bounds
+wrapper is left out: the environment itself refuses an action outside its table, or one its
+mask forbids, with a ``ValueError`` naming it.)
 See :mod:`cardtable.envs.pettingzoo.aec` for observations, rewards and seeding, and
 :mod:`cardtable.envs.actions` for the action index.
 """
@@ -24,5 +26,4 @@ class raw_env(CardtableAEC):
 
 def env(**kwargs: Any) -> Any:
     """Declaration Rummy, wrapped as PettingZoo's classic environments are."""
-    wrapped: Any = wrappers.AssertOutOfBoundsWrapper(raw_env(**kwargs))
-    return wrappers.OrderEnforcingWrapper(wrapped)
+    return wrappers.OrderEnforcingWrapper(raw_env(**kwargs))

@@ -1,0 +1,175 @@
+"""Research environments' speed: PettingZoo steps per second beside RLCard's gin-rummy, and
+OpenSpiel's random_sim_test on our registered games beside its C++ gin_rummy.
+
+(a) **Environment steps.** For each game, our PettingZoo AEC environment (``env()``, wrapped as
+PettingZoo's classic ones) is driven the usual way: ``agent_iter`` / ``last`` / ``step``, each
+acting agent choosing uniformly among the entries its ``action_mask`` allows, ``reset`` between
+episodes; a step is one agent action. Beside it, RLCard's ``gin-rummy`` environment (the backend
+of PettingZoo's former ``gin_rummy_v4``) is driven by random legal actions (``reset`` /
+``step`` / ``is_over``, the legal actions read from its state dict). The two sides alternate in
+runs of ``--seconds`` each, in the same process, and each figure is the median over runs of steps
+per second (resets and chance steps included in the time). The goal set for the environments is
+at least 3x RLCard's rate.
+
+(b) **OpenSpiel.** ``pyspiel.random_sim_test`` (no serialisation, no logging) on each of our
+registered games (two players; Declaration Rummy deals 10 cards to two) and on OpenSpiel's own
+C++ ``gin_rummy``, timed per simulated game in alternation; a game's mean length (seat actions
+and chance outcomes, from random games played through ``pyspiel`` beforehand) turns games per
+second into state transitions per second, so the games can be compared despite their lengths.
+
+    python -m benchmarks.bench_envs --runs 5 --seconds 2 --sims 5
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from cardtable.envs.pettingzoo import declaration_rummy_v0, indecision_v0, indian_rummy_v0
+
+ENVS = {
+    "indecision": indecision_v0,
+    "indian-rummy": indian_rummy_v0,
+    "declaration-rummy": declaration_rummy_v0,
+}
+
+
+def pettingzoo_steps(module: Any, seconds: float, seed: int) -> tuple[int, float]:
+    """Steps taken in about ``seconds`` of whole episodes, and the time they took."""
+    env = module.env(players=2)
+    rng = np.random.default_rng(seed)
+    steps = 0
+    started = time.perf_counter()
+    episode = seed
+    while time.perf_counter() - started < seconds:
+        env.reset(seed=episode)
+        episode += 1
+        for _agent in env.agent_iter():
+            obs, _reward, termination, truncation, _info = env.last()
+            if termination or truncation:
+                env.step(None)
+                continue
+            env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+            steps += 1
+    return steps, time.perf_counter() - started
+
+
+def rlcard_steps(seconds: float, seed: int) -> tuple[int, float]:
+    """RLCard gin-rummy: steps of random legal actions in about ``seconds`` of episodes."""
+    import rlcard
+
+    env = rlcard.make("gin-rummy", config={"seed": seed})
+    rng = np.random.default_rng(seed)
+    steps = 0
+    started = time.perf_counter()
+    while time.perf_counter() - started < seconds:
+        state, _player = env.reset()
+        while not env.is_over():
+            legal = list(state["legal_actions"])
+            state, _player = env.step(int(legal[rng.integers(len(legal))]))
+            steps += 1
+    return steps, time.perf_counter() - started
+
+
+def mean_length(game: Any, games: int, seed: int) -> float:
+    """Mean number of state transitions (seat actions and chance outcomes) of random games."""
+    rng = np.random.default_rng(seed)
+    total = 0
+    for _ in range(games):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes, probs = zip(*state.chance_outcomes(), strict=True)
+                state.apply_action(int(rng.choice(outcomes, p=probs)))
+            else:
+                legal = state.legal_actions()
+                state.apply_action(int(legal[rng.integers(len(legal))]))
+            total += 1
+    return total / games
+
+
+def _median_rate(samples: list[tuple[int, float]]) -> float:
+    return statistics.median(count / elapsed for count, elapsed in samples)
+
+
+def _alternate(
+    contenders: dict[str, Callable[[int], tuple[int, float]]], runs: int
+) -> dict[str, float]:
+    results: dict[str, list[tuple[int, float]]] = {name: [] for name in contenders}
+    for run in range(runs):
+        for name, measure in contenders.items():
+            results[name].append(measure(run))
+    return {name: _median_rate(samples) for name, samples in results.items()}
+
+
+def environment_steps(runs: int, seconds: float) -> None:
+    """Part (a): PettingZoo steps per second per game beside RLCard gin-rummy."""
+    contenders: dict[str, Callable[[int], tuple[int, float]]] = {
+        name: (lambda run, m=module: pettingzoo_steps(m, seconds, 1000 * run))
+        for name, module in ENVS.items()
+    }
+    try:
+        import rlcard  # noqa: F401
+    except ImportError:
+        print("rlcard is not installed (pip install -e '.[bench]'): RLCard comparison skipped")
+    else:
+        contenders["rlcard gin-rummy"] = lambda run: rlcard_steps(seconds, run)
+    rates = _alternate(contenders, runs)
+    baseline = rates.get("rlcard gin-rummy")
+    print("(a) environment steps per second (median of runs; random masked/legal actions)")
+    for name, rate in rates.items():
+        ratio = f"  {rate / baseline:5.2f}x RLCard" if baseline and name in ENVS else ""
+        print(f"  {name:<20} {rate:9.0f} steps/s{ratio}")
+
+
+def openspiel_rates(runs: int, sims: int) -> None:
+    """Part (b): random_sim_test games per second and transitions per second."""
+    import pyspiel
+
+    import cardtable.envs.openspiel as cardtable_spiel
+
+    games = {
+        name: pyspiel.load_game(cardtable_spiel.short_name(name) + "(players=2)") for name in ENVS
+    }
+    games["gin_rummy (C++)"] = pyspiel.load_game("gin_rummy")
+    lengths = {name: mean_length(game, 20, 7) for name, game in games.items()}
+
+    def measure(game: Any) -> Callable[[int], tuple[int, float]]:
+        def run(_run: int) -> tuple[int, float]:
+            started = time.perf_counter()
+            pyspiel.random_sim_test(game, num_sims=sims, serialize=False, verbose=False)
+            return sims, time.perf_counter() - started
+
+        return run
+
+    rates = _alternate({name: measure(game) for name, game in games.items()}, runs)
+    base = rates["gin_rummy (C++)"] * lengths["gin_rummy (C++)"]
+    print("(b) pyspiel.random_sim_test (median of runs)")
+    for name, rate in rates.items():
+        transitions = rate * lengths[name]
+        print(
+            f"  {name:<20} {rate:8.2f} games/s  mean length {lengths[name]:6.1f}  "
+            f"{transitions:9.0f} transitions/s  {transitions / base:6.3f}x gin_rummy"
+        )
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--seconds", type=float, default=2.0, help="length of one env run")
+    parser.add_argument("--sims", type=int, default=5, help="random_sim_test games per run")
+    parser.add_argument("--part", choices=("a", "b", "both"), default="both")
+    args = parser.parse_args(argv)
+    if args.part in ("a", "both"):
+        environment_steps(args.runs, args.seconds)
+    if args.part in ("b", "both"):
+        openspiel_rates(args.runs, args.sims)
+
+
+if __name__ == "__main__":
+    main()
