@@ -18,7 +18,7 @@ async function request(method, path, body, retried = false) {
   if (method !== "GET") init.headers["Content-Type"] = "application/json";
   if (body !== undefined) init.body = JSON.stringify(body);
   const response = await fetch(path, init);
-  if (response.status === 401 && !retried && path !== "/api/profile") {
+  if (response.status === 401 && !retried) {
     await request("POST", "/api/profile", undefined, true);
     return request(method, path, body, true);
   }
