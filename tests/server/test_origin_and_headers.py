@@ -158,3 +158,10 @@ def test_an_unknown_cookie_gets_401_not_a_new_profile(client: TestClient) -> Non
     fresh = TestClient(client.app, cookies={COOKIE_NAME: "forged-token"})
     response = fresh.get("/api/profile")
     assert response.status_code == 401 and "set-cookie" not in response.headers
+
+
+def test_no_page_of_the_app_loads_scripts_from_elsewhere(client: TestClient) -> None:
+    assert client.get("/api/docs").status_code == 404
+    assert client.get("/api/openapi.json").status_code == 200
+    page = client.get("/").text
+    assert "http://" not in page and "https://" not in page

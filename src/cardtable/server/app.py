@@ -61,7 +61,9 @@ def create_app(
         title="cardtable",
         summary="Indecision, Indian Rummy and Declaration Rummy in the browser.",
         lifespan=lifespan,
-        docs_url="/api/docs",
+        # No Swagger page: it loads its scripts from a CDN, which the app never does (and its
+        # Content-Security-Policy forbids); any OpenAPI viewer reads the document.
+        docs_url=None,
         redoc_url=None,
         openapi_url="/api/openapi.json",
     )
