@@ -590,3 +590,43 @@ def test_indecision_hand_summary_opens_with_the_state_that_ends_the_hand(
     assert ended is not None, "no hand ended"
     expect(page.locator("dialog#panel[data-panel=summary]")).to_be_visible()
     assert page.evaluate("() => window.__opened") == ended
+
+
+def test_indian_rummy_drop_is_asked_with_its_points(
+    server: LiveServer, open_page: Callable[..., BrowserPage]
+) -> None:
+    page = open_page().page
+    start_game(page, server.url, "indian-rummy")
+    wait_my_turn(page)
+    drop = page.locator(".actions button[data-action='drop']")
+    if not drop.count():
+        pytest.skip("dropping is not offered on this first turn")
+    version = table_state(page).version
+    drawn = page.evaluate(
+        "() => { const m = window.cardtable.view.message; return m.view.has_drawn[m.seat]; }"
+    )
+    points = 40 if drawn else 20
+    expect(drop).to_have_text(f"Drop for {points}")
+    drop.click()
+    confirm = page.locator("dialog#panel[data-panel=confirm]")
+    expect(confirm).to_contain_text(f"Drop out for {points} points?")
+    expect(confirm).to_contain_text(f"You score {points} points for this deal")
+    confirm.locator(".btn", has_text="Keep playing").click()
+    assert table_state(page).version == version
+
+
+def test_a_slow_tap_held_in_place_still_counts_as_a_tap(
+    server: LiveServer, open_page: Callable[..., BrowserPage]
+) -> None:
+    # Under load the press and the release of a tap can reach the page well apart: a press
+    # held in place past the hold time and released without moving lifts the card all the same.
+    page = open_page().page
+    start_game(page, server.url, "indecision")
+    wait_draw_phase(page)
+    box = page.locator(".hand .hand-card").first.bounding_box()
+    assert box is not None
+    page.mouse.move(box["x"] + 8, box["y"] + 12)
+    page.mouse.down()
+    page.wait_for_timeout(700)
+    page.mouse.up()
+    expect(page.locator(".hand .hand-card.lifted")).to_have_count(1)

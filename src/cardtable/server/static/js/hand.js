@@ -490,9 +490,10 @@ export class Hand {
 
     const end = (event) => {
       if (!start) return;
-      // A release that the event clock puts inside the hold time, with no movement, is a tap
-      // even when a busy page ran the hold timer late.
-      const tap = !moved && event.timeStamp - start.t < HOLD_MS;
+      // A release with no movement is a tap, however long the press: held in place, the card
+      // was picked up and put back where it was. On a busy machine the press and the release
+      // of a quick tap can reach the page far apart (the hold timer having run in between).
+      const tap = !moved;
       if (tap) dragging = false;
       const wasDragging = dragging;
       const dropZone = wasDragging && outside && event.type === "pointerup" ? zoneAt(event.clientX, event.clientY) : null;
