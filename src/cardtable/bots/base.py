@@ -2,6 +2,9 @@
 
 A bot gets only its seat's view and the legal actions, never the state, and returns one of the
 legal actions as fast as it can (pacing belongs to the interface that shows its moves).
+:class:`Bot` is generic over the view it reads and the actions it chooses among
+(``Bot[IndecisionView, IndecisionAction]``), so mypy checks that a game's bot fits the game;
+a bare ``Bot`` is a bot of any game (the random bot, the driver's seats).
 """
 
 from __future__ import annotations
@@ -10,14 +13,23 @@ import random
 from collections.abc import Sequence
 from typing import Any, Protocol
 
+from typing_extensions import TypeVar
 
-class Bot(Protocol):
+from cardtable.games.contract import Action, View
+
+ViewT_contra = TypeVar("ViewT_contra", bound=View, contravariant=True, default=Any)
+ActionT = TypeVar("ActionT", bound=Action, default=Any)
+
+
+class Bot(Protocol[ViewT_contra, ActionT]):
     """A computer player: ``choose(view, legal_actions, rng) -> action``."""
 
     name: str
     version: str
 
-    def choose(self, view: Any, legal_actions: Sequence[Any], rng: random.Random) -> Any:
+    def choose(
+        self, view: ViewT_contra, legal_actions: Sequence[ActionT], rng: random.Random
+    ) -> ActionT:
         """One of ``legal_actions``."""
         ...
 

@@ -30,7 +30,7 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Sequence
-from typing import Any, Final
+from typing import Final
 
 from cardtable.bots.base import Bot
 from cardtable.bots.declaration_hand import (
@@ -385,11 +385,14 @@ def _automatic(legal: Sequence[Action]) -> Action | None:
     return None
 
 
-def make_bot(level: str) -> Bot:
+GameBot = Bot[DeclarationRummyView, Action]
+"""A computer player of Declaration Rummy."""
+
+
+def make_bot(level: str) -> GameBot:
     """The Declaration Rummy bot of ``level`` (``easy``, ``normal`` or ``hard``)."""
-    bots: dict[str, Any] = {"easy": EasyBot, "normal": NormalBot, "hard": HardBot}
-    bot: Bot = bots[level]()
-    return bot
+    bots: dict[str, type[GameBot]] = {"easy": EasyBot, "normal": NormalBot, "hard": HardBot}
+    return bots[level]()
 
 
 __all__ = ["EasyBot", "HardBot", "NormalBot", "make_bot"]

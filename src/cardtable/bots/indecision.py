@@ -26,7 +26,7 @@ import math
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Final
 
 from cardtable.bots.base import Bot
 from cardtable.bots.search import SearchBudget, best_by_search
@@ -438,11 +438,14 @@ def _discard_action(legal: Sequence[IndecisionAction], card: int) -> IndecisionA
     return legal[0]
 
 
-def make_bot(level: str) -> Bot:
+GameBot = Bot[IndecisionView, IndecisionAction]
+"""A computer player of Indecision."""
+
+
+def make_bot(level: str) -> GameBot:
     """The Indecision bot of ``level`` (``easy``, ``normal`` or ``hard``)."""
-    bots: dict[str, Any] = {"easy": EasyBot, "normal": NormalBot, "hard": HardBot}
-    bot: Bot = bots[level]()
-    return bot
+    bots: dict[str, type[GameBot]] = {"easy": EasyBot, "normal": NormalBot, "hard": HardBot}
+    return bots[level]()
 
 
 __all__ = ["EasyBot", "HardBot", "NormalBot", "make_bot", "race_value"]

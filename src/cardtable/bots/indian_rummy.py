@@ -368,11 +368,14 @@ def points_now(view: IndianRummyView) -> int:
     return points if rules.max_points is None else min(points, rules.max_points)
 
 
-def make_bot(level: str) -> Bot:
+GameBot = Bot[IndianRummyView, IndianRummyAction]
+"""A computer player of Indian Rummy."""
+
+
+def make_bot(level: str) -> GameBot:
     """The Indian Rummy bot of ``level`` (``easy``, ``normal`` or ``hard``)."""
-    bots: dict[str, Any] = {"easy": EasyBot, "normal": NormalBot, "hard": HardBot}
-    bot: Bot = bots[level]()
-    return bot
+    bots: dict[str, type[GameBot]] = {"easy": EasyBot, "normal": NormalBot, "hard": HardBot}
+    return bots[level]()
 
 
 __all__ = ["EasyBot", "HardBot", "NormalBot", "make_bot"]

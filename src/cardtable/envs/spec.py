@@ -21,7 +21,7 @@ from typing import Any, Final
 from rich.text import Text
 
 from cardtable.errors import RulesError
-from cardtable.games.contract import GameEngine
+from cardtable.games.contract import AnyEngine
 from cardtable.registry import canonical_name, get_engine
 
 from .actions import (
@@ -40,8 +40,6 @@ from .encoding import (
     indecision_layout,
     indian_rummy_layout,
 )
-
-AnyEngine = GameEngine[Any, Any, Any, Any]
 
 
 @dataclass(frozen=True, slots=True)

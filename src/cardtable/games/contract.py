@@ -109,9 +109,9 @@ def chance_rng(seed: int, step: int) -> random.Random:
 
 
 StateT = TypeVar("StateT")
-ActionT = TypeVar("ActionT")
-RulesT = TypeVar("RulesT")
-ViewT = TypeVar("ViewT")
+ActionT = TypeVar("ActionT", bound=Action)
+RulesT = TypeVar("RulesT", bound=Rules)
+ViewT = TypeVar("ViewT", bound=View)
 
 
 class GameEngine(ABC, Generic[StateT, ActionT, RulesT, ViewT]):
@@ -192,8 +192,7 @@ class GameEngine(ABC, Generic[StateT, ActionT, RulesT, ViewT]):
 
     def players(self, state: StateT) -> int:
         """Number of seats."""
-        rules: Rules = self.rules_of(state)  # type: ignore[assignment]
-        return rules.players
+        return self.rules_of(state).players
 
     def with_people_seated(self, rules: RulesT) -> RulesT:
         """``rules`` for a table where a person plays (the server and the terminal game call it).
