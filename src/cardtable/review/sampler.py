@@ -19,11 +19,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from cardtable.games.contract import CHANCE, TERMINAL, GameEngine
+from cardtable.games.contract import CHANCE, TERMINAL, AnyEngine
 from cardtable.review.lenses import Lens
 from cardtable.review.model import MoveValue, ReviewBudget
-
-AnyEngine = GameEngine[Any, Any, Any, Any]
 
 
 @dataclass(frozen=True, slots=True)

@@ -11,10 +11,8 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from cardtable.games.contract import TERMINAL, GameEngine
+from cardtable.games.contract import TERMINAL, AnyEngine
 from cardtable.storage import TableSummary
-
-AnyEngine = GameEngine[Any, Any, Any, Any]
 
 NUMBER_FIELDS: Final = ("hand_number", "deal_number", "game_number")
 SCORE_FIELDS: Final = ("totals", "match_wins")
