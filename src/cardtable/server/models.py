@@ -18,6 +18,7 @@ from cardtable.server.names import check_name
 BotLevel = Literal["random", "easy", "normal", "hard"]
 Speed = Literal["slow", "normal", "fast", "instant"]
 Difficulty = Literal["easy", "normal", "hard", "random"]
+CardBack = Literal["red", "blue", "green"]
 RecordKind = Literal["deal", "game", "match"]
 
 MAX_SEATS = 10
@@ -159,6 +160,8 @@ class Options(Answer):
     four_colour: bool
     large_cards: bool
     reduce_motion: bool
+    sounds: bool
+    card_back: CardBack
     opponent_speed: Speed
     difficulty: Difficulty
 
@@ -170,6 +173,8 @@ class OptionsChange(Request):
     four_colour: bool | None = None
     large_cards: bool | None = None
     reduce_motion: bool | None = None
+    sounds: bool | None = None
+    card_back: CardBack | None = None
     opponent_speed: Speed | None = None
     difficulty: Difficulty | None = None
 

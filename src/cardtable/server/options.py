@@ -12,8 +12,9 @@ from typing import Any, Final
 
 from cardtable.errors import CardtableError
 
-BOOLEAN_OPTIONS: Final = ("coach", "four_colour", "large_cards", "reduce_motion")
+BOOLEAN_OPTIONS: Final = ("coach", "four_colour", "large_cards", "reduce_motion", "sounds")
 OPPONENT_SPEEDS: Final = ("slow", "normal", "fast", "instant")
+CARD_BACKS: Final = ("red", "blue", "green")
 DIFFICULTIES: Final = ("easy", "normal", "hard", "random")
 BOT_LEVELS: Final = ("random", "easy", "normal", "hard")
 
@@ -22,6 +23,8 @@ DEFAULT_OPTIONS: Final[dict[str, Any]] = {
     "four_colour": False,
     "large_cards": False,
     "reduce_motion": False,
+    "sounds": False,
+    "card_back": "red",
     "opponent_speed": "normal",
     "difficulty": "normal",
 }
@@ -63,6 +66,8 @@ instant, not 'warp'
             raise OptionsError(
                 f"opponent_speed must be one of {', '.join(OPPONENT_SPEEDS)}, not {value!r}"
             )
+        if key == "card_back" and value not in CARD_BACKS:
+            raise OptionsError(f"card_back must be one of {', '.join(CARD_BACKS)}, not {value!r}")
         if key == "difficulty" and value not in DIFFICULTIES:
             raise OptionsError(
                 f"difficulty must be one of {', '.join(DIFFICULTIES)}, not {value!r}"

@@ -72,6 +72,8 @@ def test_large_cards_make_the_hand_bigger(
     page = open_page().page
     start_game(page, server.url, "indecision")
     wait_my_turn(page)
+    # Measured at rest, after the deal's animation.
+    settle(page)
     before = page.locator(".hand .hand-card").first.bounding_box()
     open_options(page)
     toggle_option(page, "large_cards")

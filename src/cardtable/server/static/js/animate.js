@@ -1,7 +1,8 @@
-// Card movement on the table: a card flies from where it was to where it lands. Durations come
-// from the opponent speed and drop to nothing under reduced motion.
+// Card movement on the table: a card flies from where it was to where it lands, the deal, and
+// the winner's burst of stars. Durations come from the opponent speed; under reduced motion
+// (the option or the system setting) nothing moves.
 
-import { moveDuration } from "./options.js";
+import { motionReduced, moveDuration } from "./options.js";
 
 /** Animate `element` (already at its final place) as if it came from `fromRect`. */
 export function flyIn(element, fromRect, kind = "opponent") {
@@ -64,4 +65,43 @@ export function finishAnimations(root = document) {
     }
   }
   for (const ghost of document.querySelectorAll(".flying-card")) ghost.remove();
+}
+
+/** The deal: each card of a new hand flies in from `fromRect` (the stock), one after another. */
+export function dealIn(cards, fromRect) {
+  const duration = moveDuration("own");
+  if (!fromRect || duration <= 0) return [];
+  const step = Math.min(60, 600 / Math.max(1, cards.length));
+  return [...cards].map((card, i) => {
+    const to = card.getBoundingClientRect();
+    const dx = fromRect.left + fromRect.width / 2 - (to.left + to.width / 2);
+    const dy = fromRect.top + fromRect.height / 2 - (to.top + to.height / 2);
+    return card.animate(
+      [
+        { transform: `translate(${dx}px, ${dy}px) rotate(-20deg) scale(0.7)`, opacity: 0 },
+        { opacity: 1, offset: 0.2 },
+        { transform: "none", opacity: 1 },
+      ],
+      { duration: duration * 1.6, delay: i * step, easing: "cubic-bezier(.2,.7,.2,1)", fill: "backwards" },
+    );
+  });
+}
+
+/** A small burst of gold stars over `element` for the winner; nothing under reduced motion. */
+export function winnerBurst(element) {
+  if (!element || motionReduced()) return;
+  const layer = document.createElement("span");
+  layer.className = "winner-burst";
+  layer.setAttribute("aria-hidden", "true");
+  for (let i = 0; i < 14; i += 1) {
+    const star = document.createElement("i");
+    const angle = (i / 14) * Math.PI * 2;
+    star.style.setProperty("--dx", `${Math.cos(angle) * (60 + (i % 3) * 25)}px`);
+    star.style.setProperty("--dy", `${Math.sin(angle) * (40 + (i % 4) * 14)}px`);
+    star.style.animationDelay = `${(i % 5) * 40}ms`;
+    star.textContent = "★";
+    layer.append(star);
+  }
+  element.append(layer);
+  setTimeout(() => layer.remove(), 1600);
 }

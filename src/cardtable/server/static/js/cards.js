@@ -129,13 +129,69 @@ function corner(rankText, suit, position) {
   );
 }
 
+const GOLD = "#e7b934";
+const SKIN = "#f6d9b4";
+const LINE = "#3d2a14";
+
+// Each court card's headwear and hair, drawn on the upper half of a 60x92 panel.
+const COURT_PARTS = {
+  // Jack: a soft cap with a feather, short hair.
+  J: () => [
+    svg("path", { d: "M22 19c1-5 4-7 8-7s7 2 8 7z", fill: "#6b3b16" }),
+    svg("path", { d: "M19 14c3-8 19-9 22 0l-2 3H21z", fill: "currentColor", stroke: LINE, "stroke-width": 0.8 }),
+    svg("path", { d: "M39 11c5-6 9-5 11-4-4 1-7 3-9 6z", fill: GOLD, stroke: LINE, "stroke-width": 0.6 }),
+  ],
+  // Queen: long hair and a small tiara.
+  Q: () => [
+    svg("path", { d: "M21 22c-2-9 3-13 9-13s11 4 9 13l2 9h-5l-1-7h-10l-1 7h-5z", fill: "#7a4a1c" }),
+    svg("path", { d: "M23 12l3-5 4 3 4-3 3 5z", fill: GOLD, stroke: LINE, "stroke-width": 0.7 }),
+    svg("circle", { cx: 30, cy: 8.5, r: 1.4, fill: "currentColor" }),
+  ],
+  // King: a crown and a beard.
+  K: () => [
+    svg("path", { d: "M24 24c1 6 3 8 6 8s5-2 6-8c-2 2-4 3-6 3s-4-1-6-3z", fill: "#8a8a8a", stroke: LINE, "stroke-width": 0.6 }),
+    svg("path", { d: "M21 14l1-9 4 5 4-7 4 7 4-5 1 9z", fill: GOLD, stroke: LINE, "stroke-width": 0.7 }),
+    svg("circle", { cx: 30, cy: 10, r: 1.3, fill: "currentColor" }),
+  ],
+};
+
+/** Half a court card: shoulders in the suit's colour with a gold trim, head and headwear. */
+function courtHalf(rankText, suit) {
+  return [
+    svg("path", { d: "M6 46c1-10 9-15 24-15s23 5 24 15z", fill: "currentColor", stroke: LINE, "stroke-width": 0.8 }),
+    svg("path", { d: "M17 46c2-7 6-11 13-11s11 4 13 11", fill: "none", stroke: GOLD, "stroke-width": 2.2 }),
+    svg("circle", { cx: 30, cy: 20, r: 8, fill: SKIN, stroke: LINE, "stroke-width": 0.8 }),
+    svg("circle", { cx: 27.2, cy: 19.5, r: 0.9, fill: LINE }),
+    svg("circle", { cx: 32.8, cy: 19.5, r: 0.9, fill: LINE }),
+    svg("path", { d: "M27.5 24c1.5 1 3.5 1 5 0", fill: "none", stroke: "#a0472f", "stroke-width": 0.8 }),
+    ...COURT_PARTS[rankText](),
+    svg("svg", { x: 25, y: 34, width: 10, height: 10, viewBox: "0 0 100 100" },
+      svg("path", { d: "M0 0h100v100H0z", fill: "#fffdf6" }),
+      SUIT_SHAPES[suit].map(([tag, attrs]) => svg(tag, { ...attrs, fill: "currentColor" }))),
+  ];
+}
+
+/**
+ * A court card's picture: a framed, double-ended figure (jack, queen or king) drawn here in
+ * SVG, in the suit's colour, so that the page needs no image files for it.
+ */
+function courtPicture(rankText, suit) {
+  return svg(
+    "svg",
+    { class: "court-picture", viewBox: "0 0 60 92", "aria-hidden": "true", focusable: "false" },
+    svg("rect", { x: 1, y: 1, width: 58, height: 90, rx: 3, fill: "#fff6de", stroke: "currentColor", "stroke-width": 1.4 }),
+    svg("g", {}, courtHalf(rankText, suit)),
+    svg("g", { transform: "rotate(180 30 46)" }, courtHalf(rankText, suit)),
+    svg("path", { d: "M4 46h52", stroke: "currentColor", "stroke-width": 0.8 }),
+  );
+}
+
 function regularFace(parsed) {
   const rankText = RANKS[parsed.rank];
   const suit = SUITS[parsed.suit];
   const isCourt = parsed.rank >= 10;
   const centre = isCourt
-    ? h("span", { class: "face-court", "aria-hidden": "true" },
-        h("span", { class: "court-letter" }, rankText), suitIcon(suit, "court-suit"))
+    ? h("span", { class: "face-court", "aria-hidden": "true" }, courtPicture(rankText, suit))
     : h("span", { class: "face-pip", "aria-hidden": "true" }, suitIcon(suit, "pip-suit"));
   return [corner(rankText, suit, "top"), centre, corner(rankText, suit, "bottom")];
 }

@@ -179,6 +179,8 @@ export class Hand {
       }
     }
     const firstDeal = kept.length === 0;
+    // A fresh hand (a new deal): the table animates it being dealt.
+    this.dealt = firstDeal && added.length > 1;
     if (firstDeal || sortNew) added.sort((a, b) => suitKey(a.card) - suitKey(b.card));
     this.entries = [...kept, ...added];
     if (!this.entries.some((e) => e.uid === this.liftedUid)) this.liftedUid = null;

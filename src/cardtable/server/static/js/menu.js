@@ -2,9 +2,9 @@
 // cards), Options, House rules, Start a new game? and Your Record (with export and import).
 
 import { api } from "./api.js";
-import { cardRow } from "./cards.js";
+import { cardBack, cardRow } from "./cards.js";
 import { h } from "./dom.js";
-import { LEVELS, OPTION_TEXT, options, setOption, SPEEDS } from "./options.js";
+import { CARD_BACKS, LEVELS, OPTION_TEXT, options, setOption, SPEEDS } from "./options.js";
 import { alertMessage, announce, closePanel, openPanel } from "./panel.js";
 import { ruleSummaryRow } from "./schema_form.js";
 
@@ -89,7 +89,7 @@ export async function showHowToPlay(app, gameName) {
 export function showOptions() {
   const current = options();
   const rows = [];
-  for (const name of ["coach", "four_colour", "large_cards", "reduce_motion"]) {
+  for (const name of ["coach", "four_colour", "large_cards", "reduce_motion", "sounds"]) {
     const id = `option-${name}`;
     const input = h("input", { id, type: "checkbox", class: "switch", role: "switch", checked: Boolean(current[name]), "aria-describedby": `${id}-help` });
     input.addEventListener("change", () => save(name, input.checked, input));
@@ -99,7 +99,7 @@ export function showOptions() {
       h("span", { class: "option-control" }, input)));
   }
   // The levels in the one order the start page uses too.
-  const choices = { opponent_speed: SPEEDS, difficulty: LEVELS };
+  const choices = { opponent_speed: SPEEDS, difficulty: LEVELS, card_back: CARD_BACKS };
   for (const [name, values] of Object.entries(choices)) {
     const id = `option-${name}`;
     const select = h("select", { id, "aria-describedby": `${id}-help` },
@@ -111,6 +111,7 @@ export function showOptions() {
       h("span", { class: "option-control" }, select)));
   }
   const preview = cardRow(["AS", "KH", "QD", "JC", "10D", "7C"], { extraClass: "option-preview", label: "Preview of the cards" });
+  preview.append(cardBack({ name: "the back of a card" }));
   openPanel("Options", [h("ul", { class: "option-list" }, rows), h("div", { class: "preview-wrap" }, h("p", { class: "muted" }, "Preview"), preview)], { name: "options" });
 }
 

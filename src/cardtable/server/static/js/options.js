@@ -8,6 +8,8 @@ export const DEFAULT_OPTIONS = {
   four_colour: false,
   large_cards: false,
   reduce_motion: false,
+  sounds: false,
+  card_back: "red",
   opponent_speed: "normal",
   difficulty: "normal",
 };
@@ -16,12 +18,15 @@ export const OPTION_TEXT = {
   coach: ["Coach", "Tips, near-melds, what each discard leaves, warnings"],
   four_colour: ["Four-colour deck", "Diamonds blue, clubs green"],
   large_cards: ["Large cards", "Bigger ranks and suits in your hand"],
-  reduce_motion: ["Reduce motion", "Cards move almost instantly"],
+  reduce_motion: ["Reduce motion", "Cards move almost instantly; no dealing or winning effects"],
+  sounds: ["Sounds", "Soft sounds when cards are dealt, drawn and played, and when a game is won"],
+  card_back: ["Card back", "The pattern on the back of the cards"],
   opponent_speed: ["Opponent speed", "How quickly the computer players play"],
   difficulty: ["Computer players", "Easy players make simpler choices"],
 };
 
 export const SPEEDS = ["slow", "normal", "fast", "instant"];
+export const CARD_BACKS = ["red", "blue", "green"];
 export const LEVELS = ["random", "easy", "normal", "hard"];
 
 // Animation length of one computer move on screen, by opponent speed.
@@ -60,6 +65,7 @@ export function applyOptions(next) {
   body.classList.toggle("reduce-motion", motionReduced());
   body.classList.toggle("coach-on", Boolean(current.coach));
   body.dataset.opponentSpeed = current.opponent_speed;
+  body.dataset.cardBack = current.card_back;
   body.dataset.difficulty = current.difficulty;
   document.documentElement.style.setProperty("--motion-scale", motionReduced() ? "0" : "1");
   for (const listener of listeners) listener(current);

@@ -3,7 +3,8 @@
 // the scoreboard and the coach. Each game's module (games/*.js) draws what is its own.
 
 import { classify, parseAction } from "./actions.js";
-import { finishAnimations, flyGhost, flyIn } from "./animate.js";
+import { dealIn, finishAnimations, flyGhost, flyIn, winnerBurst } from "./animate.js";
+import { playSound } from "./sound.js";
 import { fitTable, watchFit } from "./fit.js";
 import { api } from "./api.js";
 import { cardBack, cardElement, prettyCards, shortText } from "./cards.js";
@@ -300,6 +301,7 @@ export class TableView {
       this.hand.focusCurrent();
     }
     if (newVersion && this.previous) this.animateLastMove(before);
+    if (newVersion) this.motionAndSound(before);
     if (newVersion && options().coach && message.to_move === message.seat) {
       this.socket.send({ type: "coach" });
     }
@@ -753,6 +755,23 @@ export class TableView {
     rects.pile = pile?.getBoundingClientRect();
     rects.hand = this.hand.element.getBoundingClientRect();
     return rects;
+  }
+
+  /** The deal of a new hand, the sound of the last move, and the winner's stars. */
+  motionAndSound(before) {
+    if (this.hand.dealt) {
+      this.hand.dealt = false;
+      dealIn(this.hand.element.querySelectorAll(".hand-card"), before.stock ?? this.el.centre.querySelector("[data-zone=stock]")?.getBoundingClientRect());
+      playSound("deal", this.hand.entries.length);
+    } else if (this.previous && this.message.last_action?.action) {
+      const movement = this.module.movement(parseAction(this.message.last_action.action));
+      if (movement === "to-pile") playSound("play");
+      else if (movement === "from-stock" || movement === "from-pile") playSound("draw");
+    }
+    if (this.message.result && this.previous && !this.previous.result) {
+      winnerBurst(this.el.banner);
+      playSound("win");
+    }
   }
 
   animateLastMove(before) {
