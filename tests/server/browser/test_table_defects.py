@@ -21,6 +21,7 @@ from .tablekit import (
     open_house_rules,
     panel_name,
     play_with_mouse,
+    settle,
     start_game,
     table_state,
     tap_card,
@@ -626,6 +627,8 @@ def test_a_slow_tap_held_in_place_still_counts_as_a_tap(
     page = open_page().page
     start_game(page, server.url, "indecision")
     wait_draw_phase(page)
+    # Cards at rest: the deal has finished flying in.
+    settle(page)
     box = page.locator(".hand .hand-card").first.bounding_box()
     assert box is not None
     page.mouse.move(box["x"] + 8, box["y"] + 12)

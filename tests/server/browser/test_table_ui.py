@@ -164,6 +164,8 @@ def test_dragging_a_card_moves_it_in_the_hand_and_the_order_is_kept(
     page = open_page().page
     start_game(page, server.url, "indecision")
     wait_my_turn(page)
+    # Cards at rest: the deal has finished flying in.
+    settle(page)
     before = hand_labels(page)
     first = page.locator(".hand .hand-card").first.bounding_box()
     last = page.locator(".hand .hand-card").last.bounding_box()
@@ -190,6 +192,8 @@ def test_press_and_hold_then_move_reorders_like_a_drag(
     page = open_page().page
     start_game(page, server.url, "indecision")
     wait_my_turn(page)
+    # Cards at rest: the deal has finished flying in.
+    settle(page)
     before = hand_labels(page)
     second = page.locator(".hand .hand-card").nth(1).bounding_box()
     assert second is not None
