@@ -4,11 +4,14 @@ and options, with a clear 4xx answer for every bad request."""
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
 
+import cardtable.server as server_package
 from cardtable.games.contract import rules_to_json
 from cardtable.options import options_of
 from cardtable.registry import game_names, get_engine
@@ -51,6 +54,20 @@ def test_static_files_are_served_from_the_static_directory(client: TestClient) -
     response = client.get("/static/index.html")
     assert response.status_code == 200
     assert client.get("/static/no-such-file.js").status_code == 404
+
+
+def test_index_page_preloads_every_script_module(client: TestClient) -> None:
+    # Preloading fetches every module at once; one missing from the list costs the first table
+    # a round trip per import level it sits at.
+    scripts = Path(server_package.__file__).parent / "static" / "js"
+    modules = {f"/static/js/{p.relative_to(scripts).as_posix()}" for p in scripts.rglob("*.js")}
+    html = client.get("/").text
+    preloaded = set(re.findall(r'<link rel="modulepreload" href="([^"]+)">', html))
+    entry = set(re.findall(r'<script type="module" src="([^"]+)">', html))
+    assert entry == {"/static/js/main.js"}
+    assert preloaded == modules - entry
+    for path in preloaded:
+        assert client.get(path).status_code == 200
 
 
 def test_catalogue_lists_every_game_with_presets_levels_and_notice(client: TestClient) -> None:

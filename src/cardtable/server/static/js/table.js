@@ -3,11 +3,11 @@
 // the scoreboard and the coach. Each game's module (games/*.js) draws what is its own.
 
 import { classify, parseAction } from "./actions.js";
-import { dealIn, finishAnimations, flyGhost, flyIn, winnerBurst } from "./animate.js";
-import { playSound } from "./sound.js";
+import { finishAnimations } from "./animate.js";
+import { renderCoachPanel } from "./coach_panel.js";
 import { fitTable, watchFit } from "./fit.js";
 import { api } from "./api.js";
-import { cardBack, cardElement, prettyCards, shortText } from "./cards.js";
+import { cardBack, prettyCards, shortText } from "./cards.js";
 import { h, replaceChildren } from "./dom.js";
 import { nameSeats } from "./games/base.js";
 import { gameModule } from "./games/index.js";
@@ -16,6 +16,7 @@ import { options, onOptionsChange } from "./options.js";
 import { alertMessage, announce, closePanel, openPanel, panelOpen } from "./panel.js";
 import { TableSocket } from "./socket.js";
 import { spokenCards } from "./speech.js";
+import { animateLastMove, captureRects, motionAndSound } from "./table_motion.js";
 
 const BOT_NAMES = ["Ruby", "Max", "Ivy", "Otto", "Nell", "Finn", "Rosa", "Theo", "Lena", "Hugo"];
 
@@ -166,6 +167,7 @@ export class TableView {
     this.el.sideToggle.setAttribute("aria-expanded", String(open));
     if (open) this.coachSeen = this.coach;
     this.renderSideToggle();
+    this.fit();
     if (open) this.el.table.querySelector(".table-side .side-close")?.focus({ preventScroll: true });
     else if (document.activeElement?.closest?.(".table-side")) this.el.sideToggle.focus({ preventScroll: true });
   }
@@ -214,6 +216,8 @@ export class TableView {
       case "coach":
         this.coach = message;
         this.renderCoach();
+        // The drawer's button gains its news dot and may wrap the bar above the hand.
+        this.fit();
         break;
       default:
         break;
@@ -267,7 +271,7 @@ export class TableView {
 
   onState(message) {
     finishAnimations(this.root);
-    const before = this.captureRects();
+    const before = captureRects(this);
     this.previous = this.message;
     this.message = message;
     // The server sends a finished deal's explanation once, with the move that finished it.
@@ -300,8 +304,8 @@ export class TableView {
       // Arriving at the table: the keyboard starts in your hand.
       this.hand.focusCurrent();
     }
-    if (newVersion && this.previous) this.animateLastMove(before);
-    if (newVersion) this.motionAndSound(before);
+    if (newVersion && this.previous) animateLastMove(this, before);
+    if (newVersion) motionAndSound(this, before);
     if (newVersion && options().coach && message.to_move === message.seat) {
       this.socket.send({ type: "coach" });
     }
@@ -570,7 +574,7 @@ export class TableView {
     const version = this.message.version;
     if (!(await this.module.confirmMove(this.ctx(), notation))) return;
     if (this.pending || !this.message || this.message.version !== version || !this.canMove()) return;
-    this.lastSent = { notation, rects: this.captureRects() };
+    this.lastSent = { notation, rects: captureRects(this) };
     const action = parseAction(notation);
     if (action.card) {
       const el = this.hand.element.querySelector(`.hand-card[data-card="${CSS.escape(action.card)}"]`);
@@ -597,8 +601,6 @@ export class TableView {
     return primary ? null : this.hint.action;
   }
 
-  /** The lifted card was tapped again (or Enter): play it with the game's main card verb, or
-   * with the hinted verb when the hint shown says to stop or declare with this very card. */
   /** A card dragged from the hand onto the pile (discard) or another drop zone (its verb). */
   dropCard(card, zone) {
     const ctx = this.ctx();
@@ -613,6 +615,8 @@ export class TableView {
     alertMessage(this.module.cannotPlayText(ctx, card), "info");
   }
 
+  /** The lifted card was tapped again (or Enter): play it with the game's main card verb, or
+   * with the hinted verb when the hint shown says to stop or declare with this very card. */
   playCard(card) {
     const ctx = this.ctx();
     const hinted = this.hintedOtherVerb(card);
@@ -689,117 +693,10 @@ export class TableView {
     if (this.el.table.classList.contains("side-open")) this.coachSeen = this.coach;
     this.renderSideToggle();
     if (!on) return;
-    const coach = this.coach;
-    const body = [h("h2", { id: "coach-title" }, "Coach")];
-    if (this.message?.result) {
-      // Nothing to advise on a finished game (a report from its last turn would be stale).
-      body.push(h("p", { class: "muted" }, "The game is over."));
-    } else if (!coach) {
-      body.push(h("p", { class: "muted" }, "Tips appear here on your turn."));
-    } else {
-      const say = (text) => prettyCards(nameSeats(this.ctx(), text));
-      for (const warning of coach.warnings || []) body.push(h("p", { class: "coach-warning", role: "note" }, "⚠ ", say(warning)));
-      if (coach.tips?.length) body.push(h("ul", { class: "coach-tips" }, coach.tips.map((tip) => h("li", {}, say(tip)))));
-      if (coach.near_melds?.length) {
-        body.push(
-          h("h3", { class: "coach-heading" }, "Near melds"),
-          h("ul", { class: "near-melds" }, coach.near_melds.map((meld) => {
-            const completing = (meld.completing || []).map(shortText);
-            const needs = completing.length > 4
-              ? `${completing.slice(0, 4).join(", ")} or ${completing.length - 4} more`
-              : completing.join(" or ");
-            const text = `${meld.kind ? `${meld.kind}: ` : ""}${(meld.cards || []).map(shortText).join(" ")}`
-              + `${needs ? `, needs ${needs}` : ""} (${meld.unseen} unseen)`;
-            return h("li", { "aria-label": text },
-              h("span", { class: "card-row micro-row", "aria-hidden": "true" }, (meld.cards || []).map((c) => cardElement(c, { extraClass: "micro" }))),
-              h("span", {}, needs ? `needs ${needs}` : "", h("span", { class: "muted" }, ` · ${meld.unseen} unseen`)));
-          })),
-        );
-      }
-      if (coach.discards?.length) {
-        // The coach lists the discards best first: the best three show, the rest on demand.
-        const row = (entry) =>
-          h("tr", {},
-            h("td", {}, cardElement(entry.card, { extraClass: "micro" })),
-            h("td", { class: "num" }, Array.isArray(entry.leaves) ? entry.leaves.map(shortText).join(" ") : say(entry.leaves ?? "")),
-            h("td", {}, say(entry.note || "")));
-        const head = () => h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Discard"), h("th", { scope: "col" }, "Leaves"), h("th", { scope: "col" }, "Note")));
-        const best = coach.discards.slice(0, 3);
-        const rest = coach.discards.slice(3);
-        body.push(
-          h("table", { class: "coach-discards" },
-            h("caption", {}, rest.length ? "Best discards" : "What each discard leaves"),
-            head(),
-            h("tbody", {}, best.map(row))),
-        );
-        if (rest.length) {
-          body.push(h("details", { class: "coach-more" },
-            h("summary", {}, `The other ${rest.length} discard${rest.length === 1 ? "" : "s"}`),
-            h("table", { class: "coach-discards" }, head(), h("tbody", {}, rest.map(row)))));
-        }
-      }
-    }
-    replaceChildren(panel, body);
-  }
-
-  /** Where things are before a render, so moves can fly from there. */
-  captureRects() {
-    const rects = { seats: new Map() };
-    if (!this.el) return rects;
-    for (const seat of this.el.opponents.querySelectorAll(".seat")) {
-      rects.seats.set(Number(seat.dataset.seat), seat.querySelector(".opp-cards")?.getBoundingClientRect() ?? seat.getBoundingClientRect());
-    }
-    const stock = this.el.centre.querySelector("[data-zone=stock]");
-    const pile = this.el.centre.querySelector("[data-zone=pile]");
-    rects.stock = stock?.getBoundingClientRect();
-    rects.pile = pile?.getBoundingClientRect();
-    rects.hand = this.hand.element.getBoundingClientRect();
-    return rects;
-  }
-
-  /** The deal of a new hand, the sound of the last move, and the winner's stars. */
-  motionAndSound(before) {
-    if (this.hand.dealt) {
-      this.hand.dealt = false;
-      dealIn(this.hand.element.querySelectorAll(".hand-card"), before.stock ?? this.el.centre.querySelector("[data-zone=stock]")?.getBoundingClientRect());
-      playSound("deal", this.hand.entries.length);
-    } else if (this.previous && this.message.last_action?.action) {
-      const movement = this.module.movement(parseAction(this.message.last_action.action));
-      if (movement === "to-pile") playSound("play");
-      else if (movement === "from-stock" || movement === "from-pile") playSound("draw");
-    }
-    if (this.message.result && this.previous && !this.previous.result) {
-      winnerBurst(this.el.banner);
-      playSound("win");
-    }
-  }
-
-  animateLastMove(before) {
-    const last = this.message.last_action;
-    if (!last || !last.action) return;
-    const action = parseAction(last.action);
-    const mine = last.seat === this.message.seat;
-    const kind = mine ? "own" : "opponent";
-    const seatRect = mine ? before.hand : before.seats.get(last.seat);
-    const pileTop = this.el.centre.querySelector("[data-zone=pile] .card.top");
-    const movement = this.module.movement(action);
-    if (movement === "to-pile" && pileTop) {
-      const from = mine ? this.lastSent?.cardRect ?? before.hand : seatRect;
-      flyIn(pileTop, from, kind);
-    } else if (movement === "from-stock" && !mine && before.stock && seatRect) {
-      flyGhost(cardBack(), before.stock, seatRect, kind);
-    } else if (movement === "from-pile" && !mine && before.pile && seatRect) {
-      const taken = this.previous ? this.module.pileTop(this.previous.view) : null;
-      flyGhost(taken ? cardElement(taken) : cardBack(), before.pile, seatRect, kind);
-    } else if ((movement === "from-stock" || movement === "from-pile") && mine) {
-      const fresh = this.hand.element.querySelector(".hand-card.fresh");
-      if (fresh) flyIn(fresh, movement === "from-stock" ? before.stock : before.pile, kind);
-    }
-    const seatEl = this.el.opponents.querySelector(`[data-seat="${last.seat}"]`);
-    if (seatEl && !mine) {
-      seatEl.classList.add("just-moved");
-      setTimeout(() => seatEl.classList.remove("just-moved"), 900);
-    }
+    renderCoachPanel(panel, this.coach, {
+      finished: Boolean(this.message?.result),
+      say: (text) => nameSeats(this.ctx(), text),
+    });
   }
 
   maybeShowSummary() {
