@@ -19,6 +19,7 @@ from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 
 from cardtable.server import api, review_routes, websocket
+from cardtable.server.analysis_jobs import Analyses
 from cardtable.server.boundary import install_error_handlers
 from cardtable.server.context import AppContext
 from cardtable.server.identity import profile_for_page
@@ -47,13 +48,13 @@ def create_app(
         settings = settings.model_copy(update={"bot_delay_scale": bot_delay_scale})
     db = Database(database_url)
     lobby = Lobby(db, settings=settings)
+    analyses = Analyses(db, background=settings.analyse_finished_hands)
+    lobby.on_outcomes = analyses.deal_finished
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         yield
-        analyses = getattr(_app.state, "review_analyses", None)
-        if analyses is not None:
-            analyses.close()
+        analyses.close()
         await lobby.shutdown()
         await asyncio.to_thread(db.close)
 
@@ -70,6 +71,7 @@ def create_app(
     app.state.cardtable = AppContext(
         db=db, lobby=lobby, settings=settings, limits=RateLimits(settings)
     )
+    app.state.review_analyses = analyses
     install_error_handlers(app)
     app.add_middleware(SecurityHeaders)
 

@@ -30,7 +30,7 @@ from cardtable.fairness import derive_seed
 from cardtable.games.contract import TERMINAL, AnyEngine
 from cardtable.registry import canonical_name, get_engine
 from cardtable.server.fair_deals import Commitments
-from cardtable.server.narration import finished_between
+from cardtable.server.narration import Outcome, finished_between
 from cardtable.server.options import DEFAULT_OPTIONS, bot_move_seconds
 from cardtable.server.seating import (
     Seat,
@@ -90,6 +90,8 @@ class Lobby:
         self.tables: dict[str, TableOwner] = {}
         self.options: dict[int, dict[str, Any]] = {}
         self.on_timing: Callable[[Timing], None] | None = None
+        self.on_outcomes: Callable[[TableOwner, Any, tuple[Outcome, ...]], None] | None = None
+        """Told of every deal, hand or game a move finishes at any table."""
         self._loading: dict[str, asyncio.Future[TableOwner | None]] = {}
         self._creating = asyncio.Lock()
         self._sweeper: asyncio.Task[None] | None = None
@@ -227,11 +229,16 @@ class Lobby:
             thinkers=self.thinkers,
             status=status,
             on_timing=self._timing,
+            on_outcomes=self._outcomes,
         )
 
     def _timing(self, timing: Timing) -> None:
         if self.on_timing is not None:
             self.on_timing(timing)
+
+    def _outcomes(self, owner: TableOwner, before: Any, outcomes: tuple[Outcome, ...]) -> None:
+        if self.on_outcomes is not None:
+            self.on_outcomes(owner, before, outcomes)
 
     async def get(self, table_id: str) -> TableOwner | None:
         """The table with this id, loading it from the log store if needed."""

@@ -1,6 +1,8 @@
 """HTTP routes of the review features: commitments for provably fair deals, a finished game's
 fairness data and record, its replay (for the people who sat at it, or anyone with its share
-link), and the move-by-move analysis of any seat, computed in the background and stored once.
+link), and the move-by-move analysis: of each finished hand as soon as it ends (for the
+person's own seat while the game goes on), and of a finished game for any seat; computed in the
+background and stored once.
 
 While a game is on, nothing here reveals its server seed or its hidden cards: the replay, the
 record and the analysis open when the game is over, and the fairness data shows only the
@@ -17,6 +19,7 @@ from fastapi import APIRouter, Depends, HTTPException, Query, Request
 from cardtable import storage
 from cardtable.errors import CardtableError
 from cardtable.replay import GameRecord
+from cardtable.review import lens_of
 from cardtable.server.analysis_jobs import Analyses
 from cardtable.server.boundary import CheckedRoute
 from cardtable.server.context import context_of
@@ -30,12 +33,9 @@ CurrentProfile = Annotated[storage.Profile, Depends(current_profile)]
 
 
 def analyses_of(request: Request) -> Analyses:
-    """The app's analysis jobs (made on first use)."""
-    state = request.app.state
-    if getattr(state, "review_analyses", None) is None:
-        state.review_analyses = Analyses(context_of(request.app).db)
-    jobs: Analyses = state.review_analyses
-    return jobs
+    """The app's analyses (their queue, worker and stored results)."""
+    analyses: Analyses = request.app.state.review_analyses
+    return analyses
 
 
 async def _table(request: Request, table_id: str) -> TableOwner:
@@ -194,3 +194,67 @@ async def table_analysis(
 async def shared_analysis(token: str, request: Request, seat: Annotated[int, Query()] = 0) -> Any:
     """A seat's analysis of a shared game."""
     return await _analysis(request, await _shared(request, token), seat)
+
+
+def _own_seat(owner: TableOwner, profile: storage.Profile, seat: int) -> int:
+    """The seat whose hands the caller may see analysed: its own (any seat once the game is
+    over, as the replay shows every hand then)."""
+    if profile.id not in owner.seated.values():
+        raise HTTPException(403, "you do not sit at this table")
+    mine = next(s for s, p in sorted(owner.seated.items()) if p == profile.id)
+    if seat < 0 or seat == mine:
+        return mine
+    if not owner.finished:
+        raise HTTPException(403, "while the game is on you can see only your own hands analysed")
+    if not 0 <= seat < owner.rules.players:
+        raise HTTPException(400, f"seat must be 0-{owner.rules.players - 1}, not {seat}")
+    return seat
+
+
+async def _finished_hands(
+    request: Request, owner: TableOwner, record: GameRecord
+) -> tuple[list[int], int | None]:
+    """The hands of the record that are over, and the hand being played (``None`` once the
+    game is over)."""
+    hands = await analyses_of(request).hands(owner.table_id, record)
+    current = None if owner.finished else lens_of(owner.game).hand_of(owner.state)
+    return [hand for hand in hands if hand != current], current
+
+
+@router.get("/tables/{table_id}/analysis/hands")
+async def hand_analyses(
+    table_id: str, request: Request, profile: CurrentProfile, seat: Annotated[int, Query()] = -1
+) -> Any:
+    """The finished hands of a seat (default: the caller's) and where each one's analysis
+    stands: ``done`` (with its accuracy and marks), ``queued``, ``running``, ``failed`` or
+    ``none`` (not asked for yet); ``current`` is the hand being played."""
+    owner = await _table(request, table_id)
+    seat = _own_seat(owner, profile, seat)
+    record = await _record(request, owner)
+    finished, current = await _finished_hands(request, owner, record)
+    listed = await analyses_of(request).hands_status(table_id, seat, record, finished)
+    return {"seat": seat, "current": current, "hands": listed}
+
+
+@router.get("/tables/{table_id}/analysis/hands/{hand}")
+async def hand_analysis(
+    table_id: str,
+    hand: int,
+    request: Request,
+    profile: CurrentProfile,
+    seat: Annotated[int, Query()] = -1,
+) -> Any:
+    """One finished hand's analysis for a seat (default: the caller's), queued if it is not
+    stored yet: ``{status: done, hand, analysis}``, or ``queued`` (with how many analyses are
+    ahead), ``running`` (with decisions ``done`` of ``total``) or ``failed``."""
+    owner = await _table(request, table_id)
+    seat = _own_seat(owner, profile, seat)
+    record = await _record(request, owner)
+    finished, current = await _finished_hands(request, owner, record)
+    if hand not in finished:
+        if hand == current:
+            raise HTTPException(
+                409, f"hand {hand} is still being played: its analysis opens when it ends"
+            )
+        raise HTTPException(404, f"there is no finished hand {hand} at this table")
+    return await analyses_of(request).hand_status(table_id, seat, hand, record)

@@ -4,7 +4,8 @@
 It holds what a deployment may need to change: the origins allowed besides the server's own,
 the profile cookie's lifetime and ``Secure`` flag, request and websocket size limits, the rate
 limits, how long idle tables stay in memory and how many unfinished tables a profile may have,
-and, for tests and benchmarks only, a fixed deal seed (no API ever accepts a seed).
+whether finished hands are analysed in the background, and, for tests and benchmarks only, a
+fixed deal seed (no API ever accepts a seed).
 """
 
 from __future__ import annotations
@@ -81,6 +82,11 @@ class Settings(BaseSettings):
     bot_processes: int = Field(default=2, ge=0, le=64)
     """Worker processes for the Hard computer players' search, started on first use (0: they
     think in threads beside the event loop, sharing its interpreter lock)."""
+
+    analyse_finished_hands: bool = True
+    """Analyse each person's play in every finished deal or hand in the background, as it ends
+    (one worker process at the lowest priority); off, an analysis is computed when a page
+    first asks for it."""
 
     @field_validator(
         "limit_profiles", "limit_tables", "limit_imports", "limit_messages", "limit_sockets"

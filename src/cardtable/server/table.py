@@ -75,6 +75,9 @@ class TableOwner:
     """The worker processes for searching computer players (``None``: threads only)."""
     status: str = "playing"
     on_timing: Callable[[Timing], None] | None = None
+    on_outcomes: Callable[[TableOwner, Any, tuple[Outcome, ...]], None] | None = None
+    """Told of every finished deal, hand or game: the table, the state before the move that
+    finished it, and what it finished (the analysis queues the hand)."""
     last_outcomes: tuple[int, tuple[Outcome, ...]] = (-1, ())
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     connections: dict[int, list[Connection]] = field(default_factory=dict)
@@ -268,6 +271,8 @@ class TableOwner:
             self.last_outcomes = (self.version, tuple(outcomes))
             if outcomes:
                 await self._record(outcomes)
+                if self.on_outcomes is not None:
+                    self.on_outcomes(self, before, tuple(outcomes))
         except Exception:
             logger.exception("table %s: the end of a deal could not be recorded", self.table_id)
             self.last_outcomes = (self.version, ())

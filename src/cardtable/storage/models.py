@@ -124,7 +124,8 @@ class RecordEventRow(Base):
 
 class TableReviewRow(Base):
     """A table's provably fair deal (commitment, contributions and the secret server seed,
-    revealed only after the game), its replay share token and its stored analyses by seat."""
+    revealed only after the game), its replay share token and its stored analyses by seat (the
+    whole game's, and each finished hand's)."""
 
     __tablename__ = "table_reviews"
 

@@ -1,6 +1,8 @@
 """Storage of what the review features keep per table (:class:`TableReviewRow`): the fair
 deal's data with its secret server seed, the token of a shared replay, and each seat's stored
-analysis, so that an analysis is computed once."""
+analyses, so that an analysis is computed once: the whole game's (under the seat's number) and
+each finished hand's, analysed in the background as the hand ends (under ``hands:SEAT``, by
+hand number)."""
 
 from __future__ import annotations
 
@@ -78,3 +80,28 @@ def load_analysis(db: Database, table_id: str, seat: int) -> dict[str, Any] | No
             return None
         found: dict[str, Any] | None = row.analyses.get(str(seat))
         return found
+
+
+def _hands_key(seat: int) -> str:
+    return f"hands:{seat}"
+
+
+def save_hand_analysis(
+    db: Database, table_id: str, seat: int, hand: int, analysis: dict[str, Any]
+) -> None:
+    """Keep the analysis of ``seat``'s play in one finished ``hand`` (deal) of a table."""
+    with db.session() as session:
+        row = _row(session, table_id)
+        key = _hands_key(seat)
+        hands = {**row.analyses.get(key, {}), str(hand): analysis}
+        row.analyses = {**row.analyses, key: hands}
+
+
+def load_hand_analyses(db: Database, table_id: str, seat: int) -> dict[int, dict[str, Any]]:
+    """The stored analyses of ``seat``'s finished hands at a table, by hand number."""
+    with db.session() as session:
+        row = session.get(TableReviewRow, table_id)
+        if row is None:
+            return {}
+        hands: dict[str, dict[str, Any]] = row.analyses.get(_hands_key(seat), {})
+        return {int(hand): analysis for hand, analysis in hands.items()}
