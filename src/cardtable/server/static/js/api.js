@@ -52,6 +52,8 @@ export const api = {
   sharedReplay: (token) => request("GET", `/api/replays/${encodeURIComponent(token)}`),
   share: (id) => request("POST", `/api/tables/${encodeURIComponent(id)}/share`),
   analysis: (id, seat) => request("GET", `/api/tables/${encodeURIComponent(id)}/analysis?seat=${seat}`),
+  handAnalyses: (id) => request("GET", `/api/tables/${encodeURIComponent(id)}/analysis/hands`),
+  handAnalysis: (id, hand) => request("GET", `/api/tables/${encodeURIComponent(id)}/analysis/hands/${hand}`),
   sharedAnalysis: (token, seat) => request("GET", `/api/replays/${encodeURIComponent(token)}/analysis?seat=${seat}`),
   tables: () => request("GET", "/api/tables"),
   table: (id) => request("GET", `/api/tables/${encodeURIComponent(id)}`),

@@ -8,6 +8,7 @@ import { setupMenu, showTableRules } from "./menu.js";
 import { applyOptions, onOptionsChange, options } from "./options.js";
 import { alertMessage, announce, closePanel, confirmPanel, setupPanel } from "./panel.js";
 import { ReplayView } from "./replay.js";
+import { HandReviewView } from "./analysis.js";
 import { StartScreen } from "./start.js";
 import { TableView } from "./table.js";
 
@@ -39,6 +40,10 @@ const app = {
 
   openReplay(id) {
     location.hash = `#/replay/table/${encodeURIComponent(id)}`;
+  },
+
+  openHandReview(id, hand) {
+    location.hash = `#/review/${encodeURIComponent(id)}/${hand}`;
   },
 
   openTable(id) {
@@ -114,10 +119,15 @@ function route() {
   // A panel belongs to the screen that opened it (a game-over summary to its table): it never
   // survives a change of screen by Back, Forward or a typed address.
   closePanel();
-  if (app.view instanceof TableView || app.view instanceof ReplayView) app.view.destroy();
+  if (app.view instanceof TableView || app.view instanceof ReplayView || app.view instanceof HandReviewView) app.view.destroy();
   const match = /^#\/table\/(.+)$/.exec(location.hash);
   const replay = /^#\/replay\/(table\/)?(.+)$/.exec(location.hash);
-  if (replay) {
+  const review = /^#\/review\/(.+)\/(\d+)$/.exec(location.hash);
+  if (review) {
+    const view = new HandReviewView(app, decodeURIComponent(review[1]), Number(review[2]));
+    app.view = view;
+    view.mount(main);
+  } else if (replay) {
     const id = decodeURIComponent(replay[2]);
     const view = new ReplayView(app, replay[1] ? { tableId: id } : { token: id });
     app.view = view;

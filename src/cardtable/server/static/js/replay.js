@@ -8,8 +8,7 @@ import { api } from "./api.js";
 import { h, replaceChildren } from "./dom.js";
 import { announce } from "./panel.js";
 import { verifyDeal } from "./fairness.js";
-
-const LABELS = { inaccuracy: "Inaccuracy", mistake: "Mistake", blunder: "Blunder" };
+import { progressLine, renderAnalysis } from "./analysis.js";
 
 export class ReplayView {
   constructor(app, { tableId = null, token = null }) {
@@ -153,9 +152,7 @@ export class ReplayView {
       return;
     }
     if (status.status === "running") {
-      replaceChildren(this.el.analysis, h("h3", {}, "Analysis"),
-        h("p", {}, "Analysing your moves… ", h("progress", { max: status.total || 1, value: status.done, "aria-label": "Analysis progress" }),
-          ` ${status.done} of ${status.total || "?"} hands`));
+      replaceChildren(this.el.analysis, h("h3", {}, "Analysis"), progressLine(status, "hands"));
       this.timer = setTimeout(() => this.loadAnalysis(), 700);
       return;
     }
@@ -167,22 +164,7 @@ export class ReplayView {
   }
 
   renderAnalysis(a) {
-    const t = a.thresholds;
-    const marked = a.hands.flatMap((hand) => hand.decisions).filter((d) => d.label);
     const goTo = (d) => h("button", { type: "button", class: "link-button", onclick: () => this.show(d.index + 1) }, `move ${d.index + 1}`);
-    replaceChildren(this.el.analysis,
-      h("h3", {}, `Analysis of seat ${a.seat}`),
-      h("p", { class: "analysis-accuracy" }, `Accuracy ${a.accuracy ?? "–"}%`, " · ",
-        Object.entries(a.counts).map(([k, n]) => `${n} ${LABELS[k].toLowerCase()}${n === 1 ? "" : "s"}`).join(", ")),
-      h("p", { class: "muted analysis-thresholds" },
-        `Costs are in ${t.unit}: an inaccuracy from ${t.inaccuracy}, a mistake from ${t.mistake}, a blunder from ${t.blunder} `
-        + "(and more than twice the estimate's noise). Accuracy per move is 100 × 2^(−cost / mistake threshold); "
-        + `each move was tried in ${a.budget.samples} deals of the hidden cards drawn from what you could see.`),
-      a.hands.map((hand) => h("p", {}, `Hand ${hand.hand}: accuracy ${hand.accuracy ?? "–"}%`)),
-      a.top.length ? h("h4", {}, "Costliest moves") : h("p", {}, "No move cost anything: well played."),
-      h("ol", { class: "analysis-top" }, a.top.map((d) => h("li", {}, goTo(d), `: ${d.explanation}`))),
-      marked.length ? h("h4", {}, "Marked moves") : null,
-      h("ul", { class: "analysis-marked" }, marked.map((d) => h("li", { dataset: { label: d.label } },
-        goTo(d), ` ${LABELS[d.label]}: ${d.played} (best ${d.best}, cost ${d.cost} ${t.unit})`))));
+    replaceChildren(this.el.analysis, renderAnalysis(a, { goTo }));
   }
 }

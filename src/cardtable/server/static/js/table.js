@@ -17,6 +17,7 @@ import { alertMessage, announce, closePanel, openPanel, panelOpen } from "./pane
 import { TableSocket } from "./socket.js";
 import { spokenCards } from "./speech.js";
 import { animateLastMove, captureRects, motionAndSound } from "./table_motion.js";
+import { handReviewLine } from "./analysis.js";
 
 const BOT_NAMES = ["Ruby", "Max", "Ivy", "Otto", "Nell", "Finn", "Rosa", "Theo", "Lena", "Hugo"];
 
@@ -721,7 +722,8 @@ export class TableView {
       buttons.push(h("button", { type: "button", class: "btn", onclick: () => { closePanel(); this.app.showStart(); } }, "New game"));
     }
     buttons.push(h("button", { type: "button", class: `btn${finished ? "" : " primary"}`, "data-close": true, autofocus: !finished || null }, finished ? "Close" : "Continue"));
-    openPanel(this.module.summaryTitle(ctx), [content, h("div", { class: "btn-row summary-buttons" }, buttons)], {
+    const review = handReviewLine(this.app, this.tableId);
+    openPanel(this.module.summaryTitle(ctx), [content, review, h("div", { class: "btn-row summary-buttons" }, buttons)], {
       wide: true,
       name: "summary",
       closed: () => this.hand.focusCurrent(),
