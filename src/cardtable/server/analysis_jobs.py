@@ -181,15 +181,20 @@ class Analyses:
             del self._hands[next(iter(self._hands))]
         return found
 
-    async def hand_status(
-        self, table_id: str, seat: int, hand: int, record: GameRecord
-    ) -> dict[str, Any]:
-        """A finished hand's stored analysis, or where its job stands (queued now if it was
-        neither stored nor queued): ``{status: done, hand, analysis}``, ``{status: queued,
-        hand, ahead}``, ``{status: running, hand, done, total}`` or ``{status: failed, …}``."""
+    async def known_status(self, table_id: str, seat: int, hand: int) -> dict[str, Any] | None:
+        """A hand's stored analysis, or where its job stands if it is queued: ``{status: done,
+        hand, analysis}``, ``{status: queued, hand, ahead}``, ``{status: running, hand, done,
+        total}`` or ``{status: failed, hand, detail}``; ``None`` if it is neither."""
         stored = await asyncio.to_thread(reviews.load_hand_analyses, self.db, table_id, seat)
         if hand in stored:
             return {"status": "done", "hand": hand, "analysis": stored[hand]}
+        if (table_id, seat, hand) in self.pending:
+            return self._describe((table_id, seat, hand))
+        return None
+
+    def request(self, table_id: str, seat: int, hand: int, record: GameRecord) -> dict[str, Any]:
+        """Queue a finished hand's analysis ahead of the background work (or move it ahead if
+        it is queued already); where it stands."""
         key = (table_id, seat, hand)
         self._enqueue(key, record, ON_REQUEST)
         return self._describe(key)

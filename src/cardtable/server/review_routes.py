@@ -249,6 +249,10 @@ async def hand_analysis(
     ahead), ``running`` (with decisions ``done`` of ``total``) or ``failed``."""
     owner = await _table(request, table_id)
     seat = _own_seat(owner, profile, seat)
+    analyses = analyses_of(request)
+    known = await analyses.known_status(table_id, seat, hand)
+    if known is not None:  # stored or under way: no need to replay the record
+        return known
     record = await _record(request, owner)
     finished, current = await _finished_hands(request, owner, record)
     if hand not in finished:
@@ -257,4 +261,4 @@ async def hand_analysis(
                 409, f"hand {hand} is still being played: its analysis opens when it ends"
             )
         raise HTTPException(404, f"there is no finished hand {hand} at this table")
-    return await analyses_of(request).hand_status(table_id, seat, hand, record)
+    return analyses.request(table_id, seat, hand, record)

@@ -95,24 +95,35 @@ export class HandReviewView {
 }
 
 /** The end-of-hand summary's line: how far the analysis of the hand just finished is, and a
- * "Review this hand" button to its page. Keeps itself up to date while it is on the page. */
+ * "Review this hand" button to its page. Keeps itself up to date while it is on the page: the
+ * list of hands is read until the hand's analysis is queued (the server queues it as the hand
+ * ends, when it analyses in the background), then only that hand's state. */
 export function handReviewLine(app, tableId) {
   const status = h("span", { class: "summary-review-status", "aria-live": "polite" });
   const line = h("p", { class: "summary-review", hidden: true }, status, " ");
   let tries = 0;
+  let hand = null;
+  let queued = false;
   const update = async () => {
     if (tries > 0 && !line.isConnected) return; // the panel was closed
     tries += 1;
-    let listed;
+    let last;
     try {
-      listed = await api.handAnalyses(tableId);
+      if (!queued) {
+        const listed = await api.handAnalyses(tableId);
+        last = listed.hands[listed.hands.length - 1];
+        if (!last) return;
+      } else {
+        last = await api.handAnalysis(tableId, hand);
+        if (last.status === "done") last = { ...last, accuracy: last.analysis.accuracy, counts: last.analysis.counts };
+      }
     } catch {
       return; // the summary stands without it
     }
-    const last = listed.hands[listed.hands.length - 1];
-    if (!last) return;
+    hand = last.hand;
+    queued = last.status !== "none";
     if (line.hidden) {
-      line.append(h("button", { type: "button", class: "btn small", onclick: () => app.openHandReview(tableId, last.hand) }, "Review this hand"));
+      line.append(h("button", { type: "button", class: "btn small", onclick: () => app.openHandReview(tableId, hand) }, "Review this hand"));
       line.hidden = false;
     }
     if (last.status === "done") {
@@ -130,7 +141,9 @@ export function handReviewLine(app, tableId) {
         h("progress", { max: last.total || 1, value: last.done, "aria-label": "Analysis progress" }),
         last.total ? ` ${last.done} of ${last.total}` : "");
     } else status.textContent = "";
-    if (tries < 150) setTimeout(update, POLL_MS);
+    // Not analysed in the background: look a few more times (the hand was queued as it ended),
+    // then leave it to the button.
+    if (queued ? tries < 150 : tries < 4) setTimeout(update, POLL_MS);
   };
   update();
   return line;
