@@ -1,7 +1,14 @@
 """Known positions, one per game and kind of error, where one move is clearly worse than the
-best: the analysis marks it and names the right best move."""
+best: the analysis marks it, names the right best move and explains it in the game's terms
+(discards, shows, stops, draws from the pile or the stock, drops and tie votes); and for the
+draws, drops and tie votes, the analysis and its explanation read only the seat's view."""
 
 from __future__ import annotations
+
+import random
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from bots.positions import declaration as declaration_position
 from bots.positions import indecision as indecision_position
@@ -9,10 +16,12 @@ from cardtable.cards import parse_cards
 from cardtable.games.declaration_rummy.engine import ENGINE as DECLARATION
 from cardtable.games.declaration_rummy.rules import Rules as DeclarationRules
 from cardtable.games.indecision.engine import ENGINE as INDECISION
+from cardtable.games.indecision.state import Phase as IndecisionPhase
 from cardtable.games.indian_rummy.engine import ENGINE as INDIAN
 from cardtable.games.indian_rummy.rules import Rules as IndianRules
 from cardtable.games.indian_rummy.state import Phase as IndianPhase
 from cardtable.games.indian_rummy.state import scenario
+from cardtable.registry import get_engine
 from cardtable.review import ReviewBudget, explain_decision, review_decision
 
 BUDGET = ReviewBudget(samples=8, screen=4, finalists=2)
@@ -75,3 +84,125 @@ def test_breaking_a_group_instead_of_going_out_is_marked() -> None:
     )
     assert review.best == "go out"
     assert review.label == "blunder"
+
+
+# --- draws, drops and tie votes ---------------------------------------------------------------
+
+GIN = DeclarationRules(players=2, cards_dealt=6, gin_rummy=True)
+
+
+def _indian_draw(hand: str, pile: str, wild_card: str) -> object:
+    """Seat 0 to draw at its first turn (so a drop costs the first drop's 20 points)."""
+    return scenario(
+        IndianRules(),
+        [hand, "AS 2S 3S 5S 6S 8S 9S 10S 2C 3C 4C 5C 6C"],
+        pile=pile,
+        wild_card=wild_card,
+        phase=IndianPhase.DRAW,
+        turn=0,
+        has_drawn=[False, True],
+        turns=3,
+    )
+
+
+# One card from a valid show: the pile's KD completes the set KS KH, and 2D goes down.
+NEAR_SHOW = _indian_draw("3H 4H 5H 6H 7C 8C 9C QS QD QC KS KH 2D", "KD", "JD")
+# Nothing close to a meld and every card high: the hand counts the 80 points cap.
+HOPELESS = _indian_draw("KS 8S 3S QH 7H 2H 10D 5D 9C 4C JS 6D KD", "AH", "AC")
+
+
+def _tie_vote(hands: list[str]) -> object:
+    """Seat 1 has proposed a tie and seat 0 answers it."""
+    state = declaration_position(hands, rules=GIN)
+    return DECLARATION.apply(state, DECLARATION.parse_action("propose tie"), 1)
+
+
+# Seat 0 counts high against a low hand; in the other vote seat 0 can go out when play resumes.
+LOSING_VOTE = _tie_vote(["KS QD JH 10C 9S 8D KH", "AS 2S 3C AD 2D 3H"])
+WINNING_VOTE = _tie_vote(["2H 3H 4H 9S 9D 9C KC", "KS QD JH 10C 8S 8D"])
+GOING_OUT = declaration_position(
+    ["2H 3H 4H 9S 9D 9C KC", "AS 2S 7D 8C JC KH", "3S 4S 5D 6C 7C 8H", "AD 2D 3D 4C 5H 6H"],
+    rules=DeclarationRules(players=4, cards_dealt=6, gin_rummy=True),
+)
+# The pile's 7H makes a Prile of the 7C 7S.
+PRILE_ON_PILE = indecision_position(
+    ["5H 6H 7C 7S KD", "2C 4D 9S JH QC"], pile="3D 7H", phase=IndecisionPhase.DRAW
+)
+
+
+def _marked(game: str, state: object, played: str, budget: ReviewBudget) -> tuple[object, str]:
+    engine = get_engine(game)
+    review = review_decision(game, state, 0, engine.parse_action(played), budget=budget)
+    return review, explain_decision(game, state, 0, review)
+
+
+def test_drawing_from_the_stock_when_the_pile_completes_the_show_is_a_blunder() -> None:
+    review, text = _marked("indian-rummy", NEAR_SHOW, "draw stock", BUDGET)
+    assert review.best == "draw pile" and review.label == "blunder", review
+    assert "left the pile's KD, which completed your near set KS KH" in text
+    assert "'draw pile', taking the KD" in text
+
+
+def test_dropping_a_hand_one_card_from_a_show_is_a_blunder() -> None:
+    review, text = _marked("indian-rummy", NEAR_SHOW, "drop", BUDGET)
+    assert review.best == "draw pile" and review.label == "blunder", review
+    assert review.cost >= IndianRules().first_drop - 1
+    assert text.startswith("'drop' cost the first drop's 20 points with a hand that counted")
+
+
+def test_playing_on_with_a_hopeless_hand_instead_of_dropping_is_a_blunder() -> None:
+    review, text = _marked("indian-rummy", HOPELESS, "draw stock", BUDGET)
+    assert review.best == "drop" and review.label == "blunder", review
+    assert "'drop', paying the first drop's 20 points for a hand that counted 80" in text
+
+
+def test_drawing_blind_when_the_pile_makes_a_prile_is_a_blunder() -> None:
+    review, text = _marked("indecision", PRILE_ON_PILE, "draw deck", BUDGET)
+    assert review.best == "draw pile" and review.label == "blunder", review
+    assert "left the pile's 7H, which completed your near Prile of 3 7C 7S" in text
+
+
+def test_dropping_out_of_a_game_one_could_win_by_going_out_is_a_blunder() -> None:
+    review, text = _marked("declaration-rummy", GOING_OUT, "drop", STEADY)
+    assert review.best == "go out" and review.label == "blunder", review
+    assert "'drop' gave up any chance to win this game" in text
+
+
+def test_rejecting_a_tie_with_a_losing_hand_is_a_blunder() -> None:
+    review, text = _marked("declaration-rummy", LOSING_VOTE, "reject tie", STEADY)
+    assert review.best == "accept tie" and review.label == "blunder", review
+    accept = next(c for c in review.candidates if c.action == "accept tie")
+    assert accept.value == 50.0, "a tie splits the game between the two players still in"
+    assert "instead of a 50% share of a tie" in text
+
+
+def test_accepting_a_tie_when_one_goes_out_next_is_a_blunder() -> None:
+    review, text = _marked("declaration-rummy", WINNING_VOTE, "accept tie", STEADY)
+    assert review.best == "reject tie" and review.label == "blunder", review
+    assert review.cost == 50.0
+    assert "settled for a tie, a 50% share of the game" in text
+    assert "'reject tie', playing on for the win," in text
+
+
+POSITIONS = [
+    ("indian-rummy", NEAR_SHOW, "draw stock", BUDGET),
+    ("indian-rummy", HOPELESS, "draw stock", BUDGET),
+    ("indecision", PRILE_ON_PILE, "draw deck", BUDGET),
+    ("declaration-rummy", LOSING_VOTE, "reject tie", BUDGET),
+    ("declaration-rummy", GOING_OUT, "drop", BUDGET),
+]
+
+
+@settings(max_examples=10)
+@given(which=st.integers(0, len(POSITIONS) - 1), other_deal=st.integers(0, 2**32))
+def test_draws_drops_and_tie_votes_are_analysed_from_the_seats_view_only(
+    which: int, other_deal: int
+) -> None:
+    """Deal the hidden cards anew, consistently with seat 0's view: the analysis of the draw,
+    drop or tie vote and its explanation are unchanged."""
+    game, state, played, budget = POSITIONS[which]
+    engine = get_engine(game)
+    view = engine.view(state, 0)
+    other = engine.determinize(view, random.Random(other_deal))
+    assert engine.view(other, 0).to_json() == view.to_json()
+    assert _marked(game, state, played, budget) == _marked(game, other, played, budget)

@@ -145,6 +145,7 @@ def explain_decision(game: str, state: Any, seat: int, review: DecisionReview) -
         review.cost,
         review.error,
         lens_of(engine.name).thresholds,
+        {candidate.action: candidate.value for candidate in review.candidates},
     )
 
 

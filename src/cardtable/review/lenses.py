@@ -10,8 +10,9 @@ The unit of value is the game's own:
 * **Indian Rummy**: penalty points of the deal (negated: higher is better); a rollout cut off
   before the deal ends values the hand by the points it would count if someone showed then
   (capped), or the drop penalty paid. No chance to win is given: the deal's points are the game.
-* **Declaration Rummy**: one deal is the game, so the unit is the chance to win in percent; a
-  rollout cut off before the end counts the hands as if the game were declared then.
+* **Declaration Rummy**: one deal is the game, so the unit is the chance to win in percent (an
+  agreed tie counts as the share of the game it gives each player still in); a rollout cut off
+  before the end counts the hands as if the game were declared then.
 
 Every seat in a rollout plays the game's Easy level: fast, plausible, and the same for every
 candidate move, which is what makes their comparison fair.
@@ -135,7 +136,12 @@ def _declaration_rummy() -> Lens:
         if outcome is None and end.history and end.game_number != start.game_number:
             outcome = end.history[-1]
         if outcome is not None:
-            win = 1.0 if outcome.winner == seat else 0.0
+            if outcome.winner is None and outcome.reason == "tie":
+                # An agreed tie splits the game's one point among the players still in.
+                still = [s for s, count in enumerate(outcome.counts) if count is not None]
+                win = 1.0 / len(still) if seat in still else 0.0
+            else:
+                win = 1.0 if outcome.winner == seat else 0.0
             return 100.0 * win, win
         if end.dropped[seat]:
             return 0.0, 0.0

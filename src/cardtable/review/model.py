@@ -22,6 +22,9 @@ class Thresholds:
     inaccuracy: float
     mistake: float
     blunder: float
+    noise: float | None = None
+    """The median difference of a move's cost between two analyses drawing different deals
+    (measured by ``benchmarks/bench_review.py``), so that a reader can weigh the thresholds."""
 
     def label(self, cost: float, error: float = 0.0) -> str | None:
         """``"blunder"``, ``"mistake"``, ``"inaccuracy"`` or ``None`` for ``cost``; a cost
@@ -47,6 +50,7 @@ class Thresholds:
             "inaccuracy": self.inaccuracy,
             "mistake": self.mistake,
             "blunder": self.blunder,
+            "noise": self.noise,
             "accuracy_formula": "100 * 2^(-cost / mistake)",
         }
 
