@@ -7,8 +7,9 @@ game), analyses every decision of seat 0 with sampler seeds 0 and 1, and prints:
 * the time of one decision's analysis and of one whole hand's (the sum of its decisions), p50
   and p95, in milliseconds;
 * the noise: the absolute difference of a decision's cost between the two seeds (p50, p95, in
-  the game's unit), the share of decisions whose label (none, inaccuracy, mistake, blunder) is
-  the same under both seeds, and the share whose best move is the same.
+  the game's unit), the share of decisions whose label (none, inaccuracy, mistake, blunder)
+  changes between the seeds, the same share among the decisions either seed marks, and the
+  share whose best move is the same.
 
     python -m benchmarks.bench_review                  # 3 games each, the default budget
     python -m benchmarks.bench_review --games 1 --game indecision
@@ -48,7 +49,7 @@ def measure(game: str, games: int) -> None:
     per_decision: list[float] = []
     per_hand: dict[tuple[int, int], float] = defaultdict(float)
     noise: list[float] = []
-    same_label = same_best = 0
+    same_label = same_best = marked = marked_changed = 0
     for number in range(games):
         seed = 1000 + number
         played = play(engine, rules, seed, [make_bot(game, "normal") for _ in range(rules.players)])
@@ -66,6 +67,9 @@ def measure(game: str, games: int) -> None:
             per_hand[(number, lens.hand_of(step.before))] += elapsed * 1000
             noise.append(abs(first.cost - second.cost))
             same_label += first.label == second.label
+            if first.label is not None or second.label is not None:
+                marked += 1
+                marked_changed += first.label != second.label
             same_best += first.best == second.best
     hands = list(per_hand.values())
     count = len(per_decision)
@@ -79,7 +83,9 @@ def measure(game: str, games: int) -> None:
     print(
         f"  noise between sampler seeds 0 and 1: |cost difference| p50 "
         f"{statistics.median(noise):.2f}, p95 {percentile(noise, 0.95):.2f} {unit}; "
-        f"same label {100 * same_label / count:.0f}%, same best move {100 * same_best / count:.0f}%"
+        f"label changes {100 * (count - same_label) / count:.0f}% of decisions "
+        f"({marked_changed} of the {marked} either seed marks); "
+        f"same best move {100 * same_best / count:.0f}%"
     )
 
 

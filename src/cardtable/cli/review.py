@@ -24,7 +24,14 @@ def render(review: GameReview) -> list[str]:
         f"{len(review.decisions)} decisions; "
         + ", ".join(f"{n} {label}(s)" for label, n in review.counts().items()),
         f"Costs are in {t.unit}: inaccuracy from {t.inaccuracy:g}, mistake from {t.mistake:g}, "
-        f"blunder from {t.blunder:g}.",
+        f"blunder from {t.blunder:g}."
+        + (
+            ""
+            if t.noise is None
+            else f" Between two analyses drawing different deals a move's cost differs by "
+            f"about {t.noise:g} (median)"
+            + ("." if t.noise_p95 is None else f", {t.noise_p95:g} or more for one in twenty.")
+        ),
     ]
     for hand in review.hands:
         lines.append(f"Hand {hand.hand}: accuracy {hand.accuracy or 0:.0f}%")

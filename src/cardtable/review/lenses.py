@@ -14,6 +14,9 @@ The unit of value is the game's own:
   agreed tie counts as the share of the game it gives each player still in); a rollout cut off
   before the end counts the hands as if the game were declared then.
 
+The thresholds carry the noise ``benchmarks/bench_review.py`` measured at the default budget:
+the median and 95th percentile of a move's cost difference between two sampler seeds.
+
 Every seat in a rollout plays the game's Easy level: fast, plausible, and the same for every
 candidate move, which is what makes their comparison fair.
 """
@@ -72,7 +75,9 @@ def _indecision() -> Lens:
 
     return Lens(
         game="indecision",
-        thresholds=Thresholds(unit="points", inaccuracy=1.5, mistake=3.0, blunder=6.0),
+        thresholds=Thresholds(
+            unit="points", inaccuracy=1.5, mistake=3.0, blunder=6.0, noise=0.1, noise_p95=3.1
+        ),
         hand_of=hand_of,
         hand_over=hand_over,
         value=value,
@@ -111,7 +116,9 @@ def _indian_rummy() -> Lens:
 
     return Lens(
         game="indian-rummy",
-        thresholds=Thresholds(unit="points", inaccuracy=3.0, mistake=6.0, blunder=12.0),
+        thresholds=Thresholds(
+            unit="points", inaccuracy=3.0, mistake=6.0, blunder=12.0, noise=2.0, noise_p95=9.9
+        ),
         hand_of=hand_of,
         hand_over=hand_over,
         value=value,
@@ -158,7 +165,14 @@ def _declaration_rummy() -> Lens:
 
     return Lens(
         game="declaration-rummy",
-        thresholds=Thresholds(unit="% chance to win", inaccuracy=5.0, mistake=10.0, blunder=20.0),
+        thresholds=Thresholds(
+            unit="% chance to win",
+            inaccuracy=5.0,
+            mistake=10.0,
+            blunder=20.0,
+            noise=2.6,
+            noise_p95=16.7,
+        ),
         hand_of=hand_of,
         hand_over=hand_over,
         value=value,

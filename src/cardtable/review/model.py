@@ -25,6 +25,8 @@ class Thresholds:
     noise: float | None = None
     """The median difference of a move's cost between two analyses drawing different deals
     (measured by ``benchmarks/bench_review.py``), so that a reader can weigh the thresholds."""
+    noise_p95: float | None = None
+    """The same difference's 95th percentile: one move in twenty differs by this or more."""
 
     def label(self, cost: float, error: float = 0.0) -> str | None:
         """``"blunder"``, ``"mistake"``, ``"inaccuracy"`` or ``None`` for ``cost``; a cost
@@ -51,6 +53,7 @@ class Thresholds:
             "mistake": self.mistake,
             "blunder": self.blunder,
             "noise": self.noise,
+            "noise_p95": self.noise_p95,
             "accuracy_formula": "100 * 2^(-cost / mistake)",
         }
 

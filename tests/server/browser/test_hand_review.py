@@ -47,6 +47,10 @@ def test_the_end_of_deal_summary_offers_the_review_of_the_hand(
     expect(p.locator(".hand-review h2")).to_have_text("Review of hand 1")
     expect(p.locator(".analysis-accuracy")).to_contain_text("Accuracy")
     expect(p.locator(".analysis-thresholds")).to_contain_text("a blunder from")
+    expect(p.locator(".analysis-thresholds")).to_contain_text(
+        "a move's cost differs by about 2 points (median), "
+        "and by 9.9 or more for one move in twenty"
+    )
     p.get_by_role("button", name="Back to the table").click()
     p.wait_for_selector(".table[data-version]")
     assert "#/table/" in p.url

@@ -16,7 +16,8 @@ export function renderAnalysis(a, { heading, goTo = null } = {}) {
   const marked = a.hands.flatMap((hand) => hand.decisions).filter((d) => d.label);
   const move = (d) => goTo ? goTo(d) : h("span", {}, `move ${d.index + 1}`);
   const noise = t.noise != null
-    ? ` Between two analyses drawing different deals, a move's cost differs by about ${t.noise} ${t.unit} (median).`
+    ? ` Between two analyses drawing different deals, a move's cost differs by about ${t.noise} ${t.unit} (median)`
+      + (t.noise_p95 != null ? `, and by ${t.noise_p95} or more for one move in twenty.` : ".")
     : "";
   return [
     h("h3", {}, heading ?? `Analysis of seat ${a.seat}`),
