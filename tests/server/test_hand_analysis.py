@@ -21,6 +21,7 @@ from cardtable import storage
 from cardtable.replay import GameRecord
 from cardtable.server import analysis_jobs
 from cardtable.server.analysis_jobs import BACKGROUND, ON_REQUEST, Analyses
+from cardtable.server.context import context_of
 from cardtable.server.settings import Settings
 from cardtable.storage import Database, reviews
 
@@ -183,3 +184,21 @@ def test_a_request_goes_ahead_of_the_background_queue_which_is_capped(
     assert sorted(reviews.load_hand_analyses(db, "t", 0)) == [1, 2, 3]
     assert analyses.pending == {}
     db.close()
+
+
+def test_a_failing_listener_of_finished_deals_costs_the_players_nothing(
+    make_client: Callable[..., TestClient],
+) -> None:
+    client = make_client(settings=_settings(False))
+    told: list[int] = []
+
+    def failing(owner: Any, before: Any, outcomes: tuple[Any, ...]) -> None:
+        told.append(len(outcomes))
+        raise RuntimeError("a listener's own trouble")
+
+    context_of(client.app).lobby.on_outcomes = failing
+    table_id = new_table(client, "indian-rummy", rules={"deals": None}, seats=SEATS)
+    with client.websocket_connect(f"/ws/tables/{table_id}") as ws:
+        state = _play_deals(ws, 1)  # the deal's summary still reaches the player
+    assert told == [1]
+    assert "deal" in state["summary"]["parts"]

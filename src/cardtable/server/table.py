@@ -271,11 +271,14 @@ class TableOwner:
             self.last_outcomes = (self.version, tuple(outcomes))
             if outcomes:
                 await self._record(outcomes)
-                if self.on_outcomes is not None:
-                    self.on_outcomes(self, before, tuple(outcomes))
         except Exception:
             logger.exception("table %s: the end of a deal could not be recorded", self.table_id)
             self.last_outcomes = (self.version, ())
+        if self.last_outcomes[1] and self.on_outcomes is not None:
+            try:
+                self.on_outcomes(self, before, self.last_outcomes[1])
+            except Exception:  # the analysis is extra: it never costs the players their summary
+                logger.exception("table %s: the finished deal's listeners failed", self.table_id)
         result = self.engine.result(after)
         if result is not None or self.engine.current_player(after) == TERMINAL:
             self.status = FINISHED
