@@ -105,7 +105,7 @@ def _replace_tuple_seed(state: Any, seed: int) -> Any:
 
 
 def _replace_table_seed(state: Any, seed: int) -> Any:
-    return dataclasses.replace(state, table=dataclasses.replace(state.table, seed=seed))
+    return state._replace(table=state.table._replace(seed=seed))
 
 
 def _render_indecision(view: Any) -> str:

@@ -432,6 +432,19 @@ class IndecisionScorer:
         self._same_rank = (0, 0, values.pair, values.prile_3, values.prile_4)
         self._by_ranks = self._fold_values()
 
+    # Game states carry their scorer as a cache: two scorers of the same values and variant
+    # score every hand alike, so they compare (and hash) equal and equal games stay equal.
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, IndecisionScorer):
+            return NotImplemented
+        return self is other or (self._values == other._values and self._alt == other._alt)
+
+    def __hash__(self) -> int:
+        return hash((self._values, self._alt))
+
+    def __repr__(self) -> str:
+        return f"IndecisionScorer({self._values!r}, bike_inside_longer_run_counts={self._alt})"
+
     def _fold_values(self) -> dict[int, tuple[int, int, int, int, int, bool]]:
         """Rank key -> (same-rank and all-run points, interval mask, interval length,
         bike bonus over a run, uncovered ranks, has a Prile of 4)."""

@@ -95,5 +95,5 @@ def random_policy(stop_chance: float):  # type: ignore[no-untyped-def]
 
 
 def with_rules(state: State, **changes: object) -> State:
-    table = dataclasses.replace(state.table, rules=dataclasses.replace(state.rules, **changes))
-    return dataclasses.replace(state, table=table)
+    table = state.table._replace(rules=dataclasses.replace(state.rules, **changes))
+    return state._replace(table=table)

@@ -14,7 +14,6 @@ from hypothesis import strategies as st
 from cardtable.driver import play
 from cardtable.games.contract import CHANCE, TERMINAL
 from cardtable.games.indecision import ENGINE, Phase, Rules, State
-from cardtable.games.indecision.state import Counting
 from cardtable.replay import record_of, replay
 
 from .helpers import card_places, check_invariants, random_policy
@@ -120,28 +119,11 @@ def _permute_hidden(state: State, seat: int, rng: random.Random) -> State:
 
     counting = state.counting
     if counting is not None and counting.stop_card >= 0:
-        counting = Counting(
-            counting.ending,
-            counting.stopper,
-            moved(counting.stop_card),
-            counting.stop_problems,
-            counting.order,
-            counting.results,
-            counting.pending,
-        )
-    return State(
-        table=state.table,
-        phase=state.phase,
-        chance_steps=state.chance_steps,
+        counting = counting._replace(stop_card=moved(counting.stop_card))
+    return state._replace(
         hands=tuple(tuple(moved(c) for c in hand) for hand in state.hands),
         deck=tuple(moved(c) for c in state.deck),
-        pile=state.pile,
-        to_act=state.to_act,
-        turns=state.turns,
-        had_turn=state.had_turn,
         drawn=moved(state.drawn) if state.drawn >= 0 else -1,
-        drawn_from_pile=state.drawn_from_pile,
-        events=state.events,
         counting=counting,
     )
 

@@ -15,7 +15,6 @@ from cardtable.games.indecision.state import (
     State,
     Table,
     event,
-    next_table,
 )
 
 
@@ -34,14 +33,7 @@ def begin_counting(state: State, counting: Counting) -> State:
             forfeited=True,
             total=state.table.totals[stopper],
         )
-        counting = Counting(
-            counting.ending,
-            stopper,
-            counting.stop_card,
-            counting.stop_problems,
-            counting.order,
-            (forfeit,),
-        )
+        counting = counting._replace(results=(forfeit,))
     return _ask_next_declaration(state, state.table, counting)
 
 
@@ -58,11 +50,16 @@ def _count_automatically(state: State, counting: Counting) -> State:
     for seat in counting.order:
         cards = state.hands[seat]
         score, used = value(cards)
-        # Positional SeatResult fields: seat, cards, score, all_cards_used, forfeited,
-        # declared, announced, penalty, points, total, counted.
         if winners:
             results.append(
-                SeatResult(seat, cards, score, used, False, None, None, 0, 0, totals[seat], False)
+                SeatResult(
+                    seat=seat,
+                    cards=cards,
+                    score=score,
+                    all_cards_used=used,
+                    total=totals[seat],
+                    counted=False,
+                )
             )
             continue
         forfeited = seat == forfeiting
@@ -70,49 +67,31 @@ def _count_automatically(state: State, counting: Counting) -> State:
         totals[seat] += points
         results.append(
             SeatResult(
-                seat, cards, score, used, forfeited, None, None, 0, points, totals[seat], True
+                seat=seat,
+                cards=cards,
+                score=score,
+                all_cards_used=used,
+                forfeited=forfeited,
+                points=points,
+                total=totals[seat],
             )
         )
         if first_to_target and totals[seat] >= target:
             winners = (seat,)
-    counted = Counting(
-        counting.ending,
-        counting.stopper,
-        counting.stop_card,
-        counting.stop_problems,
-        counting.order,
-        tuple(results),
-    )
-    return _finish_hand(state, counted, tuple(totals), winners)
+    return _finish_hand(state, counting._replace(results=tuple(results)), tuple(totals), winners)
 
 
 def declare(state: State, seat: int, points: int) -> State:
     """``seat`` announces ``points`` (manual declaration); it then confirms or corrects them."""
     counting = state.counting
     assert counting is not None
-    announced = Counting(
-        counting.ending,
-        counting.stopper,
-        counting.stop_card,
-        counting.stop_problems,
-        counting.order,
-        counting.results,
-        points,
-    )
-    return State(
-        state.table,
-        Phase.CONFIRM,
-        state.chance_steps,
-        state.hands,
-        state.deck,
-        state.pile,
-        seat,
-        state.turns,
-        state.had_turn,
-        -1,
-        False,
-        (*state.events, event("declare", seat)),
-        announced,
+    return state._replace(
+        phase=Phase.CONFIRM,
+        to_act=seat,
+        drawn=-1,
+        drawn_from_pile=False,
+        events=(*state.events, event("declare", seat)),
+        counting=counting._replace(pending=points),
     )
 
 
@@ -133,33 +112,22 @@ def record_declaration(state: State, seat: int, declared: int, announced: int | 
         points, penalty = 0, min(total, 2 * (declared - score))
         total -= penalty
     result = SeatResult(
-        seat, cards, score, used, False, declared, announced, penalty, points, total
+        seat=seat,
+        cards=cards,
+        score=score,
+        all_cards_used=used,
+        declared=declared,
+        announced=announced,
+        penalty=penalty,
+        points=points,
+        total=total,
     )
     totals = _with_total(table.totals, seat, total)
     results = (*counting.results, result)
     events = (*state.events, event("confirm" if announced is None else "correct", seat))
-    recorded = Counting(
-        counting.ending,
-        counting.stopper,
-        counting.stop_card,
-        counting.stop_problems,
-        counting.order,
-        results,
-    )
-    state = State(
-        table,
-        state.phase,
-        state.chance_steps,
-        state.hands,
-        state.deck,
-        state.pile,
-        -1,
-        state.turns,
-        state.had_turn,
-        -1,
-        False,
-        events,
-        recorded,
+    recorded = counting._replace(results=results, pending=-1)
+    state = state._replace(
+        to_act=-1, drawn=-1, drawn_from_pile=False, events=events, counting=recorded
     )
     if rules.win_check == "counting-order" and total >= rules.target_score:
         uncounted = []
@@ -175,35 +143,21 @@ def record_declaration(state: State, seat: int, declared: int, announced: int | 
                     counted=False,
                 )
             )
-        final = Counting(
-            counting.ending,
-            counting.stopper,
-            counting.stop_card,
-            counting.stop_problems,
-            counting.order,
-            results + tuple(uncounted),
-        )
+        final = recorded._replace(results=results + tuple(uncounted))
         return _finish_hand(state, final, totals, (seat,))
-    return _ask_next_declaration(state, next_table(table, totals=totals), recorded)
+    return _ask_next_declaration(state, table._replace(totals=totals), recorded)
 
 
 def _ask_next_declaration(state: State, table: Table, counting: Counting) -> State:
     if len(counting.results) == len(counting.order):
         return _finish_hand(state, counting, table.totals, ())
-    return State(
-        table,
-        Phase.DECLARE,
-        state.chance_steps,
-        state.hands,
-        state.deck,
-        state.pile,
-        counting.order[len(counting.results)],
-        state.turns,
-        state.had_turn,
-        -1,
-        False,
-        state.events,
-        counting,
+    return state._replace(
+        table=table,
+        phase=Phase.DECLARE,
+        to_act=counting.order[len(counting.results)],
+        drawn=-1,
+        drawn_from_pile=False,
+        counting=counting,
     )
 
 
@@ -220,15 +174,15 @@ def _finish_hand(
         if best >= rules.target_score:
             winners = tuple(seat for seat, total in enumerate(totals) if total == best)
     summary = HandSummary(
-        table.hand_number,
-        table.dealer,
-        table.starter,
-        counting.ending,
-        None if counting.stopper < 0 else counting.stopper,
-        counting.stop_problems,
-        counting.results,
-        winners,
-        rules,
+        hand_number=table.hand_number,
+        dealer=table.dealer,
+        starter=table.starter,
+        ending=counting.ending,
+        stopper=None if counting.stopper < 0 else counting.stopper,
+        stop_problems=counting.stop_problems,
+        results=counting.results,
+        winners=winners,
+        rules=rules,
     )
     return _after_hand(state, summary, totals, counting)
 
@@ -269,27 +223,19 @@ def _after_hand(
             reason = "hand-limit"
     else:
         phase, reason, dealer = Phase.DEAL, "", table.starter
-    return State(
-        next_table(
-            table,
+    return state._replace(
+        table=table._replace(
             dealer=dealer,
             totals=totals,
             last_hand=summary,
             winners=winners,
             end_reason=reason,
         ),
-        phase,
-        state.chance_steps,
-        state.hands,
-        state.deck,
-        state.pile,
-        -1,
-        state.turns,
-        state.had_turn,
-        -1,
-        False,
-        state.events,
-        counting,
+        phase=phase,
+        to_act=-1,
+        drawn=-1,
+        drawn_from_pile=False,
+        counting=counting,
     )
 
 

@@ -81,7 +81,6 @@ from cardtable.games.indecision.state import (
     State,
     Table,
     event,
-    next_table,
 )
 from cardtable.games.indecision.view import IndecisionView, determinize, make_view
 
@@ -350,10 +349,6 @@ class IndecisionEngine(GameEngine[State, IndecisionAction, Rules, IndecisionView
             f"{action!r} is not an Indecision action", rule=RuleKey.UNKNOWN_ACTION
         )
 
-    # The next three are the hot path of simulations: positional State(...) calls keep them lean.
-    # Field order: table, phase, chance_steps, hands, deck, pile, to_act, turns, had_turn,
-    # drawn, drawn_from_pile, events, counting.
-
     def _discard(self, state: State, seat: int, card: int) -> State:
         table = state.table
         rules = table.rules
@@ -361,83 +356,64 @@ class IndecisionEngine(GameEngine[State, IndecisionAction, Rules, IndecisionView
         following = seat + 1
         if following == rules.players:
             following = 0
-        after = State(
-            table,
-            Phase.DRAW,
-            state.chance_steps,
-            _with_hand(state.hands, seat, without(state.hands[seat], card)),
-            state.deck,
-            (*state.pile, card),
-            following,
-            turns,
-            state.had_turn | 1 << seat,
-            -1,
-            False,
-            (*state.events, _DISCARD_EVENTS[seat][card]),
-            None,
+        after = state._replace(
+            phase=Phase.DRAW,
+            hands=_with_hand(state.hands, seat, without(state.hands[seat], card)),
+            pile=(*state.pile, card),
+            to_act=following,
+            turns=turns,
+            had_turn=state.had_turn | 1 << seat,
+            drawn=-1,
+            drawn_from_pile=False,
+            events=(*state.events, _DISCARD_EVENTS[seat][card]),
+            counting=None,
         )
         if turns >= rules.hand_turn_cap:
             if not rules.people_seated:
                 return abandon_hand(after)
             order = tuple((following + i) % rules.players for i in range(rules.players))
-            return begin_counting(after, Counting("turn-limit", -1, -1, (), order))
+            counting = Counting(
+                ending="turn-limit", stopper=-1, stop_card=-1, stop_problems=(), order=order
+            )
+            return begin_counting(after, counting)
         if not state.deck and rules.deck_exhaustion == "score-hand":
             order = tuple((following + i) % rules.players for i in range(rules.players))
-            return begin_counting(after, Counting("deck-exhausted", -1, -1, (), order))
+            counting = Counting(
+                ending="deck-exhausted", stopper=-1, stop_card=-1, stop_problems=(), order=order
+            )
+            return begin_counting(after, counting)
         return after
 
     def _draw_deck(self, state: State, seat: int) -> State:
         deck = state.deck
         if not deck:
-            return State(
-                state.table,
-                Phase.RESHUFFLE,
-                state.chance_steps,
-                state.hands,
-                deck,
-                state.pile,
-                seat,
-                state.turns,
-                state.had_turn,
-                -1,
-                False,
-                state.events,
-                None,
+            return state._replace(
+                phase=Phase.RESHUFFLE, to_act=seat, drawn=-1, drawn_from_pile=False, counting=None
             )
         card = deck[-1]
-        return State(
-            state.table,
-            Phase.DISCARD,
-            state.chance_steps,
-            _with_hand(state.hands, seat, (*state.hands[seat], card)),
-            deck[:-1],
-            state.pile,
-            seat,
-            state.turns,
-            state.had_turn,
-            card,
-            False,
-            (*state.events, event("draw-stock", seat)),
-            None,
+        return state._replace(
+            phase=Phase.DISCARD,
+            hands=_with_hand(state.hands, seat, (*state.hands[seat], card)),
+            deck=deck[:-1],
+            to_act=seat,
+            drawn=card,
+            drawn_from_pile=False,
+            events=(*state.events, event("draw-stock", seat)),
+            counting=None,
         )
 
     def _draw_pile(self, state: State, seat: int) -> State:
         pile = state.pile
         card = pile[-1]
-        return State(
-            state.table,
-            Phase.DISCARD,
-            state.chance_steps,
-            _with_hand(state.hands, seat, (*state.hands[seat], card)),
-            state.deck,
-            pile[:-1],
-            seat,
-            state.turns,
-            state.had_turn,
-            card,
-            True,
-            (*state.events, _TAKE_EVENTS[seat][card]),
-            None,
+        return state._replace(
+            phase=Phase.DISCARD,
+            hands=_with_hand(state.hands, seat, (*state.hands[seat], card)),
+            pile=pile[:-1],
+            to_act=seat,
+            drawn=card,
+            drawn_from_pile=True,
+            events=(*state.events, _TAKE_EVENTS[seat][card]),
+            counting=None,
         )
 
     def _stop(self, state: State, seat: int, card: int) -> State:
@@ -455,22 +431,20 @@ class IndecisionEngine(GameEngine[State, IndecisionAction, Rules, IndecisionView
         if not table.scorer.value(kept)[1]:
             problems = (*problems, UNUSED_PROBLEM)
         order = tuple((seat + i) % players for i in range(players))
-        stopped = State(
-            table,
-            state.phase,
-            state.chance_steps,
-            _with_hand(state.hands, seat, kept),
-            state.deck,
-            state.pile,
-            -1,
-            state.turns + 1,
-            state.had_turn | 1 << seat,
-            -1,
-            False,
-            (*state.events, event("stop", seat)),
-            None,
+        stopped = state._replace(
+            hands=_with_hand(state.hands, seat, kept),
+            to_act=-1,
+            turns=state.turns + 1,
+            had_turn=state.had_turn | 1 << seat,
+            drawn=-1,
+            drawn_from_pile=False,
+            events=(*state.events, event("stop", seat)),
+            counting=None,
         )
-        return begin_counting(stopped, Counting("stop", seat, card, problems, order))
+        counting = Counting(
+            ending="stop", stopper=seat, stop_card=card, stop_problems=problems, order=order
+        )
+        return begin_counting(stopped, counting)
 
     # -- counting a hand -----------------------------------------------------------------------
 
@@ -497,33 +471,28 @@ class IndecisionEngine(GameEngine[State, IndecisionAction, Rules, IndecisionView
         lowest = min(rank_of(card) for _, card in cut)
         tied = tuple(seat for seat, card in cut if rank_of(card) == lowest)
         dealer = tied[0] if len(tied) == 1 else -1
-        new_table = Table(
-            rules=table.rules,
-            seed=table.seed,
+        new_table = table._replace(
             dealer=dealer,
             hand_number=0,
-            totals=table.totals,
             cut_rounds=(*table.cut_rounds, cut),
             cutters=() if dealer >= 0 else tied,
             last_hand=None,
             winners=(),
             end_reason="",
-            scorer=table.scorer,
         )
-        return State(
-            new_table,
-            Phase.DEAL if dealer >= 0 else Phase.CUT,
-            state.chance_steps + 1,
-            state.hands,
-            (),
-            (),
-            -1,
-            0,
-            0,
-            -1,
-            False,
-            (),
-            None,
+        return state._replace(
+            table=new_table,
+            phase=Phase.DEAL if dealer >= 0 else Phase.CUT,
+            chance_steps=state.chance_steps + 1,
+            deck=(),
+            pile=(),
+            to_act=-1,
+            turns=0,
+            had_turn=0,
+            drawn=-1,
+            drawn_from_pile=False,
+            events=(),
+            counting=None,
         )
 
     def _deal(self, state: State) -> State:
@@ -541,20 +510,20 @@ class IndecisionEngine(GameEngine[State, IndecisionAction, Rules, IndecisionView
         for offset in range(players):
             hands[(starter + offset) % players] = tuple(from_top[offset:dealt:players])
         hands[starter] += (from_top[dealt],)
-        return State(
-            next_table(table, hand_number=table.hand_number + 1),
-            Phase.OPENING,
-            state.chance_steps + 1,
-            tuple(hands),
-            tuple(deck[: 52 - dealt - 1]),
-            (),
-            starter,
-            0,
-            0,
-            -1,
-            False,
-            (event("deal", table.dealer),),
-            None,
+        return state._replace(
+            table=table._replace(hand_number=table.hand_number + 1, winners=(), end_reason=""),
+            phase=Phase.OPENING,
+            chance_steps=state.chance_steps + 1,
+            hands=tuple(hands),
+            deck=tuple(deck[: 52 - dealt - 1]),
+            pile=(),
+            to_act=starter,
+            turns=0,
+            had_turn=0,
+            drawn=-1,
+            drawn_from_pile=False,
+            events=(event("deal", table.dealer),),
+            counting=None,
         )
 
     def _reshuffle(self, state: State) -> State:
@@ -563,20 +532,17 @@ class IndecisionEngine(GameEngine[State, IndecisionAction, Rules, IndecisionView
         chance_rng(state.table.seed, state.chance_steps).shuffle(deck)
         seat = state.to_act
         card = deck.pop()
-        return State(
-            state.table,
-            Phase.DISCARD,
-            state.chance_steps + 1,
-            _with_hand(state.hands, seat, (*state.hands[seat], card)),
-            tuple(deck),
-            pile[-1:],
-            seat,
-            state.turns,
-            state.had_turn,
-            card,
-            False,
-            (*state.events, event("reshuffle", seat), event("draw-stock", seat)),
-            None,
+        return state._replace(
+            phase=Phase.DISCARD,
+            chance_steps=state.chance_steps + 1,
+            hands=_with_hand(state.hands, seat, (*state.hands[seat], card)),
+            deck=tuple(deck),
+            pile=pile[-1:],
+            to_act=seat,
+            drawn=card,
+            drawn_from_pile=False,
+            events=(*state.events, event("reshuffle", seat), event("draw-stock", seat)),
+            counting=None,
         )
 
     # -- views, results, determinization -------------------------------------------------------

@@ -1,11 +1,13 @@
 """Indecision game state: the frozen :class:`State`, its :class:`Phase`, and the records of a
 hand's counting (:class:`SeatResult`, :class:`Counting`, :class:`HandSummary`).
 
-The state is split in two frozen records: :class:`Table`, what changes once per hand (rules,
+The state is split in two immutable records: :class:`Table`, what changes once per hand (rules,
 seed, dealer, totals, the last hand's summary, the result), and :class:`State` itself, what
 changes on every action (hands, deck, pile, whose turn). Applying an action builds one new
 :class:`State` and usually shares the :class:`Table`, which keeps the hot path of simulations
-short.
+short. Both are ``NamedTuple`` s, as every game package's state is: the engine builds the next
+one with ``_replace``, naming the fields it changes, which costs less than constructing a frozen
+dataclass.
 
 Card places during a hand (every card is in exactly one): the seats' ``hands``, the face-down
 ``deck`` (top card last), the face-up ``pile`` (top card last) and, once a hand is stopped,
@@ -23,7 +25,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any, Final
+from typing import Any, Final, NamedTuple
 
 from cardtable.cards import format_card, parse_cards
 from cardtable.games.contract import PublicEvent
@@ -133,8 +135,7 @@ class SeatResult:
         }
 
 
-@dataclass(frozen=True, slots=True)
-class Counting:
+class Counting(NamedTuple):
     """The counting of a hand that ended by a stop or an empty deck.
 
     ``order`` is the counting order (from the stopper, or from the seat that would have drawn
@@ -199,14 +200,14 @@ class HandSummary:
         }
 
 
-@dataclass(frozen=True, slots=True)
-class Table:
+class Table(NamedTuple):
     """What changes at most once per hand.
 
     ``dealer`` is -1 until the cut decides it; ``cut_rounds`` are the public cuts for the first
     deal, each round a tuple of ``(seat, card)``; ``cutters`` the seats due to cut next (ties
     re-cut). ``winners`` and ``end_reason`` (``target`` or ``cap``) are set when the game ends.
-    ``scorer`` is the rules' hand scorer, carried along as a cache.
+    ``scorer`` is the rules' hand scorer, carried along as a cache (scorers of equal rules
+    compare equal, so it does not change what equal tables are).
     """
 
     rules: Rules
@@ -219,7 +220,7 @@ class Table:
     last_hand: HandSummary | None
     winners: tuple[int, ...]
     end_reason: str
-    scorer: IndecisionScorer = field(compare=False, repr=False)
+    scorer: IndecisionScorer
 
     @property
     def starter(self) -> int:
@@ -227,8 +228,7 @@ class Table:
         return -1 if self.dealer < 0 else (self.dealer + 1) % self.rules.players
 
 
-@dataclass(frozen=True, slots=True)
-class State:
+class State(NamedTuple):
     """An Indecision game at one moment (see the module docstring for the card places).
 
     ``to_act`` is the seat on turn (-1 during chance steps and at the end); ``turns`` counts the
@@ -256,33 +256,6 @@ class State:
     def rules(self) -> Rules:
         """The rules of this game."""
         return self.table.rules
-
-
-def next_table(
-    table: Table,
-    *,
-    dealer: int | None = None,
-    hand_number: int | None = None,
-    totals: tuple[int, ...] | None = None,
-    last_hand: HandSummary | None = None,
-    winners: tuple[int, ...] = (),
-    end_reason: str = "",
-) -> Table:
-    """A copy of ``table`` with the per-hand fields changed: the one place a table is rebuilt
-    (cheaper than ``dataclasses.replace``, which runs the generated ``__init__`` checks)."""
-    return Table(
-        table.rules,
-        table.seed,
-        table.dealer if dealer is None else dealer,
-        table.hand_number if hand_number is None else hand_number,
-        table.totals if totals is None else totals,
-        table.cut_rounds,
-        table.cutters,
-        table.last_hand if last_hand is None else last_hand,
-        winners,
-        end_reason,
-        table.scorer,
-    )
 
 
 def scenario(
