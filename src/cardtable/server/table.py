@@ -27,6 +27,7 @@ from cardtable.bots.base import RandomBot
 from cardtable.driver import advance
 from cardtable.errors import CardtableError, IllegalActionError, RuleKey
 from cardtable.games.contract import TERMINAL, AnyEngine
+from cardtable.replay import replay_actions
 from cardtable.server import advisors
 from cardtable.server.messages import ClientMessage, ProtocolError, state_message
 from cardtable.server.narration import Outcome, finished_between, merge_summaries, own_facts
@@ -422,11 +423,10 @@ def replay_log(
     engine: AnyEngine, rules: Any, seed: int, log: Sequence[tuple[int, str]]
 ) -> tuple[Any, Any]:
     """The state a stored log leads to and the state before its last move, through the
-    checked apply (``CardtableError`` if a move does not apply)."""
+    checked apply (``RecordError`` naming a move that does not apply)."""
     state, _ = advance(engine, engine.new_game(rules, seed))
     before = state
-    for seat, notation in log:
-        before = state
-        state = engine.apply(state, engine.parse_action(notation), seat)
-        state, _ = advance(engine, state)
+    for step in replay_actions(engine, state, log):
+        before, state = step.before, step.after
+    state, _ = advance(engine, state)
     return state, before

@@ -9,12 +9,12 @@ from collections import Counter
 import pytest
 
 from cardtable.bots import RandomBot
-from cardtable.cards import PRINTED_JOKER, format_card
+from cardtable.cards import PRINTED_JOKER, format_card, shuffled
 from cardtable.driver import play as drive
 from cardtable.errors import IllegalActionError
 from cardtable.games.contract import CHANCE, TERMINAL, chance_rng
 from cardtable.games.indian_rummy import actions as act
-from cardtable.games.indian_rummy.engine import ENGINE, shuffled
+from cardtable.games.indian_rummy.engine import ENGINE
 from cardtable.games.indian_rummy.rules import PRESETS, Rules
 from cardtable.games.indian_rummy.state import IndianRummyState, Phase, pack_of, scenario
 from cardtable.games.indian_rummy.text import render_hand_summary

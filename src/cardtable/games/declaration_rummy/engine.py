@@ -69,6 +69,7 @@ from cardtable.cards import (
     format_card,
     is_regular,
     rank_of,
+    shuffled,
     without,
 )
 from cardtable.errors import IllegalActionError, RuleKey, RulesError
@@ -117,7 +118,6 @@ from cardtable.games.declaration_rummy.dealing import (
     cut_pack,
     deal_hands,
     preliminary_deal,
-    shuffle_cards,
     shuffled_pack,
 )
 from cardtable.games.declaration_rummy.hands import hand_can_go_out, hand_count, may_declare
@@ -646,10 +646,8 @@ class DeclarationRummyEngine(GameEngine[State, Action, Rules, DeclarationRummyVi
         return self._begin_turn(state, first)
 
     def _reshuffle(self, state: State, rng: random.Random) -> State:
-        cards = list(state.pile[:-1])
-        shuffle_cards(cards, rng)
         state = state._replace(
-            stock=tuple(cards),
+            stock=shuffled(state.pile[:-1], rng),
             pile=state.pile[-1:],
             events=_event(state, state.dealer, "reshuffle"),
         )

@@ -35,7 +35,7 @@ from collections.abc import Mapping, Sequence
 from operator import itemgetter
 from typing import Final
 
-from cardtable.cards import PRINTED_JOKER, format_card, rank_of, suit_of
+from cardtable.cards import PRINTED_JOKER, format_card, rank_of, shuffled, suit_of
 from cardtable.errors import IllegalActionError, RuleKey
 from cardtable.games.contract import (
     CHANCE,
@@ -484,7 +484,7 @@ class IndianRummyEngine(GameEngine[IndianRummyState, IndianRummyAction, Rules, I
             under = shuffled(s.pile[:-1], rng)
             return build_state(
                 s.rules, s.seed, steps, _DRAW, s.deal_number, s.dealer, s.turn, s.hands,
-                tuple(under), s.pile[-1:], s.wild_card, s.wild_rank, False, s.drops,
+                under, s.pile[-1:], s.wild_card, s.wild_rank, False, s.drops,
                 s.has_drawn, None, False, s.turns, s.totals, s.deal_points, s.last_deal,
                 (*s.events, PublicEvent(s.dealer, "reshuffle")),
             )  # fmt: skip
@@ -557,38 +557,12 @@ def _draw(s: IndianRummyState, seat: int, from_pile: bool) -> IndianRummyState:
     )
 
 
-def shuffled(cards: Sequence[int], rng: random.Random) -> list[int]:
-    """The cards in a uniformly random order drawn from ``rng``.
-
-    Sorting by independent random floats gives every order the same chance (two equal keys, the
-    only departure, have odds near 1e-12 for a pack) and costs a third less than
-    ``random.shuffle``, whose loop runs in Python: the deal is most of a random playout.
-    """
-    draw = rng.random
-    keys = [draw() for _ in cards]
-    return [cards[i] for i in sorted(range(len(cards)), key=keys.__getitem__)]
-
-
-def _shuffled_pack(pack: tuple[int, ...], rng: random.Random) -> tuple[int, ...]:
-    """``tuple(shuffled(pack, rng))``, drawing the same numbers, for a whole pack (the deal).
-
-    >>> pack = pack_of(Rules())
-    >>> _shuffled_pack(pack, random.Random(3)) == tuple(shuffled(pack, random.Random(3)))
-    True
-    """
-    draw = rng.random
-    keys = [draw() for _ in pack]
-    order = sorted(range(len(pack)), key=keys.__getitem__)
-    dealt: tuple[int, ...] = itemgetter(*order)(pack)
-    return dealt
-
-
 def _deal(s: IndianRummyState, rng: random.Random, steps: int) -> IndianRummyState:
     rules = s.rules
     n = rules.players
     number = s.deal_number + 1
     dealer = s.dealer if s.deal_number == 0 else (s.dealer + 1) % n
-    deck = _shuffled_pack(pack_of(rules), rng)
+    deck = shuffled(pack_of(rules), rng)
     dealt = HAND_SIZE * n
     first = (dealer + 1) % n
     hands: list[tuple[int, ...]] = [()] * n
