@@ -19,6 +19,9 @@ def test_every_spec_names_parts_that_load_and_fit_the_game() -> None:
         coach = load(spec.coach)
         assert callable(coach.hint) and callable(coach.coach)
         assert callable(load(spec.narrator)().finished)
+        page = load(spec.howto)()
+        assert page["title"] == spec.title and page["sections"] and page["examples"]
+        assert load(spec.lens)().game == spec.name
         if spec.cli_rules is not None:
             assert isinstance(load(spec.cli_rules)(), engine.rules_type)
         assert spec.deal_word in ("hand", "deal", "game")

@@ -71,6 +71,12 @@ class GameSpec:
     """Module with ``hint(view, legal)`` and ``coach(view, legal)``."""
     narrator: str
     """Class whose instances say which deals, games and matches a move finished."""
+    howto: str
+    """``page() -> {title, sections, examples}``: the How to play page (its own sections and
+    worked examples, built with :mod:`cardtable.games.howto`)."""
+    lens: str
+    """``() -> Lens``: what the move-by-move analysis must know of the game
+    (:class:`cardtable.review.lenses.Lens`)."""
     cli_rules: str | None = None
     """``rules_from_cli(players=, cards=, optional=, variation=, preset=)`` when the game takes
     the command line's ``--cards``, ``--optional`` and ``--variation``; ``None`` if it does not."""

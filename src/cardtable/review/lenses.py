@@ -25,9 +25,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Any
 
 from cardtable.bots.base import Bot
+from cardtable.registry import get_spec, load
 from cardtable.review.model import Thresholds
 
 ValueFn = Callable[[Any, Any, int, bool], tuple[float, float | None]]
@@ -48,7 +49,8 @@ class Lens:
     """``True`` when rollouts always run to the end of the hand (short hands)."""
 
 
-def _indecision() -> Lens:
+def indecision_lens() -> Lens:
+    """Indecision's lens (its spec names it)."""
     from cardtable.bots.indecision import EasyBot, race_value
     from cardtable.games.indecision.state import Phase
 
@@ -86,7 +88,8 @@ def _indecision() -> Lens:
     )
 
 
-def _indian_rummy() -> Lens:
+def indian_rummy_lens() -> Lens:
+    """Indian Rummy's lens (its spec names it)."""
     from cardtable.bots.indian_rummy import EasyBot
     from cardtable.games.indian_rummy.state import Phase
     from cardtable.melds.indian import raw_points
@@ -127,7 +130,8 @@ def _indian_rummy() -> Lens:
     )
 
 
-def _declaration_rummy() -> Lens:
+def declaration_rummy_lens() -> Lens:
+    """Declaration Rummy's lens (its spec names it)."""
     from cardtable.bots.declaration_rummy import EasyBot
     from cardtable.games.declaration_rummy.hands import hand_count
 
@@ -181,18 +185,13 @@ def _declaration_rummy() -> Lens:
     )
 
 
-_BUILDERS: Final = {
-    "indecision": _indecision,
-    "indian-rummy": _indian_rummy,
-    "declaration-rummy": _declaration_rummy,
-}
 _CACHE: dict[str, Lens] = {}
 
 
 def lens_of(game: str) -> Lens:
     """The lens of ``game`` (a registered name)."""
     if game not in _CACHE:
-        _CACHE[game] = _BUILDERS[game]()
+        _CACHE[game] = load(get_spec(game).lens)()
     return _CACHE[game]
 
 

@@ -26,5 +26,7 @@ SPEC: Final = GameSpec(
     bots="cardtable.bots.declaration_rummy",
     coach="cardtable.coach.declaration_rummy",
     narrator="cardtable.server.narration.declaration_rummy:DeclarationRummyNarrator",
+    howto="cardtable.games.declaration_rummy.howto:page",
+    lens="cardtable.review.lenses:declaration_rummy_lens",
     cli_rules="cardtable.games.declaration_rummy.options:rules_from_cli",
 )

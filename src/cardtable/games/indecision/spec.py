@@ -24,4 +24,6 @@ SPEC: Final = GameSpec(
     bots="cardtable.bots.indecision",
     coach="cardtable.coach.indecision",
     narrator="cardtable.server.narration.indecision:IndecisionNarrator",
+    howto="cardtable.games.indecision.howto:page",
+    lens="cardtable.review.lenses:indecision_lens",
 )

@@ -25,4 +25,6 @@ SPEC: Final = GameSpec(
     bots="cardtable.bots.indian_rummy",
     coach="cardtable.coach.indian_rummy",
     narrator="cardtable.server.narration.indian_rummy:IndianRummyNarrator",
+    howto="cardtable.games.indian_rummy.howto:page",
+    lens="cardtable.review.lenses:indian_rummy_lens",
 )
