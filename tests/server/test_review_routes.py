@@ -152,3 +152,16 @@ def test_replay_share_link_and_analysis_of_a_finished_game(
 def test_fair_deal_data_round_trips() -> None:
     fair = FairDeal.start("ab" * 32).with_contribution(0, CONTRIBUTION)
     assert FairDeal.from_json(fair.to_json()) == fair
+
+
+def test_review_routes_answer_an_unknown_or_malformed_table_like_every_table_route(
+    make_client: Callable[..., TestClient],
+) -> None:
+    client = _fair_client(make_client)
+    for route in ("fairness", "record", "replay", "analysis"):
+        response = client.get(f"/api/tables/no-such-table/{route}")
+        assert response.status_code == 404, route
+        assert response.json() == {"detail": "there is no table 'no-such-table'"}
+        too_long = client.get(f"/api/tables/{'x' * 65}/{route}")
+        assert too_long.status_code == 400 and "64" in too_long.json()["detail"], route
+    assert client.post("/api/tables/no-such-table/share", json={}).status_code == 404

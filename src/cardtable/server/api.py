@@ -40,6 +40,7 @@ from cardtable.server.models import (
     HowToPlay,
     ImportAnswer,
     LeftTable,
+    ListedTable,
     NewTable,
     ProfileAnswer,
     ProfileChange,
@@ -116,7 +117,7 @@ async def create_table(
 LISTED_STATUSES: Final = (storage.PLAYING, storage.FINISHED, storage.ABANDONED)
 
 
-@router.get("/tables", responses=REFUSALS, response_model=list[TableInfo])
+@router.get("/tables", responses=REFUSALS, response_model=list[ListedTable])
 async def my_tables(
     request: Request,
     profile: CurrentProfile,

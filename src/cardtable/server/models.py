@@ -50,9 +50,7 @@ class Refusal(Answer):
 
 
 class GameEntry(Answer):
-    """One game of the catalogue: what the start page needs to offer it."""
-
-    model_config = ConfigDict(extra="allow")
+    """One game of the catalogue: what the start page and the table need to offer it."""
 
     name: str
     title: str
@@ -62,6 +60,14 @@ class GameEntry(Answer):
     rules_schema: list[dict[str, Any]]
     """Every rule option: name, label, type, default, help, and its bounds or choices."""
     bot_levels: list[BotLevel]
+    deal_word: str
+    """What one deal is called at this table: ``hand``, ``deal`` or ``game``."""
+    points_good: bool
+    """Whether more points are better."""
+    face_down_verbs: list[str]
+    """Moves whose card other seats do not see."""
+    computer_names: list[str]
+    """The names computer players sit under, in seat order of their choosing."""
     notice: str
 
 
@@ -72,14 +78,20 @@ class HowToPlaySection(Answer):
     html: str
 
 
+class HowToPlayExample(Answer):
+    """A worked example: a hand drawn as cards and the score it makes."""
+
+    caption: str
+    cards: list[str]
+    score: int
+
+
 class HowToPlay(Answer):
     """How to play one game: sections, worked examples and the notice."""
 
-    model_config = ConfigDict(extra="allow")
-
     title: str
     sections: list[HowToPlaySection]
-    examples: list[dict[str, Any]]
+    examples: list[HowToPlayExample]
     notice: str
 
 
@@ -127,20 +139,38 @@ class PublicSeat(Answer):
     """Human seats only: somebody sits there."""
 
 
-class TableInfo(Answer):
-    """One table, as ``GET /api/tables/{id}`` and the listing describe it."""
-
-    model_config = ConfigDict(extra="allow")
+class TableBasics(Answer):
+    """What every description of a table says."""
 
     table_id: str
     game: str
     title: str
-    rules: dict[str, Any]
     seats: list[PublicSeat]
     version: int
     your_seat: int | None
     finished: bool
     status: Literal["playing", "finished", "abandoned"]
+
+
+class TableInfo(TableBasics):
+    """One table, as ``GET /api/tables/{id}`` describes it: with its rules."""
+
+    rules: dict[str, Any]
+
+
+class ListedTable(TableBasics):
+    """One table of ``GET /api/tables``: without its rules, with where the game stands."""
+
+    yours: bool
+    """The caller started the table."""
+    deal: int | None
+    """The deal being played (``null`` until the table's summary is known)."""
+    scores: list[int | None] | None
+    """Each seat's score so far."""
+    to_move: int | None
+    """The seat to move (``null`` at the end or while the cards are dealt)."""
+    updated_at: str
+    """When the last move was made (ISO 8601)."""
 
 
 class LeftTable(Answer):
@@ -218,8 +248,6 @@ class RecordExtra(Answer):
 class RecordStats(Answer):
     """What a set of results adds up to."""
 
-    model_config = ConfigDict(extra="allow")
-
     games_played: int
     games_won: int
     deals_played: int
@@ -236,8 +264,6 @@ class RecordStats(Answer):
 class GameRecord(RecordStats):
     """One game's record: results played on this server, and apart from them, results
     imported from an exported profile (``null`` when none were)."""
-
-    model_config = ConfigDict(extra="allow")
 
     game: str
     title: str

@@ -14,7 +14,7 @@ from __future__ import annotations
 import asyncio
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, HTTPException, Query, Request
+from fastapi import APIRouter, HTTPException, Query, Request
 
 from cardtable import storage
 from cardtable.errors import CardtableError
@@ -23,26 +23,18 @@ from cardtable.review import lens_of
 from cardtable.server.analysis_jobs import Analyses
 from cardtable.server.boundary import CheckedRoute
 from cardtable.server.context import context_of
-from cardtable.server.identity import current_profile
+from cardtable.server.dependencies import CurrentProfile, Table, table_or_404
 from cardtable.server.replays import replay_frames
 from cardtable.server.table import TableOwner
 from cardtable.storage import reviews
 
 router = APIRouter(prefix="/api", route_class=CheckedRoute)
-CurrentProfile = Annotated[storage.Profile, Depends(current_profile)]
 
 
 def analyses_of(request: Request) -> Analyses:
     """The app's analyses (their queue, worker and stored results)."""
     analyses: Analyses = request.app.state.review_analyses
     return analyses
-
-
-async def _table(request: Request, table_id: str) -> TableOwner:
-    owner = await context_of(request.app).lobby.get(table_id)
-    if owner is None:
-        raise HTTPException(404, f"there is no table {table_id!r}")
-    return owner
 
 
 async def _record(request: Request, owner: TableOwner) -> GameRecord:
@@ -101,10 +93,9 @@ async def my_finished_games(request: Request, profile: CurrentProfile) -> list[d
 
 
 @router.get("/tables/{table_id}/fairness")
-async def table_fairness(table_id: str, request: Request) -> dict[str, Any]:
+async def table_fairness(owner: Table, request: Request) -> dict[str, Any]:
     """The table's commitment and contributions; after the game also its server seed and the
     game seed derived from them."""
-    owner = await _table(request, table_id)
     record = await _record(request, owner)
     if record.fairness is None:
         raise HTTPException(404, "this table was not dealt from a fair deal's seed")
@@ -115,17 +106,15 @@ async def table_fairness(table_id: str, request: Request) -> dict[str, Any]:
 
 
 @router.get("/tables/{table_id}/record")
-async def table_record(table_id: str, request: Request, profile: CurrentProfile) -> Any:
+async def table_record(owner: Table, request: Request, profile: CurrentProfile) -> Any:
     """The finished game's record (what ``cardtable verify`` and ``cardtable review`` read)."""
-    owner = await _table(request, table_id)
     _finished_and_seated(owner, profile)
     return (await _record(request, owner)).to_json()
 
 
 @router.get("/tables/{table_id}/replay")
-async def table_replay(table_id: str, request: Request, profile: CurrentProfile) -> Any:
+async def table_replay(owner: Table, request: Request, profile: CurrentProfile) -> Any:
     """The finished game's replay frames (every hand face up) for a person who sat at it."""
-    owner = await _table(request, table_id)
     _finished_and_seated(owner, profile)
     return await _replay(request, owner)
 
@@ -149,11 +138,11 @@ async def _replay(request: Request, owner: TableOwner) -> dict[str, Any]:
 
 
 @router.post("/tables/{table_id}/share")
-async def share_replay(table_id: str, request: Request, profile: CurrentProfile) -> Any:
+async def share_replay(owner: Table, request: Request, profile: CurrentProfile) -> Any:
     """A read-only link to the finished game's replay: an unguessable token."""
-    owner = await _table(request, table_id)
     _finished_and_seated(owner, profile)
-    token = await asyncio.to_thread(reviews.share_token, context_of(request.app).db, table_id)
+    db = context_of(request.app).db
+    token = await asyncio.to_thread(reviews.share_token, db, owner.table_id)
     return {"token": token, "url": f"/#/replay/{token}"}
 
 
@@ -161,7 +150,7 @@ async def _shared(request: Request, token: str) -> TableOwner:
     table_id = await asyncio.to_thread(reviews.table_of_token, context_of(request.app).db, token)
     if table_id is None:
         raise HTTPException(404, "there is no shared replay with this link")
-    return await _table(request, table_id)
+    return await table_or_404(table_id, context_of(request.app).lobby)
 
 
 @router.get("/replays/{token}")
@@ -179,11 +168,10 @@ async def _analysis(request: Request, owner: TableOwner, seat: int) -> dict[str,
 
 @router.get("/tables/{table_id}/analysis")
 async def table_analysis(
-    table_id: str, request: Request, profile: CurrentProfile, seat: Annotated[int, Query()] = -1
+    owner: Table, request: Request, profile: CurrentProfile, seat: Annotated[int, Query()] = -1
 ) -> Any:
     """A seat's move-by-move analysis (default: the caller's): ``{status: done, analysis}`` or
     ``{status: running, done, total}`` (hands analysed so far) while it is computed."""
-    owner = await _table(request, table_id)
     _finished_and_seated(owner, profile)
     if seat < 0:
         seat = next(s for s, p in owner.seated.items() if p == profile.id)
@@ -223,22 +211,21 @@ async def _finished_hands(
 
 @router.get("/tables/{table_id}/analysis/hands")
 async def hand_analyses(
-    table_id: str, request: Request, profile: CurrentProfile, seat: Annotated[int, Query()] = -1
+    owner: Table, request: Request, profile: CurrentProfile, seat: Annotated[int, Query()] = -1
 ) -> Any:
     """The finished hands of a seat (default: the caller's) and where each one's analysis
     stands: ``done`` (with its accuracy and marks), ``queued``, ``running``, ``failed`` or
     ``none`` (not asked for yet); ``current`` is the hand being played."""
-    owner = await _table(request, table_id)
     seat = _own_seat(owner, profile, seat)
     record = await _record(request, owner)
     finished, current = await _finished_hands(request, owner, record)
-    listed = await analyses_of(request).hands_status(table_id, seat, record, finished)
+    listed = await analyses_of(request).hands_status(owner.table_id, seat, record, finished)
     return {"seat": seat, "current": current, "hands": listed}
 
 
 @router.get("/tables/{table_id}/analysis/hands/{hand}")
 async def hand_analysis(
-    table_id: str,
+    owner: Table,
     hand: int,
     request: Request,
     profile: CurrentProfile,
@@ -247,10 +234,9 @@ async def hand_analysis(
     """One finished hand's analysis for a seat (default: the caller's), queued if it is not
     stored yet: ``{status: done, hand, analysis}``, or ``queued`` (with how many analyses are
     ahead), ``running`` (with decisions ``done`` of ``total``) or ``failed``."""
-    owner = await _table(request, table_id)
     seat = _own_seat(owner, profile, seat)
     analyses = analyses_of(request)
-    known = await analyses.known_status(table_id, seat, hand)
+    known = await analyses.known_status(owner.table_id, seat, hand)
     if known is not None:  # stored or under way: no need to replay the record
         return known
     record = await _record(request, owner)
@@ -261,4 +247,4 @@ async def hand_analysis(
                 409, f"hand {hand} is still being played: its analysis opens when it ends"
             )
         raise HTTPException(404, f"there is no finished hand {hand} at this table")
-    return analyses.request(table_id, seat, hand, record)
+    return analyses.request(owner.table_id, seat, hand, record)
