@@ -186,6 +186,9 @@ def test_tie_goes_to_the_tied_player_furthest_left_of_the_first_player_dr10() ->
     assert outcome.winner == 0
     assert outcome.tie_break is not None and "seat 0" in outcome.tie_break
     assert "offsets seat 2 at 1, seat 0 at 3" in outcome.tie_break
+    # The summary says who won once; the tie-break sentence explains it without repeating it.
+    assert outcome.summary.count("wins") == 1, outcome.summary
+    assert outcome.tie_break in outcome.summary
 
 
 def test_declarer_wins_a_tie_only_from_the_higher_seat_offset() -> None:

@@ -83,7 +83,7 @@ def lowest_count_winner(state: State, compared: Sequence[int | None]) -> tuple[i
     return best, (
         f"Seats {', '.join(str(s) for s in sorted(tied))} tie at {low}; counting clockwise "
         f"from the first player (seat {state.first_player}) they sit at offsets {offsets}, so "
-        f"seat {best}, furthest to the left, wins."
+        f"seat {best}, furthest to the left, takes the tie."
     )
 
 

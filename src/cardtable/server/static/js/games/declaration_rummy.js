@@ -405,12 +405,12 @@ export default {
     const n = outcome.hands.length;
     const winner = outcome.winner;
     // The engine's sentence says how the game ended and who won ("Ruby declared with 9; You
-    // win with the lowest count, 5."): said once, not again in a line of its own.
+    // win with the lowest count, 5."), and how a tie on the lowest count was broken: said
+    // once, not again in a line of its own.
     const lead = h(
       "p",
       { class: "summary-lead summary-winner" },
       nameSeats(ctx, outcome.summary) || (winner === null || winner === undefined ? "Nobody wins this game." : `${ctx.name(winner)} ${winner === ctx.seat ? "win" : "wins"} the game.`),
-      outcome.tie_break ? ` Tie-break: ${nameSeats(ctx, outcome.tie_break)}` : "",
     );
     const matchWinners = ctx.message.result && ctx.view.rules?.match ? ctx.message.result.winners || [] : [];
     const matchLine = matchWinners.length
