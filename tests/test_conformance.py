@@ -17,6 +17,7 @@ import dataclasses
 import json
 import os
 import random
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +29,7 @@ from cardtable.bots import RandomBot, make_bot
 from cardtable.games.contract import CHANCE, TERMINAL, AnyEngine
 from cardtable.registry import game_names, get_engine, get_spec
 from cardtable.replay import GameRecord, record_of, replay
+from engine_moves import advance, after, decisions
 from playthrough import Wanderer, playthrough
 
 GAMES = game_names()
@@ -53,23 +55,15 @@ def seat_policies(game: str, players: int, rng: random.Random) -> list[Any]:
 def walk(engine: AnyEngine, rules: Any, seed: int) -> tuple[list[Any], Any, list[tuple[int, Any]]]:
     """Play a seeded game: the seat-action states met (in order), the last state and the log."""
     rng = random.Random(seed)
-    state = engine.new_game(rules, seed)
-    seats = seat_policies(engine.name, engine.rules_of(state).players, rng)
-    met: list[Any] = []
-    log: list[tuple[int, Any]] = []
-    while len(log) < 20_000:
-        seat = engine.current_player(state)
-        if seat == TERMINAL:
-            break
-        if seat == CHANCE:
-            state = engine.chance_step(state)
-            continue
-        met.append(state)
-        legal = engine.legal_actions(state, seat)
-        action = seats[seat].choose(engine.view(state, seat), legal, rng)
-        state = engine.apply_unchecked(state, action, seat)
-        log.append((seat, action))
-    return met, state, log
+    start = engine.new_game(rules, seed)
+    seats = seat_policies(engine.name, engine.rules_of(start).players, rng)
+
+    def choose(state: Any, seat: int, legal: Sequence[Any]) -> Any:
+        return seats[seat].choose(engine.view(state, seat), legal, rng)
+
+    made = list(decisions(engine, start, choose, limit=25_000))
+    last = after(engine, made[-1]) if made else advance(engine, start)
+    return [d.state for d in made], last, [(d.seat, d.action) for d in made]
 
 
 def checked_states(met: list[Any]) -> list[Any]:

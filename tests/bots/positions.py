@@ -8,7 +8,6 @@ from collections.abc import Sequence
 from typing import Any
 
 from cardtable.cards import parse_cards
-from cardtable.games.contract import CHANCE, TERMINAL
 from cardtable.games.declaration_rummy.rules import Rules as DRRules
 from cardtable.games.declaration_rummy.state import Phase as DRPhase
 from cardtable.games.declaration_rummy.state import scenario as dr_scenario
@@ -20,6 +19,7 @@ from cardtable.games.indian_rummy.rules import Rules as IRRules
 from cardtable.games.indian_rummy.state import Phase as IRPhase
 from cardtable.games.indian_rummy.state import scenario as ir_scenario
 from cardtable.registry import get_engine
+from engine_moves import decisions
 
 
 def indecision(
@@ -153,24 +153,15 @@ def decision_states(
     (its moves never drop out)."""
     engine = get_engine(game)
     rng = random.Random(seed)
-    state = engine.new_game(rules, seed)
-    out = []
-    for _ in range(limit):
-        seat = engine.current_player(state)
-        if seat == TERMINAL:
-            break
-        if seat == CHANCE:
-            state = engine.chance_step(state)
-            continue
-        legal = engine.legal_actions(state, seat)
-        out.append(state)
+
+    def choose(state: Any, seat: int, legal: Sequence[Any]) -> Any:
         if guide is not None and rng.random() < mix:
-            action = guide.choose(engine.view(state, seat), legal, rng)
-        else:
-            calm = [a for a in legal if str(a) not in ("drop",)] if guide is not None else legal
-            action = (calm or legal)[rng.randrange(len(calm or legal))]
-        state = engine.apply_unchecked(state, action, seat)
-    return out
+            return guide.choose(engine.view(state, seat), legal, rng)
+        calm = [a for a in legal if str(a) not in ("drop",)] if guide is not None else legal
+        return (calm or legal)[rng.randrange(len(calm or legal))]
+
+    game_start = engine.new_game(rules, seed)
+    return [met.state for met in decisions(engine, game_start, choose, limit=limit)]
 
 
 def default_rules(game: str, players: int = 2) -> Any:

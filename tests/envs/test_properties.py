@@ -4,6 +4,8 @@ every legal action has an index that maps back to it, and a seeded episode repla
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 import pyspiel
@@ -13,7 +15,8 @@ from hypothesis import strategies as st
 import cardtable.envs.openspiel
 from cardtable.envs import game_spec
 from cardtable.envs.pettingzoo import declaration_rummy_v0, indecision_v0, indian_rummy_v0
-from cardtable.games.contract import CHANCE, TERMINAL
+from cardtable.games.contract import TERMINAL
+from engine_moves import decisions
 
 GAMES = ("indecision", "indian-rummy", "declaration-rummy")
 MODULES = {
@@ -66,20 +69,16 @@ def test_every_legal_action_met_round_trips_through_its_index(
 ) -> None:
     spec = game_spec(game)
     engine = spec.engine
-    state = engine.new_game(spec.make_rules(players=players), seed)
     rng = random.Random(seed)
-    for _ in range(300):
-        seat = engine.current_player(state)
-        if seat == TERMINAL:
-            break
-        if seat == CHANCE:
-            state = engine.chance_step(state)
-            continue
-        legal = engine.legal_actions(state, seat)
-        indices = [spec.actions.index(action) for action in legal]
-        assert [spec.actions.action(i) for i in indices] == list(legal)
-        assert len(set(indices)) == len(legal)
-        state = engine.apply_unchecked(state, legal[rng.randrange(len(legal))], seat)
+
+    def choose(_state: Any, _seat: int, legal: Sequence[Any]) -> Any:
+        return legal[rng.randrange(len(legal))]
+
+    start = engine.new_game(spec.make_rules(players=players), seed)
+    for met in decisions(engine, start, choose, limit=300):
+        indices = [spec.actions.index(action) for action in met.legal]
+        assert [spec.actions.action(i) for i in indices] == list(met.legal)
+        assert len(set(indices)) == len(met.legal)
 
 
 def _episode(game: str, seed: int) -> list[tuple[object, ...]]:

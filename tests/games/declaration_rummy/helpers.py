@@ -8,25 +8,18 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
-from cardtable.cards import format_card, parse_cards
-from cardtable.games.contract import CHANCE, TERMINAL
+import engine_moves
+from cardtable.cards import format_card
+from cardtable.games.contract import TERMINAL
 from cardtable.games.declaration_rummy import actions as act
 from cardtable.games.declaration_rummy.engine import ENGINE
 from cardtable.games.declaration_rummy.hands import hand_count
 from cardtable.games.declaration_rummy.state import DeclarationRummyState, Phase, pack_cards
 from cardtable.games.declaration_rummy.view import DeclarationRummyView
+from engine_moves import card as card
+from engine_moves import cards as cards
 
 State = DeclarationRummyState
-
-
-def cards(text: str) -> tuple[int, ...]:
-    """Card ids of a text hand (any multiset)."""
-    return parse_cards(text, deck=None)
-
-
-def card(text: str) -> int:
-    """The id of one card."""
-    return cards(text)[0]
 
 
 def sorted_cards(text: str) -> tuple[int, ...]:
@@ -36,23 +29,20 @@ def sorted_cards(text: str) -> tuple[int, ...]:
 
 def advance(state: State) -> State:
     """Run every due chance step."""
-    while ENGINE.current_player(state) == CHANCE:
-        state = ENGINE.chance_step(state)
-    return state
+    return engine_moves.advance(ENGINE, state)
 
 
 def play(state: State, *moves: tuple[int, str]) -> State:
-    """Apply ``(seat, notation)`` moves through the checked path, running chance steps between."""
-    for seat, text in moves:
-        state = advance(state)
-        state = ENGINE.apply(state, ENGINE.parse_action(text), seat)
-    return advance(state)
+    """Apply ``(seat, notation)`` moves through the checked path, running chance steps between
+    and after."""
+    return advance(engine_moves.play(ENGINE, state, moves))
 
 
 def legal_texts(state: State, seat: int | None = None) -> list[str]:
     """The legal actions of ``seat`` (default: the one to act) as notation."""
-    who = ENGINE.current_player(state) if seat is None else seat
-    return [str(a) for a in ENGINE.legal_actions(state, who)]
+    return engine_moves.legal_texts(
+        ENGINE, state, ENGINE.current_player(state) if seat is None else seat
+    )
 
 
 def all_cards(state: State) -> Counter[int]:
@@ -166,22 +156,16 @@ def run(
     rules: Any, seed: int, bots: Sequence[Any], *, checked: bool = False, limit: int = 100_000
 ) -> tuple[State, list[tuple[int, Any]]]:
     """Play a game to its end with ``bots``; return the final state and the seat actions."""
-    state = ENGINE.new_game(rules, seed)
     rng = random.Random(seed)
-    log: list[tuple[int, Any]] = []
-    apply = ENGINE.apply if checked else ENGINE.apply_unchecked
-    for _ in range(limit):
-        seat = ENGINE.current_player(state)
-        if seat == CHANCE:
-            state = ENGINE.chance_step(state)
-            continue
-        if seat == TERMINAL:
-            return state, log
-        legal = ENGINE.legal_actions(state, seat)
-        action = bots[seat].choose(ENGINE.view(state, seat), legal, rng)
-        state = apply(state, action, seat)
-        log.append((seat, action))
-    raise AssertionError("the game did not end within the step limit")
+
+    def choose(state: State, seat: int, legal: Sequence[Any]) -> Any:
+        return bots[seat].choose(ENGINE.view(state, seat), legal, rng)
+
+    start = ENGINE.new_game(rules, seed)
+    made = list(engine_moves.decisions(ENGINE, start, choose, limit=limit, checked=checked))
+    state = engine_moves.after(ENGINE, made[-1]) if made else advance(start)
+    assert ENGINE.current_player(state) == TERMINAL, "the game did not end within the step limit"
+    return state, [(met.seat, met.action) for met in made]
 
 
 def labels(state_cards: Sequence[int]) -> str:

@@ -8,8 +8,9 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
+import engine_moves
 from cardtable.cards import parse_cards
-from cardtable.games.contract import CHANCE, TERMINAL
+from cardtable.games.contract import TERMINAL
 from cardtable.games.indecision import ENGINE, Phase, Rules, State, Stop
 from cardtable.games.indecision.state import scenario
 
@@ -36,24 +37,17 @@ def position(
 
 def dealt(rules: Rules, seed: int) -> State:
     """A new game advanced through its chance steps to the first seat decision."""
-    state = ENGINE.new_game(rules, seed)
-    while ENGINE.current_player(state) == CHANCE:
-        state = ENGINE.chance_step(state)
-    return state
+    return advance(ENGINE.new_game(rules, seed))
 
 
 def advance(state: State) -> State:
-    while ENGINE.current_player(state) == CHANCE:
-        state = ENGINE.chance_step(state)
-    return state
+    """Run every due chance step."""
+    return engine_moves.advance(ENGINE, state)
 
 
 def play_moves(state: State, moves: Sequence[tuple[int, str]]) -> State:
     """Apply ``(seat, notation)`` moves through the checked path, running chance steps."""
-    for seat, text in moves:
-        state = advance(state)
-        state = ENGINE.apply(state, ENGINE.parse_action(text), seat)
-    return state
+    return engine_moves.play(ENGINE, state, moves)
 
 
 def card_places(state: State) -> list[int]:

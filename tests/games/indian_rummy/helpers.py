@@ -6,41 +6,27 @@ import random
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from cardtable.cards import parse_cards
-from cardtable.games.contract import CHANCE
+import engine_moves
 from cardtable.games.indian_rummy import actions as act
 from cardtable.games.indian_rummy.engine import ENGINE
 from cardtable.games.indian_rummy.state import IndianRummyState, Phase
-
-
-def cards(text: str) -> tuple[int, ...]:
-    """Card ids of a text hand (any multiset)."""
-    return parse_cards(text, deck=None)
-
-
-def card(text: str) -> int:
-    """The id of one card."""
-    return cards(text)[0]
+from engine_moves import card as card
+from engine_moves import cards as cards
 
 
 def play(state: IndianRummyState, *moves: tuple[int, str]) -> IndianRummyState:
     """Apply ``(seat, notation)`` moves through the checked path, running chance steps between."""
-    for seat, text in moves:
-        state = advance(state)
-        state = ENGINE.apply(state, ENGINE.parse_action(text), seat)
-    return state
+    return engine_moves.play(ENGINE, state, moves)
 
 
 def advance(state: IndianRummyState) -> IndianRummyState:
     """Run every due chance step."""
-    while ENGINE.current_player(state) == CHANCE:
-        state = ENGINE.chance_step(state)
-    return state
+    return engine_moves.advance(ENGINE, state)
 
 
 def legal_texts(state: IndianRummyState, seat: int | None = None) -> list[str]:
     """The legal actions of ``seat`` (default: the seat on turn) as notation."""
-    return [str(a) for a in ENGINE.legal_actions(state, state.turn if seat is None else seat)]
+    return engine_moves.legal_texts(ENGINE, state, state.turn if seat is None else seat)
 
 
 class ScriptBot:
