@@ -180,6 +180,32 @@ class LeftTable(Answer):
     status: Literal["playing", "finished", "abandoned"]
 
 
+# --- review ------------------------------------------------------------------------------------
+
+
+class CommitmentAnswer(Answer):
+    """``POST /api/commitments``: a commitment to a fresh secret server seed."""
+
+    commitment: str
+
+
+class FinishedGame(Answer):
+    """One of the caller's finished games (``GET /api/replays``)."""
+
+    table_id: str
+    game: str
+    title: str
+    summary: str | None
+    """The result in one sentence (``null`` if the game has none)."""
+
+
+class ShareLink(Answer):
+    """``POST /api/tables/{id}/share``: a read-only link to a finished game's replay."""
+
+    token: str
+    url: str
+
+
 # --- profile -----------------------------------------------------------------------------------
 
 

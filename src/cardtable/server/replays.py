@@ -5,16 +5,20 @@ so nothing in it is secret any more), the top of the discard pile, the totals an
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from cardtable.cards import format_cards
-from cardtable.games.contract import CHANCE
+from cardtable.games.contract import CHANCE, AnyEngine
 from cardtable.registry import get_engine, get_spec, load
 from cardtable.replay import GameRecord, replay_steps
 from cardtable.review import lens_of
+from cardtable.review.lenses import Lens
 
 
-def _frame(engine: Any, state: Any, players: int, summary: Any, lens: Any) -> dict[str, Any]:
+def _frame(
+    engine: AnyEngine, state: Any, players: int, summary: Callable[[Any], str | None], lens: Lens
+) -> dict[str, Any]:
     views = [engine.view(state, seat) for seat in range(players)]
     first = views[0].to_json()
     pile_top = first.get("pile_top")

@@ -24,6 +24,7 @@ from cardtable.server.analysis_jobs import Analyses
 from cardtable.server.boundary import CheckedRoute
 from cardtable.server.context import context_of
 from cardtable.server.dependencies import CurrentProfile, Table, table_or_404
+from cardtable.server.models import CommitmentAnswer, FinishedGame, ShareLink
 from cardtable.server.replays import replay_frames
 from cardtable.server.table import TableOwner
 from cardtable.storage import reviews
@@ -63,13 +64,14 @@ def _finished_and_seated(owner: TableOwner, profile: storage.Profile) -> None:
 
 
 @router.post("/commitments", status_code=201)
-async def new_commitment(request: Request, profile: CurrentProfile) -> dict[str, Any]:
+async def new_commitment(request: Request, profile: CurrentProfile) -> CommitmentAnswer:
     """A commitment to a fresh secret server seed, for the next table the caller starts."""
-    return {"commitment": context_of(request.app).lobby.commitments.commit(profile.id)}
+    commitment = context_of(request.app).lobby.commitments.commit(profile.id)
+    return CommitmentAnswer(commitment=commitment)
 
 
 @router.get("/replays")
-async def my_finished_games(request: Request, profile: CurrentProfile) -> list[dict[str, Any]]:
+async def my_finished_games(request: Request, profile: CurrentProfile) -> list[FinishedGame]:
     """The caller's finished games (the latest 30), each with its result, for Your Record."""
     context = context_of(request.app)
     ids = await asyncio.to_thread(
@@ -82,12 +84,12 @@ async def my_finished_games(request: Request, profile: CurrentProfile) -> list[d
             continue
         result = owner.engine.result(owner.state)
         listed.append(
-            {
-                "table_id": table_id,
-                "game": owner.game,
-                "title": owner.engine.title,
-                "summary": None if result is None else result.summary,
-            }
+            FinishedGame(
+                table_id=table_id,
+                game=owner.game,
+                title=owner.engine.title,
+                summary=None if result is None else result.summary,
+            )
         )
     return listed
 
@@ -106,14 +108,14 @@ async def table_fairness(owner: Table, request: Request) -> dict[str, Any]:
 
 
 @router.get("/tables/{table_id}/record")
-async def table_record(owner: Table, request: Request, profile: CurrentProfile) -> Any:
+async def table_record(owner: Table, request: Request, profile: CurrentProfile) -> dict[str, Any]:
     """The finished game's record (what ``cardtable verify`` and ``cardtable review`` read)."""
     _finished_and_seated(owner, profile)
     return (await _record(request, owner)).to_json()
 
 
 @router.get("/tables/{table_id}/replay")
-async def table_replay(owner: Table, request: Request, profile: CurrentProfile) -> Any:
+async def table_replay(owner: Table, request: Request, profile: CurrentProfile) -> dict[str, Any]:
     """The finished game's replay frames (every hand face up) for a person who sat at it."""
     _finished_and_seated(owner, profile)
     return await _replay(request, owner)
@@ -138,12 +140,12 @@ async def _replay(request: Request, owner: TableOwner) -> dict[str, Any]:
 
 
 @router.post("/tables/{table_id}/share")
-async def share_replay(owner: Table, request: Request, profile: CurrentProfile) -> Any:
+async def share_replay(owner: Table, request: Request, profile: CurrentProfile) -> ShareLink:
     """A read-only link to the finished game's replay: an unguessable token."""
     _finished_and_seated(owner, profile)
     db = context_of(request.app).db
     token = await asyncio.to_thread(reviews.share_token, db, owner.table_id)
-    return {"token": token, "url": f"/#/replay/{token}"}
+    return ShareLink(token=token, url=f"/#/replay/{token}")
 
 
 async def _shared(request: Request, token: str) -> TableOwner:
@@ -154,7 +156,7 @@ async def _shared(request: Request, token: str) -> TableOwner:
 
 
 @router.get("/replays/{token}")
-async def shared_replay(token: str, request: Request) -> Any:
+async def shared_replay(token: str, request: Request) -> dict[str, Any]:
     """A shared replay, for anyone with its link."""
     return await _replay(request, await _shared(request, token))
 
@@ -169,7 +171,7 @@ async def _analysis(request: Request, owner: TableOwner, seat: int) -> dict[str,
 @router.get("/tables/{table_id}/analysis")
 async def table_analysis(
     owner: Table, request: Request, profile: CurrentProfile, seat: Annotated[int, Query()] = -1
-) -> Any:
+) -> dict[str, Any]:
     """A seat's move-by-move analysis (default: the caller's): ``{status: done, analysis}`` or
     ``{status: running, done, total}`` (hands analysed so far) while it is computed."""
     _finished_and_seated(owner, profile)
@@ -179,7 +181,9 @@ async def table_analysis(
 
 
 @router.get("/replays/{token}/analysis")
-async def shared_analysis(token: str, request: Request, seat: Annotated[int, Query()] = 0) -> Any:
+async def shared_analysis(
+    token: str, request: Request, seat: Annotated[int, Query()] = 0
+) -> dict[str, Any]:
     """A seat's analysis of a shared game."""
     return await _analysis(request, await _shared(request, token), seat)
 
