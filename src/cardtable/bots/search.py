@@ -22,6 +22,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from cardtable.bots.base import Bot
 from cardtable.games.contract import CHANCE, TERMINAL, AnyEngine
 
 RolloutPolicy = Callable[[Any, int, Sequence[Any], random.Random], Any]
@@ -46,7 +47,7 @@ class SearchBudget:
     work: int | None = None
 
 
-def policy_of_bot(engine: AnyEngine, bot: Any) -> RolloutPolicy:
+def policy_of_bot(engine: AnyEngine, bot: Bot[Any, Any]) -> RolloutPolicy:
     """A rollout policy that asks ``bot`` with the seat's view, as in a real game."""
 
     def choose(state: Any, seat: int, legal: Sequence[Any], rng: random.Random) -> Any:
