@@ -1,5 +1,5 @@
-"""One playthrough transcript format for every registered game, and the seat policies the
-conformance suite plays with.
+"""One playthrough transcript format for every registered game, the seat policies the
+conformance suite plays with, and the one check every golden file goes through.
 
 A playthrough (as OpenSpiel's golden playthroughs) is a seeded game told step by step through
 the engine contract alone, so the same writer serves every game: the rules and seed, each chance
@@ -11,11 +11,16 @@ table shows), and the result.
 
 from __future__ import annotations
 
+import difflib
 import hashlib
 import json
+import os
 import random
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any
+
+import pytest
 
 from cardtable.cards import format_cards
 from cardtable.games.contract import CHANCE, TERMINAL, AnyEngine
@@ -103,3 +108,26 @@ def playthrough(
     if result is not None:
         lines.append(f"scores {list(result.scores)}, winners {list(result.winners)}")
     return lines, state, log
+
+
+def check_golden(path: Path, text: str) -> None:
+    """Compare ``text`` with the golden file at ``path``, failing with a unified diff;
+    ``CARDTABLE_REGEN_GOLDEN=1`` writes the file first (after an intended change: read the
+    diff before committing it). Every golden test of the suite compares through here."""
+    if os.environ.get("CARDTABLE_REGEN_GOLDEN") == "1":
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    if not path.exists():
+        pytest.fail(f"missing {path}: run with CARDTABLE_REGEN_GOLDEN=1 to create it")
+    expected = path.read_text(encoding="utf-8")
+    if text.splitlines() != expected.splitlines():
+        diff = "".join(
+            difflib.unified_diff(
+                expected.splitlines(keepends=True),
+                text.splitlines(keepends=True),
+                fromfile=str(path),
+                tofile="played now",
+                n=2,
+            )
+        )
+        pytest.fail(f"{path.name} changed (CARDTABLE_REGEN_GOLDEN=1 rewrites it):\n{diff}")

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import os
 import random
 from collections.abc import Sequence
 from pathlib import Path
@@ -30,7 +29,7 @@ from cardtable.games.contract import CHANCE, TERMINAL, AnyEngine
 from cardtable.registry import game_names, get_engine, get_spec
 from cardtable.replay import GameRecord, record_of, replay
 from engine_moves import advance, after, decisions
-from playthrough import Wanderer, playthrough
+from playthrough import Wanderer, check_golden, playthrough
 
 GAMES = game_names()
 CHECKED_STATES = 120
@@ -164,10 +163,5 @@ def test_playthrough_transcript(game: str) -> None:
 
     lines, last, log = playthrough(engine, rules, 2024, choose, max_actions=400)
     text = "\n".join(lines) + "\n"
-    path = GOLDEN_DIR / f"{game}.txt"
-    if os.environ.get("CARDTABLE_REGEN_GOLDEN") == "1":
-        GOLDEN_DIR.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
-    assert path.exists(), f"missing {path}: run with CARDTABLE_REGEN_GOLDEN=1 to create it"
-    assert text.splitlines() == path.read_text(encoding="utf-8").splitlines()
+    check_golden(GOLDEN_DIR / f"{game}.txt", text)
     assert replay(record_of(game, rules, 2024, log)) == last

@@ -8,8 +8,6 @@ The test replays each case and compares the transcript with the stored file; set
 from __future__ import annotations
 
 import dataclasses
-import difflib
-import os
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +21,7 @@ from cardtable.games.declaration_rummy.engine import ENGINE
 from cardtable.games.declaration_rummy.rules import ALL_OPTIONAL, Rules
 from cardtable.games.declaration_rummy.state import GameOutcome
 from cardtable.replay import record_of, replay
+from playthrough import check_golden
 
 from .helpers import CountingBot, State
 
@@ -120,22 +119,7 @@ def transcript(name: str) -> str:
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_golden_transcript(name: str) -> None:
     text = transcript(name)
-    path = GOLDEN_DIR / f"{name}.txt"
-    if os.environ.get("CARDTABLE_REGEN_GOLDEN") == "1":
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
-    expected = path.read_text(encoding="utf-8")
-    if text != expected:
-        diff = "".join(
-            difflib.unified_diff(
-                expected.splitlines(keepends=True),
-                text.splitlines(keepends=True),
-                fromfile=str(path),
-                tofile="regenerated",
-                n=2,
-            )
-        )
-        pytest.fail(f"transcript {name} changed (CARDTABLE_REGEN_GOLDEN=1 rewrites):\n{diff}")
+    check_golden(GOLDEN_DIR / f"{name}.txt", text)
 
 
 def test_golden_games_end_by_the_game_s_own_endings() -> None:

@@ -12,7 +12,6 @@ in manual declaration mode, announce the true score most of the time, sometimes 
 
 from __future__ import annotations
 
-import os
 import random
 from collections.abc import Sequence
 from pathlib import Path
@@ -37,6 +36,7 @@ from cardtable.games.indecision import (
     score_hand,
 )
 from cardtable.games.indecision.text import summary_lines
+from playthrough import check_golden
 
 GOLDEN = Path(__file__).resolve().parents[2] / "golden" / "indecision"
 GAMES = {
@@ -130,12 +130,7 @@ def transcript(rules: Rules, seed: int) -> str:
 def test_golden_transcript(name: str) -> None:
     rules, seed = GAMES[name]
     text = transcript(rules, seed)
-    path = GOLDEN / f"{name}.txt"
-    if os.environ.get("CARDTABLE_REGEN_GOLDEN") == "1":
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
-    expected = path.read_text(encoding="utf-8")
-    assert text.splitlines() == expected.splitlines()
+    check_golden(GOLDEN / f"{name}.txt", text)
 
 
 def test_golden_games_end_by_reaching_the_target() -> None:

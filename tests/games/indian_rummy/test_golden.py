@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import os
 import random
 from collections.abc import Sequence
 from pathlib import Path
@@ -32,6 +31,7 @@ from cardtable.games.indian_rummy.state import IndianRummyState, Phase
 from cardtable.games.indian_rummy.text import render_hand_summary
 from cardtable.melds.indian import raw_points
 from cardtable.replay import record_of, replay
+from playthrough import check_golden
 
 
 class ShowWhenValidBot:
@@ -145,14 +145,7 @@ def transcript(name: str) -> str:
 
 @pytest.mark.parametrize("name", sorted(GAMES))
 def test_golden_transcript(name: str) -> None:
-    path = GOLDEN_DIR / f"{name}.txt"
-    text = transcript(name)
-    if os.environ.get("CARDTABLE_REGEN_GOLDEN") == "1":
-        GOLDEN_DIR.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
-    assert path.exists(), f"missing {path}: run with CARDTABLE_REGEN_GOLDEN=1 to create it"
-    expected = path.read_text(encoding="utf-8")
-    assert text.splitlines() == expected.splitlines()
+    check_golden(GOLDEN_DIR / f"{name}.txt", transcript(name))
 
 
 def test_golden_games_include_valid_shows_wrong_shows_and_drops() -> None:
