@@ -1,18 +1,25 @@
 """Fixtures for the web app's tests: an app over a temporary SQLite file, clients with their own
-profile cookies, and helpers that read websocket messages with a time limit and play moves."""
+profile cookies, and helpers that read websocket messages with a time limit and play moves; and
+the shared PostgreSQL and Redis of the database and cluster tests (a fresh schema, a Redis URL),
+which skip only when the service is unreachable and ``CI`` is not set (in CI they fail)."""
 
 from __future__ import annotations
 
 import json
+import os
 import random
 import re
+import secrets
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import anyio
 import pytest
+import redis
 from fastapi.testclient import TestClient
+from sqlalchemy import create_engine, text
+from sqlalchemy.exc import OperationalError
 from starlette.testclient import WebSocketTestSession
 
 from cardtable.server.app import create_app
@@ -21,8 +28,49 @@ from cardtable.server.identity import COOKIE_NAME
 from cardtable.server.settings import Settings
 from cardtable.server.table import TableOwner
 
+POSTGRES_URL = os.environ.get(
+    "CARDTABLE_TEST_POSTGRES_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/test"
+)
+REDIS_URL = os.environ.get("CARDTABLE_TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
 RECEIVE_TIMEOUT = 20.0
 CARD_LABEL = re.compile(r"\b(?:10|[2-9AJQK])[SHDC]\b")
+
+
+@pytest.fixture
+def postgres_url() -> Iterator[str]:
+    """A fresh schema in the test PostgreSQL database, dropped afterwards."""
+    engine = create_engine(POSTGRES_URL)
+    try:
+        connection = engine.connect()
+    except OperationalError:
+        engine.dispose()
+        if os.environ.get("CI"):
+            raise
+        pytest.skip(f"PostgreSQL is not reachable at {POSTGRES_URL}")
+    schema = f"cardtable_test_{secrets.token_hex(6)}"
+    with connection:
+        connection.execute(text(f"CREATE SCHEMA {schema}"))
+        connection.commit()
+    try:
+        yield f"{POSTGRES_URL}?options=-csearch_path%3D{schema}"
+    finally:
+        with engine.connect() as connection:
+            connection.execute(text(f"DROP SCHEMA {schema} CASCADE"))
+            connection.commit()
+        engine.dispose()
+
+
+@pytest.fixture
+def redis_url() -> str:
+    """The test Redis (tests use fresh table ids, so they never meet each other's keys)."""
+    try:
+        with redis.Redis.from_url(REDIS_URL, socket_connect_timeout=3) as client:
+            client.ping()
+    except redis.RedisError:
+        if os.environ.get("CI"):
+            raise
+        pytest.skip(f"Redis is not reachable at {REDIS_URL}")
+    return REDIS_URL
 
 
 @pytest.fixture

@@ -1,22 +1,20 @@
 """The schema's Alembic revisions: a database made by the first release's schema, with games
 and records in it, is upgraded at start-up with nothing lost; the revisions build exactly the
 schema the models describe; and the storage layer works the same on PostgreSQL (these tests
-skip only when PostgreSQL is unreachable and ``CI`` is not set)."""
+skip only when PostgreSQL is unreachable and ``CI`` is not set). A database of the previous
+revision, full of games and records, keeps every row through the upgrade."""
 
 from __future__ import annotations
 
-import os
-import secrets
-from collections.abc import Iterator
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-import pytest
 from alembic import command
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
-from sqlalchemy import create_engine, text
-from sqlalchemy.exc import OperationalError
+from alembic.script import ScriptDirectory
+from sqlalchemy import MetaData, create_engine, text
 
 from cardtable import storage
 from cardtable.driver import advance
@@ -24,10 +22,6 @@ from cardtable.registry import get_engine
 from cardtable.storage import Database, RecordEvent, TableSummary
 from cardtable.storage.migrate import alembic_config, current_revision, head_revision
 from cardtable.storage.models import Base
-
-POSTGRES_URL = os.environ.get(
-    "CARDTABLE_TEST_POSTGRES_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/test"
-)
 
 FIRST_SCHEMA = [
     """CREATE TABLE profiles (
@@ -166,30 +160,6 @@ def test_a_new_database_is_created_at_the_newest_revision(tmp_path: Path) -> Non
 # --- PostgreSQL -------------------------------------------------------------------------------
 
 
-@pytest.fixture
-def postgres_url() -> Iterator[str]:
-    """A fresh schema in the test PostgreSQL database, dropped afterwards."""
-    engine = create_engine(POSTGRES_URL)
-    try:
-        connection = engine.connect()
-    except OperationalError:
-        engine.dispose()
-        if os.environ.get("CI"):
-            raise
-        pytest.skip(f"PostgreSQL is not reachable at {POSTGRES_URL}")
-    schema = f"cardtable_test_{secrets.token_hex(6)}"
-    with connection:
-        connection.execute(text(f"CREATE SCHEMA {schema}"))
-        connection.commit()
-    try:
-        yield f"{POSTGRES_URL}?options=-csearch_path%3D{schema}"
-    finally:
-        with engine.connect() as connection:
-            connection.execute(text(f"DROP SCHEMA {schema} CASCADE"))
-            connection.commit()
-        engine.dispose()
-
-
 def test_postgresql_revisions_build_exactly_the_schema_the_models_describe(
     postgres_url: str,
 ) -> None:
@@ -257,3 +227,154 @@ def test_postgresql_database_of_the_first_schema_is_upgraded_with_nothing_lost(
     stored = storage.load_table(db, "t1")
     assert stored is not None and stored.actions == ((0, "a"), (1, "b"))
     db.close()
+
+
+# --- the previous schema, full of games and records, upgraded to the newest -------------------
+
+
+def previous_revision() -> str:
+    """The revision before the newest: the schema the last release created."""
+    script = ScriptDirectory.from_config(alembic_config())
+    down = script.get_revision(head_revision()).down_revision
+    assert isinstance(down, str)
+    return down
+
+
+def fill_previous_schema(url: str) -> dict[str, list[dict[str, Any]]]:
+    """A database at the previous revision with two profiles, a game in progress with its
+    moves, a finished game with its result, seats, record events and a table review, written
+    through that revision's own tables; every row of every table, by table."""
+    log = a_few_moves("indian-rummy", 11, 9)
+    engine = create_engine(url)
+    when = datetime(2026, 1, 2, 3, 4, 5, tzinfo=UTC)
+    with engine.begin() as connection:
+        command.upgrade(alembic_config(connection), previous_revision())
+        old = MetaData()
+        old.reflect(connection)
+        rows: dict[str, list[dict[str, Any]]] = {
+            "profiles": [
+                {"id": 1, "token_hash": "c" * 64, "name": "Ruby", "options": {"coach": True}},
+                {"id": 2, "token_hash": "d" * 64, "name": "Max", "options": {}},
+            ],
+            "game_tables": [
+                {
+                    "id": "playing1",
+                    "owner_id": 1,
+                    "game": "indian-rummy",
+                    "rules": {"players": 2},
+                    "seed": 11,
+                    "status": "playing",
+                    "result": None,
+                    "seats": [{"kind": "human", "name": "Ruby"}, {"kind": "human", "name": "Max"}],
+                    "moves": len(log),
+                    "deal": 1,
+                    "scores": [0, 0],
+                    "to_move": 1,
+                },
+                {
+                    "id": "done1",
+                    "owner_id": 2,
+                    "game": "indecision",
+                    "rules": {},
+                    "seed": 2**40,
+                    "status": "finished",
+                    "result": {"winners": [0]},
+                    "seats": [{"kind": "human", "name": "Max"}, {"kind": "bot", "level": "hard"}],
+                    "moves": 0,
+                    "deal": 3,
+                    "scores": [121, 97],
+                    "to_move": -2,
+                },
+            ],
+            "table_actions": [
+                {"table_id": "playing1", "index": i, "seat": seat, "notation": notation}
+                for i, (seat, notation) in enumerate(log)
+            ],
+            "table_seats": [
+                {"table_id": "playing1", "seat": 0, "profile_id": 1},
+                {"table_id": "playing1", "seat": 1, "profile_id": 2},
+                {"table_id": "done1", "seat": 0, "profile_id": 2},
+            ],
+            "record_events": [
+                {
+                    "id": n,
+                    "profile_id": 2,
+                    "key": f"done1:game:{n}",
+                    "game": "indecision",
+                    "kind": "game",
+                    "won": n == 1,
+                    "points": 100 + n,
+                    "details": {"n": n},
+                }
+                for n in (1, 2)
+            ],
+            "table_reviews": [
+                {
+                    "table_id": "done1",
+                    "commitment": "e" * 64,
+                    "contributions": ["ab"],
+                    "server_seed": "f" * 64,
+                    "share_token": "share1",
+                    "analyses": {"0": []},
+                },
+            ],
+        }
+        for name in (
+            "profiles",
+            "game_tables",
+            "table_actions",
+            "table_seats",
+            "record_events",
+            "table_reviews",
+        ):
+            table = old.tables[name]
+            for row in rows[name]:
+                values = {**row}
+                for stamp in ("created_at", "updated_at"):
+                    if stamp in table.columns:
+                        values[stamp] = when
+                connection.execute(table.insert().values(**values))
+        snapshot = {name: every_row(connection, old.tables[name]) for name in old.tables}
+    engine.dispose()
+    return snapshot
+
+
+def every_row(connection: Any, table: Any) -> list[dict[str, Any]]:
+    """A table's rows as dicts, in the order of its primary key (or of every column)."""
+    order = list(table.primary_key.columns) or list(table.columns)
+    return [dict(row._mapping) for row in connection.execute(table.select().order_by(*order))]
+
+
+def upgraded_keeps_everything(url: str) -> None:
+    before = fill_previous_schema(url)
+    db = Database(url)  # the server's start-up upgrades the schema
+    assert current_revision(db.engine) == head_revision()
+    with db.engine.connect() as connection:
+        new = MetaData()
+        new.reflect(connection)
+        for name, rows in before.items():
+            if name == "alembic_version":
+                continue
+            old_columns = list(rows[0]) if rows else []
+            after = [
+                {column: row[column] for column in old_columns}
+                for row in every_row(connection, new.tables[name])
+            ]
+            assert after == rows, name
+    stored = storage.load_table(db, "playing1")
+    assert stored is not None and stored.seated == {0: 1, 1: 2}
+    assert stored.actions == tuple(a_few_moves("indian-rummy", 11, 9))
+    assert [event.points for event in storage.events_of(db, 2)] == [101, 102]
+    (listed,), total = storage.list_tables(db, 1)
+    assert total == 1 and listed.summary == TableSummary(9, 1, (0, 0), 1)
+    db.close()
+
+
+def test_a_database_of_the_previous_schema_is_upgraded_with_nothing_lost(tmp_path: Path) -> None:
+    upgraded_keeps_everything(storage.sqlite_url(tmp_path))
+
+
+def test_postgresql_database_of_the_previous_schema_is_upgraded_with_nothing_lost(
+    postgres_url: str,
+) -> None:
+    upgraded_keeps_everything(postgres_url)

@@ -10,6 +10,7 @@ methods.
 from __future__ import annotations
 
 import asyncio
+import functools
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Protocol
@@ -122,18 +123,48 @@ class DatabaseLogStore:
         await asyncio.to_thread(tables.sit, self.db, table_id, seat, profile_id, name)
 
     async def append(
-        self, table_id: str, index: int, seat: int, notation: str, summary: TableSummary | None
+        self,
+        table_id: str,
+        index: int,
+        seat: int,
+        notation: str,
+        summary: TableSummary | None,
+        *,
+        fence: int | None = None,
     ) -> None:
-        """Store move number ``index`` and the table's summary after it (if any)."""
-        await self._write(tables.append_action, self.db, table_id, index, seat, notation, summary)
+        """Store move number ``index`` and the table's summary after it (if any); with
+        ``fence``, only while the table is claimed with that lease token."""
+        await self._write(
+            functools.partial(tables.append_action, fence=fence),
+            self.db,
+            table_id,
+            index,
+            seat,
+            notation,
+            summary,
+        )
 
     async def set_summary(self, table_id: str, summary: TableSummary) -> None:
         """Store the summary of a table stored before summaries were kept."""
         await asyncio.to_thread(tables.set_summary, self.db, table_id, summary)
 
-    async def set_status(self, table_id: str, status: str, result: dict[str, Any] | None) -> None:
-        """Store a finished or abandoned table."""
-        await self._write(tables.set_status, self.db, table_id, status, result)
+    async def set_status(
+        self,
+        table_id: str,
+        status: str,
+        result: dict[str, Any] | None,
+        *,
+        fence: int | None = None,
+    ) -> None:
+        """Store a finished or abandoned table (with ``fence``, only while the table is
+        claimed with that lease token)."""
+        await self._write(
+            functools.partial(tables.set_status, fence=fence), self.db, table_id, status, result
+        )
+
+    async def claim(self, table_id: str, fence: int) -> int | None:
+        """Claim a table with a lease token (:func:`cardtable.storage.tables.claim_table`)."""
+        return await asyncio.to_thread(tables.claim_table, self.db, table_id, fence)
 
     async def record(self, profile_id: int, events: list[RecordEvent]) -> None:
         """Store record events (each at most once, by key)."""

@@ -6,7 +6,8 @@
   the append-only ``table_actions`` rows, so a table is stored as its action log and replays to
   the identical state. Beside the log each table keeps a summary written with every move (move
   count, deal or hand number, scores, seat to move), which listings read instead of replaying.
-  ``table_seats`` says which profile sits at which human seat.
+  ``table_seats`` says which profile sits at which human seat. In a cluster, ``fence`` holds
+  the fencing token of the table's current owner, and moves carrying another are refused.
 * ``record_events``: one row per finished deal, hand, game or match of a profile, from which
   the record is aggregated; ``key`` makes each event unique per profile, so importing a
   record twice does not count anything twice.
@@ -82,6 +83,8 @@ class TableRow(Base):
     """Deal, hand or game number; ``None`` until the summary is first written."""
     scores: Mapped[list[Any] | None] = mapped_column(nullable=True, default=None)
     to_move: Mapped[int | None] = mapped_column(Integer, nullable=True, default=None)
+    fence: Mapped[int] = mapped_column(BigInteger, default=0, server_default="0")
+    """The largest lease token a cluster process claimed the table with (0: never claimed)."""
 
 
 class ActionRow(Base):

@@ -5,22 +5,33 @@ A table's moves are inserted one row at a time (the primary key ``(table_id, ind
 second move with the same index), so a server that stops between two moves loses nothing that a
 player saw. The same transaction writes the table's summary (move count, deal number, scores,
 seat to move), so a listing is one indexed query per page whatever the number of tables.
+
+In a cluster, the process that owns a table first claims it with its lease's fencing token
+(:func:`claim_table`), and every move it stores carries that token: the update of the table's
+row, which comes first in the move's transaction and so locks the row, matches only while the
+stored token is still the owner's, so a process whose lease another has since claimed stores
+nothing (:class:`FencedOutError`).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, cast
 
-from sqlalchemy import func, insert, select, update
+from sqlalchemy import CursorResult, func, insert, select, update
+from sqlalchemy.exc import IntegrityError
 
-from cardtable.storage.database import Database
+from cardtable.storage.database import Database, StorageError
 from cardtable.storage.models import ActionRow, TableRow, TableSeatRow, utc_now
 
 PLAYING = "playing"
 FINISHED = "finished"
 ABANDONED = "abandoned"
+
+
+class FencedOutError(StorageError):
+    """Another process has claimed the table with a newer lease: this one may not write."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,18 +133,57 @@ def append_action(
     seat: int,
     notation: str,
     summary: TableSummary | None = None,
+    *,
+    fence: int | None = None,
 ) -> None:
     """Append move number ``index`` (0-based) to a table's log, with the table's summary after
-    it when given."""
+    it when given. With ``fence``, only while the table is claimed with that token
+    (:class:`FencedOutError` otherwise, storing nothing)."""
     # Plain statements rather than ORM objects: this runs after every move of every table.
     values: dict[str, Any] = {"updated_at": utc_now(), "moves": index + 1}
     if summary is not None:
         values.update(_summary_values(summary))
+    try:
+        with db.session() as session:
+            # The row's update first: it takes the row's lock, so a claim by another process
+            # either waits for this move or makes this update match nothing.
+            where = TableRow.id == table_id
+            if fence is not None:
+                where = where & (TableRow.fence == fence)
+            changed = session.execute(update(TableRow).where(where).values(**values))
+            if fence is not None and cast(CursorResult[Any], changed).rowcount != 1:
+                raise FencedOutError(
+                    f"table {table_id} has passed to another server process; nothing was stored"
+                )
+            session.execute(
+                insert(ActionRow).values(
+                    table_id=table_id, index=index, seat=seat, notation=notation
+                )
+            )
+    except IntegrityError as exc:  # the log's primary key: this move number is taken
+        raise FencedOutError(
+            f"move {index} of table {table_id} is already stored by another server process; "
+            "nothing was stored"
+        ) from exc
+
+
+def claim_table(db: Database, table_id: str, fence: int) -> int | None:
+    """Claim a table for the holder of lease token ``fence``: from now on only moves carrying
+    this token are stored. ``None`` when claimed; the stored token when it is not smaller
+    than ``fence`` (the lease service issued an old token: ask it for one above that).
+    ``LookupError`` if there is no such table."""
     with db.session() as session:
-        session.execute(
-            insert(ActionRow).values(table_id=table_id, index=index, seat=seat, notation=notation)
+        changed = session.execute(
+            update(TableRow)
+            .where(TableRow.id == table_id, TableRow.fence < fence)
+            .values(fence=fence)
         )
-        session.execute(update(TableRow).where(TableRow.id == table_id).values(**values))
+        if cast(CursorResult[Any], changed).rowcount == 1:
+            return None
+        stored = session.scalar(select(TableRow.fence).where(TableRow.id == table_id))
+        if stored is None:
+            raise LookupError(f"no table {table_id}")
+        return int(stored)
 
 
 def set_summary(db: Database, table_id: str, summary: TableSummary) -> None:
@@ -152,13 +202,23 @@ def _summary_values(summary: TableSummary) -> dict[str, Any]:
 
 
 def set_status(
-    db: Database, table_id: str, status: str, result: dict[str, Any] | None = None
+    db: Database,
+    table_id: str,
+    status: str,
+    result: dict[str, Any] | None = None,
+    *,
+    fence: int | None = None,
 ) -> None:
-    """Mark a table finished or abandoned (with its result, if any)."""
+    """Mark a table finished or abandoned (with its result, if any); with ``fence``, only while
+    the table is claimed with that token (:class:`FencedOutError` otherwise)."""
     with db.session() as session:
-        row = session.get(TableRow, table_id)
+        row = session.get(TableRow, table_id, with_for_update=fence is not None)
         if row is None:
             raise LookupError(f"no table {table_id}")
+        if fence is not None and row.fence != fence:
+            raise FencedOutError(
+                f"table {table_id} has passed to another server process; nothing was stored"
+            )
         row.status = status
         row.result = result
         row.updated_at = utc_now()
