@@ -1,7 +1,11 @@
-"""``cardtable serve``: run the web app with uvicorn on one process.
+"""``cardtable serve``: run the web app with uvicorn, on one process or several.
 
 ``--data-dir`` puts the SQLite database in another directory (``CARDTABLE_DATA_DIR`` does the
-same); ``CARDTABLE_DATABASE_URL`` names any other database, such as PostgreSQL.
+same); ``--database-url`` (or ``CARDTABLE_DATABASE_URL``) names any other database, such as
+PostgreSQL. ``--redis-url`` (or ``CARDTABLE_REDIS_URL``) makes the server one process of a
+cluster (:mod:`cardtable.server.cluster`), and ``--workers N`` runs N such processes on one
+port: that needs both a shared database and Redis. Without them nothing changes: one
+process, SQLite, no Redis.
 
 The app's settings (:class:`cardtable.server.settings.Settings`) are read from ``CARDTABLE_*``
 variables; ``--allowed-origin`` and ``--secure-cookie`` set the two a deployment behind a
@@ -14,11 +18,16 @@ database that cannot be opened each end the command with one line and exit code 
 
 from __future__ import annotations
 
+import os
+import tempfile
 from contextlib import ExitStack
 from pathlib import Path
-from typing import Annotated, NoReturn
+from typing import TYPE_CHECKING, Annotated, NoReturn
 
 import typer
+
+if TYPE_CHECKING:
+    from cardtable.server.settings import Settings
 
 
 def serve(
@@ -28,18 +37,25 @@ def serve(
     *,
     allowed_origins: list[str] | None = None,
     secure_cookie: bool | None = None,
+    workers: int = 1,
+    database_url: str | None = None,
+    redis_url: str | None = None,
+    log_format: str | None = None,
 ) -> None:
     """Run the web app until interrupted."""
     import uvicorn
     from pydantic import ValidationError
+    from sqlalchemy.engine import make_url
 
     from cardtable.server.app import create_app
+    from cardtable.server.logs import log_config
     from cardtable.server.settings import Settings
     from cardtable.storage import StorageError
     from cardtable.storage.location import default_database_url, sqlite_url
     from cardtable.storage.lock import exclusive_database
 
-    url = sqlite_url(data_dir) if data_dir is not None else default_database_url()
+    if data_dir is not None and database_url is not None:
+        fail("give --data-dir (a SQLite database) or --database-url, not both")
     try:
         settings = Settings()
         changes: dict[str, object] = {}
@@ -47,12 +63,36 @@ def serve(
             changes["allowed_origins"] = (*settings.allowed_origins, *allowed_origins)
         if secure_cookie is not None:
             changes["cookie_secure"] = secure_cookie
+        if database_url is not None:
+            changes["database_url"] = database_url
+        if redis_url is not None:
+            changes["redis_url"] = redis_url
+        if log_format is not None:
+            changes["log_format"] = log_format
         if changes:
             settings = Settings.model_validate({**settings.model_dump(), **changes})
     except ValidationError as exc:
         problem = exc.errors()[0]
         where = ".".join(str(part) for part in problem["loc"])
         fail(f"setting {where}: {problem['msg']}")
+    if data_dir is not None:
+        url = sqlite_url(data_dir)
+    else:
+        url = settings.database_url or default_database_url()
+    logging = log_config(settings.log_format)
+    if workers > 1:
+        if make_url(url).get_backend_name() == "sqlite":
+            fail(
+                f"--workers {workers} needs a database every worker shares, such as PostgreSQL "
+                "(--database-url postgresql+psycopg://HOST/NAME): a SQLite file serves one process"
+            )
+        if settings.redis_url is None:
+            fail(
+                f"--workers {workers} needs Redis, through which the workers share their tables "
+                "(--redis-url redis://HOST:6379/0)"
+            )
+        serve_workers(host, port, workers, settings.model_copy(update={"database_url": url}))
+        return
     with ExitStack() as held:
         try:
             held.enter_context(exclusive_database(url))
@@ -65,10 +105,98 @@ def serve(
                 f"cannot write to {where} ({exc.strerror or exc}): give a writable --data-dir "
                 "or CARDTABLE_DATA_DIR"
             )
-        typer.echo(f"cardtable: http://{host}:{port}/  (database {url})")
+        typer.echo(f"cardtable: http://{host}:{port}/  (database {_shown(url)})")
         uvicorn.run(
-            app, host=host, port=port, ws_max_size=settings.max_frame_bytes, log_level="info"
+            app,
+            host=host,
+            port=port,
+            ws_max_size=settings.max_frame_bytes,
+            log_level="info",
+            log_config=logging,
         )
+
+
+def serve_workers(host: str, port: int, workers: int, settings: Settings) -> None:
+    """Run ``workers`` processes of the app on one port (uvicorn's workers: the command binds
+    the socket once and each worker accepts connections from it; a worker that dies is started
+    again). The schema is brought up to date here, once, before any worker starts; each worker
+    builds its app from the ``CARDTABLE_*`` variables set from ``settings``."""
+    import uvicorn
+    from redis import Redis
+    from redis.exceptions import RedisError
+
+    from cardtable.server.logs import log_config
+    from cardtable.server.metrics import MULTIPROCESS_VARIABLE
+    from cardtable.storage import Database, StorageError
+
+    assert settings.database_url is not None and settings.redis_url is not None
+    try:
+        Database(settings.database_url).close()
+    except StorageError as exc:
+        fail(str(exc))
+    try:
+        with Redis.from_url(settings.redis_url, socket_connect_timeout=3) as redis:
+            redis.ping()
+    except RedisError as exc:
+        fail(f"cannot reach Redis at {_shown(settings.redis_url)}: {exc}")
+    os.environ.update(settings_environment(settings))
+    with ExitStack() as held:
+        if not os.environ.get(MULTIPROCESS_VARIABLE):
+            # Each worker writes its metrics here; any of them serves the sum at /metrics.
+            directory = held.enter_context(tempfile.TemporaryDirectory(prefix="cardtable-metrics-"))
+            os.environ[MULTIPROCESS_VARIABLE] = directory
+        typer.echo(
+            f"cardtable: http://{host}:{port}/  ({workers} workers, database "
+            f"{_shown(settings.database_url)}, Redis {_shown(settings.redis_url)})"
+        )
+        uvicorn.run(
+            "cardtable.server.app:app_from_environment",
+            factory=True,
+            host=host,
+            port=port,
+            workers=workers,
+            ws_max_size=settings.max_frame_bytes,
+            log_level="info",
+            log_config=log_config(settings.log_format),
+        )
+
+
+def settings_environment(settings: Settings) -> dict[str, str]:
+    """The ``CARDTABLE_*`` variables from which a worker process reads ``settings`` again.
+
+    >>> from cardtable.server.settings import Settings
+    >>> env = settings_environment(Settings(allowed_origins=("https://a.example",)))
+    >>> env["CARDTABLE_ALLOWED_ORIGINS"], env["CARDTABLE_RATE_LIMITS"]
+    ('https://a.example', 'true')
+    >>> "CARDTABLE_TEST_SEED" in env
+    False
+    """
+    env = {}
+    for name, value in settings.model_dump().items():
+        if value is None:
+            continue
+        if isinstance(value, bool):
+            text = "true" if value else "false"
+        elif isinstance(value, tuple | list):
+            text = ",".join(str(part) for part in value)
+        else:
+            text = str(value)
+        env[f"CARDTABLE_{name.upper()}"] = text
+    return env
+
+
+def _shown(url: str) -> str:
+    """A URL with its password hidden, for printing.
+
+    >>> _shown("postgresql://cards:secret@db/cards")
+    'postgresql://cards:***@db/cards'
+    """
+    from sqlalchemy.engine import make_url
+
+    try:
+        return make_url(url).render_as_string(hide_password=True)
+    except Exception:
+        return url
 
 
 def fail(message: str) -> NoReturn:
@@ -107,6 +235,38 @@ def register(app: typer.Typer) -> None:
                 help="the profile cookie's Secure flag (default: set over HTTPS)",
             ),
         ] = None,
+        workers: Annotated[
+            int,
+            typer.Option(
+                help="server processes sharing the port (above 1 needs --database-url of a "
+                "shared database and --redis-url)",
+                min=1,
+                max=256,
+            ),
+        ] = 1,
+        database_url: Annotated[
+            str | None,
+            typer.Option(
+                "--database-url",
+                help="the database, such as postgresql+psycopg://HOST/NAME "
+                "(CARDTABLE_DATABASE_URL too; default: SQLite in the data directory)",
+            ),
+        ] = None,
+        redis_url: Annotated[
+            str | None,
+            typer.Option(
+                "--redis-url",
+                help="Redis, such as redis://HOST:6379/0, for a cluster of servers "
+                "(CARDTABLE_REDIS_URL too; default: none, one server alone)",
+            ),
+        ] = None,
+        log_format: Annotated[
+            str | None,
+            typer.Option(
+                "--log-format",
+                help="text or json (one JSON object a line; CARDTABLE_LOG_FORMAT too)",
+            ),
+        ] = None,
     ) -> None:
         """Start the web app: play in the browser at http://HOST:PORT/."""
         serve(
@@ -115,4 +275,8 @@ def register(app: typer.Typer) -> None:
             data_dir,
             allowed_origins=allowed_origin,
             secure_cookie=secure_cookie,
+            workers=workers,
+            database_url=database_url,
+            redis_url=redis_url,
+            log_format=log_format,
         )

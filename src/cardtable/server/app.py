@@ -2,8 +2,11 @@
 
 It serves the single-page UI (``/`` and ``/static/...``), the JSON API (``/api/...``,
 :mod:`cardtable.server.api`) and the table websockets (``/ws/tables/{id}``,
-:mod:`cardtable.server.websocket`). Tables in progress are stored after every move and are
-loaded again, lazily, by an app created over the same database after a restart.
+:mod:`cardtable.server.websocket`), and the operations routes (``/healthz``, ``/readyz``,
+``/metrics``, :mod:`cardtable.server.operations`). Tables in progress are stored after every
+move and are loaded again, lazily, by an app created over the same database after a restart.
+With a Redis URL in the settings the app is one process of a cluster
+(:mod:`cardtable.server.cluster`).
 """
 
 from __future__ import annotations
@@ -18,9 +21,10 @@ from fastapi import FastAPI, HTTPException, Request
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 
-from cardtable.server import api, review_routes, websocket
+from cardtable.server import api, metrics, operations, review_routes, websocket
 from cardtable.server.analysis_jobs import Analyses
 from cardtable.server.boundary import install_error_handlers
+from cardtable.server.cluster.wiring import Cluster
 from cardtable.server.context import AppContext
 from cardtable.server.identity import profile_for_page
 from cardtable.server.lobby import Lobby
@@ -46,16 +50,27 @@ def create_app(
         settings = Settings()
     if bot_delay_scale is not None:
         settings = settings.model_copy(update={"bot_delay_scale": bot_delay_scale})
-    db = Database(database_url)
-    lobby = Lobby(db, settings=settings)
+    db = Database(database_url if database_url is not None else settings.database_url)
+    cluster = None if settings.redis_url is None else Cluster(db, settings.redis_url, settings)
+    lobby = Lobby(db, settings=settings, store=None if cluster is None else cluster.store)
+    if cluster is not None:
+        cluster.attach(lobby)
     analyses = Analyses(db, background=settings.analyse_finished_hands)
     lobby.on_outcomes = analyses.deal_finished
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        samplers = [
+            asyncio.create_task(metrics.sample_loop_lag()),
+            asyncio.create_task(metrics.track_open_tables(lambda: len(lobby.tables))),
+        ]
         yield
+        for task in samplers:
+            task.cancel()
         analyses.close()
         await lobby.shutdown()
+        if cluster is not None:
+            await cluster.close()
         await asyncio.to_thread(db.close)
 
     app = FastAPI(
@@ -68,6 +83,7 @@ def create_app(
         redoc_url=None,
         openapi_url="/api/openapi.json",
     )
+    app.state.redis = None if cluster is None else cluster.redis
     app.state.cardtable = AppContext(
         db=db, lobby=lobby, settings=settings, limits=RateLimits(settings)
     )
@@ -81,6 +97,7 @@ def create_app(
         the sentence, and the server keeps serving."""
         return JSONResponse({"detail": str(exc)}, status_code=503, headers={"Retry-After": "60"})
 
+    app.include_router(operations.router)
     app.include_router(api.router)
     app.include_router(review_routes.router)
     app.include_router(websocket.router)
@@ -100,3 +117,9 @@ def create_app(
         return response
 
     return app
+
+
+def app_from_environment() -> FastAPI:
+    """The app as each worker of ``cardtable serve --workers N`` builds it: everything from the
+    ``CARDTABLE_*`` environment variables that the command set."""
+    return create_app()

@@ -29,6 +29,7 @@ from cardtable.errors import CardtableError, RulesError
 from cardtable.fairness import derive_seed
 from cardtable.games.contract import TERMINAL, AnyEngine
 from cardtable.registry import canonical_name, get_engine
+from cardtable.server import metrics
 from cardtable.server.fair_deals import Commitments
 from cardtable.server.narration import Outcome, finished_between
 from cardtable.server.options import DEFAULT_OPTIONS, bot_move_seconds
@@ -92,9 +93,13 @@ class Lobby:
         self.on_timing: Callable[[Timing], None] | None = None
         self.on_outcomes: Callable[[TableOwner, Any, tuple[Outcome, ...]], None] | None = None
         """Told of every deal, hand or game a move finishes at any table."""
+        self.on_let_go: Callable[[str], None] | None = None
+        """Called with the id of every table that leaves memory (a cluster gives its lease
+        back)."""
         self._loading: dict[str, asyncio.Future[TableOwner | None]] = {}
         self._creating = asyncio.Lock()
         self._sweeper: asyncio.Task[None] | None = None
+        self._telling: set[asyncio.Task[None]] = set()
         self.commitments = Commitments()
         self._thinkers: ProcessPoolExecutor | None = None
 
@@ -233,6 +238,7 @@ class Lobby:
         )
 
     def _timing(self, timing: Timing) -> None:
+        metrics.ACTION_TO_VIEW.observe(max(0.0, timing.broadcast - timing.received))
         if self.on_timing is not None:
             self.on_timing(timing)
 
@@ -276,6 +282,28 @@ class Lobby:
         ]
         for table_id in idle[: max(0, len(idle) - KEEP_FINISHED)]:
             del self.tables[table_id]
+            self._let_go(table_id)
+
+    def _let_go(self, table_id: str) -> None:
+        if self.on_let_go is not None:
+            self.on_let_go(table_id)
+
+    def drop(self, table_id: str) -> TableOwner | None:
+        """Let go of a table that another process now owns (its lease passed on): its bots
+        stop and its connections are told to connect again, which reaches the new owner."""
+        owner = self.tables.pop(table_id, None)
+        if owner is None:
+            return None
+        owner.stop_bots()
+        loop = asyncio.get_running_loop()
+        for listeners in owner.connections.values():
+            for connection in list(listeners):
+                moved = getattr(connection, "moved", None)
+                if moved is not None:
+                    task = loop.create_task(moved())
+                    self._telling.add(task)
+                    task.add_done_callback(self._telling.discard)
+        return owner
 
     async def _load(self, table_id: str) -> TableOwner | None:
         stored = await self.store.load(table_id)
@@ -331,6 +359,7 @@ class Lobby:
             if owner.idle() and now - owner.last_active >= limit:
                 owner.stop_bots()
                 del self.tables[table_id]
+                self._let_go(table_id)
                 gone.append(table_id)
         if gone:  # the pacing options of profiles with no table left in memory go too
             creators = {owner.creator for owner in self.tables.values()}
@@ -393,7 +422,8 @@ class Lobby:
                 f"other people sit at this table ({names}): it cannot be closed while they do"
             )
         await owner.close()
-        self.tables.pop(table_id, None)
+        if self.tables.pop(table_id, None) is not None:
+            self._let_go(table_id)
         return owner
 
     async def abandon(self, table_id: str) -> None:
@@ -401,7 +431,8 @@ class Lobby:
         owner = await self.get(table_id)
         if owner is not None:
             await owner.close()
-            self.tables.pop(table_id, None)
+            if self.tables.pop(table_id, None) is not None:
+                self._let_go(table_id)
 
     # --- listings -----------------------------------------------------------------------------
 

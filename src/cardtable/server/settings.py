@@ -5,12 +5,14 @@ It holds what a deployment may need to change: the origins allowed besides the s
 the profile cookie's lifetime and ``Secure`` flag, request and websocket size limits, the rate
 limits, how long idle tables stay in memory and how many unfinished tables a profile may have,
 whether finished hands are analysed in the background, and, for tests and benchmarks only, a
-fixed deal seed (no API ever accepts a seed).
+fixed deal seed (no API ever accepts a seed). A cluster of servers also names its shared
+database and its Redis (``CARDTABLE_DATABASE_URL``, ``CARDTABLE_REDIS_URL``), and how long a
+table's lease lasts.
 """
 
 from __future__ import annotations
 
-from typing import Annotated, Final
+from typing import Annotated, Final, Literal
 
 from limits import parse_many
 from pydantic import Field, field_validator
@@ -87,6 +89,48 @@ class Settings(BaseSettings):
     """Analyse each person's play in every finished deal or hand in the background, as it ends
     (one worker process at the lowest priority); off, an analysis is computed when a page
     first asks for it."""
+
+    database_url: str | None = None
+    """The database (``CARDTABLE_DATABASE_URL``): any SQLAlchemy URL, such as
+    ``postgresql+psycopg://cards@db/cards``; unset, the SQLite file in the data directory."""
+
+    redis_url: str | None = None
+    """Redis (``CARDTABLE_REDIS_URL``, such as ``redis://cache:6379/0``): set, the server runs in
+    cluster mode, where every table is owned by one process at a time through a lease in Redis.
+    Unset (the default), the server is alone and needs no Redis."""
+
+    lease_seconds: float = Field(default=5.0, ge=0.2, le=300.0)
+    """How long a table's lease lasts without renewal (it is renewed every third of it): the
+    longest a table is without an owner after its process dies."""
+
+    log_format: Literal["text", "json"] = "text"
+    """Log lines as text, or as one JSON object a line (``CARDTABLE_LOG_FORMAT=json``)."""
+
+    @field_validator("redis_url")
+    @classmethod
+    def _check_redis_url(cls, value: str | None) -> str | None:
+        if value is None or not value.strip():
+            return None
+        value = value.strip()
+        if not value.startswith(("redis://", "rediss://", "unix://")):
+            raise ValueError(f"{value!r} is not a Redis URL such as redis://127.0.0.1:6379/0")
+        return value
+
+    @field_validator("database_url")
+    @classmethod
+    def _check_database_url(cls, value: str | None) -> str | None:
+        if value is None or not value.strip():
+            return None
+        from sqlalchemy.engine import make_url
+        from sqlalchemy.exc import ArgumentError
+
+        try:
+            make_url(value.strip())
+        except ArgumentError:
+            raise ValueError(
+                f"{value!r} is not a database URL such as postgresql+psycopg://host/cards"
+            ) from None
+        return value.strip()
 
     @field_validator(
         "limit_profiles", "limit_tables", "limit_imports", "limit_messages", "limit_sockets"

@@ -28,7 +28,8 @@ from cardtable.driver import advance
 from cardtable.errors import CardtableError, IllegalActionError, RuleKey
 from cardtable.games.contract import TERMINAL, AnyEngine
 from cardtable.replay import replay_actions
-from cardtable.server import advisors
+from cardtable.server import advisors, metrics
+from cardtable.server.logs import bind_table
 from cardtable.server.messages import ClientMessage, ProtocolError, state_message
 from cardtable.server.narration import Outcome, finished_between, merge_summaries, own_facts
 from cardtable.server.narration.announce import announcement, public_notation
@@ -264,6 +265,7 @@ class TableOwner:
         except StorageError as exc:
             raise ProtocolError("unavailable", str(exc)) from None
         self.touch()
+        metrics.ACTIONS.labels("bot" if self.bot_seat(seat) else "person").inc()
         before = self.state
         self.state = after
         self.log.append((seat, notation))
@@ -343,6 +345,7 @@ class TableOwner:
 
     async def _run_bots(self) -> None:
         """Play the computer seats' moves, paced, until a human is to move or the game ends."""
+        bind_table(self.table_id)
         while not self.finished:
             seat = self.engine.current_player(self.state)
             if not self.bot_seat(seat):
@@ -392,14 +395,15 @@ class TableOwner:
         """The bot's choice, off the event loop: a searching level in a worker process when
         the lobby has them, anything else (or if the processes are gone) in a thread."""
         workers = self.thinkers() if level in advisors.SEARCH_LEVELS else None
-        if workers is not None:
-            try:
-                return await asyncio.get_running_loop().run_in_executor(
-                    workers, advisors.think, self.game, level, view, list(legal), rng
-                )
-            except BrokenExecutor:
-                logger.warning("the worker processes are gone; thinking in a thread")
-        return await asyncio.to_thread(bot.choose, view, legal, rng)
+        with metrics.BOT_THINKING.labels(level).time():
+            if workers is not None:
+                try:
+                    return await asyncio.get_running_loop().run_in_executor(
+                        workers, advisors.think, self.game, level, view, list(legal), rng
+                    )
+                except BrokenExecutor:
+                    logger.warning("the worker processes are gone; thinking in a thread")
+            return await asyncio.to_thread(bot.choose, view, legal, rng)
 
     # --- closing ------------------------------------------------------------------------------
 

@@ -8,22 +8,26 @@ the table owner.
 A connection from a page of another origin is refused (the Origin check of
 :mod:`cardtable.server.security`), a frame above the settings' ``max_frame_bytes`` ends the
 connection, and the rate limits count connections per address and per profile and messages
-per connection. Close codes: 1008 origin not allowed, 1009 frame too large, 4401 no profile
-cookie, 4403 not seated at this table, 4404 no such table, 4429 too many connections or
-messages.
+per connection. Close codes: 1008 origin not allowed, 1009 frame too large, 1013 try again
+(the database or Redis cannot be reached, or the table moved to another server process of a
+cluster), 4401 no profile cookie, 4403 not seated at this table, 4404 no such table, 4429 too
+many connections or messages.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import time
 from typing import Any
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
+from cardtable.server import metrics
 from cardtable.server.context import context_of
 from cardtable.server.identity import client_address, websocket_profile
+from cardtable.server.logs import about_table
 from cardtable.server.messages import (
     ProtocolError,
     coach_message,
@@ -36,6 +40,7 @@ from cardtable.server.messages import (
 from cardtable.server.rate_limits import CLOSE_RATE_LIMITED
 from cardtable.server.security import origin_refusal
 from cardtable.server.table import TableOwner
+from cardtable.storage import StorageError
 
 logger = logging.getLogger(__name__)
 
@@ -46,6 +51,8 @@ CLOSE_TOO_LARGE = 1009
 CLOSE_NO_PROFILE = 4401
 CLOSE_NOT_SEATED = 4403
 CLOSE_NO_TABLE = 4404
+CLOSE_TRY_AGAIN = 1013
+MOVED = "this table moved to another server process: connect again"
 
 
 class SocketConnection:
@@ -59,6 +66,12 @@ class SocketConnection:
         """Send one server message as a JSON text frame."""
         async with self._send_lock:
             await self.websocket.send_text(dumps(message))
+
+    async def moved(self) -> None:
+        """The table passed to another server process: close, so that the page connects
+        again (and reaches the table's new owner)."""
+        with contextlib.suppress(Exception):
+            await _refuse(self.websocket, CLOSE_TRY_AGAIN, "unavailable", MOVED)
 
 
 @router.websocket("/ws/tables/{table_id}")
@@ -80,14 +93,21 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
     if limited is not None:
         await _refuse(websocket, CLOSE_RATE_LIMITED, "rate-limited", limited.message)
         return
+    metrics.CONNECTED_SOCKETS.inc()
     try:
-        await _seat(websocket, table_id, profile.id)
+        with about_table(table_id):
+            await _seat(websocket, table_id, profile.id)
     finally:
+        metrics.CONNECTED_SOCKETS.dec()
         context.limits.close_socket(profile.id)
 
 
 async def _seat(websocket: WebSocket, table_id: str, profile_id: int) -> None:
-    owner = await context_of(websocket.app).lobby.get(table_id)
+    try:
+        owner = await context_of(websocket.app).lobby.get(table_id)
+    except StorageError as exc:  # the database or Redis is away, or another process owns it
+        await _refuse(websocket, CLOSE_TRY_AGAIN, "unavailable", str(exc))
+        return
     if owner is None:
         await _refuse(websocket, CLOSE_NO_TABLE, "no-table", f"there is no table {table_id!r}")
         return

@@ -1,0 +1,213 @@
+"""The log store of a cluster process: the database's, with every table claimed under a lease.
+
+Before a process loads or creates a table it takes the table's lease
+(:class:`~cardtable.server.cluster.lease.Leases`) and claims the table in the database with the
+lease's token; the table's moves and its final status are then stored only with that token
+(:func:`cardtable.storage.tables.append_action`). A write refused because another process has
+claimed the table since, or attempted once the lease may have expired, raises
+:class:`~cardtable.storage.FencedOutError` (a :class:`~cardtable.storage.StorageError`, so the
+table owner refuses the move and the client keeps its last view) and tells ``on_lost``, so that
+the lobby lets the table go.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from typing import Any
+
+from cardtable.server.cluster.lease import Lease, Leases, LeaseUnavailableError
+from cardtable.server.metrics import LEASE_TAKEOVERS
+from cardtable.storage import (
+    DatabaseLogStore,
+    FencedOutError,
+    ListedTable,
+    RecordEvent,
+    StorageError,
+    StoredTable,
+    TableSummary,
+)
+
+logger = logging.getLogger(__name__)
+
+CLAIM_TRIES = 3
+"""Claims of one table before giving up (each retry follows a token the database refused as
+old, which happens once after Redis lost its counters)."""
+
+
+class TableElsewhereError(StorageError):
+    """Another process owns the table now."""
+
+
+class LeasedLogStore:
+    """A :class:`~cardtable.storage.LogStore` whose tables are each owned under a lease."""
+
+    def __init__(self, inner: DatabaseLogStore, leases: Leases) -> None:
+        self.inner = inner
+        self.db = inner.db
+        self.leases = leases
+        self.on_lost: Callable[[str], None] | None = None
+        previous = leases.on_lost
+
+        def lost(table_id: str) -> None:
+            if previous is not None:
+                previous(table_id)
+            if self.on_lost is not None:
+                self.on_lost(table_id)
+
+        leases.on_lost = lost
+
+    async def claim(self, table_id: str) -> Lease:
+        """Take the table's lease and claim the table with its token in the database.
+
+        :class:`TableElsewhereError` if another process holds the lease, ``StorageError`` if
+        Redis or the database cannot be reached, ``LookupError`` if there is no such table.
+        """
+        try:
+            lease = await self.leases.acquire(table_id)
+        except LeaseUnavailableError as exc:
+            raise StorageError(
+                "the server's coordination service (Redis) could not be reached; try again "
+                "in a moment"
+            ) from exc
+        if lease is None:
+            raise TableElsewhereError(
+                f"table {table_id} is served by another server process right now; try again"
+            )
+        for _ in range(CLAIM_TRIES):
+            try:
+                stored = await self.inner.claim(table_id, lease.token)
+            except BaseException:
+                await self.leases.release(table_id)
+                raise
+            if stored is None:
+                if lease.takeover:
+                    LEASE_TAKEOVERS.inc()
+                    logger.info(
+                        "took table %s over (lease token %d)",
+                        table_id,
+                        lease.token,
+                        extra={"table_id": table_id},
+                    )
+                return lease
+            logger.warning(
+                "table %s: lease token %d is not above the stored %d; asking for a newer one",
+                table_id,
+                lease.token,
+                stored,
+                extra={"table_id": table_id},
+            )
+            renewed = await self.leases.reissue(lease, floor=stored)
+            if renewed is None:
+                break
+            lease = renewed
+        await self.leases.release(table_id)
+        raise TableElsewhereError(
+            f"table {table_id} is served by another server process right now; try again"
+        )
+
+    def _token(self, table_id: str) -> int:
+        lease = self.leases.lease_of(table_id)
+        if lease is None:
+            self._fenced_out(table_id)
+            raise FencedOutError(
+                f"this server process no longer owns table {table_id}; nothing was stored"
+            )
+        return lease.token
+
+    def _fenced_out(self, table_id: str) -> None:
+        """The table is no longer this process's: forget its lease and tell the lobby."""
+        self.leases.held.pop(table_id, None)
+        logger.warning(
+            "table %s: fenced out, letting it go", table_id, extra={"table_id": table_id}
+        )
+        if self.on_lost is not None:
+            self.on_lost(table_id)
+
+    async def release(self, table_id: str) -> None:
+        """Give the table's lease back (it left this process's memory)."""
+        await self.leases.release(table_id)
+
+    # --- the LogStore interface ---------------------------------------------------------------
+
+    async def create(
+        self,
+        *,
+        table_id: str,
+        owner_id: int,
+        game: str,
+        rules: dict[str, Any],
+        seed: int,
+        seats: list[dict[str, Any]],
+        owner_seat: int,
+    ) -> None:
+        """Store a new table and claim it for this process."""
+        await self.inner.create(
+            table_id=table_id,
+            owner_id=owner_id,
+            game=game,
+            rules=rules,
+            seed=seed,
+            seats=seats,
+            owner_seat=owner_seat,
+        )
+        await self.claim(table_id)
+
+    async def load(self, table_id: str) -> StoredTable | None:
+        """Claim the table for this process and read it (``None`` if there is no such table)."""
+        try:
+            await self.claim(table_id)
+        except LookupError:
+            return None
+        try:
+            return await self.inner.load(table_id)
+        except BaseException:
+            await self.leases.release(table_id)
+            raise
+
+    async def sit(self, table_id: str, seat: int, profile_id: int, name: str) -> None:
+        """Seat a profile at a free human seat under ``name``."""
+        self._token(table_id)
+        await self.inner.sit(table_id, seat, profile_id, name)
+
+    async def append(
+        self, table_id: str, index: int, seat: int, notation: str, summary: TableSummary | None
+    ) -> None:
+        """Store a move, only while this process still owns the table."""
+        token = self._token(table_id)
+        try:
+            await self.inner.append(table_id, index, seat, notation, summary, fence=token)
+        except FencedOutError:
+            self._fenced_out(table_id)
+            raise
+
+    async def set_summary(self, table_id: str, summary: TableSummary) -> None:
+        """Store the summary of a table stored before summaries were kept."""
+        await self.inner.set_summary(table_id, summary)
+
+    async def set_status(self, table_id: str, status: str, result: dict[str, Any] | None) -> None:
+        """Store a finished or abandoned table, only while this process still owns it."""
+        token = self._token(table_id)
+        try:
+            await self.inner.set_status(table_id, status, result, fence=token)
+        except FencedOutError:
+            self._fenced_out(table_id)
+            raise
+
+    async def record(self, profile_id: int, events: list[RecordEvent]) -> None:
+        """Store record events (each at most once, by key, whichever process sends them)."""
+        await self.inner.record(profile_id, events)
+
+    async def list(
+        self, profile_id: int, *, status: str, limit: int, offset: int
+    ) -> tuple[list[ListedTable], int]:
+        """One page of a profile's tables with ``status``, and their number in all."""
+        return await self.inner.list(profile_id, status=status, limit=limit, offset=offset)
+
+    async def count_created(self, profile_id: int, *, status: str) -> int:
+        """How many tables with ``status`` a profile created."""
+        return await self.inner.count_created(profile_id, status=status)
+
+    def close(self) -> None:
+        """Finish the queued writes (the leases are given back by :meth:`Leases.close`)."""
+        self.inner.close()
