@@ -165,7 +165,32 @@ async def _forget(redis_url: str, table_id: str) -> None:
 # --- a server that lost its lease ---------------------------------------------------------------
 
 
-def test_a_server_whose_lease_passed_on_refuses_the_move_and_drops_the_table(
+async def steal(postgres_url: str, redis_url: str, table_id: str) -> int:
+    """Another process takes the table: the lease is gone from Redis (as when it expired) and
+    the other process claims the table with a newer token; that token."""
+    thief = Redis.from_url(redis_url)
+    await thief.delete(lease_key(table_id))
+    other = Leases(thief, ttl=5.0, holder="other", autorenew=False)
+    db = Database(postgres_url)
+    store = LeasedLogStore(DatabaseLogStore(db), other)
+    lease = await store.claim(table_id)
+    await thief.aclose()
+    store.close()
+    db.close()
+    return lease.token
+
+
+def stored_fence(postgres_url: str, table_id: str) -> int:
+    db = Database(postgres_url)
+    with db.engine.connect() as connection:
+        fence: int = connection.execute(
+            text("SELECT fence FROM game_tables WHERE id = :id"), {"id": table_id}
+        ).scalar_one()
+    db.close()
+    return fence
+
+
+def test_a_stalled_server_whose_lease_passed_on_refuses_the_move_and_drops_the_table(
     postgres_url: str, redis_url: str, make_client: Callable[..., TestClient]
 ) -> None:
     settings = Settings(
@@ -178,27 +203,13 @@ def test_a_server_whose_lease_passed_on_refuses_the_move_and_drops_the_table(
         state = wait_for_turn(ws)
         owner = lobby.tables[table_id]
         before = owner.state
-        assert owner.store is not None
-
-        async def steal() -> int:
-            # Another process takes the table while this one is stalled: its lease is gone
-            # from Redis, and the other claims the table with a newer token.
-            thief = Redis.from_url(redis_url)
-            await thief.delete(lease_key(table_id))
-            other = Leases(thief, ttl=5.0, holder="other", autorenew=False)
-            db = Database(postgres_url)
-            store = LeasedLogStore(DatabaseLogStore(db), other)
-            lease = await store.claim(table_id)
-            await thief.aclose()
-            store.close()
-            db.close()
-            return lease.token
-
-        token = asyncio.run(steal())
+        # The process stalls: no renewal reaches Redis, and another process takes the table.
+        client.portal.call(client.app.state.cluster.leases.stop_renewing)
+        token = asyncio.run(steal(postgres_url, redis_url, table_id))
         ws.send_json({"type": "action", "version": state["version"], "action": state["legal"][0]})
         error = receive(ws)
         assert error["type"] == "error" and error["code"] == "unavailable"
-        assert "another server process" in error["message"]
+        assert "another server process" in error["message"] or "no longer owns" in error["message"]
         moved = receive(ws)
         assert moved["code"] == "unavailable" and "connect again" in moved["message"]
         with pytest.raises(WebSocketDisconnect) as closed:
@@ -207,9 +218,28 @@ def test_a_server_whose_lease_passed_on_refuses_the_move_and_drops_the_table(
         assert table_id not in lobby.tables and owner.state is before
     stored = storage.load_table(Database(postgres_url), table_id)
     assert stored is not None and len(stored.actions) == state["version"]
-    with Database(postgres_url).engine.connect() as connection:
-        fence = connection.execute(
-            text("SELECT fence FROM game_tables WHERE id = :id"), {"id": table_id}
-        ).scalar_one()
-    assert fence == token
+    assert stored_fence(postgres_url, table_id) == token
+    asyncio.run(_forget(redis_url, table_id))
+
+
+def test_a_server_that_finds_its_lease_gone_at_renewal_drops_the_table(
+    postgres_url: str, redis_url: str, make_client: Callable[..., TestClient]
+) -> None:
+    settings = Settings(
+        test_seed=7, limit_messages="1000/second", redis_url=redis_url, lease_seconds=0.3
+    )
+    client = make_client(url=postgres_url, settings=settings)
+    table_id = new_table(client, "indecision")
+    lobby = context_of(client.app).lobby
+    with client.websocket_connect(f"/ws/tables/{table_id}") as ws:
+        state = wait_for_turn(ws)
+        token = asyncio.run(steal(postgres_url, redis_url, table_id))
+        moved = receive(ws)  # the next renewal finds the lease gone
+        assert moved["code"] == "unavailable" and "connect again" in moved["message"]
+        with pytest.raises(WebSocketDisconnect) as closed:
+            receive(ws)
+        assert closed.value.code == 1013 and table_id not in lobby.tables
+    stored = storage.load_table(Database(postgres_url), table_id)
+    assert stored is not None and len(stored.actions) == state["version"]
+    assert stored_fence(postgres_url, table_id) == token
     asyncio.run(_forget(redis_url, table_id))

@@ -6,6 +6,7 @@ revision, full of games and records, keeps every row through the upgrade."""
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -378,3 +379,17 @@ def test_postgresql_database_of_the_previous_schema_is_upgraded_with_nothing_los
     postgres_url: str,
 ) -> None:
     upgraded_keeps_everything(postgres_url)
+
+
+def test_servers_starting_together_on_a_new_postgresql_database_migrate_one_at_a_time(
+    postgres_url: str,
+) -> None:
+    def start() -> str | None:
+        db = Database(postgres_url)
+        revision = current_revision(db.engine)
+        db.close()
+        return revision
+
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        revisions = list(pool.map(lambda _: start(), range(4)))
+    assert revisions == [head_revision()] * 4

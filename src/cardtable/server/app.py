@@ -84,6 +84,8 @@ def create_app(
         openapi_url="/api/openapi.json",
     )
     app.state.redis = None if cluster is None else cluster.redis
+    app.state.relay = None if cluster is None else cluster.relay
+    app.state.cluster = cluster
     app.state.cardtable = AppContext(
         db=db, lobby=lobby, settings=settings, limits=RateLimits(settings)
     )

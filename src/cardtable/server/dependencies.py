@@ -34,8 +34,9 @@ TableId = Annotated[str, Path(min_length=1, max_length=MAX_TABLE_ID_LENGTH)]
 
 
 async def table_or_404(table_id: TableId, lobby: LobbyDep) -> TableOwner:
-    """The table named in the path, loaded if needed; 404 when there is none."""
-    owner = await lobby.get(table_id)
+    """The table named in the path, loaded if needed (a copy to read, when another process of
+    a cluster owns it); 404 when there is none."""
+    owner = await lobby.read(table_id)
     if owner is None:
         raise HTTPException(404, f"there is no table {table_id!r}")
     return owner

@@ -30,6 +30,7 @@ from cardtable.fairness import derive_seed
 from cardtable.games.contract import TERMINAL, AnyEngine
 from cardtable.registry import canonical_name, get_engine
 from cardtable.server import metrics
+from cardtable.server.cluster.store import TableElsewhereError
 from cardtable.server.fair_deals import Commitments
 from cardtable.server.narration import Outcome, finished_between
 from cardtable.server.options import DEFAULT_OPTIONS, bot_move_seconds
@@ -334,6 +335,39 @@ class Lobby:
             if profile is not None:
                 self.remember_options(profile.id, {**DEFAULT_OPTIONS, **profile.options})
         return owner
+
+    async def read(self, table_id: str) -> TableOwner | None:
+        """The table to read from: its owner (loaded if need be), or a snapshot when another
+        process of a cluster owns it."""
+        try:
+            return await self.get(table_id)
+        except TableElsewhereError:
+            return await self.snapshot(table_id)
+
+    async def snapshot(self, table_id: str) -> TableOwner | None:
+        """The table for reading only: the one in memory, or else (when another process of a
+        cluster owns it) a copy replayed from the stored log, which is never kept, never moves
+        its computer players and can store nothing."""
+        owner = self.tables.get(table_id)
+        if owner is not None:
+            return owner
+        stored = await asyncio.to_thread(storage.load_table, self.db, table_id)
+        if stored is None:
+            return None
+        engine, rules, state, _outcomes = await asyncio.to_thread(_replay, stored)
+        return self._owner(
+            table_id=stored.id,
+            game=stored.game,
+            engine=engine,
+            rules=rules,
+            seed=stored.seed,
+            seats=seats_from_json(stored.seats),
+            seated=dict(stored.seated),
+            state=state,
+            log=list(stored.actions),
+            status=stored.status,
+            creator=stored.owner_id,
+        )
 
     def thinkers(self) -> ProcessPoolExecutor | None:
         """The worker processes of the searching computer players, started on first use

@@ -79,7 +79,7 @@ async def my_finished_games(request: Request, profile: CurrentProfile) -> list[F
     )
     listed = []
     for table_id in ids[:30]:
-        owner = await context.lobby.get(table_id)
+        owner = await context.lobby.read(table_id)
         if owner is None or not owner.finished:
             continue
         result = owner.engine.result(owner.state)

@@ -25,6 +25,8 @@ from typing import Any
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from cardtable.server import metrics
+from cardtable.server.cluster.proxy import serve_through_relay
+from cardtable.server.cluster.store import TableElsewhereError
 from cardtable.server.context import context_of
 from cardtable.server.identity import client_address, websocket_profile
 from cardtable.server.logs import about_table
@@ -39,7 +41,7 @@ from cardtable.server.messages import (
 )
 from cardtable.server.rate_limits import CLOSE_RATE_LIMITED
 from cardtable.server.security import origin_refusal
-from cardtable.server.table import TableOwner
+from cardtable.server.table import Connection, TableOwner
 from cardtable.storage import StorageError
 
 logger = logging.getLogger(__name__)
@@ -61,17 +63,23 @@ class SocketConnection:
     def __init__(self, websocket: WebSocket) -> None:
         self.websocket = websocket
         self._send_lock = asyncio.Lock()
+        self.closed = False
 
     async def send(self, message: dict[str, Any]) -> None:
-        """Send one server message as a JSON text frame."""
+        """Send one server message as a JSON text frame (nothing once closed)."""
         async with self._send_lock:
-            await self.websocket.send_text(dumps(message))
+            if not self.closed:
+                await self.websocket.send_text(dumps(message))
 
     async def moved(self) -> None:
         """The table passed to another server process: close, so that the page connects
         again (and reaches the table's new owner)."""
-        with contextlib.suppress(Exception):
-            await _refuse(self.websocket, CLOSE_TRY_AGAIN, "unavailable", MOVED)
+        async with self._send_lock:
+            if self.closed:
+                return
+            self.closed = True
+            with contextlib.suppress(Exception):
+                await refuse(self.websocket, CLOSE_TRY_AGAIN, "unavailable", MOVED)
 
 
 @router.websocket("/ws/tables/{table_id}")
@@ -81,17 +89,17 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
     await websocket.accept()
     refusal = origin_refusal(websocket.scope, context.settings.allowed_origins)
     if refusal is not None:
-        await _refuse(websocket, CLOSE_BAD_ORIGIN, "forbidden-origin", refusal)
+        await refuse(websocket, CLOSE_BAD_ORIGIN, "forbidden-origin", refusal)
         return
     profile = await websocket_profile(websocket)
     if profile is None:
-        await _refuse(websocket, CLOSE_NO_PROFILE, "not-seated", "no profile: load the app first")
+        await refuse(websocket, CLOSE_NO_PROFILE, "not-seated", "no profile: load the app first")
         return
     limited = context.limits.hit(
         "socket", f"address:{client_address(websocket)}", f"profile:{profile.id}"
     ) or context.limits.open_socket(profile.id)
     if limited is not None:
-        await _refuse(websocket, CLOSE_RATE_LIMITED, "rate-limited", limited.message)
+        await refuse(websocket, CLOSE_RATE_LIMITED, "rate-limited", limited.message)
         return
     metrics.CONNECTED_SOCKETS.inc()
     try:
@@ -103,17 +111,25 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
 
 
 async def _seat(websocket: WebSocket, table_id: str, profile_id: int) -> None:
+    relay = getattr(websocket.app.state, "relay", None)
     try:
         owner = await context_of(websocket.app).lobby.get(table_id)
-    except StorageError as exc:  # the database or Redis is away, or another process owns it
-        await _refuse(websocket, CLOSE_TRY_AGAIN, "unavailable", str(exc))
+    except TableElsewhereError as exc:  # another process of the cluster owns the table
+        if relay is None:
+            await refuse(websocket, CLOSE_TRY_AGAIN, "unavailable", str(exc))
+            return
+        owner = await serve_through_relay(websocket, relay, table_id, profile_id)
+        if owner is None:
+            return
+    except StorageError as exc:  # the database or Redis is away
+        await refuse(websocket, CLOSE_TRY_AGAIN, "unavailable", str(exc))
         return
     if owner is None:
-        await _refuse(websocket, CLOSE_NO_TABLE, "no-table", f"there is no table {table_id!r}")
+        await refuse(websocket, CLOSE_NO_TABLE, "no-table", f"there is no table {table_id!r}")
         return
     seat = next((s for s, p in owner.seated.items() if p == profile_id), None)
     if seat is None:
-        await _refuse(websocket, CLOSE_NOT_SEATED, "not-seated", "you do not sit at this table")
+        await refuse(websocket, CLOSE_NOT_SEATED, "not-seated", "you do not sit at this table")
         return
     connection = SocketConnection(websocket)
     async with owner.lock:
@@ -127,7 +143,8 @@ async def _seat(websocket: WebSocket, table_id: str, profile_id: int) -> None:
         owner.detach(seat, connection)
 
 
-async def _refuse(websocket: WebSocket, code: int, error: Any, message: str) -> None:
+async def refuse(websocket: WebSocket, code: int, error: Any, message: str) -> None:
+    """Send one error message and close the socket with ``code``."""
     await websocket.send_text(dumps(error_message(error, message)))
     await websocket.close(code=code, reason=message[:120])
 
@@ -140,15 +157,12 @@ async def _serve(
     socket_key = f"socket:{id(connection)}"
     while True:
         frame = await websocket.receive()
-        if frame["type"] == "websocket.disconnect":
+        if frame["type"] == "websocket.disconnect" or connection.closed:
             return
         received = time.perf_counter()
-        raw = frame.get("text")
+        raw = frame_text(frame, max_frame)
         if raw is None:
-            raw = frame.get("bytes") or b""
-        size = len(raw.encode("utf-8", "surrogatepass")) if isinstance(raw, str) else len(raw)
-        if size > max_frame:
-            await _refuse(
+            await refuse(
                 websocket,
                 CLOSE_TOO_LARGE,
                 "too-large",
@@ -159,24 +173,38 @@ async def _serve(
         if limited is not None:
             await connection.send(error_message("rate-limited", limited.message))
             continue
-        try:
-            message = parse_client_message(raw)
-            if message.type == "action":
-                await owner.submit(seat, message, received)
-            elif message.type == "hint":
-                action, reason = await owner.hint(seat)
-                await connection.send(hint_message(action, reason))
-            elif message.type == "coach":
-                report = await owner.coach(seat)
-                await connection.send(coach_message(**report))
-            else:
-                await connection.send(pong_message())
-        except ProtocolError as exc:
-            await connection.send(exc.to_message())
-        except WebSocketDisconnect:
-            raise
-        except Exception:  # the table must keep serving whatever one message did
-            logger.exception("table %s seat %d: message failed", owner.table_id, seat)
-            await connection.send(
-                error_message("server", "the server could not handle that message")
-            )
+        await answer_frame(owner, seat, connection, raw, received)
+
+
+async def answer_frame(
+    owner: TableOwner, seat: int, connection: Connection, raw: str | bytes, received: float
+) -> None:
+    """Answer one frame of a seat's connection (local, or proxied from another process)."""
+    try:
+        message = parse_client_message(raw)
+        if message.type == "action":
+            await owner.submit(seat, message, received)
+        elif message.type == "hint":
+            action, reason = await owner.hint(seat)
+            await connection.send(hint_message(action, reason))
+        elif message.type == "coach":
+            report = await owner.coach(seat)
+            await connection.send(coach_message(**report))
+        else:
+            await connection.send(pong_message())
+    except ProtocolError as exc:
+        await connection.send(exc.to_message())
+    except WebSocketDisconnect:
+        raise
+    except Exception:  # the table must keep serving whatever one message did
+        logger.exception("table %s seat %d: message failed", owner.table_id, seat)
+        await connection.send(error_message("server", "the server could not handle that message"))
+
+
+def frame_text(frame: Any, max_frame: int) -> str | bytes | None:
+    """A received frame's text (or bytes); ``None`` when it is larger than ``max_frame``."""
+    raw = frame.get("text")
+    if raw is None:
+        raw = frame.get("bytes") or b""
+    size = len(raw.encode("utf-8", "surrogatepass")) if isinstance(raw, str) else len(raw)
+    return None if size > max_frame else raw

@@ -6,6 +6,9 @@
 * A database made by the first release (the five tables, no ``alembic_version``) is stamped
   with the baseline and then upgraded.
 * Any other database is upgraded from the revision it records.
+
+On PostgreSQL the whole step holds an advisory lock, so that servers starting together migrate
+one after the other.
 """
 
 from __future__ import annotations
@@ -16,12 +19,13 @@ from alembic import command
 from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
-from sqlalchemy import Connection, Engine, inspect
+from sqlalchemy import Connection, Engine, inspect, text
 
 from cardtable.storage.models import Base
 
 BASELINE: Final = "0001"
 SCRIPT_LOCATION: Final = "cardtable.storage:migrations"
+MIGRATION_LOCK: Final = 0x63617264  # "card": the PostgreSQL advisory lock held while migrating
 
 
 def alembic_config(connection: Connection | None = None) -> Config:
@@ -49,6 +53,11 @@ def current_revision(engine: Engine) -> str | None:
 def upgrade(engine: Engine) -> None:
     """Bring the database's schema to the newest revision (see the module docstring)."""
     with engine.begin() as connection:
+        if connection.dialect.name == "postgresql":
+            # Several servers of a cluster may start at once on a new database: one at a time
+            # migrates (the lock lasts until this transaction ends), the others then find the
+            # schema up to date.
+            connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK})
         tables = set(inspect(connection).get_table_names())
         config = alembic_config(connection)
         if "alembic_version" not in tables:

@@ -138,7 +138,8 @@ def append_action(
 ) -> None:
     """Append move number ``index`` (0-based) to a table's log, with the table's summary after
     it when given. With ``fence``, only while the table is claimed with that token
-    (:class:`FencedOutError` otherwise, storing nothing)."""
+    (:class:`FencedOutError` otherwise, storing nothing, as when another process stored a move
+    with this number first; without, that is an ``IntegrityError``)."""
     # Plain statements rather than ORM objects: this runs after every move of every table.
     values: dict[str, Any] = {"updated_at": utc_now(), "moves": index + 1}
     if summary is not None:
@@ -161,6 +162,8 @@ def append_action(
                 )
             )
     except IntegrityError as exc:  # the log's primary key: this move number is taken
+        if fence is None:
+            raise
         raise FencedOutError(
             f"move {index} of table {table_id} is already stored by another server process; "
             "nothing was stored"

@@ -275,11 +275,16 @@ class Leases:
             except Exception:  # the renewer must outlive any one failure
                 logger.exception("renewing table leases failed")
 
-    async def close(self) -> None:
-        """Stop renewing and give every lease back."""
+    async def stop_renewing(self) -> None:
+        """Renew no more (at shutdown; tests use it to play a process that stalls)."""
+        self.autorenew = False
         if self._renewer is not None:
             self._renewer.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._renewer
+
+    async def close(self) -> None:
+        """Stop renewing and give every lease back."""
+        await self.stop_renewing()
         for table_id in list(self.held):
             await self.release(table_id)

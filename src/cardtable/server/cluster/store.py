@@ -13,7 +13,7 @@ the lobby lets the table go.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from cardtable.server.cluster.lease import Lease, Leases, LeaseUnavailableError
@@ -47,6 +47,8 @@ class LeasedLogStore:
         self.db = inner.db
         self.leases = leases
         self.on_lost: Callable[[str], None] | None = None
+        self.on_claimed: Callable[[str], Awaitable[None]] | None = None
+        """Awaited once the table is this process's (the relay listens for its messages)."""
         previous = leases.on_lost
 
         def lost(table_id: str) -> None:
@@ -81,6 +83,8 @@ class LeasedLogStore:
                 await self.leases.release(table_id)
                 raise
             if stored is None:
+                if self.on_claimed is not None:
+                    await self.on_claimed(table_id)
                 if lease.takeover:
                     LEASE_TAKEOVERS.inc()
                     logger.info(

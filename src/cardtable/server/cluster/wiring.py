@@ -1,6 +1,6 @@
-"""One process's part in a cluster: its Redis client, its leases and its leased log store, and
-how they are tied to the lobby (a table whose lease is lost is dropped; a table that leaves
-memory gives its lease back)."""
+"""One process's part in a cluster: its Redis client, its leases, its leased log store and its
+relay, and how they are tied to the lobby (a table whose lease is lost is dropped; a table
+that leaves memory gives its lease back; a claimed table's inbox is listened to)."""
 
 from __future__ import annotations
 
@@ -9,10 +9,13 @@ import contextlib
 import logging
 import os
 import secrets
+from collections.abc import Coroutine
+from typing import Any
 
 from redis.asyncio import Redis
 
 from cardtable.server.cluster.lease import Leases
+from cardtable.server.cluster.relay import Relay
 from cardtable.server.cluster.store import LeasedLogStore
 from cardtable.server.lobby import Lobby
 from cardtable.server.settings import Settings
@@ -31,30 +34,46 @@ class Cluster:
         holder = f"{os.getpid()}-{secrets.token_hex(4)}"
         self.leases = Leases(self.redis, ttl=settings.lease_seconds, holder=holder)
         self.store = LeasedLogStore(DatabaseLogStore(db), self.leases)
+        self.relay = Relay(self.redis, self.leases)
         self._releases: set[asyncio.Task[None]] = set()
 
     def attach(self, lobby: Lobby) -> None:
         """Drop the lobby's tables whose lease is lost; give back the leases of the tables
         that leave its memory."""
 
+        from cardtable.server.websocket import answer_frame
+
         def lost(table_id: str) -> None:
             if lobby.drop(table_id) is not None:
                 logger.warning(
                     "table %s passed to another process", table_id, extra={"table_id": table_id}
                 )
+            self._later(self.relay.disown(table_id))
+
+        async def release(table_id: str) -> None:
+            await self.relay.disown(table_id)
+            await self.store.release(table_id)
 
         def let_go(table_id: str) -> None:
-            task = asyncio.get_running_loop().create_task(self.store.release(table_id))
-            self._releases.add(task)
-            task.add_done_callback(self._releases.discard)
+            self._later(release(table_id))
 
         self.store.on_lost = lost
+        self.store.on_claimed = self.relay.own
+        self.relay.lobby = lobby
+        self.relay.handle_frame = answer_frame
         lobby.on_let_go = let_go
+
+    def _later(self, work: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.get_running_loop().create_task(work)
+        self._releases.add(task)
+        task.add_done_callback(self._releases.discard)
 
     async def close(self) -> None:
         """Give every lease back and close the Redis connections."""
         if self._releases:
             await asyncio.gather(*self._releases, return_exceptions=True)
+        with contextlib.suppress(Exception):
+            await self.relay.close()
         with contextlib.suppress(Exception):
             await self.leases.close()
         with contextlib.suppress(Exception):

@@ -1,0 +1,297 @@
+"""The relay: a person connected to one process plays at a table owned by another, through
+Redis pub/sub.
+
+The owner of a table listens on the table's inbox (``cardtable:inbox:<table>``). A process
+whose websocket is for a table owned elsewhere becomes a *proxy*: it says hello to the inbox
+(with the profile, for the owner to find the seat), forwards every frame the page sends, and
+the owner answers on the proxy process's own channel (``cardtable:proc:<holder>``): the seat's
+state at once, then every new view, errors, hints and coach reports, exactly as it answers its
+own sockets. To the owner a proxied socket is one more connection of the seat
+(:class:`RemoteConnection`), so every view reaches every seat wherever it is connected.
+
+The proxy watches the table's lease. When it lapses (the owner died) the proxy's process takes
+the table over itself (it claims the lease, replays the log, and serves the socket as its own);
+when another process holds it, the proxy says hello again to the new owner. Either way the
+page keeps its socket and gets the table's state again. Actions carry the version they were
+made for, so one that was sent again after a takeover is refused as stale, never applied twice.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import json
+import logging
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+from redis.asyncio import Redis
+from redis.asyncio.client import PubSub
+from redis.exceptions import RedisError
+
+from cardtable.server.cluster.lease import PREFIX, Leases
+
+logger = logging.getLogger(__name__)
+
+HELLO_SECONDS: Final = 2.0
+"""A proxy whose hello got no answer in this time says it again."""
+
+
+def inbox(table_id: str) -> str:
+    """The channel the owner of a table listens on.
+
+    >>> inbox("t1")
+    'cardtable:inbox:t1'
+    """
+    return f"{PREFIX}inbox:{table_id}"
+
+
+def process_channel(holder: str) -> str:
+    """The channel of one process, where owners answer its proxied sockets.
+
+    >>> process_channel("41-ab")
+    'cardtable:proc:41-ab'
+    """
+    return f"{PREFIX}proc:{holder}"
+
+
+@dataclass(slots=True)
+class RemoteConnection:
+    """A proxied socket as its table owner sees it: sending publishes to the proxy's process."""
+
+    relay: Relay
+    holder: str
+    conn: str
+    table_id: str
+
+    async def send(self, message: dict[str, Any]) -> None:
+        """Send one server message to the proxied page."""
+        await self.relay.publish(
+            process_channel(self.holder), {"conn": self.conn, "message": message}
+        )
+
+    async def moved(self) -> None:
+        """The table left this process: the proxy finds its new owner."""
+        await self.relay.publish(process_channel(self.holder), {"conn": self.conn, "moved": True})
+
+
+@dataclass(slots=True)
+class Proxy:
+    """One proxied socket on this process: what its owner sent, waiting to be written."""
+
+    conn: str
+    table_id: str
+    profile_id: int
+    inbox: asyncio.Queue[dict[str, Any]] = field(default_factory=asyncio.Queue)
+    answered: bool = False
+
+
+# What the owner's side does with one proxied frame: (table, seat, connection, raw frame,
+# arrival time) -> nothing (answers go through the connection).
+FrameHandler = Callable[[Any, int, Any, str, float], Awaitable[None]]
+
+
+class Relay:
+    """This process's side of the relay (see the module docstring)."""
+
+    def __init__(self, redis: Redis, leases: Leases) -> None:
+        self.redis = redis
+        self.leases = leases
+        self.holder = leases.holder
+        self.lobby: Any = None
+        self.handle_frame: FrameHandler | None = None
+        self.proxies: dict[str, Proxy] = {}
+        self.remotes: dict[str, tuple[RemoteConnection, int]] = {}
+        self._numbers = itertools.count(1)
+        self._pubsub: PubSub | None = None
+        self._reader: asyncio.Task[None] | None = None
+        self._owned: set[str] = set()
+        self._queues: dict[str, asyncio.Queue[dict[str, Any]]] = {}
+        self._tasks: dict[str, asyncio.Task[None]] = {}
+
+    # --- plumbing -----------------------------------------------------------------------------
+
+    async def publish(self, channel: str, payload: dict[str, Any]) -> None:
+        """Publish one JSON payload (lost, with a warning, if Redis cannot be reached)."""
+        try:
+            await self.redis.publish(channel, json.dumps(payload, separators=(",", ":")))
+        except RedisError as exc:
+            logger.warning("could not publish to %s: %s", channel, exc)
+            raise ConnectionError("Redis could not be reached") from exc
+
+    async def _ensure_reader(self) -> PubSub:
+        if self._pubsub is None:
+            self._pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
+            await self._pubsub.subscribe(process_channel(self.holder))
+        if self._reader is None or self._reader.done():
+            self._reader = asyncio.get_running_loop().create_task(self._read_forever())
+        return self._pubsub
+
+    async def _read_forever(self) -> None:
+        while True:
+            pubsub = self._pubsub
+            assert pubsub is not None
+            try:
+                message = await pubsub.get_message(timeout=1.0)
+            except RedisError as exc:
+                logger.warning("the relay lost Redis: %s; listening again", exc)
+                await asyncio.sleep(0.5)
+                with contextlib.suppress(RedisError):
+                    channels = [process_channel(self.holder), *map(inbox, self._owned)]
+                    await pubsub.subscribe(*channels)
+                    for proxy in self.proxies.values():
+                        proxy.inbox.put_nowait({"moved": True})  # say hello again
+                continue
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                logger.exception("the relay's reader failed; listening again")
+                await asyncio.sleep(0.5)
+                continue
+            if message is None:
+                continue
+            try:
+                channel = message["channel"]
+                channel = channel.decode() if isinstance(channel, bytes) else str(channel)
+                payload = json.loads(message["data"])
+                self._dispatch(channel, payload)
+            except Exception:
+                logger.exception("the relay could not read a message")
+
+    def _dispatch(self, channel: str, payload: dict[str, Any]) -> None:
+        if channel == process_channel(self.holder):
+            proxy = self.proxies.get(str(payload.get("conn")))
+            if proxy is not None:
+                proxy.inbox.put_nowait(payload)
+            return
+        table_id = channel.removeprefix(f"{PREFIX}inbox:")
+        queue = self._queues.get(table_id)
+        if queue is None:  # one worker a table: its messages are answered in order
+            queue = self._queues[table_id] = asyncio.Queue()
+            task = asyncio.get_running_loop().create_task(self._serve_inbox(table_id, queue))
+            self._tasks[table_id] = task
+        queue.put_nowait(payload)
+
+    async def _serve_inbox(self, table_id: str, queue: asyncio.Queue[dict[str, Any]]) -> None:
+        while True:
+            payload = await queue.get()
+            try:
+                await self._serve_remote(table_id, payload)
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                logger.exception("table %s: a relayed message failed", table_id)
+
+    # --- the owner's side ---------------------------------------------------------------------
+
+    async def own(self, table_id: str) -> None:
+        """Listen on the table's inbox (this process now owns it)."""
+        pubsub = await self._ensure_reader()
+        self._owned.add(table_id)
+        await pubsub.subscribe(inbox(table_id))
+
+    async def disown(self, table_id: str) -> None:
+        """Stop listening on the table's inbox, and tell its proxied sockets to look for the
+        new owner."""
+        self._owned.discard(table_id)
+        self._queues.pop(table_id, None)
+        worker = self._tasks.pop(table_id, None)
+        if worker is not None and worker is not asyncio.current_task():
+            worker.cancel()
+        for conn, (remote, _seat) in list(self.remotes.items()):
+            if remote.table_id == table_id:
+                del self.remotes[conn]
+                with contextlib.suppress(ConnectionError):
+                    await remote.moved()
+        if self._pubsub is not None:
+            with contextlib.suppress(RedisError):
+                await self._pubsub.unsubscribe(inbox(table_id))
+
+    async def _serve_remote(self, table_id: str, payload: dict[str, Any]) -> None:
+        from cardtable.server.logs import bind_table
+
+        bind_table(table_id)
+        op, conn = payload.get("op"), str(payload.get("conn"))
+        holder = str(payload.get("holder"))
+        lobby = self.lobby
+        owner = lobby.tables.get(table_id) if lobby is not None else None
+        if op == "bye":
+            known = self.remotes.pop(conn, None)
+            if known is not None and owner is not None:
+                owner.detach(known[1], known[0])
+            return
+        if owner is None or self.handle_frame is None:
+            await RemoteConnection(self, holder, conn, table_id).moved()
+            return
+        if op == "hello":
+            profile_id = payload.get("profile")
+            seat = next((s for s, p in owner.seated.items() if p == profile_id), None)
+            remote = RemoteConnection(self, holder, conn, table_id)
+            if seat is None:
+                await self.publish(process_channel(holder), {"conn": conn, "refuse": "not-seated"})
+                return
+            previous = self.remotes.pop(conn, None)
+            if previous is not None:
+                owner.detach(previous[1], previous[0])
+            self.remotes[conn] = (remote, seat)
+            async with owner.lock:
+                owner.attach(seat, remote)
+                await remote.send(owner.state_for(seat))
+            return
+        known = self.remotes.get(conn)
+        if known is None:  # a frame for a socket this owner never greeted: greet again
+            await RemoteConnection(self, holder, conn, table_id).moved()
+            return
+        remote, seat = known
+        await self.handle_frame(
+            owner, seat, remote, str(payload.get("raw", "")), time.perf_counter()
+        )
+
+    # --- the proxy's side ---------------------------------------------------------------------
+
+    async def open_proxy(self, table_id: str, profile_id: int) -> Proxy:
+        """A proxy for a socket of ``profile_id`` at a table owned elsewhere."""
+        await self._ensure_reader()
+        conn = f"{self.holder}/{next(self._numbers)}"
+        proxy = Proxy(conn, table_id, profile_id)
+        self.proxies[conn] = proxy
+        await self.hello(proxy)
+        return proxy
+
+    async def hello(self, proxy: Proxy) -> None:
+        """Introduce the proxied socket to the table's owner (again)."""
+        proxy.answered = False
+        await self.publish(
+            inbox(proxy.table_id),
+            {"op": "hello", "conn": proxy.conn, "holder": self.holder, "profile": proxy.profile_id},
+        )
+
+    async def forward(self, proxy: Proxy, raw: str) -> None:
+        """Send one frame of the page to the table's owner."""
+        await self.publish(
+            inbox(proxy.table_id),
+            {"op": "frame", "conn": proxy.conn, "holder": self.holder, "raw": raw},
+        )
+
+    async def close_proxy(self, proxy: Proxy) -> None:
+        """The page went away: the owner forgets the socket."""
+        self.proxies.pop(proxy.conn, None)
+        with contextlib.suppress(ConnectionError):
+            await self.publish(
+                inbox(proxy.table_id), {"op": "bye", "conn": proxy.conn, "holder": self.holder}
+            )
+
+    async def close(self) -> None:
+        """Stop listening."""
+        if self._reader is not None:
+            self._reader.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._reader
+        for task in list(self._tasks.values()):
+            task.cancel()
+        if self._pubsub is not None:
+            with contextlib.suppress(Exception):
+                await self._pubsub.aclose()  # type: ignore[no-untyped-call]
