@@ -10,7 +10,8 @@ import shutil
 import sqlite3
 import subprocess
 import sys
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -174,3 +175,33 @@ def test_a_move_the_full_disk_cannot_store_is_refused_and_the_table_is_unchanged
         assert (owner.version, owner.state, owner.log) == before
         ws.send_json({"type": "ping"})
         assert receive(ws) == {"type": "pong"}
+
+
+def test_a_computer_players_move_the_database_cannot_store_is_tried_again_later(
+    make_client: Callable[..., TestClient],
+) -> None:
+    client = make_client(bot_delay_scale=0.5)
+    table_id = new_table(client, "indian-rummy")
+    owner = owner_of(client, table_id)
+    db = context_of(client.app).db
+
+    def full(_connection: Any, _cursor: Any, statement: str, *_args: Any) -> None:
+        if statement.lstrip().upper().startswith(("INSERT", "UPDATE", "DELETE")):
+            raise sqlite3.OperationalError("database or disk is full")
+
+    with client.websocket_connect(f"/ws/tables/{table_id}") as ws:
+        state = wait_for_turn(ws)
+        ws.send_json({"type": "action", "version": state["version"], "action": "draw stock"})
+        drawn = receive(ws)
+        discard = next(a for a in drawn["legal"] if a.startswith("discard"))
+        ws.send_json({"type": "action", "version": drawn["version"], "action": discard})
+        ours = receive(ws)
+        assert ours["to_move"] == 1 and owner.bot_seat(1)
+        # The computer player's move comes while the disk is full: it cannot be stored.
+        event.listen(db.engine, "before_cursor_execute", full)
+        time.sleep(1.5)  # past the computer player's pause (0.4 s): it has tried and failed
+        assert owner.version == ours["version"]
+        event.remove(db.engine, "before_cursor_execute", full)
+        moved = receive(ws)  # once the disk has room again, it tries again and moves
+        assert moved["version"] == ours["version"] + 1
+        assert moved["last_action"]["seat"] == 1

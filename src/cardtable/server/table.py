@@ -40,6 +40,10 @@ from cardtable.storage import ABANDONED, FINISHED, LogStore, RecordEvent, Storag
 
 logger = logging.getLogger(__name__)
 
+MAX_STORE_RETRY_SECONDS = 30.0
+"""The longest a computer player waits before trying again a move the database could not
+store (a database that is away, a full disk)."""
+
 
 class Connection(Protocol):
     """A client connection: sends one server message (a JSON-ready dict)."""
@@ -346,6 +350,7 @@ class TableOwner:
     async def _run_bots(self) -> None:
         """Play the computer seats' moves, paced, until a human is to move or the game ends."""
         bind_table(self.table_id)
+        failures = 0
         while not self.finished:
             seat = self.engine.current_player(self.state)
             if not self.bot_seat(seat):
@@ -353,6 +358,8 @@ class TableOwner:
             delay = self.bot_delay()
             if self.last_outcomes[1] and self.last_outcomes[0] == self.version:
                 delay *= PAUSE_AFTER_DEAL
+            if failures:  # the last move could not be stored: wait longer each time
+                delay = max(delay, min(MAX_STORE_RETRY_SECONDS, 0.5 * 2**failures))
             await asyncio.sleep(delay)
             async with self.lock:
                 if self.finished:
@@ -362,9 +369,11 @@ class TableOwner:
                     continue
                 try:
                     await self._bot_move(seat)
+                    failures = 0
                 except ProtocolError as exc:  # the move could not be stored: try again later
-                    logger.warning("table %s: %s", self.table_id, exc)
-                    return
+                    failures += 1
+                    logger.warning("table %s: %s; trying again", self.table_id, exc)
+                    continue
                 except Exception:
                     logger.exception("the bot at table %s seat %d failed", self.table_id, seat)
                     return

@@ -268,8 +268,10 @@ class Leases:
             self._renewer = asyncio.get_running_loop().create_task(self._renew_forever())
 
     async def _renew_forever(self) -> None:
-        while True:
+        while self.autorenew:
             await asyncio.sleep(self.ttl / 3)
+            if not self.autorenew:
+                return
             try:
                 await self.renew_all()
             except Exception:  # the renewer must outlive any one failure
@@ -278,10 +280,11 @@ class Leases:
     async def stop_renewing(self) -> None:
         """Renew no more (at shutdown; tests use it to play a process that stalls)."""
         self.autorenew = False
-        if self._renewer is not None:
-            self._renewer.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._renewer
+        renewer, self._renewer = self._renewer, None
+        if renewer is not None and not renewer.done():
+            renewer.cancel()
+            # A renewal under way may be inside the Redis client: wait for it a little only.
+            await asyncio.wait({renewer}, timeout=self.ttl)
 
     async def close(self) -> None:
         """Stop renewing and give every lease back."""

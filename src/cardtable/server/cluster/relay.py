@@ -286,12 +286,11 @@ class Relay:
 
     async def close(self) -> None:
         """Stop listening."""
-        if self._reader is not None:
-            self._reader.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._reader
-        for task in list(self._tasks.values()):
+        tasks = [task for task in (self._reader, *self._tasks.values()) if task is not None]
+        for task in tasks:
             task.cancel()
+        if tasks:  # a read under way may be inside the Redis client: wait for it a little only
+            await asyncio.wait(tasks, timeout=2.0)
         if self._pubsub is not None:
             with contextlib.suppress(Exception):
                 await self._pubsub.aclose()  # type: ignore[no-untyped-call]
