@@ -247,6 +247,8 @@ async def person(
                 if not counted:
                     counted = True
                     out["ready"] += 1
+                    while clock["start"] == float("inf"):  # everyone starts playing together
+                        await asyncio.sleep(0.1)
                 while time.perf_counter() < clock["stop"]:
                     state = player.state
                     if state is not None and state["result"] is not None:
@@ -353,7 +355,7 @@ def run_clients(
     results = context.Queue()
     ready = context.Event()
     process = context.Process(
-        target=client_process, args=(base, tables, sockets, seconds, ready, results)
+        target=client_process, args=(base, tables, sockets, seconds, ready, results), daemon=True
     )
     process.start()
     return process, ready, results
