@@ -5,14 +5,16 @@ which skip only when the service is unreachable and ``CI`` is not set (in CI the
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import random
 import re
 import secrets
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Coroutine, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import anyio
 import pytest
@@ -32,6 +34,7 @@ POSTGRES_URL = os.environ.get(
     "CARDTABLE_TEST_POSTGRES_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/test"
 )
 REDIS_URL = os.environ.get("CARDTABLE_TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
+T = TypeVar("T")
 RECEIVE_TIMEOUT = 20.0
 CARD_LABEL = re.compile(r"\b(?:10|[2-9AJQK])[SHDC]\b")
 
@@ -114,6 +117,13 @@ def make_client(db_url: str) -> Iterator[Callable[..., TestClient]]:
 def client(make_client: Callable[..., TestClient]) -> TestClient:
     """A client of an app whose computer players move at once; it has a profile cookie."""
     return make_client()
+
+
+def run_async(coroutine: Coroutine[Any, Any, T]) -> T:
+    """Run a coroutine to its end on a fresh event loop in a thread of its own (the test's
+    thread may already run one: Playwright's, in the browser tests of the same worker)."""
+    with ThreadPoolExecutor(max_workers=1) as thread:
+        return thread.submit(asyncio.run, coroutine).result()
 
 
 def visitor(client: TestClient) -> TestClient:

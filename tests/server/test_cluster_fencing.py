@@ -27,7 +27,7 @@ from cardtable.server.context import context_of
 from cardtable.server.settings import Settings
 from cardtable.storage import Database, DatabaseLogStore, FencedOutError, TableSummary
 
-from .conftest import new_table, receive, wait_for_turn
+from .conftest import new_table, receive, run_async, wait_for_turn
 
 
 def a_table(db: Database) -> str:
@@ -153,7 +153,7 @@ def test_two_processes_racing_for_a_lease_never_both_append(
         ).scalar_one()
     assert fence >= tokens[-1]
     db.close()
-    asyncio.run(_forget(redis_url, table_id))
+    run_async(_forget(redis_url, table_id))
 
 
 async def _forget(redis_url: str, table_id: str) -> None:
@@ -205,7 +205,7 @@ def test_a_stalled_server_whose_lease_passed_on_refuses_the_move_and_drops_the_t
         before = owner.state
         # The process stalls: no renewal reaches Redis, and another process takes the table.
         client.portal.call(client.app.state.cluster.leases.stop_renewing)
-        token = asyncio.run(steal(postgres_url, redis_url, table_id))
+        token = run_async(steal(postgres_url, redis_url, table_id))
         ws.send_json({"type": "action", "version": state["version"], "action": state["legal"][0]})
         error = receive(ws)
         assert error["type"] == "error" and error["code"] == "unavailable"
@@ -219,7 +219,7 @@ def test_a_stalled_server_whose_lease_passed_on_refuses_the_move_and_drops_the_t
     stored = storage.load_table(Database(postgres_url), table_id)
     assert stored is not None and len(stored.actions) == state["version"]
     assert stored_fence(postgres_url, table_id) == token
-    asyncio.run(_forget(redis_url, table_id))
+    run_async(_forget(redis_url, table_id))
 
 
 def test_a_server_that_finds_its_lease_gone_at_renewal_drops_the_table(
@@ -233,7 +233,7 @@ def test_a_server_that_finds_its_lease_gone_at_renewal_drops_the_table(
     lobby = context_of(client.app).lobby
     with client.websocket_connect(f"/ws/tables/{table_id}") as ws:
         state = wait_for_turn(ws)
-        token = asyncio.run(steal(postgres_url, redis_url, table_id))
+        token = run_async(steal(postgres_url, redis_url, table_id))
         moved = receive(ws)  # the next renewal finds the lease gone
         assert moved["code"] == "unavailable" and "connect again" in moved["message"]
         with pytest.raises(WebSocketDisconnect) as closed:
@@ -242,4 +242,4 @@ def test_a_server_that_finds_its_lease_gone_at_renewal_drops_the_table(
     stored = storage.load_table(Database(postgres_url), table_id)
     assert stored is not None and len(stored.actions) == state["version"]
     assert stored_fence(postgres_url, table_id) == token
-    asyncio.run(_forget(redis_url, table_id))
+    run_async(_forget(redis_url, table_id))

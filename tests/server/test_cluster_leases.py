@@ -6,12 +6,15 @@ from __future__ import annotations
 
 import asyncio
 import secrets
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable, Coroutine
+from typing import Any
 
 import pytest
 from redis.asyncio import Redis
 
 from cardtable.server.cluster.lease import Leases, fence_key, lease_key
+
+from .conftest import run_async
 
 
 def table_id() -> str:
@@ -27,8 +30,8 @@ async def two_processes(
     return client, first, second
 
 
-def run(coroutine: Callable[[], Awaitable[None]]) -> None:
-    asyncio.run(coroutine())  # type: ignore[arg-type]
+def run(coroutine: Callable[[], Coroutine[Any, Any, None]]) -> None:
+    run_async(coroutine())
 
 
 def test_one_holder_at_a_time_and_tokens_only_grow(redis_url: str) -> None:
