@@ -30,7 +30,7 @@ the engine and the bots; :meth:`IndecisionScorer.count` lists the melds for expl
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache
 from itertools import combinations_with_replacement, product
@@ -41,6 +41,8 @@ from cardtable.errors import CardError, HandSizeError
 from cardtable.options import check_options, option
 
 HAND_SIZE: Final = 5
+REMEMBERED_MELDS: Final = 16384
+"""How many meld lists of each kind (groups, sequences, flushes) a scorer keeps for reuse."""
 _RANKS: Final = 13
 _ALL_RANKS: Final = (1 << _RANKS) - 1
 
@@ -410,9 +412,13 @@ class IndecisionScorer:
         "_alt",
         "_bike",
         "_by_ranks",
+        "_by_ranks_listed",
         "_flush",
+        "_flush_melds",
+        "_group_melds",
         "_run",
         "_same_rank",
+        "_seq_melds",
         "_values",
         "bike_inside",
     )
@@ -431,6 +437,13 @@ class IndecisionScorer:
         self._flush = (0, 0, 0, values.flush_3, values.flush_4, values.flush_5)
         self._same_rank = (0, 0, values.pair, values.prile_3, values.prile_4)
         self._by_ranks = self._fold_values()
+        self._by_ranks_listed = {
+            key: (*folded, *_FAMILIES[key]) for key, folded in self._by_ranks.items()
+        }
+        # Melds met so far, keyed by the rank-major bits of their cards (see count()).
+        self._group_melds: dict[int, tuple[Meld, ...]] = {}
+        self._seq_melds: dict[int, tuple[Meld, ...]] = {}
+        self._flush_melds: dict[int, Meld] = {}
 
     # Game states carry their scorer as a cache: two scorers of the same values and variant
     # score every hand alike, so they compare (and hash) equal and equal games stay equal.
@@ -493,7 +506,122 @@ class IndecisionScorer:
 
     def count(self, cards: Iterable[int]) -> IndecisionCount:
         """Check the hand and list its counted melds (in order: same rank, bikes, runs,
-        flush), with the score and whether all cards are used."""
+        flush), with the score and whether all cards are used.
+
+        Melds are immutable, so the scorer keeps the meld lists it has built, keyed by the
+        cards they are made of: a hand's pairs and priles by those cards (6,695 such sets in
+        the deck), its runs and bike by the cards of its sequence interval (49,296), its flush
+        by the suit's cards (8,996). A table is emptied when it reaches
+        :data:`REMEMBERED_MELDS` entries, so a scorer holds about ten megabytes at most.
+        :meth:`listed_count` builds the same list meld by meld and stays as its reference.
+        """
+        hand = tuple(cards)
+        try:
+            a, b, c, d, e = hand
+            rmb = _RANK_MAJOR_BIT
+            # One bit per card in rank-major order (4 * rank + suit): a rank's suits are one
+            # nibble. Bools and other int-like types are not cards, hence the exact type test.
+            if type(a) is type(b) is type(c) is type(d) is type(e) is int:
+                m = rmb[a] | rmb[b] | rmb[c] | rmb[d] | rmb[e]
+            else:
+                m = 0
+        except (ValueError, KeyError):
+            m = 0
+        if m.bit_count() != HAND_SIZE or self._alt:
+            # Not five distinct cards (the checker names the problem), or the variant whose
+            # extra bike depends on more than the interval's cards.
+            return self.listed_count(hand)
+        rk = _RANK_KEY
+        base, imask, length, bike_bonus, uncovered, prile_4, seq, groups = self._by_ranks_listed[
+            rk[a] + rk[b] + rk[c] + rk[d] + rk[e]
+        ]
+        # The score and all-cards-used as in value(); the tests check that they equal the sum
+        # and the union of the melds listed.
+        melds: tuple[Meld, ...] = ()
+        if groups:
+            key = m & groups
+            melds = self._group_melds.get(key) or self._remember_groups(key)
+        if seq:
+            key = m & seq
+            melds += self._seq_melds.get(key) or self._remember_sequences(key, seq)
+        sk = _SUIT_KEY
+        big = _BIG_SUIT[sk[a] + sk[b] + sk[c] + sk[d] + sk[e]]
+        score = base
+        if big < 0:
+            used = prile_4 or not uncovered
+        else:
+            suit_mask = ((1 << a) | (1 << b) | (1 << c) | (1 << d) | (1 << e)) >> (
+                13 * big
+            ) & 0x1FFF
+            flush = _FLUSH_LEN[suit_mask]
+            if length and suit_mask & imask == imask:
+                score += bike_bonus
+            if flush:
+                score += self._flush[flush]
+                key = big << 13 | suit_mask
+                melds += (self._flush_melds.get(key) or self._remember_flush(key),)
+            used = prile_4 or not uncovered or (flush > 0 and not uncovered & ~suit_mask)
+        # IndecisionCount(hand, score, melds, used) at a third of the cost: a frozen
+        # dataclass's __init__ goes through object.__setattr__ field by field, while writing
+        # the slots directly is what that amounts to.
+        counted = _new_object(IndecisionCount)
+        _set_cards(counted, hand)
+        _set_score(counted, score)
+        _set_melds(counted, melds)
+        _set_used(counted, used)
+        return counted
+
+    def _remember_groups(self, groups_mask: int) -> tuple[Meld, ...]:
+        """The Pairs and Priles of these rank-major nibbles, larger groups first, then by rank."""
+        found = []
+        for rank in range(_RANKS):
+            cards = _GROUP_CARDS[16 * rank + (groups_mask >> 4 * rank & 15)]
+            if len(cards) >= 2:
+                found.append(
+                    Meld("pair" if len(cards) == 2 else "prile", cards, self._same_rank[len(cards)])
+                )
+        found.sort(key=lambda meld: -len(meld.cards))
+        if len(self._group_melds) >= REMEMBERED_MELDS:
+            self._group_melds.clear()
+        melds = self._group_melds[groups_mask] = tuple(found)
+        return melds
+
+    def _remember_sequences(self, cards_mask: int, interval: int) -> tuple[Meld, ...]:
+        if len(self._seq_melds) >= REMEMBERED_MELDS:
+            self._seq_melds.clear()
+        melds = self._seq_melds[cards_mask] = self._sequence_melds(cards_mask, interval)
+        return melds
+
+    def _remember_flush(self, key: int) -> Meld:
+        suit, suit_mask = key >> 13, key & 0x1FFF
+        cards = tuple(suit * 13 + r for r in range(_RANKS) if suit_mask >> r & 1)
+        if len(self._flush_melds) >= REMEMBERED_MELDS:
+            self._flush_melds.clear()
+        meld = self._flush_melds[key] = Meld("flush", cards, self._flush[_FLUSH_LEN[suit_mask]])
+        return meld
+
+    def _sequence_melds(self, cards_mask: int, interval: int) -> tuple[Meld, ...]:
+        """The bike (if any) then the runs of the interval's cards, one of each rank per run,
+        in the order :meth:`listed_count` gives them. ``cards_mask`` holds the interval's
+        cards as rank-major bits; ``interval`` the interval's rank-major nibbles."""
+        ranks = [shift >> 2 for shift in range(0, 52, 4) if interval >> shift & 15]
+        start = _circular_runs(sum(1 << r for r in ranks))[0][0]
+        ordered = sorted(ranks, key=lambda r: (r - start) % _RANKS)
+        choices = [_GROUP_CARDS[16 * r + (cards_mask >> 4 * r & 15)] for r in ordered]
+        length = len(ordered)
+        bikes = []
+        runs = []
+        for combo in product(*choices):
+            if len({card // 13 for card in combo}) == 1:
+                bikes.append(Meld("bike", combo, self._bike[length]))
+            else:
+                runs.append(Meld("run", combo, self._run[length]))
+        return (*bikes, *runs)
+
+    def listed_count(self, cards: Iterable[int]) -> IndecisionCount:
+        """:meth:`count` computed meld by meld from the hand (no shared meld objects): the
+        reference the tests hold :meth:`count` to, and the way the bike-inside variant is
+        counted."""
         hand = check_indecision_hand(cards)
         score, all_used = self.value(hand)
         shape = _SHAPES[sum(map(_RANK_KEY.__getitem__, hand))]
@@ -558,6 +686,24 @@ _LONGEST_STRETCH, _FLUSH_LEN = _suit_tables()
 _BIG_SUIT: Final = _big_suit_table()
 _SHAPES: Final = _rank_shapes()
 
+# For count(): each card's bit in rank-major order (bit 4 * rank + suit), so that one rank's
+# suits are one nibble of a hand's mask; the cards of a rank for each nibble (16 * rank +
+# nibble), in suit order; and per rank key the interval's nibbles as a mask (0 without one)
+# and the nibbles of the ranks held 2-4 times.
+_RANK_MAJOR_BIT: Final = {card: 1 << (4 * (card % 13) + card // 13) for card in range(52)}
+_GROUP_CARDS: Final = tuple(
+    tuple(suit * 13 + rank for suit in range(4) if nibble >> suit & 1)
+    for rank in range(_RANKS)
+    for nibble in range(16)
+)
+_FAMILIES: Final[dict[int, tuple[int, int]]] = {
+    key: (
+        sum(15 << (4 * rank) for rank in shape.interval_ranks),
+        sum(15 << (4 * rank) for rank, _ in shape.groups),
+    )
+    for key, shape in _SHAPES.items()
+}
+
 
 def count_hand(
     cards: Iterable[int],
@@ -589,3 +735,12 @@ def scorer_for(values: MeldValues, bike_inside_longer_run_counts: bool) -> Indec
             values, bike_inside_longer_run_counts=bike_inside_longer_run_counts
         )
     return scorer
+
+
+# The slot descriptors of IndecisionCount's fields, written by count() (see there why).
+_new_object: Final = object.__new__
+_SlotSetter = Callable[[IndecisionCount, object], None]
+_set_cards: Final[_SlotSetter] = vars(IndecisionCount)["cards"].__set__
+_set_score: Final[_SlotSetter] = vars(IndecisionCount)["score"].__set__
+_set_melds: Final[_SlotSetter] = vars(IndecisionCount)["melds"].__set__
+_set_used: Final[_SlotSetter] = vars(IndecisionCount)["all_cards_used"].__set__

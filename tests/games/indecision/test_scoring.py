@@ -295,3 +295,40 @@ def test_declaration_limit_bounds_every_score() -> None:
         scorer = IndecisionScorer(ODD_VALUES, bike_inside_longer_run_counts=alt)
         limit = scorer.max_score()
         assert max(scorer.value(h)[0] for h in _structured_families()) <= limit
+
+
+# -- the shared-meld count against the meld-by-meld one ------------------------------------------
+
+
+@pytest.mark.parametrize("values", [MeldValues(), ODD_VALUES], ids=["default", "odd"])
+def test_count_lists_exactly_what_the_meld_by_meld_count_lists(values: MeldValues) -> None:
+    # count() reuses meld objects keyed by card bits; listed_count() builds every meld from the
+    # hand. Same score, same all-used, same melds in the same order, for every hand tried, and
+    # a second pass (now served from the remembered melds) agrees as well.
+    scorer = IndecisionScorer(values)
+    hands = _random_hands(3000, 21) + _meld_rich_hands(3000, 22) + _structured_families()
+    for _ in range(2):
+        for hand in hands:
+            assert scorer.count(hand) == scorer.listed_count(hand), hand
+
+
+def test_count_takes_any_iterable_and_keeps_the_cards_in_their_order() -> None:
+    hand = [45, 4, 17, 30, 5]  # 7C 5S 5H 5D 6S
+    counted = IndecisionScorer().count(iter(hand))
+    assert counted.cards == tuple(hand)
+    assert [m.name for m in counted.melds] == ["Prile of 3", "Run of 3", "Run of 3", "Run of 3"]
+
+
+@pytest.mark.parametrize(
+    "cards, message",
+    [
+        ([True, 1, 2, 3, 4], "True is not a card"),
+        ([0.0, 1, 2, 3, 4], "0.0 is not a card"),
+        ([-1, 1, 2, 3, 4], "-1 is not a card"),
+        ([10**30, 1, 2, 3, 4], "is not a card"),
+        ([7, 7, 2, 3, 4], "duplicate card 8S"),
+    ],
+)
+def test_count_refuses_what_is_not_five_distinct_cards(cards: list[object], message: str) -> None:
+    with pytest.raises(CardError, match=message):
+        IndecisionScorer().count(cards)  # type: ignore[arg-type]

@@ -49,6 +49,7 @@ def hand_scorer(rules: Rules) -> IndecisionScorer:
 
 
 _DEFAULT_RULES = Rules()
+_DEFAULT_SCORER = hand_scorer(_DEFAULT_RULES)
 
 
 def score_hand(cards: str | Iterable[int], rules: Rules = _DEFAULT_RULES) -> HandScore:
@@ -65,7 +66,8 @@ def score_hand(cards: str | Iterable[int], rules: Rules = _DEFAULT_RULES) -> Han
     cardtable.errors.HandSizeError: an Indecision hand has exactly 5 cards, not 4
     """
     hand = parse_cards(cards, deck=INDECISION_DECK) if isinstance(cards, str) else cards
-    return hand_scorer(rules).count(hand)
+    scorer = _DEFAULT_SCORER if rules is _DEFAULT_RULES else hand_scorer(rules)
+    return scorer.count(hand)
 
 
 def score_cards(
