@@ -125,9 +125,7 @@ def main(argv: list[str] | None = None) -> None:
             rules = Rules(players=players, optional_cards=optional)
             seats = [PlayoutBot() for _ in range(players)]
             loops: dict[str, Callable[[int], Run]] = {
-                "loop": lambda i, rules=rules: engine_playouts(
-                    ENGINE, rules, seconds, seed_of(i), exclude=EXCLUDED
-                ),
+                "loop": lambda i, rules=rules: engine_playouts(ENGINE, rules, seconds, seed_of(i)),
                 "driver": lambda i, rules=rules, seats=seats: driver_playouts(
                     ENGINE, rules, seconds, seed_of(i), seats
                 ),

@@ -1,24 +1,26 @@
-"""Random legal-move playouts of the Indian Rummy engine, beside OpenSpiel's gin_rummy.
+"""Full-length random playouts of the Indian Rummy engine, beside OpenSpiel's gin_rummy.
 
-Each playout is a whole game of one deal (``deals=1``) with every seat choosing uniformly among
-its legal actions. Every step is counted: chance steps (first dealer, deal, reshuffles) and the
-choice of the random policy are part of the cost; the figure reported is microseconds per seat
+Each playout is a whole game of one deal (``deals=1``) in which every seat chooses uniformly
+among its playing actions: the legal ones less the drop, and less every declaration that would
+be a wrong show (a seat declares only when the show is valid). A random deal therefore runs
+until a seat happens on a valid show or, far more often, to the turn cap (400 turns by
+default), like gin_rummy's random games, which end at the wall or a knock. Every step is
+counted: chance steps (first dealer, deal, reshuffles), the legal lists, the show check of the
+playing-action filter and the random choice; the figure reported is microseconds per seat
 decision (all the work of the games divided by their seat decisions) and games per second.
 
 Three loops are timed, each with its own seeded ``random.Random``:
 
 * ``cardtable loop``: ``current_player`` / ``chance_step`` / ``legal_actions`` /
-  ``apply_unchecked``, the way a search bot drives the engine;
-* ``cardtable driver``: :func:`cardtable.driver.play` with :class:`cardtable.bots.RandomBot`
-  seats, which also builds each seat's view before it chooses;
+  ``apply_unchecked`` (:func:`cardtable.playouts.random_playouts`), the way a search bot
+  drives the engine;
+* ``cardtable driver``: :func:`cardtable.driver.play` with seats that choose the same way from
+  their views, which the driver builds before every choice;
 * ``open_spiel gin_rummy``: ``pyspiel.load_game("gin_rummy")`` driven the same way from Python,
-  chance outcomes drawn uniformly (checked first to be its own distribution), when ``pyspiel``
-  is importable.
+  chance outcomes drawn uniformly (checked first to be its own distribution), every legal
+  action allowed (its legal knocks are all valid), when ``pyspiel`` is importable.
 
-Random Indian Rummy deals are short (a random seat soon drops or declares, mostly a wrong show),
-so the deal itself (two shuffles, 26-52 cards dealt) weighs on the per-decision cost; gin_rummy
-games run about a hundred decisions. Medians over several runs are printed; the script never
-fails on time.
+Medians over several runs are printed; the script never fails on time.
 
 Reproduce from the repository root (OpenSpiel is timed beside ours when the ``bench`` extra
 is installed: ``make bench`` installs it)::
@@ -30,7 +32,8 @@ is installed: ``make bench`` installs it)::
 from __future__ import annotations
 
 import argparse
-from collections.abc import Callable
+import random
+from collections.abc import Callable, Sequence
 
 from benchmarks.playouts import (
     TABLE_HEADER,
@@ -42,11 +45,31 @@ from benchmarks.playouts import (
     summarize,
     table_row,
 )
-from cardtable.bots import RandomBot
+from cardtable.bots.indian_rummy import showable
+from cardtable.games.indian_rummy import actions as act
 from cardtable.games.indian_rummy.engine import ENGINE
 from cardtable.games.indian_rummy.rules import Rules
+from cardtable.games.indian_rummy.view import IndianRummyView
 
 GIN = "open_spiel gin_rummy 2p"
+
+
+class PlayoutBot:
+    """Uniformly random among the legal actions but the drop and the wrong shows."""
+
+    name = "playout"
+    version = "1"
+
+    def choose(
+        self, view: IndianRummyView, legal: Sequence[act.IndianRummyAction], rng: random.Random
+    ) -> act.IndianRummyAction:
+        shows = showable(view)
+        playing = [
+            a
+            for a in legal
+            if a is not act.DROP and (not isinstance(a, act.Declare) or a.card in shows)
+        ]
+        return playing[rng.randrange(len(playing))]
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -63,7 +86,7 @@ def main(argv: list[str] | None = None) -> None:
     contenders: dict[str, Callable[[int], Run | None]] = {}
     for players in (2, 4):
         rules = Rules(players=players, deals=1)
-        seats = [RandomBot() for _ in range(players)]
+        seats = [PlayoutBot() for _ in range(players)]
         contenders[f"cardtable loop indian-rummy {players}p"] = lambda i, rules=rules: (
             engine_playouts(ENGINE, rules, seconds, seed_of(i))
         )
@@ -80,7 +103,7 @@ def main(argv: list[str] | None = None) -> None:
         if (summary := summarize(runs)) is not None
     }
 
-    print(f"Random legal-move playouts, deals=1; median of {args.runs} runs of {seconds:g} s")
+    print(f"Full-length random playouts, deals=1; median of {args.runs} runs of {seconds:g} s")
     print(f"{'engine':<36}{TABLE_HEADER}")
     for name, summary in summaries.items():
         print(f"{name:<36}{table_row(summary)}")

@@ -1,7 +1,10 @@
 """Random playouts shared by the playout benchmarks: our engines beside OpenSpiel's gin_rummy.
 
-A playout is a whole game in which every seat picks uniformly among its legal actions. Every
-step is timed: chance steps (deals, shuffles, reshuffles), the legal-action lists, the random
+A playout is a whole game in which every seat picks uniformly among its playing actions
+(:func:`cardtable.playouts.playing_actions`: the legal ones less those that end a random game at
+once, Indian Rummy's drop and wrong shows, Declaration Rummy's drop and tie proposals; OpenSpiel's
+gin_rummy seats pick among all its legal actions, which hold only valid knocks). Every step is
+timed: chance steps (deals, shuffles, reshuffles), the legal-action lists, the random
 choice and applying it. A :class:`Run` keeps the totals of one timed run; its headline figure is
 microseconds per seat decision, all the work divided by the seat decisions, so engines whose
 games differ in length can be set side by side.
@@ -33,7 +36,8 @@ from typing import Any, TypeVar
 
 from cardtable.bots.base import Bot
 from cardtable.driver import play
-from cardtable.games.contract import CHANCE, TERMINAL, GameEngine
+from cardtable.games.contract import GameEngine
+from cardtable.playouts import random_playouts
 
 AnyEngine = GameEngine[Any, Any, Any, Any]
 T = TypeVar("T")
@@ -101,42 +105,13 @@ def interleave(measures: Sequence[Callable[[int], T]], runs: int) -> list[list[T
     return results
 
 
-def engine_playouts(
-    engine: AnyEngine,
-    rules: Any,
-    seconds: float,
-    seed: int,
-    *,
-    exclude: tuple[type, ...] = (),
-) -> Run:
-    """Random playouts through the engine's fast path for at least ``seconds``; game ``g`` is
-    dealt from ``seed + g``. Actions of the ``exclude`` types are never chosen."""
-    rng = random.Random(seed)
-    current = engine.current_player
-    chance = engine.chance_step
-    legal_of = engine.legal_actions
-    apply = engine.apply_unchecked
-    games = decisions = chance_steps = 0
-    start = time.perf_counter()
-    deadline = start + seconds
-    while True:
-        state = engine.new_game(rules, seed + games)
-        while True:
-            seat = current(state)
-            if seat == CHANCE:
-                state = chance(state)
-                chance_steps += 1
-            elif seat == TERMINAL:
-                break
-            else:
-                legal = legal_of(state, seat)
-                if exclude:
-                    legal = [action for action in legal if not isinstance(action, exclude)]
-                state = apply(state, legal[rng.randrange(len(legal))], seat)
-                decisions += 1
-        games += 1
-        if time.perf_counter() > deadline:
-            return Run(games, decisions, chance_steps, time.perf_counter() - start)
+def engine_playouts(engine: AnyEngine, rules: Any, seconds: float, seed: int) -> Run:
+    """Full-length random playouts through the engine's fast path for at least ``seconds``
+    (:func:`cardtable.playouts.random_playouts`: the seats pick among the playing actions, so
+    no Indian Rummy drop or wrong show, no Declaration Rummy drop or tie proposal); game ``g``
+    is dealt from ``seed + g``."""
+    totals = random_playouts(engine, rules, seed, seconds=seconds)
+    return Run(totals.games, totals.decisions, totals.chance_steps, totals.seconds)
 
 
 def driver_playouts(

@@ -111,6 +111,27 @@ def test_simulate_reports_decisions_speed_and_endings(game: str) -> None:
     assert report["seat_decisions"] > 0 and report["decisions_per_second"] > 0
 
 
+def test_simulate_indian_rummy_plays_full_deals_without_drops_or_wrong_shows() -> None:
+    code, out, _ = _run(
+        "simulate", "indian-rummy", "--games", "2", "--rule", "deal_turn_cap=30", "--json"
+    )
+    assert code == 0
+    report = json.loads(out)
+    # No seat drops or shows wrongly, so each deal runs to its cap of 30 turns (two decisions
+    # each) unless a seat finds a valid show.
+    assert 2 * 2 < report["seat_decisions"] <= 2 * 60
+    assert report["microseconds_per_decision"] > 0
+
+
+def test_simulate_beside_gin_reports_openspiel_cost_and_the_ratio() -> None:
+    code, out, _ = _run("simulate", "indecision", "--games", "2", "--beside-gin", "--json")
+    assert code == 0
+    report = json.loads(out)
+    assert report["gin_rummy_microseconds_per_decision"] > 0
+    ratio = report["microseconds_per_decision"] / report["gin_rummy_microseconds_per_decision"]
+    assert report["cost_beside_gin_rummy"] == pytest.approx(ratio, rel=0.01)
+
+
 def test_simulate_rejects_a_bad_rule_option() -> None:
     code, _, err = _run("simulate", "indecision", "--rule", "players=9")
     assert code == 2 and "2 to 4 players" in err

@@ -1,60 +1,81 @@
-"""``cardtable simulate GAME``: random legal-move games, timed, with how they ended.
+"""``cardtable simulate GAME``: full-length random games, timed, with how they ended.
 
-Reports games, seat decisions (actions chosen by seats, not chance steps), chance steps,
-seconds, and decisions per second. The timer starts after start-up (imports, argument parsing)
-and counts all the work of the games: chance steps, views, legal moves and the bots' choices.
+Every seat picks uniformly among its playing actions (:mod:`cardtable.playouts`: no Indian
+Rummy drop or wrong show, no Declaration Rummy drop or tie proposal), through the engine's fast
+path as a search bot drives it. Reports games, seat decisions (actions chosen by seats, not
+chance steps), chance steps, seconds, decisions per second and microseconds per seat decision:
+the engine's cost, counting all the work of the games (chance steps, legal moves, the choice).
+The timer starts after start-up (imports, argument parsing). With ``--beside-gin`` OpenSpiel's
+``gin_rummy`` is played the same way in turns with ours (five rounds, each for as long as ours
+took), and the report adds its cost per decision and the ratio.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import json
-import random
-import time
-from collections import Counter
 from typing import Annotated, Any
 
 import typer
 from rich.console import Console
 from rich.table import Table
 
-from cardtable.bots.base import RandomBot
 from cardtable.cli.common import fail
 from cardtable.cli.play import rules_for_command
-from cardtable.driver import play
 from cardtable.errors import CardtableError
+from cardtable.playouts import PlayoutTotals, gin_rummy_playouts, random_playouts
 from cardtable.registry import AnyEngine, game_names, get_engine
 
 
-def simulate_games(engine: AnyEngine, rules: Any, games: int, seed: int) -> dict[str, Any]:
+def simulate_games(
+    engine: AnyEngine, rules: Any, games: int, seed: int, *, beside_gin: bool = False
+) -> dict[str, Any]:
     """Play ``games`` random games from ``seed`` and return the report as data."""
     if getattr(rules, "deals", 0) is None:
         # Indian Rummy free play never ends by itself: a simulated game is one deal.
         rules = dataclasses.replace(rules, deals=1)
-    seats = [RandomBot() for _ in range(rules.players)]
-    endings: Counter[str] = Counter()
-    decisions = chance = 0
-    started = time.perf_counter()
-    for index in range(games):
-        game_seed = seed + index
-        played = play(engine, rules, game_seed, seats, rng=random.Random(game_seed))
-        decisions += len(played.actions)
-        chance += played.chance_steps
-        result = engine.result(played.state)
-        endings[result.reason if result is not None else "unfinished"] += 1
-    seconds = time.perf_counter() - started
-    return {
+    rounds = min(5, games) if beside_gin else 1
+    ours = PlayoutTotals()
+    gin = PlayoutTotals()
+    played = 0
+    for index in range(rounds):
+        batch = games * (index + 1) // rounds - played
+        part = random_playouts(engine, rules, seed + played, games=batch)
+        played += batch
+        _add(ours, part)
+        if beside_gin:
+            _add(gin, gin_rummy_playouts(seed + index, seconds=part.seconds))
+    seconds = ours.seconds
+    decisions = ours.decisions
+    report: dict[str, Any] = {
         "game": engine.name,
         "players": rules.players,
         "games": games,
         "seed": seed,
         "seat_decisions": decisions,
-        "chance_steps": chance,
+        "chance_steps": ours.chance_steps,
         "seconds": round(seconds, 4),
         "decisions_per_second": round(decisions / seconds, 1) if seconds > 0 else None,
-        "microseconds_per_decision": round(1e6 * seconds / decisions, 2) if decisions else None,
-        "endings": dict(sorted(endings.items())),
+        "microseconds_per_decision": round(ours.microseconds_per_decision, 2)
+        if decisions
+        else None,
+        "endings": dict(sorted(ours.endings.items())),
     }
+    if beside_gin:
+        gin_us = gin.microseconds_per_decision
+        report["gin_rummy_microseconds_per_decision"] = round(gin_us, 2)
+        report["cost_beside_gin_rummy"] = (
+            round(ours.microseconds_per_decision / gin_us, 3) if gin_us and decisions else None
+        )
+    return report
+
+
+def _add(total: PlayoutTotals, part: PlayoutTotals) -> None:
+    total.games += part.games
+    total.decisions += part.decisions
+    total.chance_steps += part.chance_steps
+    total.seconds += part.seconds
+    total.endings.update(part.endings)
 
 
 def register(app: typer.Typer) -> None:
@@ -78,8 +99,14 @@ def register(app: typer.Typer) -> None:
         ] = None,
         variation: Annotated[str | None, typer.Option(help="Declaration Rummy: variations")] = None,
         as_json: Annotated[bool, typer.Option("--json", help="print one JSON object")] = False,
+        beside_gin: Annotated[
+            bool,
+            typer.Option(
+                "--beside-gin", help="also time OpenSpiel's gin_rummy (needs the research extra)"
+            ),
+        ] = False,
     ) -> None:
-        """Play N games between random legal-move seats and report speed and endings."""
+        """Play N full-length random games and report the engine's speed and the endings."""
         if games < 1:
             fail(f"--games must be at least 1, not {games}")
         try:
@@ -89,7 +116,10 @@ def register(app: typer.Typer) -> None:
             )
         except CardtableError as exc:
             fail(str(exc))
-        report = simulate_games(engine, rules, games, seed)
+        try:
+            report = simulate_games(engine, rules, games, seed, beside_gin=beside_gin)
+        except ImportError:
+            fail("--beside-gin needs OpenSpiel: pip install 'cardtable[research]'")
         if as_json:
             typer.echo(json.dumps(report))
             return
@@ -103,8 +133,11 @@ def register(app: typer.Typer) -> None:
             "seconds",
             "decisions_per_second",
             "microseconds_per_decision",
+            "gin_rummy_microseconds_per_decision",
+            "cost_beside_gin_rummy",
         ):
-            table.add_row(key.replace("_", " "), str(report[key]))
+            if key in report:
+                table.add_row(key.replace("_", " "), str(report[key]))
         for reason, count in report["endings"].items():
             table.add_row(f"ended: {reason}", str(count))
         Console().print(table)

@@ -61,6 +61,7 @@ __all__ = [
     "raw_points",
     "show_discards",
     "solve",
+    "surely_no_show",
 ]
 
 GroupKind = Literal["pure sequence", "sequence", "set"]
@@ -1051,6 +1052,101 @@ def is_valid_show(
     return _show_exists(
         _Hand(hand_cards, wild_rank, jokers_per_sequence, all_joker_groups, show_only=True)
     )
+
+
+_SUIT_OF_CARD: Final = (*(c // 13 for c in range(PRINTED_JOKER)), 4)
+_RANK_OF_CARD: Final = (*(c % 13 for c in range(PRINTED_JOKER)), -1)
+_RANK_BIT: Final = (*(1 << (c % 13) for c in range(PRINTED_JOKER)), 0)
+
+
+def surely_no_show(cards: Sequence[Card], wild_rank: int | None) -> bool:
+    """True when these 13 or 14 cards certainly hold no valid show (for 14: whichever card is
+    put down); ``False`` means "maybe". A few bit tests instead of the exact search, for
+    callers that ask of many hands, most of them far from a show (random playouts).
+
+    The tests are necessary conditions of RULES.md 2.4/2.7; with 14 cards each allows for the
+    card put down:
+
+    * some suit holds three consecutive ranks (a pure sequence; ace low or high, no K-A-2);
+    * a natural card with no pure three-card window of its suit around it and fewer than two
+      other suits of its rank must share a group with a joker: with no joker, at most the card
+      put down may be such a card;
+    * a card with no card of its suit within two ranks and none of its rank needs two jokers;
+    * the cards needing a joker lie in groups of one suit or one rank each, so the jokers must
+      number at least the fewest suits and ranks covering them (one fewer with 14 cards).
+
+    >>> from cardtable.cards import parse_cards
+    >>> no_run = parse_cards("5H 6H 9H 9S 10S 2C 2D 2S 4H 4D 4C 4S KD PJ", deck=None)
+    >>> surely_no_show(no_run, wild_rank=None)
+    True
+    >>> surely_no_show(parse_cards("5H 6H 7H 9S 10S JS 2C 2D 2S 4H 4D 4C 4S KD"), wild_rank=6)
+    False
+    """
+    spare = 1 if len(cards) > 13 else 0
+    suit_of = _SUIT_OF_CARD
+    rank_bit = _RANK_BIT
+    masks = [0, 0, 0, 0, 0]  # the fifth collects printed jokers, which belong to no suit
+    for c in cards:
+        masks[suit_of[c]] |= rank_bit[c]
+    # Bit 13 is the ace played high (Q-K-A).
+    high = [m | ((m & 1) << 13) for m in masks[:4]]
+    sp, he, di, cl = high
+    if not (
+        sp & (sp >> 1) & (sp >> 2)
+        or he & (he >> 1) & (he >> 2)
+        or di & (di >> 1) & (di >> 2)
+        or cl & (cl >> 1) & (cl >> 2)
+    ):
+        return True
+    rank_of = _RANK_OF_CARD
+    jokers = 0
+    stuck = 0
+    lonely = 0
+    needing = [0, 0, 0, 0]  # per suit, the ranks of cards that need a joker in their group
+    for c in cards:
+        rank = rank_of[c]
+        if rank < 0 or rank == wild_rank:
+            jokers += 1
+            continue
+        suit = suit_of[c]
+        same_rank = 0
+        for other in range(4):
+            if other != suit and masks[other] >> rank & 1:
+                same_rank += 1
+        if same_rank >= 2:
+            continue
+        m = high[suit]
+        # Window bits 0..4 are ranks rank-2 .. rank+2 of the suit; bit 2 is the card itself.
+        if rank >= 2:
+            window = (m >> (rank - 2)) & 0b11111
+            in_run = (window & 7) == 7 or (window & 14) == 14 or (window & 28) == 28
+        elif rank == 1:
+            window = (m << 1) & 0b11111
+            in_run = (window & 14) == 14 or (window & 28) == 28
+        else:  # the ace: Q K on one side (bits 0, 1), 2 3 on the other (bits 3, 4); no K-A-2
+            window = ((m >> 11) & 0b11) | ((m & 0b111) << 2)
+            in_run = (window & 7) == 7 or (window & 28) == 28
+        if in_run:
+            continue
+        stuck += 1
+        if not same_rank and not window & 0b11011:
+            lonely += 1
+        needing[suit] |= 1 << rank
+    if not jokers:
+        return stuck > spare
+    lonely -= spare
+    if lonely > 0 and jokers < max(2, lonely):
+        return True
+    if not any(needing):
+        return False
+    fewest = 99
+    for suits_taken in range(16):
+        ranks = 0
+        for suit in range(4):
+            if not suits_taken >> suit & 1:
+                ranks |= needing[suit]
+        fewest = min(fewest, suits_taken.bit_count() + ranks.bit_count())
+    return jokers < fewest - spare
 
 
 def show_discards(

@@ -23,7 +23,7 @@ from cardtable.games.indian_rummy.engine import (
 from cardtable.games.indian_rummy.rules import PRESETS, Rules
 from cardtable.games.indian_rummy.scoring import arrange
 from cardtable.games.indian_rummy.state import IndianRummyState, Phase, pack_of
-from cardtable.melds.indian import is_valid_show
+from cardtable.melds.indian import is_valid_show, show_discards, surely_no_show
 from cardtable.replay import record_of, replay
 
 HOUSE_RULES = [
@@ -201,6 +201,33 @@ def test_quick_show_filter_never_rejects_a_valid_show() -> None:
         rejected += quick
     # The sample holds plenty of both kinds, so the check above means something.
     assert valid > 600 and rejected > 300
+
+
+def test_no_show_filter_never_rejects_a_hand_that_holds_a_show() -> None:
+    # 13 cards: a valid show or not; 14 cards: a valid show after some put-down or not. The
+    # hands are near-shows (a show plus a random card, or with cards swapped for random ones)
+    # and plain random hands, so both answers come up often.
+    rng = random.Random(20241)
+    pack = [c for c in range(PRINTED_JOKER + 1) for _ in range(2)]
+    shows = rejected = 0
+    for index in range(4000):
+        wild_rank = rng.choice([None, *range(13)])
+        if index % 4 == 3:
+            hand = tuple(rng.sample(pack, 14))
+        else:
+            hand = (*_random_show(rng, wild_rank), rng.randrange(PRINTED_JOKER + 1))
+            if index % 4 == 2:
+                hand = hand[:13]
+            if max(Counter(hand).values()) > 2:
+                continue
+        exact = bool(show_discards(hand, wild_rank)) if len(hand) == 14 else None
+        if exact is None:
+            exact = is_valid_show(hand, wild_rank)
+        quick = surely_no_show(hand, wild_rank)
+        assert not (exact and quick), (hand, wild_rank)
+        shows += exact
+        rejected += quick
+    assert shows > 800 and rejected > 800
 
 
 @settings(max_examples=60, deadline=None)

@@ -1,0 +1,188 @@
+"""Full-length random playouts through an engine's fast path, and what they cost per decision.
+
+A random seat that picks uniformly among all legal actions ends most rummy deals at once: in
+Indian Rummy it soon drops or declares a wrong show, in Declaration Rummy it drops or proposes
+a tie. Such playouts time the deal, not the play. The playout seat here picks uniformly among
+the *playing* actions instead (:func:`playing_actions`):
+
+* Indian Rummy: never drops, and declares only when the show is valid (the exact solver's
+  :func:`~cardtable.melds.indian.show_discards`, after a few bit tests that rule out most
+  hands);
+* Declaration Rummy: never drops and never proposes a tie;
+* Indecision: every legal action.
+
+:func:`random_playouts` drives ``current_player`` / ``chance_step`` / ``legal_actions`` /
+``apply_unchecked`` the way a search bot does, and times everything: chance steps, the legal
+lists, the playing-action filter, the random choice and applying it. Its figure is
+microseconds per seat decision, the engine's cost that the benchmarks set beside OpenSpiel's
+``gin_rummy`` and that ``cardtable simulate`` reports. :func:`gin_rummy_playouts` plays
+OpenSpiel's ``gin_rummy`` by the same loop from Python (when ``pyspiel`` is installed, as the
+``research`` extra does), chance outcomes drawn uniformly, which is its own distribution for
+the deal and the draws.
+"""
+
+from __future__ import annotations
+
+import importlib
+import random
+import time
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+from cardtable.games.contract import CHANCE, TERMINAL, GameEngine
+from cardtable.games.declaration_rummy import actions as dr_act
+from cardtable.games.indian_rummy import actions as ir_act
+from cardtable.games.indian_rummy.state import IndianRummyState, Phase
+from cardtable.melds.indian import show_discards, surely_no_show
+
+AnyEngine = GameEngine[Any, Any, Any, Any]
+Choices = Callable[[Any, int, Sequence[Any]], Sequence[Any]]
+
+_IR_DISCARD: Final = Phase.DISCARD
+_DR_SKIPPED: Final = (dr_act.Drop, dr_act.ProposeTie)
+
+
+def _indian_rummy_choices(
+    state: IndianRummyState, seat: int, legal: Sequence[Any]
+) -> Sequence[Any]:
+    if state.phase is not _IR_DISCARD:
+        return [action for action in legal if action is not ir_act.DROP]
+    hand = state.hands[seat]
+    rules = state.rules
+    valid: tuple[int, ...] = ()
+    if not surely_no_show(hand, state.wild_rank):
+        valid = show_discards(
+            hand,
+            state.wild_rank,
+            jokers_per_sequence=rules.jokers_per_sequence,
+            all_joker_groups=rules.all_joker_groups,
+        )
+    # legal lists the discards, then as many declarations; keep the declarations that show.
+    half = len(legal) // 2
+    if not valid:
+        return legal[:half]
+    return [*legal[:half], *(a for a in legal[half:] if a.card in valid)]
+
+
+def _declaration_rummy_choices(state: Any, seat: int, legal: Sequence[Any]) -> Sequence[Any]:
+    return [action for action in legal if not isinstance(action, _DR_SKIPPED)]
+
+
+def _every_action(state: Any, seat: int, legal: Sequence[Any]) -> Sequence[Any]:
+    return legal
+
+
+_CHOICES: Final[dict[str, Choices]] = {
+    "indian-rummy": _indian_rummy_choices,
+    "declaration-rummy": _declaration_rummy_choices,
+}
+
+
+def playing_actions(engine: AnyEngine) -> Choices:
+    """The filter ``(state, seat, legal) -> actions`` a playout seat of ``engine`` picks from."""
+    return _CHOICES.get(engine.name, _every_action)
+
+
+@dataclass
+class PlayoutTotals:
+    """What a batch of playouts did and how long it took."""
+
+    games: int = 0
+    decisions: int = 0
+    chance_steps: int = 0
+    seconds: float = 0.0
+    endings: Counter[str] = field(default_factory=Counter)
+
+    @property
+    def microseconds_per_decision(self) -> float:
+        """All the work divided by the seat decisions."""
+        return self.seconds / self.decisions * 1e6 if self.decisions else 0.0
+
+
+def random_playouts(
+    engine: AnyEngine,
+    rules: Any,
+    seed: int,
+    *,
+    games: int | None = None,
+    seconds: float | None = None,
+    rng: random.Random | None = None,
+) -> PlayoutTotals:
+    """Play ``games`` games (or as many as fit in ``seconds``), game ``g`` dealt from
+    ``seed + g``, every seat picking uniformly among :func:`playing_actions`; the choices are
+    drawn from ``rng`` (by default ``random.Random(seed)``)."""
+    if (games is None) == (seconds is None):
+        raise ValueError("give either a number of games or a number of seconds")
+    rng = rng or random.Random(seed)
+    choose = rng.randrange
+    choices = playing_actions(engine)
+    current = engine.current_player
+    chance = engine.chance_step
+    legal_of = engine.legal_actions
+    apply = engine.apply_unchecked
+    totals = PlayoutTotals()
+    decisions = chance_steps = 0
+    start = time.perf_counter()
+    deadline = start + (seconds or 0.0)
+    while True:
+        state = engine.new_game(rules, seed + totals.games)
+        while True:
+            seat = current(state)
+            if seat == CHANCE:
+                state = chance(state)
+                chance_steps += 1
+            elif seat == TERMINAL:
+                break
+            else:
+                playing = choices(state, seat, legal_of(state, seat))
+                state = apply(state, playing[choose(len(playing))], seat)
+                decisions += 1
+        totals.games += 1
+        result = engine.result(state)
+        totals.endings[result.reason if result is not None else "unfinished"] += 1
+        if totals.games == games or (seconds is not None and time.perf_counter() > deadline):
+            break
+    totals.seconds = time.perf_counter() - start
+    totals.decisions = decisions
+    totals.chance_steps = chance_steps
+    return totals
+
+
+def gin_rummy_playouts(
+    seed: int, *, games: int | None = None, seconds: float | None = None
+) -> PlayoutTotals:
+    """Random OpenSpiel ``gin_rummy`` games (every legal action allowed) for ``games`` games or
+    ``seconds``, driven through ``pyspiel`` as :func:`random_playouts` drives our engines.
+
+    Raises :class:`ImportError` when ``pyspiel`` is not installed.
+    """
+    if (games is None) == (seconds is None):
+        raise ValueError("give either a number of games or a number of seconds")
+    pyspiel: Any = importlib.import_module("pyspiel")
+    game = pyspiel.load_game("gin_rummy")
+    choose = random.Random(seed).randrange
+    totals = PlayoutTotals()
+    decisions = chance_steps = 0
+    start = time.perf_counter()
+    deadline = start + (seconds or 0.0)
+    while True:
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes = state.chance_outcomes()
+                state.apply_action(outcomes[choose(len(outcomes))][0])
+                chance_steps += 1
+            else:
+                legal = state.legal_actions()
+                state.apply_action(legal[choose(len(legal))])
+                decisions += 1
+        totals.games += 1
+        totals.endings["game-over"] += 1
+        if totals.games == games or (seconds is not None and time.perf_counter() > deadline):
+            break
+    totals.seconds = time.perf_counter() - start
+    totals.decisions = decisions
+    totals.chance_steps = chance_steps
+    return totals
