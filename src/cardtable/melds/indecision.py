@@ -518,22 +518,21 @@ class IndecisionScorer:
         hand = tuple(cards)
         try:
             a, b, c, d, e = hand
-            rmb = _RANK_MAJOR_BIT
-            # One bit per card in rank-major order (4 * rank + suit): a rank's suits are one
-            # nibble. Bools and other int-like types are not cards, hence the exact type test.
+            # Bools and other int-like types are not cards, hence the exact type test.
             if type(a) is type(b) is type(c) is type(d) is type(e) is int:
-                m = rmb[a] | rmb[b] | rmb[c] | rmb[d] | rmb[e]
+                fields = _CARD_FIELDS
+                x = fields[a] + fields[b] + fields[c] + fields[d] + fields[e]
             else:
-                m = 0
+                x = 0
         except (ValueError, KeyError):
-            m = 0
+            x = 0
+        m = x & _RANK_MAJOR_FIELD
         if m.bit_count() != HAND_SIZE or self._alt:
             # Not five distinct cards (the checker names the problem), or the variant whose
             # extra bike depends on more than the interval's cards.
             return self.listed_count(hand)
-        rk = _RANK_KEY
         base, imask, length, bike_bonus, uncovered, prile_4, seq, groups = self._by_ranks_listed[
-            rk[a] + rk[b] + rk[c] + rk[d] + rk[e]
+            x >> _RANK_KEY_SHIFT & _RANK_KEY_FIELD
         ]
         # The score and all-cards-used as in value(); the tests check that they equal the sum
         # and the union of the melds listed.
@@ -690,12 +689,28 @@ _SHAPES: Final = _rank_shapes()
 # suits are one nibble of a hand's mask; the cards of a rank for each nibble (16 * rank +
 # nibble), in suit order; and per rank key the interval's nibbles as a mask (0 without one)
 # and the nibbles of the ranks held 2-4 times.
-_RANK_MAJOR_BIT: Final = {card: 1 << (4 * (card % 13) + card // 13) for card in range(52)}
+_RANK_MAJOR_BIT: Final = tuple(1 << (4 * (card % 13) + card // 13) for card in range(52))
 _GROUP_CARDS: Final = tuple(
     tuple(suit * 13 + rank for suit in range(4) if nibble >> suit & 1)
     for rank in range(_RANKS)
     for nibble in range(16)
 )
+# Everything count() reads of a card, in four fields of one int, so that one lookup per card
+# and one sum give them all: the rank-major bit (bits 0-51), the card's own bit (52-103), its
+# rank-key and suit-key fields (as _RANK_KEY and _SUIT_KEY). The bits of five cards add up
+# without a carry exactly when the cards are distinct, so the low field then has five bits.
+_RANK_MAJOR_FIELD: Final = (1 << 52) - 1
+_SUIT_MAJOR_SHIFT: Final = 52
+_RANK_KEY_SHIFT: Final = 104
+_RANK_KEY_FIELD: Final = (1 << 39) - 1
+_SUIT_KEY_SHIFT: Final = 143
+_CARD_FIELDS: Final = {
+    card: _RANK_MAJOR_BIT[card]
+    | 1 << (_SUIT_MAJOR_SHIFT + card)
+    | _RANK_KEY[card] << _RANK_KEY_SHIFT
+    | _SUIT_KEY[card] << _SUIT_KEY_SHIFT
+    for card in range(52)
+}
 _FAMILIES: Final[dict[int, tuple[int, int]]] = {
     key: (
         sum(15 << (4 * rank) for rank in shape.interval_ranks),
