@@ -17,6 +17,7 @@ LAYERS: dict[str, int] = {
     "melds": 2,
     "games": 3,
     "driver": 4,
+    "playouts": 4,
     "replay": 4,
     "registry": 4,
     "bots": 4,

@@ -543,15 +543,12 @@ class IndecisionScorer:
         if seq:
             key = m & seq
             melds += self._seq_melds.get(key) or self._remember_sequences(key, seq)
-        sk = _SUIT_KEY
-        big = _BIG_SUIT[sk[a] + sk[b] + sk[c] + sk[d] + sk[e]]
+        big = _BIG_SUIT[x >> _SUIT_KEY_SHIFT]
         score = base
         if big < 0:
             used = prile_4 or not uncovered
         else:
-            suit_mask = ((1 << a) | (1 << b) | (1 << c) | (1 << d) | (1 << e)) >> (
-                13 * big
-            ) & 0x1FFF
+            suit_mask = x >> (_SUIT_MAJOR_SHIFT + 13 * big) & 0x1FFF
             flush = _FLUSH_LEN[suit_mask]
             if length and suit_mask & imask == imask:
                 score += bike_bonus
