@@ -87,6 +87,21 @@ export function dealIn(cards, fromRect) {
   });
 }
 
+/** Cards turned face up one after another (the opponents' hands at the end of a hand). */
+export function flipUp(cards) {
+  const duration = Math.min(420, moveDuration("opponent"));
+  if (duration <= 0) return [];
+  const step = Math.min(40, 400 / Math.max(1, cards.length));
+  return [...cards].map((card, i) =>
+    card.animate(
+      [
+        { transform: "perspective(300px) rotateY(90deg)", filter: "brightness(0.6)" },
+        { transform: "perspective(300px) rotateY(0deg)", filter: "none" },
+      ],
+      { duration, delay: i * step, easing: "ease-out", fill: "backwards" },
+    ));
+}
+
 /** A small burst of gold stars over `element` for the winner; nothing under reduced motion. */
 export function winnerBurst(element) {
   if (!element || motionReduced()) return;

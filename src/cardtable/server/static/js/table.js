@@ -3,11 +3,11 @@
 // the scoreboard and the coach. Each game's module (games/*.js) draws what is its own.
 
 import { classify, parseAction } from "./actions.js";
-import { finishAnimations } from "./animate.js";
+import { finishAnimations, flipUp } from "./animate.js";
 import { renderCoachPanel } from "./coach_panel.js";
 import { fitTable, watchFit } from "./fit.js";
 import { api } from "./api.js";
-import { cardBack, prettyCards, shortText } from "./cards.js";
+import { cardBack, cardElement, cardName, prettyCards, shortText } from "./cards.js";
 import { h, replaceChildren } from "./dom.js";
 import { nameSeats } from "./games/base.js";
 import { gameModule } from "./games/index.js";
@@ -32,6 +32,7 @@ export class TableView {
     this.pending = false;
     this.coach = null;
     this.hint = null;
+    this.summaryOpenFor = null;
     this.shownSummaries = new Set(JSON.parse(sessionStorage.getItem(`summaries:${tableId}`) || "[]"));
     this.hand = new Hand({
       storageKey: `order:${tableId}`,
@@ -350,18 +351,39 @@ export class TableView {
     this.fit();
   }
 
+  /** The opponents' hands turned face up at the end of a hand: shown with the move that ended
+   * it, while that hand's summary is open, and once the game is over (by seat, or null). */
+  revealedHands(ctx) {
+    const key = this.module.summaryKey(ctx);
+    if (!key) return null;
+    const ended = Boolean(this.message.summary) || Boolean(this.message.result) || this.summaryOpenFor === key;
+    return ended ? this.module.revealedHands(ctx) : null;
+  }
+
   renderOpponents(ctx) {
     const n = ctx.players;
     const items = [];
+    const revealed = this.revealedHands(ctx);
+    const revealKey = revealed ? this.module.summaryKey(ctx) : null;
+    const flip = revealKey !== null && revealKey !== this.flippedKey;
+    this.flippedKey = revealKey;
     const seats = this.module.seatsInOrder
       ? this.module.seatsInOrder(ctx)
       : Array.from({ length: n - 1 }, (_, k) => (ctx.seat + k + 1) % n);
     for (const seat of seats) {
       const info = this.module.seatInfo(ctx, seat);
       const toMove = this.message.to_move === seat;
-      const backs = h("div", { class: "opp-cards", "aria-hidden": "true" });
-      const shown = Math.min(info.handSize ?? 0, 14);
-      for (let i = 0; i < shown; i += 1) backs.append(cardBack({ extraClass: "tiny" }));
+      const showing = revealed?.[seat] ?? null;
+      const backs = h("div", { class: `opp-cards${showing ? " face-up" : ""}`, "aria-hidden": "true" });
+      if (showing) {
+        backs.style.setProperty("--cards", String(Math.max(2, showing.length)));
+        for (const card of showing) backs.append(cardElement(card, { extraClass: "tiny" }));
+      } else {
+        const shown = Math.min(info.handSize ?? 0, 14);
+        for (let i = 0; i < shown; i += 1) backs.append(cardBack({ extraClass: "tiny" }));
+      }
+      if (showing && flip) flipUp(backs.children);
+      const shownText = showing ? `, showed ${showing.map(cardName).join(", ")}` : "";
       const level = this.seatLevel(seat);
       const name = this.seatName(seat);
       items.push(
@@ -371,7 +393,7 @@ export class TableView {
             class: `seat opponent${toMove ? " to-move" : ""}${info.out ? " out" : ""}`,
             role: "listitem",
             dataset: { seat: String(seat) },
-            "aria-label": `${name}${level ? `, ${level}` : ""}, ${info.handSize ?? 0} cards${info.scoreText ? `, ${info.scoreText}` : ""}${info.badges?.length ? `, ${info.badges.join(", ")}` : ""}${toMove ? ", to play" : ""}`,
+            "aria-label": `${name}${level ? `, ${level}` : ""}, ${info.handSize ?? 0} cards${info.scoreText ? `, ${info.scoreText}` : ""}${info.badges?.length ? `, ${info.badges.join(", ")}` : ""}${shownText}${toMove ? ", to play" : ""}`,
           },
           h("div", { class: "seat-head" },
             h("span", { class: "avatar", "aria-hidden": "true" }, name.slice(0, 1)),
@@ -380,7 +402,7 @@ export class TableView {
             toMove ? h("span", { class: "thinking", "aria-hidden": "true" }, h("i"), h("i"), h("i")) : null),
           backs,
           h("div", { class: "seat-meta" },
-            h("span", { class: "hand-size" }, `${info.handSize ?? 0} card${info.handSize === 1 ? "" : "s"}`),
+            h("span", { class: "hand-size" }, showing ? "showed" : `${info.handSize ?? 0} card${info.handSize === 1 ? "" : "s"}`),
             info.scoreText ? h("span", { class: "seat-score" }, info.scoreText) : null,
             (info.badges || []).map((b) => h("span", { class: "badge" }, b))),
         ),
@@ -723,10 +745,18 @@ export class TableView {
     }
     buttons.push(h("button", { type: "button", class: `btn${finished ? "" : " primary"}`, "data-close": true, autofocus: !finished || null }, finished ? "Close" : "Continue"));
     const review = handReviewLine(this.app, this.tableId);
+    this.summaryOpenFor = this.module.summaryKey(ctx);
     openPanel(this.module.summaryTitle(ctx), [content, review, h("div", { class: "btn-row summary-buttons" }, buttons)], {
       wide: true,
       name: "summary",
-      closed: () => this.hand.focusCurrent(),
+      closed: () => {
+        // The hand's cards stay face up while its summary is read, then the table moves on.
+        if (this.summaryOpenFor !== null) {
+          this.summaryOpenFor = null;
+          if (!this.destroyed && this.message) this.renderOpponents(this.ctx());
+        }
+        this.hand.focusCurrent();
+      },
     });
     if (fromButton) announce("Scores shown.");
   }

@@ -260,6 +260,11 @@ export const baseGame = {
   summaryKey() {
     return null;
   },
+  /** The cards each seat showed when the hand of the view's last summary ended (by seat; null
+   * for a hand that stays hidden), or null when there is no such summary. */
+  revealedHands() {
+    return null;
+  },
   summaryTitle() {
     return "Scores";
   },

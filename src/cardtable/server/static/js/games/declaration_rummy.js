@@ -387,6 +387,11 @@ export default {
     return scoreTable(ctx, { title: view.rules?.match ? "Match" : "Game", columns, rows, note, leaderText: "won the last game" });
   },
 
+  revealedHands(ctx) {
+    // Dropped players' hands stay hidden.
+    return ctx.view.outcome?.hands ?? null;
+  },
+
   summaryKey(ctx) {
     const outcome = ctx.view.outcome;
     return outcome ? `game-${outcome.game}` : null;

@@ -304,6 +304,15 @@ export default {
     return `hand-${last.hand_number}`;
   },
 
+  revealedHands(ctx) {
+    const last = ctx.view.last_hand;
+    if (!last) return null;
+    // Only counted hands are shown (none when computer-only play was cut off at the cap).
+    const hands = Array.from({ length: ctx.players }, () => null);
+    for (const result of last.results || []) if (result.cards?.length) hands[result.seat] = result.cards;
+    return hands;
+  },
+
   summaryTitle(ctx) {
     if (ctx.message.result) return "Game over";
     const last = ctx.view.last_hand;

@@ -299,6 +299,11 @@ export default {
     return deal ? `deal-${deal.number}` : null;
   },
 
+  revealedHands(ctx) {
+    // Dropped players' cards, and every hand of a deal that ended without a show, stay hidden.
+    return ctx.view.last_deal?.hands ?? null;
+  },
+
   summaryTitle(ctx) {
     const deal = ctx.view.last_deal;
     if (ctx.message.result) return "Game over";
