@@ -238,7 +238,7 @@ export async function showRecord(app, notice = null) {
       imported);
   });
   const exportButton = h("button", { type: "button", class: "btn", onclick: () => exportRecord() }, "Export record");
-  const file = h("input", { type: "file", accept: "application/json,.json", id: "import-file", class: "visually-hidden", tabindex: "-1" });
+  const file = h("input", { type: "file", accept: "application/json,.json", id: "import-file", class: "visually-hidden", tabindex: "-1", "aria-label": "Record file to import" });
   const importButton = h("button", { type: "button", class: "btn", onclick: () => file.click() }, "Import record");
   // The outcome of an import is said inside this panel (a toast would sit under the dialog).
   const status = h("p", { class: `record-status${notice ? ` ${notice.kind}` : ""}`, role: notice?.kind === "error" ? "alert" : "status", hidden: !notice }, notice?.text ?? "");
