@@ -89,6 +89,13 @@ def settle(page: Page) -> None:
     )
 
 
+def screenshot(page: Page, path: str, *, full_page: bool = False) -> None:
+    """A screenshot of the page at rest: running animations (a card flying, the deal, a drawer
+    sliding) are waited for, and any that start meanwhile are finished at once by the capture."""
+    settle(page)
+    page.screenshot(path=path, full_page=full_page, animations="disabled")
+
+
 RECORD_HANDS_JS = """() => {
   window.__handsAt = {};
   const table = document.querySelector('.table');

@@ -23,7 +23,8 @@ WATCH_JS = """() => {
   const faceUp = () => [...document.querySelectorAll('.seat .opp-cards.face-up .card')];
   const note = () => {
     const cards = faceUp();
-    window.__reveals.push({finished: table.dataset.finished, cards: cards.map(c => c.dataset.card)});
+    const labels = cards.map(c => c.dataset.card);
+    window.__reveals.push({finished: table.dataset.finished, cards: labels});
     if (cards.length && window.__flipMoving === null) {
       window.__flipMoving = cards.some(c => c.getAnimations().length > 0);
     }

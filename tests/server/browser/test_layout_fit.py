@@ -17,7 +17,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from .harness import BrowserPage, LiveServer
-from .tablekit import wait_my_turn
+from .tablekit import screenshot, wait_my_turn
 
 pytestmark = pytest.mark.browser
 
@@ -143,7 +143,7 @@ def test_the_table_fits_every_window_with_and_without_the_coach_and_a_hint(
         assert len(m["opponents"]) == rules["players"] - 1
         if width < 600:
             assert_touch_targets(m, where)
-        page.screenshot(path=str(ARTIFACTS / f"{tag}-{width}x{height}.png"))
+        screenshot(page, path=str(ARTIFACTS / f"{tag}-{width}x{height}.png"))
 
     # The coach on, its drawer (or side column) open and a hint shown: still no scrolling.
     page.evaluate("() => import('/static/js/options.js').then(m => m.setOption('coach', true))")
@@ -160,7 +160,7 @@ def test_the_table_fits_every_window_with_and_without_the_coach_and_a_hint(
         expect(page.locator("#hint-line")).to_be_visible()
         m = refit(page, width, height)
         assert_fits(m, where)
-        page.screenshot(path=str(ARTIFACTS / f"{tag}-coach-{width}x{height}.png"))
+        screenshot(page, path=str(ARTIFACTS / f"{tag}-coach-{width}x{height}.png"))
         if toggle.is_visible():
             page.keyboard.press("Escape")
             expect(toggle).to_have_attribute("aria-expanded", "false")

@@ -13,7 +13,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from .harness import DESKTOP, BrowserPage, LiveServer, Servers
-from .tablekit import play_with_mouse, settle, start_game, wait_my_turn
+from .tablekit import play_with_mouse, screenshot, settle, start_game, wait_my_turn
 
 pytestmark = pytest.mark.browser
 
@@ -58,8 +58,7 @@ def test_four_colour_deck_turns_diamonds_blue_and_clubs_green(
     toggle_option(page, "four_colour")
     assert colour_of_first(page, preview_diamond) == "rgb(17, 85, 204)"
     assert colour_of_first(page, preview_club) == "rgb(19, 122, 42)"
-    settle(page)
-    page.screenshot(path=str(shots / "options-four-colour.png"))
+    screenshot(page, path=str(shots / "options-four-colour.png"))
     # Kept by the server: a reload still shows the four-colour deck.
     page.reload()
     page.wait_for_selector("body.ready")
@@ -126,8 +125,7 @@ def test_coach_panel_appears_with_the_coachs_report(
     expect(coach.locator("h2")).to_have_text("Coach")
     # The server's report arrives for the position on turn: tips, warnings or discards.
     expect(coach.locator("li, .coach-warning, .coach-discards")).not_to_have_count(0)
-    settle(page)
-    page.screenshot(path=str(shots / "coach.png"))
+    screenshot(page, path=str(shots / "coach.png"))
 
 
 def test_opponent_speed_and_difficulty_are_kept_and_preselect_new_games(
@@ -176,8 +174,7 @@ def test_how_to_play_shows_each_game_with_its_examples_drawn_as_cards(
             first = rules["examples"][0]
             expect(examples.first.locator(".card")).to_have_count(len(first["cards"]))
         expect(panel).to_contain_text("entertainment only")
-        settle(page)
-        page.screenshot(path=str(shots / f"how-to-play-{game['name']}.png"))
+        screenshot(page, path=str(shots / f"how-to-play-{game['name']}.png"))
         page.click("dialog#panel [data-close]")
 
 
@@ -292,8 +289,7 @@ def test_record_survives_a_server_restart(
     assert record_games_played(page) == "1"
     page.click("#menu-button")
     page.click("[data-menu=record]")
-    settle(page)
-    page.screenshot(path=str(shots / "record.png"))
+    screenshot(page, path=str(shots / "record.png"))
 
 
 def test_record_export_and_import_round_trip(

@@ -17,7 +17,7 @@ from .tablekit import (
     open_house_rules,
     panel_name,
     play_with_mouse,
-    settle,
+    screenshot,
     start_game,
     table_state,
     tap_lifted,
@@ -74,8 +74,7 @@ def test_indecision_game_to_a_low_target_played_with_the_mouse(
     expect(summary.locator(".seat-summary")).to_have_count(2)
     expect(summary.locator(".totals-chart svg.chart")).to_be_visible()
     expect(summary).to_contain_text("Hand score")
-    settle(page)
-    page.screenshot(path=str(shots / "indecision-final.png"))
+    screenshot(page, path=str(shots / "indecision-final.png"))
     page.click("dialog#panel .summary-buttons [data-close]")
     assert record_stat(page, "indecision", "games_played") == "1"
 
@@ -88,7 +87,7 @@ def test_indian_rummy_single_deal_played_with_the_mouse_ends_with_a_declaration(
     wait_idle(page)
     expect(page.locator(".wild-zone")).to_contain_text("Wild joker")
     expect(page.locator(".hand .hand-card")).to_have_count(13)
-    page.screenshot(path=str(shots / "indian-rummy-table.png"))
+    screenshot(page, path=str(shots / "indian-rummy-table.png"))
     declared = []
 
     def declare_on_third_turn(page: Page, turn: int) -> bool:
@@ -110,8 +109,7 @@ def test_indian_rummy_single_deal_played_with_the_mouse_ends_with_a_declaration(
     expect(summary).to_contain_text(
         re.compile(r"valid show|wrong show|dropped|Valid show|Wrong show")
     )
-    settle(page)
-    page.screenshot(path=str(shots / "indian-rummy-final.png"))
+    screenshot(page, path=str(shots / "indian-rummy-final.png"))
     page.click("dialog#panel .summary-buttons [data-close]")
     assert record_stat(page, "indian-rummy", "deals_played") == "1"
 
@@ -140,8 +138,7 @@ def test_declaration_rummy_two_players_two_cards_played_with_the_mouse(
     summary = page.locator("dialog#panel .summary")
     expect(summary.locator(".seat-summary")).to_have_count(2)
     expect(summary).to_contain_text("Count")
-    settle(page)
-    page.screenshot(path=str(shots / "declaration-rummy-final.png"))
+    screenshot(page, path=str(shots / "declaration-rummy-final.png"))
     page.click("dialog#panel .summary-buttons [data-close]")
     assert record_stat(page, "declaration-rummy", "games_played") == "1"
 
@@ -223,7 +220,7 @@ def test_indian_rummy_deal_played_with_the_keyboard_only(
         wait_version_after(page, state.version)
     assert table_state(page).finished
     assert declared, "the deal ended before our declaration"
-    page.screenshot(path=str(shots / "keyboard-final.png"))
+    screenshot(page, path=str(shots / "keyboard-final.png"))
 
 
 def test_declaration_rummy_match_is_played_to_the_end_with_its_wins_chart(
@@ -257,8 +254,7 @@ def test_declaration_rummy_match_is_played_to_the_end_with_its_wins_chart(
         ".score-table tbody tr td:last-child", "els => els.map(e => e.textContent)"
     )
     assert "2" in [w.strip(" ★") for w in wins]
-    settle(page)
-    page.screenshot(path=str(shots / "declaration-rummy-match.png"))
+    screenshot(page, path=str(shots / "declaration-rummy-match.png"))
 
 
 def test_spread_out_discard_pile_shows_every_discard_and_takes_from_deep_in_it(
@@ -289,8 +285,7 @@ def test_spread_out_discard_pile_shows_every_discard_and_takes_from_deep_in_it(
                     "aria-label", re.compile(r"^Take the .* and the 1 card above it")
                 )
                 before = page.locator(".hand .hand-card").count()
-                settle(page)
-                page.screenshot(path=str(shots / "declaration-rummy-spread-out.png"))
+                screenshot(page, path=str(shots / "declaration-rummy-spread-out.png"))
                 second.click(position={"x": 8, "y": 30})
                 wait_version_after(page, state.version)
                 expect(page.locator(".hand .hand-card")).to_have_count(before + 2)

@@ -21,6 +21,7 @@ from .tablekit import (
     open_house_rules,
     panel_name,
     record_hands,
+    screenshot,
     settle,
     start_game,
     table_state,
@@ -131,7 +132,7 @@ def test_phone_sized_screen_has_no_sideways_scrolling(
     page.wait_for_selector("body.ready")
     width = "() => document.documentElement.scrollWidth"
     assert page.evaluate(width) <= PHONE["width"]
-    page.screenshot(path=str(shots / "phone-start.png"), full_page=True)
+    screenshot(page, path=str(shots / "phone-start.png"), full_page=True)
     for game in ("indian-rummy", "indecision"):
         start_game(page, server.url, game)
         wait_my_turn(page)
@@ -141,8 +142,7 @@ def test_phone_sized_screen_has_no_sideways_scrolling(
         assert all(
             b is not None and b["x"] >= 0 and b["x"] + b["width"] <= PHONE["width"] for b in boxes
         )
-        settle(page)
-        page.screenshot(path=str(shots / f"phone-{game}.png"), full_page=True)
+        screenshot(page, path=str(shots / f"phone-{game}.png"), full_page=True)
 
 
 def test_entertainment_only_notice_is_on_every_screen(
@@ -352,7 +352,7 @@ def test_start_screen_offers_every_rule_with_its_default_and_presets_fill_the_fo
             expect(field).to_have_count(1)
             if entry["type"] != "object":
                 expect(field).to_contain_text("Default:")
-        page.screenshot(path=str(shots / f"start-{game['name']}.png"), full_page=True)
+        screenshot(page, path=str(shots / f"start-{game['name']}.png"), full_page=True)
     page.click("label[for=game-indecision]")
     open_house_rules(page)
     page.select_option("#preset", "short")
@@ -418,5 +418,4 @@ def test_indecision_manual_declaration_shows_the_correction_and_the_challenge(
     mine = page.locator("dialog#panel .seat-summary.me")
     expect(mine).to_contain_text(re.compile(r"Announced \d+, corrected to \d+"))
     expect(mine).to_contain_text("Challenged: the true score is")
-    settle(page)
-    page.screenshot(path=str(shots / "indecision-manual-declaration.png"))
+    screenshot(page, path=str(shots / "indecision-manual-declaration.png"))
