@@ -165,7 +165,20 @@ export class TableView {
 
   /** Open or close the scores and coach drawer (narrow screens; beside the table otherwise). */
   toggleSide(open = !this.el.table.classList.contains("side-open")) {
-    this.el.table.classList.toggle("side-open", open);
+    const table = this.el.table;
+    if (table.classList.contains("side-open") !== open) {
+      table.classList.add("side-moving");
+      const side = table.querySelector(".table-side");
+      const done = (event) => {
+        if (event.target !== side || event.propertyName !== "transform") return;
+        table.classList.remove("side-moving");
+        side.removeEventListener("transitionend", done);
+        side.removeEventListener("transitioncancel", done);
+      };
+      side.addEventListener("transitionend", done);
+      side.addEventListener("transitioncancel", done);
+    }
+    table.classList.toggle("side-open", open);
     this.el.sideToggle.setAttribute("aria-expanded", String(open));
     if (open) this.coachSeen = this.coach;
     this.renderSideToggle();

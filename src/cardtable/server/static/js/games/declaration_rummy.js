@@ -239,7 +239,8 @@ export default {
 
   turnText(ctx) {
     const view = ctx.view;
-    if (view.phase === "tie-vote") return "a tie game was proposed: accept or reject it.";
+    // The vote line above says who proposed it and who is still to answer.
+    if (view.phase === "tie-vote") return "accept or reject the tie.";
     if (view.phase === "between-games") return "start the next game of the match.";
     if (view.phase === "draw") {
       if (view.exhaustion) return "the stock is exhausted: take the top discard (D) or decline it.";

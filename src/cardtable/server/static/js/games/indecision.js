@@ -324,8 +324,9 @@ export default {
     if (!last) return null;
     const lead = [];
     if (last.ending === "stop" && last.stopper !== null) {
-      lead.push(`${ctx.name(last.stopper)} stopped the hand`);
-      lead.push(last.stop_valid ? ", a valid stop." : `, but ${last.stop_problems.join(" and ")}: the stopper scores 0.`);
+      lead.push(last.stop_valid
+        ? `${ctx.name(last.stopper)} stopped the hand.`
+        : `${ctx.name(last.stopper)} stopped the hand, but ${last.stop_problems.join(" and ")}.`);
     } else if (last.ending === "deck-exhausted") {
       lead.push("The deck ran out: everyone is scored.");
     } else if (last.ending === "turn-limit") {
@@ -361,7 +362,7 @@ export default {
     const melds = r.melds || [];
     const notes = [];
     if (!r.counted) notes.push("Not counted: the game was already won.");
-    if (r.forfeited) notes.push(`Stopped without meeting the requirements: ${r.score} forfeited, scores 0.`);
+    if (r.forfeited) notes.push(`The stop was not valid: the hand's ${r.score} are forfeited.`);
     if (r.declared !== null && r.declared !== undefined) {
       if (r.announced !== null && r.announced !== undefined && r.announced !== r.declared) {
         notes.push(`Announced ${r.announced}, corrected to ${r.declared}.`);

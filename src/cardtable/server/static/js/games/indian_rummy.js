@@ -325,6 +325,11 @@ export default {
         : `The deal ended by ${OUTCOME_TEXT[deal.outcome] || deal.outcome}.`,
       deal.wild_card ? ` Wild joker ${shortText(deal.wild_card)}${rank !== null ? ` (${RANK_NAMES[rank]}s wild)` : ""}.` : "",
     );
+    const winners = ctx.message.result?.winners || [];
+    const winnerLine = winners.length
+      ? h("p", { class: "summary-winner" },
+          `${winners.map((s) => ctx.name(s)).join(" and ")} ${winners.length > 1 || winners[0] === ctx.seat ? "win" : "wins"} the game.`)
+      : null;
     const rows = [];
     for (let seat = 0; seat < n; seat += 1) {
       rows.push(this.seatSummary(ctx, deal, seat, details?.arrangements?.[seat] ?? null, rank, cap));
@@ -334,6 +339,7 @@ export default {
       "div",
       { class: "summary game-indian-rummy" },
       opening,
+      winnerLine,
       h("div", { class: "summary-seats" }, rows),
       h("p", { class: "summary-totals" }, "Totals: ", (ctx.view.totals || []).map((t, seat) => `${ctx.name(seat)} ${t}`).join(" · ")),
       chart,
@@ -371,7 +377,7 @@ export default {
     } else if (deal.outcome === "all-dropped" && seat === deal.winner) {
       why = "Everyone else dropped: 0 points.";
     } else if (deal.outcome === "wrong-show" && points === 0) {
-      why = "Someone else made a wrong show: 0 points.";
+      why = "No points: the declarer pays for the wrong show.";
     } else if (deal.outcome === "turn-limit") {
       why = "The deal reached its turn limit with no show: 0 points.";
     } else if (deal.outcome === "abandoned") {
