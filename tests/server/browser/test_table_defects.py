@@ -402,6 +402,8 @@ def test_a_redraw_between_press_and_release_keeps_the_tap(
     page = open_page().page
     start_game(page, server.url, "indecision")
     wait_draw_phase(page)
+    # The press lands where the card is: not while the deal still flies it in.
+    settle(page)
     version = table_state(page).version
 
     def tap_with_redraw(card: Any) -> None:
