@@ -39,6 +39,7 @@ from cardtable.server.models import (
     GameRecord,
     HowToPlay,
     ImportAnswer,
+    Invite,
     LeftTable,
     ListedTable,
     NewTable,
@@ -47,9 +48,11 @@ from cardtable.server.models import (
     ProfileDocument,
     Refusal,
     SeatAnswer,
+    SharedTableAnswer,
     TableInfo,
 )
 from cardtable.server.options import DEFAULT_OPTIONS, merge_options
+from cardtable.server.people_tables import invite_json
 from cardtable.server.record import aggregate
 from cardtable.server.rules_input import check_rule_types
 
@@ -85,10 +88,11 @@ async def rules_page(game: str) -> HowToPlay:
 @router.post("/tables", status_code=201, responses=REFUSALS)
 async def create_table(
     new: NewTable, request: Request, profile: CurrentProfile, lobby: LobbyDep
-) -> SeatAnswer:
+) -> SeatAnswer | SharedTableAnswer:
     """Sit down at a new table. The server alone draws its seed; with a ``commitment`` (from
     ``POST /api/commitments``) and the page's ``contribution``, the deal's seed is derived from
-    both (provably fair deals, :mod:`cardtable.fairness`)."""
+    both (provably fair deals, :mod:`cardtable.fairness`). With ``shared``, a table for people
+    (answered with its invite): nothing is dealt until its host starts the game."""
     check_rate(request, "table", profile)
     try:
         rules: dict[str, Any] = dict(new.rules or {})
@@ -105,12 +109,18 @@ async def create_table(
             seats=seats,
             commitment=new.commitment,
             contribution=new.contribution,
+            shared=None if new.shared is None else new.shared.model_dump(),
         )
     except TooManyTablesError as exc:
         raise HTTPException(409, str(exc)) from None
     except (CardtableError, ValueError, TypeError) as exc:
         raise HTTPException(400, str(exc)) from None
     count_rate(request, "table", profile)
+    room = lobby.tables[table_id].room if table_id in lobby.tables else None
+    if room is not None:
+        return SharedTableAnswer(
+            table_id=table_id, seat=seat, invite=Invite.model_validate(invite_json(room.invite))
+        )
     return SeatAnswer(table_id=table_id, seat=seat)
 
 
@@ -141,7 +151,10 @@ async def my_tables(
 
 @router.get("/tables/{table_id}", responses={**REFUSALS, 404: {"description": "No such table."}})
 async def table_info(owner: Table, profile: CurrentProfile) -> TableInfo:
-    """One table: game, rules, seats, version, the caller's seat, finished."""
+    """One table: game, rules, seats, version, the caller's seat, finished; a people's
+    table's room too (to its members only: 403 for anyone else)."""
+    if owner.room is not None and owner.room.member(profile.id) is None:
+        raise HTTPException(403, "you are not at this table: open its invite link")
     return TableInfo.model_validate(owner.info(profile.id))
 
 
@@ -153,6 +166,8 @@ async def join_table(owner: Table, profile: CurrentProfile, lobby: LobbyDep) -> 
     """Take a free human seat at a table (or get one's own seat back)."""
     try:
         seat = await lobby.join(owner.table_id, profile)
+    except NotAllowedError as exc:
+        raise HTTPException(403, str(exc)) from None
     except CardtableError as exc:
         raise HTTPException(409, str(exc)) from None
     if seat is None:

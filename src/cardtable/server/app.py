@@ -21,7 +21,7 @@ from fastapi import FastAPI, HTTPException, Request
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 
-from cardtable.server import api, metrics, operations, review_routes, websocket
+from cardtable.server import api, friends_routes, metrics, operations, review_routes, websocket
 from cardtable.server.analysis_jobs import Analyses
 from cardtable.server.boundary import install_error_handlers
 from cardtable.server.cluster.wiring import Cluster
@@ -102,6 +102,7 @@ def create_app(
     app.include_router(operations.router)
     app.include_router(api.router)
     app.include_router(review_routes.router)
+    app.include_router(friends_routes.router)
     app.include_router(websocket.router)
     app.mount("/static", StaticFiles(directory=STATIC_DIR, check_dir=False), name="static")
 

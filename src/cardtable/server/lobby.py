@@ -29,11 +29,12 @@ from cardtable.errors import CardtableError, RulesError
 from cardtable.fairness import derive_seed
 from cardtable.games.contract import TERMINAL, AnyEngine
 from cardtable.registry import canonical_name, get_engine
-from cardtable.server import metrics
+from cardtable.server import metrics, people_tables
 from cardtable.server.cluster.store import TableElsewhereError
 from cardtable.server.fair_deals import Commitments
 from cardtable.server.narration import Outcome, finished_between
 from cardtable.server.options import DEFAULT_OPTIONS, bot_move_seconds
+from cardtable.server.people import Room, RoomSettings
 from cardtable.server.seating import (
     Seat,
     check_seats,
@@ -134,11 +135,17 @@ class Lobby:
         seats: Any,
         commitment: Any = None,
         contribution: Any = None,
+        shared: dict[str, Any] | None = None,
     ) -> tuple[str, int]:
         """A new table for ``profile``; ``RulesError`` naming any bad field,
         ``TooManyTablesError`` when the profile has too many unfinished tables. The deal is
         fair (:mod:`cardtable.server.fair_deals`): from the server seed behind ``commitment``
-        and the person's ``contribution``, unless the settings fix a test seed."""
+        and the person's ``contribution``, unless the settings fix a test seed.
+
+        With ``shared`` (the room settings) it is a people's table: every human seat but the
+        creator's is open for a person, and nothing is dealt until the host starts the game
+        (the seed is drawn then, from every seated person's contribution)."""
+        room_settings = None if shared is None else RoomSettings.from_json(shared)
         if not isinstance(game, str):
             raise RulesError("game must be the name of a game")
         name = canonical_name(game)
@@ -173,6 +180,10 @@ class Lobby:
                 seed = derive_seed(fair.server_seed or "", fair.contributions)
             else:
                 seed = self.deal_seed()
+            if room_settings is not None:
+                # Nothing is dealt before the start: the stored seed is a placeholder and the
+                # state below is never shown (the waiting room sends the room only).
+                seed = 0
             state, _ = await asyncio.to_thread(replay_log, engine, built, seed, [])
             await self.store.create(
                 table_id=table_id,
@@ -185,6 +196,11 @@ class Lobby:
             )
         if fair is not None:
             await asyncio.to_thread(reviews.save_fairness, self.db, table_id, fair)
+        room = None
+        if room_settings is not None:
+            room = await people_tables.open_room(
+                self.store, table_id, profile, seat, room_settings, fair
+            )
         self.remember_options(profile.id, options)
         owner = self._owner(
             table_id=table_id,
@@ -199,6 +215,7 @@ class Lobby:
             status=storage.PLAYING,
             creator=profile.id,
         )
+        owner.room = room
         self.tables[table_id] = owner
         self._start_sweeper()
         owner.wake_bots()
@@ -236,7 +253,40 @@ class Lobby:
             status=status,
             on_timing=self._timing,
             on_outcomes=self._outcomes,
+            time_scale=self.settings.shared_time_scale,
+            seed_source=self._people_seed,
+            rematch_maker=self._rematch,
         )
+
+    async def add_rematch_owner(
+        self, old: TableOwner, table_id: str, seats: list[Seat], room: Room
+    ) -> TableOwner:
+        """The rematch table of ``old`` in memory (its waiting room; nothing dealt yet)."""
+        state, _ = await asyncio.to_thread(replay_log, old.engine, old.rules, 0, [])
+        owner = self._owner(
+            table_id=table_id,
+            game=old.game,
+            engine=old.engine,
+            rules=old.rules,
+            seed=0,
+            seats=seats,
+            seated=room.seated(),
+            state=state,
+            log=[],
+            status=storage.PLAYING,
+            creator=room.host,
+        )
+        owner.room = room
+        if room.host not in self.options and old.creator in self.options:
+            self.options[room.host] = self.options[old.creator]
+        self.tables[table_id] = owner
+        return owner
+
+    async def _people_seed(self, owner: TableOwner, contributions: dict[int, str]) -> int:
+        return await people_tables.start_seed(self, owner, contributions)
+
+    async def _rematch(self, owner: TableOwner) -> str:
+        return await people_tables.rematch(self, owner)
 
     def _timing(self, timing: Timing) -> None:
         metrics.ACTION_TO_VIEW.observe(max(0.0, timing.broadcast - timing.received))
@@ -330,6 +380,7 @@ class Lobby:
         )
         if stored.actions:
             owner.last_outcomes = (owner.version, outcomes)
+        await people_tables.load_room(self.store, owner)
         if stored.owner_id not in self.options:
             profile = await asyncio.to_thread(storage.get_profile, self.db, stored.owner_id)
             if profile is not None:
@@ -419,6 +470,10 @@ class Lobby:
         owner = await self.get(table_id)
         if owner is None:
             return None
+        if owner.room is not None:
+            if profile.id in owner.seated.values():
+                return next(s for s, p in owner.seated.items() if p == profile.id)
+            raise NotAllowedError("this table is joined through its invite link")
         async with owner.lock:
             for seat, seated in owner.seated.items():
                 if seated == profile.id:

@@ -8,6 +8,7 @@ plain dicts built here, so every field name of the protocol is spelled in this o
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from typing import Any, Final, Literal
 
@@ -30,8 +31,31 @@ ErrorCode = Literal[
     "forbidden-origin",
     "rate-limited",
     "server",
+    "not-member",
+    "spectator",
+    "not-host",
+    "phase",
+    "seat-taken",
+    "not-ready",
+    "bad-seat",
+    "bad-phrase",
 ]
-CLIENT_TYPES: Final = ("action", "hint", "coach", "ping")
+CLIENT_TYPES: Final = (
+    "action",
+    "hint",
+    "coach",
+    "ping",
+    "sit",
+    "watch",
+    "set_seat",
+    "remove",
+    "start",
+    "quick",
+    "leave",
+    "rematch",
+)
+"""Message types; those after ``ping`` are for people's tables only."""
+CLIENT_ID: Final = re.compile(r"[A-Za-z0-9_-]{1,64}")
 
 
 class ProtocolError(CardtableError, ValueError):
@@ -54,6 +78,15 @@ class ClientMessage:
     type: str
     version: int | None = None
     action: str | None = None
+    client_id: str | None = None
+    """An action's client id (people's tables acknowledge a resent action, never re-apply it)."""
+    fields: tuple[tuple[str, Any], ...] = ()
+    """A room message's other fields (``seat``, ``kind``, ``level``, ``phrase``, ``accept``…),
+    checked by whoever handles it."""
+
+    def get(self, name: str) -> Any:
+        """A room message's field, or ``None``."""
+        return dict(self.fields).get(name)
 
 
 def parse_client_message(raw: str | bytes) -> ClientMessage:
@@ -89,7 +122,12 @@ def parse_client_message(raw: str | bytes) -> ClientMessage:
             f"unknown message type {kind[:40]!r}: expected one of {', '.join(CLIENT_TYPES)}",
         )
     if kind != "action":
-        return ClientMessage(type=kind)
+        if kind in ("action", "hint", "coach", "ping"):
+            return ClientMessage(type=kind)
+        return ClientMessage(
+            type=kind,
+            fields=tuple((key, value) for key, value in data.items() if key != "type"),
+        )
     version = data.get("version")
     if not isinstance(version, int) or isinstance(version, bool) or version < 0:
         raise ProtocolError(
@@ -102,7 +140,12 @@ def parse_client_message(raw: str | bytes) -> ClientMessage:
         raise ProtocolError(
             "malformed", f"action notation longer than {MAX_ACTION_LENGTH} characters"
         )
-    return ClientMessage(type="action", version=version, action=action.strip())
+    client_id = data.get("client_id")
+    if client_id is not None and (
+        not isinstance(client_id, str) or CLIENT_ID.fullmatch(client_id) is None
+    ):
+        raise ProtocolError("malformed", "client_id must be 1 to 64 letters, digits, '-' or '_'")
+    return ClientMessage(type="action", version=version, action=action.strip(), client_id=client_id)
 
 
 def _json_kind(value: Any) -> str:
@@ -117,18 +160,23 @@ def _json_kind(value: Any) -> str:
     return "a number"
 
 
-def error_message(code: ErrorCode, message: str, *, rule: str | None = None) -> dict[str, Any]:
-    """``{"type": "error", ...}``; ``rule`` names the game rule for illegal actions."""
+def error_message(
+    code: ErrorCode, message: str, *, rule: str | None = None, client_id: str | None = None
+) -> dict[str, Any]:
+    """``{"type": "error", ...}``; ``rule`` names the game rule for illegal actions,
+    ``client_id`` the action's client id when it had one."""
     payload: dict[str, Any] = {"type": "error", "code": code, "message": message}
     if rule is not None:
         payload["rule"] = rule
+    if client_id is not None:
+        payload["client_id"] = client_id
     return payload
 
 
 def state_message(
     *,
     version: int,
-    seat: int,
+    seat: int | None,
     view: dict[str, Any],
     legal: list[str],
     to_move: int,
@@ -139,7 +187,8 @@ def state_message(
     own: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """The state one seat sees after a change (or on connecting); ``own`` holds what the seat
-    may know of its own hand without working it out (Declaration Rummy's ``count``)."""
+    may know of its own hand without working it out (Declaration Rummy's ``count``). A
+    spectator's ``seat`` is ``None``."""
     return {
         "type": "state",
         "version": version,
@@ -178,3 +227,28 @@ def pong_message() -> dict[str, Any]:
 def dumps(message: dict[str, Any]) -> str:
     """A server message as compact JSON text."""
     return json.dumps(message, separators=(",", ":"), ensure_ascii=False)
+
+
+def room_message(room: dict[str, Any]) -> dict[str, Any]:
+    """A people's table's room (waiting room, presence, timers, rematch)."""
+    return {"type": "room", "room": room}
+
+
+def ack_message(client_id: str, version: int, *, duplicate: bool) -> dict[str, Any]:
+    """An action with a client id was applied (or had been already: ``duplicate``)."""
+    return {"type": "ack", "client_id": client_id, "version": version, "duplicate": duplicate}
+
+
+def away_message(moves: int) -> dict[str, Any]:
+    """To a person back after the grace ran out: how many moves were played for them."""
+    plural = "move was" if moves == 1 else "moves were"
+    return {
+        "type": "away",
+        "moves": moves,
+        "message": f"You were away: {moves} {plural} played for you.",
+    }
+
+
+def quick_message(seat: int, name: str, phrase: str, text: str) -> dict[str, Any]:
+    """A quick message from the person at ``seat``."""
+    return {"type": "quick", "seat": seat, "name": name, "phrase": phrase, "text": text}

@@ -118,6 +118,20 @@ class NewTable(Request):
     """A commitment from ``POST /api/commitments`` (a provably fair deal), with…"""
     contribution: Annotated[str, Field(max_length=64)] | None = None
     """…the page's own random contribution: 8 to 64 hex digits."""
+    shared: SharedSettings | None = None
+    """A table for people: every human seat but the creator's is open for a person who
+    comes with the invite link, and the game starts when the host says so."""
+
+
+class SharedSettings(Request):
+    """A people's table's settings: listed in the lobby, spectators allowed, the turn timer
+    and time bank, and the grace period a disconnected person keeps the seat."""
+
+    public: bool = False
+    spectators: bool = True
+    turn_seconds: Annotated[int, Field(ge=10, le=600)] | None = None
+    bank_seconds: Annotated[int, Field(ge=0, le=600)] = 60
+    grace_seconds: Annotated[int, Field(ge=10, le=900)] = 120
 
 
 class SeatAnswer(Answer):
@@ -125,6 +139,43 @@ class SeatAnswer(Answer):
 
     table_id: str
     seat: int
+
+
+class Invite(Answer):
+    """A people's table's invite: its token, and the link (the token in the fragment)."""
+
+    token: str
+    url: str
+
+
+class SharedTableAnswer(SeatAnswer):
+    """``POST /api/tables`` for a people's table: also its invite."""
+
+    invite: Invite
+
+
+class InviteRequest(Request):
+    """``POST /api/invites/peek``: the token from the invite link's fragment."""
+
+    token: Annotated[str, Field(min_length=1, max_length=64)]
+
+
+class JoinRequest(InviteRequest):
+    """``POST /api/invites/join``: the token, a display name, and a seat (the first free one
+    when left out) or ``watch``; the page's contribution to the fair deal."""
+
+    name: Annotated[str, Field(max_length=200)]
+    seat: Annotated[int, Field(ge=0, lt=MAX_SEATS)] | None = None
+    watch: bool = False
+    contribution: Annotated[str, Field(max_length=64)] | None = None
+
+
+class Joined(Answer):
+    """The table joined, the seat taken (``None`` for a spectator) and the role."""
+
+    table_id: str
+    seat: int | None
+    role: Literal["player", "spectator"]
 
 
 class PublicSeat(Answer):
@@ -287,6 +338,14 @@ class RecordStats(Answer):
     extras: list[RecordExtra]
 
 
+class SharedRecordStats(RecordStats):
+    """Results at tables shared with other people, and how many games and deals a computer
+    player made moves in for the person."""
+
+    assisted_games: int
+    assisted_deals: int
+
+
 class GameRecord(RecordStats):
     """One game's record: results played on this server, and apart from them, results
     imported from an exported profile (``null`` when none were)."""
@@ -296,6 +355,9 @@ class GameRecord(RecordStats):
     deal_word: str
     points_are: Literal["good", "bad"]
     imported: RecordStats | None = None
+    shared: SharedRecordStats | None = None
+    """Games at tables shared with other people, counted apart from games against computer
+    players (``null`` when none were played)."""
 
 
 class RecordEventDocument(Request):

@@ -24,13 +24,15 @@ from cardtable.server.settings import Settings
 
 CLOSE_RATE_LIMITED: Final = 4429
 
-Action = Literal["profile", "table", "import", "message", "socket"]
+Action = Literal["profile", "table", "import", "message", "socket", "join", "quick"]
 WHAT: Final[dict[Action, str]] = {
     "profile": "new profiles",
     "table": "new tables",
     "import": "record imports",
     "message": "messages",
     "socket": "new connections",
+    "join": "invite links opened",
+    "quick": "quick messages",
 }
 
 
@@ -53,6 +55,8 @@ class RateLimits:
             "import": parse_many(settings.limit_imports),
             "message": parse_many(settings.limit_messages),
             "socket": parse_many(settings.limit_sockets),
+            "join": parse_many(settings.limit_joins),
+            "quick": parse_many(settings.limit_quick),
         }
         self.max_sockets_per_profile = settings.max_sockets_per_profile
         self._limiter = MovingWindowRateLimiter(MemoryStorage())

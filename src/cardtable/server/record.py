@@ -9,6 +9,10 @@ deal is called, whether points are good and each game's own lines come from its 
 
 Results imported from an exported profile are counted apart, under ``imported`` (``None``
 when there are none): nobody can add wins to the record of play on this server by import.
+Results of games at tables shared with other people are counted apart too, under ``shared``
+(``None`` when there are none), with the games and deals in which a computer player moved for
+the person (a turn timed out, they were away, or they left): the top-level statistics are
+games against computer players only.
 
 A hand of Indecision is "won" by the one seat that scored its most points (more than zero); a
 hand where two or more seats share the most points is tied (counted apart, never as won); a deal
@@ -61,7 +65,8 @@ def _registered(game: str) -> bool:
 
 def _game_record(game: str, events: Sequence[RecordEvent]) -> dict[str, Any]:
     terms = get_spec(game)
-    here = [event for event in events if not event.imported]
+    here = [event for event in events if not event.imported and not event.details.get("shared")]
+    shared = [event for event in events if not event.imported and event.details.get("shared")]
     imported = [event for event in events if event.imported]
     return {
         "game": game,
@@ -70,6 +75,18 @@ def _game_record(game: str, events: Sequence[RecordEvent]) -> dict[str, Any]:
         "points_are": "good" if terms.points_good else "bad",
         **_stats(terms, here),
         "imported": _stats(terms, imported) if imported else None,
+        "shared": _shared_stats(terms, shared) if shared else None,
+    }
+
+
+def _shared_stats(terms: GameSpec, events: Sequence[RecordEvent]) -> dict[str, Any]:
+    """The statistics of shared tables, and how many games and deals a computer player
+    helped with."""
+    assisted = [event for event in events if event.details.get("assisted")]
+    return {
+        **_stats(terms, events),
+        "assisted_games": sum(1 for event in assisted if event.kind == "game"),
+        "assisted_deals": sum(1 for event in assisted if event.kind == terms.deal_kind),
     }
 
 

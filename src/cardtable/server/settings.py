@@ -132,8 +132,24 @@ class Settings(BaseSettings):
             ) from None
         return value.strip()
 
+    limit_joins: str = "20/minute;200/hour"
+    """Invite links opened or joined, per profile and per client address."""
+
+    limit_quick: str = "5/10 seconds;30/minute"
+    """Quick messages at people's tables, per profile and per connection."""
+
+    shared_time_scale: float = Field(default=1.0, gt=0.0, le=10.0)
+    """Multiplies the turn timers, time banks and grace periods of people's tables (tests
+    shorten them; the tables show and count the scaled times)."""
+
     @field_validator(
-        "limit_profiles", "limit_tables", "limit_imports", "limit_messages", "limit_sockets"
+        "limit_profiles",
+        "limit_joins",
+        "limit_quick",
+        "limit_tables",
+        "limit_imports",
+        "limit_messages",
+        "limit_sockets",
     )
     @classmethod
     def _check_limits(cls, value: str) -> str:

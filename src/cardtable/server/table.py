@@ -7,6 +7,12 @@ finished deals and games, then each connected seat sent its own view. A refused 
 changes nothing: the error goes back to its sender only; so does a move the database cannot
 store (a full disk): the table stays as it was.
 
+A people's table (one with a :class:`~cardtable.server.people.Room`) adds a waiting room before
+the deal, spectators (connected under :data:`SPECTATORS`, sent the public view), presence, and
+computer players moving for people who ran out of time, stayed away past the grace period or
+left: :mod:`cardtable.server.presence` and :mod:`cardtable.server.room_control` do that part,
+under the same lock.
+
 Nothing slow runs on the event loop: the coach answers, and computer players think, in worker
 threads (the Hard search in the lobby's worker processes, so that it does not hold the
 interpreter lock the loop needs), with the table's state as it was when they were asked.
@@ -18,7 +24,7 @@ import asyncio
 import logging
 import random
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from concurrent.futures import BrokenExecutor, Executor
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -30,11 +36,19 @@ from cardtable.games.contract import TERMINAL, AnyEngine
 from cardtable.replay import replay_actions
 from cardtable.server import advisors, metrics
 from cardtable.server.logs import bind_table
-from cardtable.server.messages import ClientMessage, ProtocolError, state_message
+from cardtable.server.messages import (
+    ClientMessage,
+    ProtocolError,
+    ack_message,
+    room_message,
+    state_message,
+)
 from cardtable.server.narration import Outcome, finished_between, merge_summaries, own_facts
 from cardtable.server.narration.announce import announcement, public_notation
 from cardtable.server.options import PAUSE_AFTER_DEAL
+from cardtable.server.people import TAKEOVER_LEVEL, WAITING, Presence, Room
 from cardtable.server.seating import Seat
+from cardtable.server.spectate import onlooker_seat, spectator_view
 from cardtable.server.summary import summarize
 from cardtable.storage import ABANDONED, FINISHED, LogStore, RecordEvent, StorageError
 
@@ -43,6 +57,13 @@ logger = logging.getLogger(__name__)
 MAX_STORE_RETRY_SECONDS = 30.0
 """The longest a computer player waits before trying again a move the database could not
 store (a database that is away, a full disk)."""
+SPECTATORS = -1
+"""The key under which a people's table keeps its spectators' connections."""
+AUTO_SENTENCES = {
+    "timeout": "Time ran out for {name}: the computer player moved for them.",
+    "away": "{name} is away: the computer player moved for them.",
+    "left": "{name} left: the computer player moved for them.",
+}
 
 
 class Connection(Protocol):
@@ -89,6 +110,22 @@ class TableOwner:
     connections: dict[int, list[Connection]] = field(default_factory=dict)
     last_active: float = field(default_factory=time.monotonic)
     """When the table last moved, was asked for, or lost a connection (``time.monotonic``)."""
+    room: Room | None = None
+    """A people's table's room (``None`` at a table against computer players)."""
+    presence: Presence = field(default_factory=Presence)
+    clock: Callable[[], float] = time.monotonic
+    """The clock of timers and grace periods (tests may pass another)."""
+    time_scale: float = 1.0
+    """Multiplies every timer and grace period (tests shorten them)."""
+    last_auto: tuple[int, str] | None = None
+    """``(version, why)`` when a computer player made the last move for a person."""
+    profiles: dict[Connection, int] = field(default_factory=dict)
+    """The profile behind each connection of a people's table."""
+    timers: dict[str, asyncio.Task[None]] = field(default_factory=dict)
+    seed_source: Callable[[TableOwner, dict[int, str]], Awaitable[int]] | None = None
+    """Draws a people's table's seed at the start, from the people's contributions."""
+    rematch_maker: Callable[[TableOwner], Awaitable[str]] | None = None
+    """Makes the rematch table of a finished people's table; its id."""
     _bots: dict[int, Any] = field(default_factory=dict)
     _bot_task: asyncio.Task[None] | None = None
 
@@ -116,12 +153,19 @@ class TableOwner:
         """The game is over, or the table was closed."""
         return self.status != "playing" or self.engine.current_player(self.state) == TERMINAL
 
+    @property
+    def waiting(self) -> bool:
+        """A people's table whose host has not started the game yet."""
+        return self.room is not None and self.room.phase == WAITING
+
     def names_for(self, viewer: int) -> list[str]:
         """Seat names as ``viewer`` sees them (its own seat is "You")."""
         return ["You" if seat == viewer else spec.name for seat, spec in enumerate(self.seats)]
 
     def state_for(self, seat: int) -> dict[str, Any]:
-        """The protocol's state message for ``seat``."""
+        """The protocol's state message for ``seat`` (or the spectators)."""
+        if seat == SPECTATORS:
+            return self._spectator_state()
         engine, state = self.engine, self.state
         view = engine.view(state, seat)
         to_move = engine.current_player(state)
@@ -151,7 +195,8 @@ class TableOwner:
             result=None if result is None else result.to_json(),
             last_action=last_action,
             summary=summary,
-            announce=announcement(
+            announce=self._auto_sentence()
+            + announcement(
                 game=self.game,
                 names=names,
                 viewer=seat,
@@ -161,7 +206,75 @@ class TableOwner:
                 to_move=to_move,
                 finished=self.finished,
             ),
-        )
+        ) | self._room_part(seat)
+
+    def _spectator_state(self) -> dict[str, Any]:
+        """The state message of the spectators: the public view, no legal actions."""
+        engine, state = self.engine, self.state
+        to_move = engine.current_player(state)
+        result = engine.result(state)
+        names = self.names_for(SPECTATORS)
+        last = self.log[-1] if self.log else None
+        summary = None
+        outcome_version, outcomes = self.last_outcomes
+        if outcomes and outcome_version == self.version:
+            summary = merge_summaries(outcomes, names)
+        last_action = None
+        if last is not None:
+            actor, notation = last
+            last_action = {
+                "seat": actor,
+                "action": public_notation(self.game, notation, actor, SPECTATORS),
+            }
+        return state_message(
+            version=self.version,
+            seat=None,
+            view=spectator_view(engine, state),
+            own={},
+            legal=[],
+            to_move=to_move,
+            result=None if result is None else result.to_json(),
+            last_action=last_action,
+            summary=summary,
+            announce=self._auto_sentence()
+            + announcement(
+                game=self.game,
+                names=names,
+                viewer=SPECTATORS,
+                last_action=last,
+                view=engine.view(state, onlooker_seat(engine, state)),
+                headline=None if summary is None else summary["headline"],
+                to_move=to_move,
+                finished=self.finished,
+            ),
+        ) | self._room_part(SPECTATORS)
+
+    def _auto_sentence(self) -> str:
+        """Who the computer player just moved for, and why ("" after anybody's own move)."""
+        if self.last_auto is None or self.last_auto[0] != self.version or not self.log:
+            return ""
+        seat = self.log[-1][0]
+        return AUTO_SENTENCES[self.last_auto[1]].format(name=self.seats[seat].name) + " "
+
+    def _room_part(self, seat: int) -> dict[str, Any]:
+        """A people's table's additions to a state message: the room, and why a computer
+        player made the last move (``last_action.auto``)."""
+        if self.room is None:
+            return {}
+        from cardtable.server.presence import room_json
+
+        part: dict[str, Any] = {"room": room_json(self, seat)}
+        if self.log:
+            actor, notation = self.log[-1]
+            auto = None
+            if self.last_auto is not None and self.last_auto[0] == self.version:
+                auto = self.last_auto[1]
+            part["last_action"] = {
+                "seat": actor,
+                "action": public_notation(self.game, notation, actor, seat),
+                "auto": auto,
+            }
+        return part
 
     def info(self, viewer_profile: int | None) -> dict[str, Any]:
         """The table as GET /api/tables/{id} describes it."""
@@ -180,7 +293,23 @@ class TableOwner:
             "your_seat": your_seat,
             "finished": self.finished,
             "status": self.status,
-        }
+        } | self._shared_info(viewer_profile)
+
+    def _shared_info(self, viewer_profile: int | None) -> dict[str, Any]:
+        """A people's table's room for a member (the host also gets the invite)."""
+        if self.room is None or viewer_profile is None:
+            return {}
+        member = self.room.member(viewer_profile)
+        if member is None:
+            return {}
+        from cardtable.server.people_tables import invite_json
+        from cardtable.server.presence import room_json
+
+        seat = SPECTATORS if member.seat is None else member.seat
+        shared = room_json(self, seat)
+        if viewer_profile == self.room.host:
+            shared["invite"] = invite_json(self.room.invite)
+        return {"shared": shared}
 
     # --- connections --------------------------------------------------------------------------
 
@@ -194,13 +323,53 @@ class TableOwner:
         if connection in listeners:
             listeners.remove(connection)
         self.touch()
+        if self.room is not None:
+            from cardtable.server.presence import connection_closed
+
+            connection_closed(self, seat, connection)
+
+    def connected(self, seat: int) -> bool:
+        """Whether ``seat`` has a connection open."""
+        return bool(self.connections.get(seat))
+
+    def message_for(self, seat: int) -> dict[str, Any]:
+        """What ``seat`` is sent after a change: its state, or the room while waiting."""
+        if self.waiting:
+            from cardtable.server.presence import room_json
+
+            return room_message(room_json(self, seat))
+        return self.state_for(seat)
+
+    async def broadcast_room(self) -> None:
+        """Send every connection the room alone (presence, seats, timers changed)."""
+        if self.room is None:
+            return
+        from cardtable.server.presence import room_json
+
+        await self._send_all(lambda seat: room_message(room_json(self, seat)))
+
+    async def send_all(self, message: dict[str, Any]) -> None:
+        """Send the same message to every connection (a quick message)."""
+        await self._send_all(lambda _seat: message)
+
+    async def _send_all(self, make: Callable[[int], dict[str, Any]]) -> None:
+        for seat, listeners in list(self.connections.items()):
+            if not listeners:
+                continue
+            message = make(seat)
+            for connection in list(listeners):
+                try:
+                    await connection.send(message)
+                except Exception:  # a dead connection must not stop the others' updates
+                    logger.info("dropping a connection of table %s seat %d", self.table_id, seat)
+                    self.detach(seat, connection)
 
     async def broadcast(self) -> None:
         """Send every connected seat its own state message."""
         for seat, listeners in list(self.connections.items()):
             if not listeners:
                 continue
-            message = self.state_for(seat)
+            message = self.message_for(seat)
             for connection in list(listeners):
                 try:
                     await connection.send(message)
@@ -210,10 +379,20 @@ class TableOwner:
 
     # --- moves --------------------------------------------------------------------------------
 
-    async def submit(self, seat: int, message: ClientMessage, received: float) -> None:
-        """Apply a human's action message, or raise :class:`ProtocolError` changing nothing."""
+    async def submit(self, seat: int, message: ClientMessage, received: float) -> int:
+        """Apply a human's action message and answer the version it led to, or raise
+        :class:`ProtocolError` changing nothing (:class:`DuplicateAction` for a client id
+        already applied)."""
         assert message.action is not None and message.version is not None
         async with self.lock:
+            if self.waiting:
+                raise ProtocolError("phase", "the game has not started yet: the host starts it")
+            if (
+                self.room is not None
+                and message.client_id is not None
+                and self.room.seen(seat, message.client_id)
+            ):
+                raise DuplicateAction(message.client_id, self.version)
             if self.finished:
                 raise ProtocolError(
                     "finished",
@@ -245,12 +424,23 @@ class TableOwner:
                 raise ProtocolError("illegal", str(exc), rule=exc.rule) from None
             except (CardtableError, ValueError) as exc:
                 raise ProtocolError("illegal", str(exc), rule="illegal") from None
+            if self.room is not None and message.client_id is not None:
+                self.room.remember(seat, message.client_id)
             await self._commit(seat, action, after)
+            applied = self.version
             if self.on_timing is not None:
                 self.on_timing(Timing(self.table_id, received, time.perf_counter()))
         self.wake_bots()
+        return applied
 
-    async def _commit(self, seat: int, action: Any, after: Any) -> None:
+    async def _commit(
+        self,
+        seat: int,
+        action: Any,
+        after: Any,
+        *,
+        auto: str | None = None,
+    ) -> None:
         """Store and publish a move already checked by the engine (the lock is held).
 
         Once the move is stored it is the table's state, whatever happens next: a failure
@@ -273,6 +463,11 @@ class TableOwner:
         before = self.state
         self.state = after
         self.log.append((seat, notation))
+        self.last_auto = None if auto is None else (self.version, auto)
+        if self.room is not None:
+            from cardtable.server.presence import moved
+
+            moved(self, seat, auto)
         try:
             outcomes = finished_between(self.game, self.engine, before, after)
             self.last_outcomes = (self.version, tuple(outcomes))
@@ -295,10 +490,19 @@ class TableOwner:
                 )
             except Exception:
                 logger.exception("table %s: could not store the finished game", self.table_id)
+        if self.room is not None:
+            from cardtable.server.presence import after_move
+
+            await after_move(self)
         await self.broadcast()
 
     async def _record(self, outcomes: Sequence[Outcome]) -> None:
         for seat, profile in self.seated.items():
+            marks: dict[str, Any] = {}
+            if self.room is not None:
+                # Shared-table results are counted apart; "assisted": a computer player
+                # moved for this person during the game.
+                marks = {"shared": True, "assisted": seat in self.room.assisted}
             events = [
                 RecordEvent(
                     key=f"{self.table_id}:{outcome.kind}:{outcome.number}",
@@ -306,11 +510,21 @@ class TableOwner:
                     kind=outcome.kind,
                     won=outcome.seats[seat].won,
                     points=outcome.seats[seat].points,
-                    details=dict(outcome.seats[seat].details),
+                    details=dict(outcome.seats[seat].details) | marks,
                 )
                 for outcome in outcomes
             ]
             await self.store.record(profile, events)
+
+    async def deal_seed(self, contributions: dict[int, str]) -> int:
+        """The seed a people's table is dealt from when its host starts it."""
+        assert self.seed_source is not None
+        return await self.seed_source(self, contributions)
+
+    async def make_rematch(self) -> str:
+        """Make this finished people's table's rematch table; its id."""
+        assert self.rematch_maker is not None
+        return await self.rematch_maker(self)
 
     # --- hints and the coach ------------------------------------------------------------------
 
@@ -336,12 +550,25 @@ class TableOwner:
     # --- computer players ---------------------------------------------------------------------
 
     def bot_seat(self, seat: int) -> bool:
-        """Whether ``seat`` is played by the computer."""
-        return 0 <= seat < len(self.seats) and self.seats[seat].is_bot
+        """Whether ``seat`` is played by the computer (at a people's table also for a person
+        who stayed away past the grace period or left)."""
+        if not 0 <= seat < len(self.seats):
+            return False
+        if self.seats[seat].is_bot:
+            return True
+        return self.room is not None and (seat in self.room.away or seat in self.room.left)
+
+    def takeover(self, seat: int) -> str | None:
+        """Why a computer player moves for the person at ``seat`` (``None``: a bot's own seat)."""
+        if self.room is None or self.seats[seat].is_bot:
+            return None
+        return "left" if seat in self.room.left else "away"
 
     def wake_bots(self) -> None:
         """Start the bot runner if a computer player is to move and none is running."""
         if self._bot_task is not None and not self._bot_task.done():
+            return
+        if self.waiting:
             return
         if self.finished or not self.bot_seat(self.engine.current_player(self.state)):
             return
@@ -378,15 +605,21 @@ class TableOwner:
                     logger.exception("the bot at table %s seat %d failed", self.table_id, seat)
                     return
 
-    async def _bot_move(self, seat: int) -> None:
+    async def _bot_move(self, seat: int, auto: str | None = None) -> None:
+        """A computer player's move for ``seat``: its own, or one made for a person (``auto``
+        says why: ``timeout``, ``away``, ``left``; by default as :meth:`takeover` says)."""
         state = self.state
         legal = self.engine.legal_actions(state, seat)
         if not legal:
             raise RuntimeError(f"seat {seat} is to move but has no legal action")
-        level = self.seats[seat].level or "random"
-        bot = self._bots.get(seat)
+        if auto is None:
+            auto = self.takeover(seat)
+        level = TAKEOVER_LEVEL if auto is not None else self.seats[seat].level or "random"
+        bot = self._bots.get(seat) if auto is None else None
         if bot is None:
-            bot = self._bots[seat] = advisors.seat_bot(self.game, level)
+            bot = advisors.seat_bot(self.game, level)
+            if auto is None:
+                self._bots[seat] = bot
         rng = random.Random(f"cardtable-bot:{self.seed}:{self.version}:{seat}")
         view = self.engine.view(state, seat)
         try:
@@ -396,7 +629,7 @@ class TableOwner:
             logger.exception("bot %s at table %s failed; moving at random", bot, self.table_id)
             action = RandomBot().choose(view, legal, rng)
             after = self.engine.apply(state, action, seat)
-        await self._commit(seat, action, after)
+        await self._commit(seat, action, after, auto=auto)
 
     async def _think(
         self, bot: Any, level: str, view: Any, legal: Sequence[Any], rng: random.Random
@@ -426,10 +659,26 @@ class TableOwner:
         self.stop_bots()
 
     def stop_bots(self) -> None:
-        """Cancel the bot runner (at shutdown or when the table closes)."""
+        """Cancel the bot runner and the timers (at shutdown or when the table closes)."""
         if self._bot_task is not None and not self._bot_task.done():
             self._bot_task.cancel()
         self._bot_task = None
+        for task in self.timers.values():
+            task.cancel()
+        self.timers.clear()
+
+
+class DuplicateAction(Exception):
+    """An action whose client id was already applied: acknowledged, not applied again."""
+
+    def __init__(self, client_id: str, version: int) -> None:
+        super().__init__(client_id)
+        self.client_id = client_id
+        self.version = version
+
+    def ack(self) -> dict[str, Any]:
+        """The acknowledgement sent back."""
+        return ack_message(self.client_id, self.version, duplicate=True)
 
 
 def replay_log(

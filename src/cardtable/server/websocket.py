@@ -24,14 +24,16 @@ from typing import Any
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
-from cardtable.server import metrics
+from cardtable.server import metrics, presence, room_control
 from cardtable.server.cluster.proxy import serve_through_relay
 from cardtable.server.cluster.store import TableElsewhereError
 from cardtable.server.context import context_of
 from cardtable.server.identity import client_address, websocket_profile
 from cardtable.server.logs import about_table
 from cardtable.server.messages import (
+    ClientMessage,
     ProtocolError,
+    ack_message,
     coach_message,
     dumps,
     error_message,
@@ -41,7 +43,7 @@ from cardtable.server.messages import (
 )
 from cardtable.server.rate_limits import CLOSE_RATE_LIMITED
 from cardtable.server.security import origin_refusal
-from cardtable.server.table import Connection, TableOwner
+from cardtable.server.table import SPECTATORS, Connection, DuplicateAction, TableOwner
 from cardtable.storage import StorageError
 
 logger = logging.getLogger(__name__)
@@ -80,6 +82,18 @@ class SocketConnection:
             self.closed = True
             with contextlib.suppress(Exception):
                 await refuse(self.websocket, CLOSE_TRY_AGAIN, "unavailable", MOVED)
+
+    async def close_with(self, message: dict[str, Any], code: int) -> None:
+        """Send a last message and close (a member removed from, or leaving, a table)."""
+        if self.closed:
+            return
+        async with self._send_lock:
+            self.closed = True
+            try:
+                await self.websocket.send_text(dumps(message))
+                await self.websocket.close(code=code)
+            except Exception:  # already gone: nothing to tell
+                logger.debug("closing a connection that was already closed")
 
 
 @router.websocket("/ws/tables/{table_id}")
@@ -127,20 +141,68 @@ async def _seat(websocket: WebSocket, table_id: str, profile_id: int) -> None:
     if owner is None:
         await refuse(websocket, CLOSE_NO_TABLE, "no-table", f"there is no table {table_id!r}")
         return
-    seat = next((s for s, p in owner.seated.items() if p == profile_id), None)
+    seat = _place(owner, profile_id)
     if seat is None:
+        if owner.room is not None:
+            await refuse(websocket, CLOSE_NOT_SEATED, "not-member", "you are not at this table")
+            return
         await refuse(websocket, CLOSE_NOT_SEATED, "not-seated", "you do not sit at this table")
         return
     connection = SocketConnection(websocket)
     async with owner.lock:
         owner.attach(seat, connection)
-        await connection.send(owner.state_for(seat))
+        extra: list[dict[str, Any]] = []
+        if owner.room is not None:
+            owner.profiles[connection] = profile_id
+            extra = presence.connection_opened(owner, seat)
+        await connection.send(owner.message_for(seat))
+        for message in extra:
+            await connection.send(message)
+    if owner.room is not None:
+        await owner.broadcast_room()
+        owner.wake_bots()
     try:
-        await _serve(websocket, connection, owner, seat)
+        await _serve(websocket, connection, owner, seat, profile_id)
     except WebSocketDisconnect:
         pass
     finally:
-        owner.detach(seat, connection)
+        owner.detach(_attached_seat(owner, connection, seat), connection)
+
+
+def _place(owner: TableOwner, profile_id: int) -> int | None:
+    """The profile's seat, :data:`SPECTATORS` for a spectator, ``None`` for an outsider."""
+    if owner.room is not None:
+        member = owner.room.member(profile_id)
+        if member is None:
+            return None
+        return SPECTATORS if member.seat is None else member.seat
+    return next((s for s, p in owner.seated.items() if p == profile_id), None)
+
+
+def _attached_seat(owner: TableOwner, connection: SocketConnection, fallback: int) -> int:
+    """Where the connection is attached now (a person who moved seats moved with it)."""
+    for seat, listeners in owner.connections.items():
+        if connection in listeners:
+            return seat
+    return fallback
+
+
+async def _follow(
+    owner: TableOwner, connection: SocketConnection, seat: int, profile_id: int
+) -> int | None:
+    """At a people's table, move the connection to the member's place now (a seat taken or
+    given up in the waiting room); ``None`` when the profile is not a member any more."""
+    if owner.room is None:
+        return seat
+    place = _place(owner, profile_id)
+    if place is None:
+        return None
+    if place != seat:
+        listeners = owner.connections.get(seat, [])
+        if connection in listeners:
+            listeners.remove(connection)
+        owner.attach(place, connection)
+    return place
 
 
 async def refuse(websocket: WebSocket, code: int, error: Any, message: str) -> None:
@@ -150,7 +212,11 @@ async def refuse(websocket: WebSocket, code: int, error: Any, message: str) -> N
 
 
 async def _serve(
-    websocket: WebSocket, connection: SocketConnection, owner: TableOwner, seat: int
+    websocket: WebSocket,
+    connection: SocketConnection,
+    owner: TableOwner,
+    seat: int,
+    profile_id: int,
 ) -> None:
     context = context_of(websocket.app)
     max_frame = context.settings.max_frame_bytes
@@ -173,7 +239,59 @@ async def _serve(
         if limited is not None:
             await connection.send(error_message("rate-limited", limited.message))
             continue
-        await answer_frame(owner, seat, connection, raw, received)
+        if connection.closed:
+            return
+        place = await _follow(owner, connection, seat, profile_id)
+        if place is None:
+            await refuse(websocket, CLOSE_NOT_SEATED, "not-member", "you are not at this table")
+            return
+        seat = place
+        message: ClientMessage | None = None
+        try:
+            message = parse_client_message(raw)
+            if owner.room is None and message.type not in ("action", "hint", "coach", "ping"):
+                raise ProtocolError(
+                    "unknown-type",
+                    f"{message.type!r} is only for tables shared with other people",
+                )
+            if message.type == "ping":
+                await connection.send(pong_message())
+            elif seat == SPECTATORS and message.type in ("action", "hint", "coach"):
+                raise ProtocolError("spectator", "spectators watch: they cannot play or ask")
+            elif message.type == "action":
+                applied = await owner.submit(seat, message, received)
+                if message.client_id is not None:
+                    await connection.send(ack_message(message.client_id, applied, duplicate=False))
+            elif message.type == "hint":
+                action, reason = await owner.hint(seat)
+                await connection.send(hint_message(action, reason))
+            elif message.type == "coach":
+                report = await owner.coach(seat)
+                await connection.send(coach_message(**report))
+            else:
+                if message.type == "quick":
+                    quick = context.limits.hit("quick", f"profile:{profile_id}", socket_key)
+                    if quick is not None:
+                        raise ProtocolError("rate-limited", quick.message)
+                await room_control.handle(owner, profile_id, message)
+        except DuplicateAction as duplicate:
+            await connection.send(duplicate.ack())
+            await connection.send(owner.message_for(seat))
+        except ProtocolError as exc:
+            client_id = None if message is None else message.client_id
+            await connection.send(
+                error_message(exc.code, str(exc), rule=exc.rule, client_id=client_id)
+            )
+            if owner.room is not None and exc.code in ("stale", "not-your-turn", "seat-taken"):
+                # The loser of a race sees the table as it is now.
+                await connection.send(owner.message_for(_place(owner, profile_id) or seat))
+        except WebSocketDisconnect:
+            raise
+        except Exception:  # the table must keep serving whatever one message did
+            logger.exception("table %s seat %d: message failed", owner.table_id, seat)
+            await connection.send(
+                error_message("server", "the server could not handle that message")
+            )
 
 
 async def answer_frame(

@@ -10,14 +10,16 @@ methods.
 from __future__ import annotations
 
 import asyncio
+import builtins
 import functools
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Protocol
 
-from cardtable.storage import records, tables
+from cardtable.storage import records, shared, tables
 from cardtable.storage.database import Database
 from cardtable.storage.records import RecordEvent
+from cardtable.storage.shared import StoredRoom
 from cardtable.storage.tables import ListedTable, StoredTable, TableSummary
 
 
@@ -64,6 +66,30 @@ class LogStore(Protocol):
 
     async def count_created(self, profile_id: int, *, status: str) -> int:
         """How many tables with ``status`` a profile created."""
+
+    async def create_room(self, room: StoredRoom) -> None:
+        """Store the room of a people's table just created."""
+
+    async def save_room(self, table_id: str, phase: str, room: dict[str, Any]) -> None:
+        """Store a people's table's phase and room document."""
+
+    async def load_room(self, table_id: str) -> StoredRoom | None:
+        """A table's room, or ``None`` when it is not a people's table."""
+
+    async def table_of_invite(self, token: str) -> str | None:
+        """The table an invite token opens."""
+
+    async def public_rooms(self, phases: tuple[str, ...], limit: int) -> builtins.list[str]:
+        """The public people's tables in one of ``phases``, most recently changed first."""
+
+    async def unsit(self, table_id: str, seat: int) -> None:
+        """Free a human seat."""
+
+    async def set_seats(self, table_id: str, seats: builtins.list[dict[str, Any]]) -> None:
+        """Store a table's seats after a change in its waiting room."""
+
+    async def set_seed(self, table_id: str, seed: int) -> None:
+        """Store the seed a people's table was dealt from when it started."""
 
     def close(self) -> None:
         """Finish the queued writes."""
@@ -181,6 +207,38 @@ class DatabaseLogStore:
     async def count_created(self, profile_id: int, *, status: str) -> int:
         """How many tables with ``status`` a profile created."""
         return await asyncio.to_thread(tables.count_created, self.db, profile_id, status=status)
+
+    async def create_room(self, room: StoredRoom) -> None:
+        """Store the room of a people's table just created."""
+        await asyncio.to_thread(shared.create_room, self.db, room)
+
+    async def save_room(self, table_id: str, phase: str, room: dict[str, Any]) -> None:
+        """Store a people's table's phase and room document."""
+        await self._write(shared.save_room, self.db, table_id, phase, room)
+
+    async def load_room(self, table_id: str) -> StoredRoom | None:
+        """A table's room, or ``None`` when it is not a people's table."""
+        return await asyncio.to_thread(shared.load_room, self.db, table_id)
+
+    async def table_of_invite(self, token: str) -> str | None:
+        """The table an invite token opens."""
+        return await asyncio.to_thread(shared.table_of_invite, self.db, token)
+
+    async def public_rooms(self, phases: tuple[str, ...], limit: int) -> builtins.list[str]:
+        """The public people's tables in one of ``phases``, most recently changed first."""
+        return await asyncio.to_thread(shared.public_rooms, self.db, phases, limit)
+
+    async def unsit(self, table_id: str, seat: int) -> None:
+        """Free a human seat."""
+        await self._write(shared.unsit, self.db, table_id, seat)
+
+    async def set_seats(self, table_id: str, seats: builtins.list[dict[str, Any]]) -> None:
+        """Store a table's seats after a change in its waiting room."""
+        await self._write(shared.set_seats, self.db, table_id, seats)
+
+    async def set_seed(self, table_id: str, seed: int) -> None:
+        """Store the seed a people's table was dealt from when it started."""
+        await self._write(shared.set_seed, self.db, table_id, seed)
 
     def close(self) -> None:
         """Finish the queued writes and stop the writer thread."""

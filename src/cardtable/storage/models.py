@@ -13,6 +13,8 @@
   record twice does not count anything twice.
 * ``table_reviews``: per table, the provably fair deal's commitment, contributions and secret
   server seed, the token of a shared replay, and the stored analyses by seat.
+* ``shared_tables``: per people's table, its invite token, whether the lobby lists it, its
+  phase and its room (settings, members, presence counters, rematch answers) as JSON.
 """
 
 from __future__ import annotations
@@ -140,3 +142,17 @@ class TableReviewRow(Base):
         String(64), nullable=True, default=None, unique=True, index=True
     )
     analyses: Mapped[dict[str, Any]] = mapped_column(default=dict)
+
+
+class SharedTableRow(Base):
+    """A people's table: invite token, lobby listing, phase, and its room as JSON."""
+
+    __tablename__ = "shared_tables"
+    __table_args__ = (Index("ix_shared_tables_lobby", "public", "phase", "updated_at"),)
+
+    table_id: Mapped[str] = mapped_column(ForeignKey("game_tables.id"), primary_key=True)
+    invite_token: Mapped[str] = mapped_column(String(64), unique=True, index=True)
+    public: Mapped[bool] = mapped_column(Boolean, default=False)
+    phase: Mapped[str] = mapped_column(String(16))
+    room: Mapped[dict[str, Any]] = mapped_column()
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utc_now)

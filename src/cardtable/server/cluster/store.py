@@ -12,6 +12,7 @@ the lobby lets the table go.
 
 from __future__ import annotations
 
+import builtins
 import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -27,6 +28,7 @@ from cardtable.storage import (
     StoredTable,
     TableSummary,
 )
+from cardtable.storage.shared import StoredRoom
 
 logger = logging.getLogger(__name__)
 
@@ -211,6 +213,38 @@ class LeasedLogStore:
     async def count_created(self, profile_id: int, *, status: str) -> int:
         """How many tables with ``status`` a profile created."""
         return await self.inner.count_created(profile_id, status=status)
+
+    async def create_room(self, room: StoredRoom) -> None:
+        """Store the room of a people's table just created."""
+        await self.inner.create_room(room)
+
+    async def save_room(self, table_id: str, phase: str, room: dict[str, Any]) -> None:
+        """Store a people's table's phase and room document."""
+        await self.inner.save_room(table_id, phase, room)
+
+    async def load_room(self, table_id: str) -> StoredRoom | None:
+        """A table's room, or ``None`` when it is not a people's table."""
+        return await self.inner.load_room(table_id)
+
+    async def table_of_invite(self, token: str) -> str | None:
+        """The table an invite token opens."""
+        return await self.inner.table_of_invite(token)
+
+    async def public_rooms(self, phases: tuple[str, ...], limit: int) -> builtins.list[str]:
+        """The public people's tables in one of ``phases``."""
+        return await self.inner.public_rooms(phases, limit)
+
+    async def unsit(self, table_id: str, seat: int) -> None:
+        """Free a human seat."""
+        await self.inner.unsit(table_id, seat)
+
+    async def set_seats(self, table_id: str, seats: builtins.list[dict[str, Any]]) -> None:
+        """Store a table's seats after a change in its waiting room."""
+        await self.inner.set_seats(table_id, seats)
+
+    async def set_seed(self, table_id: str, seed: int) -> None:
+        """Store the seed a people's table was dealt from when it started."""
+        await self.inner.set_seed(table_id, seed)
 
     def close(self) -> None:
         """Finish the queued writes (the leases are given back by :meth:`Leases.close`)."""

@@ -1,0 +1,251 @@
+"""A people's table's room: its settings, who belongs to it (players and spectators), what the
+host allowed, and what the table remembers about each person (contribution to the deal, time
+bank, moves played for them, rematch answers).
+
+The :class:`Room` is plain data: :meth:`Room.to_json` and :meth:`Room.from_json` store it as
+one JSON document beside the table, so a table can be moved to another process and picked up
+from storage. What only matters while the process runs (open sockets, when a person's last
+socket closed, the running turn) lives in :class:`Presence`, rebuilt empty after a restart: a
+person nobody has heard from since is simply disconnected, with a fresh grace period.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections import deque
+from dataclasses import dataclass, field
+from typing import Any, Final, Literal
+
+from cardtable.errors import RulesError
+
+WAITING: Final = "waiting"
+PLAYING: Final = "playing"
+FINISHED: Final = "finished"
+
+Role = Literal["player", "spectator"]
+
+PHRASES: Final[dict[str, str]] = {
+    "good-game": "Good game",
+    "well-played": "Well played",
+    "your-turn": "Your turn",
+    "one-moment": "One moment",
+    "thanks": "Thanks",
+}
+"""The quick messages: fixed phrases only, so there is nothing to moderate."""
+
+CLIENT_IDS_KEPT: Final = 256
+"""Client ids each seat's dedup memory holds."""
+TAKEOVER_LEVEL: Final = "normal"
+"""The computer player that moves for a person who timed out, is away, or left."""
+
+SETTING_BOUNDS: Final[dict[str, tuple[int, int]]] = {
+    "turn_seconds": (10, 600),
+    "bank_seconds": (0, 600),
+    "grace_seconds": (10, 900),
+}
+
+
+def new_invite_token() -> str:
+    """An invite token: 128 bits from the operating system's secure random source."""
+    return secrets.token_urlsafe(16)
+
+
+@dataclass(frozen=True, slots=True)
+class RoomSettings:
+    """What the host chose for the table besides the game's rules."""
+
+    public: bool = False
+    """Listed in the lobby of public tables."""
+    spectators: bool = True
+    """The invite link also lets people watch."""
+    turn_seconds: int | None = None
+    """Each turn's time (``None``: no timer)."""
+    bank_seconds: int = 60
+    """A person's extra time for the whole game, used once a turn's own time is out."""
+    grace_seconds: int = 120
+    """How long a disconnected person keeps the seat before a computer player moves for them."""
+
+    def to_json(self) -> dict[str, Any]:
+        """JSON-ready data."""
+        return {
+            "public": self.public,
+            "spectators": self.spectators,
+            "turn_seconds": self.turn_seconds,
+            "bank_seconds": self.bank_seconds,
+            "grace_seconds": self.grace_seconds,
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> RoomSettings:
+        """Settings from a request or the stored room; ``RulesError`` naming a bad field.
+
+        >>> RoomSettings.from_json({"turn_seconds": 5})
+        Traceback (most recent call last):
+        ...
+        cardtable.errors.RulesError: turn_seconds must be from 10 to 600 seconds, not 5
+        """
+        unknown = sorted(set(data) - set(cls.__slots__))
+        if unknown:
+            raise RulesError(f"unknown table setting {unknown[0]!r}")
+        values: dict[str, Any] = {}
+        for name in ("public", "spectators"):
+            if name in data:
+                if not isinstance(data[name], bool):
+                    raise RulesError(f"{name} must be true or false")
+                values[name] = data[name]
+        for name, (low, high) in SETTING_BOUNDS.items():
+            if name not in data or (name == "turn_seconds" and data[name] is None):
+                continue
+            value = data[name]
+            if not isinstance(value, int) or isinstance(value, bool):
+                raise RulesError(f"{name} must be a whole number of seconds")
+            if not low <= value <= high:
+                raise RulesError(f"{name} must be from {low} to {high} seconds, not {value}")
+            values[name] = value
+        return cls(**values)
+
+
+@dataclass(slots=True)
+class Member:
+    """A profile that joined the table: at a seat, or watching (``seat`` is ``None``)."""
+
+    profile_id: int
+    name: str
+    seat: int | None
+
+    @property
+    def role(self) -> Role:
+        """``player`` or ``spectator``."""
+        return "spectator" if self.seat is None else "player"
+
+
+@dataclass(slots=True)
+class Room:
+    """A people's table's room (see the module docstring)."""
+
+    settings: RoomSettings
+    invite: str
+    host: int
+    """The host's profile id."""
+    phase: str = WAITING
+    commitment: str | None = None
+    """The fair deal's commitment, published before anybody contributes."""
+    members: dict[int, Member] = field(default_factory=dict)
+    """By profile id."""
+    removed: set[int] = field(default_factory=set)
+    """Profiles the host removed: they may not come back."""
+    contributions: dict[int, str] = field(default_factory=dict)
+    """Each seated person's contribution to the fair deal, by seat."""
+    banks_ms: dict[int, int] = field(default_factory=dict)
+    """Each person's time bank left, by seat."""
+    away: set[int] = field(default_factory=set)
+    """Seats whose person's grace ran out: a computer player moves for them until they return."""
+    away_moves: dict[int, int] = field(default_factory=dict)
+    """Moves played for each away person since they were last here."""
+    assisted: set[int] = field(default_factory=set)
+    """Seats where a computer player moved for the person in this game."""
+    left: set[int] = field(default_factory=set)
+    """Seats whose person left for good during the game."""
+    rematch: dict[int, bool] = field(default_factory=dict)
+    """Each person's answer to the rematch, by seat."""
+    rematch_table: str | None = None
+    client_ids: dict[int, deque[str]] = field(default_factory=dict)
+    """The last client ids applied, by seat (a resent action is acknowledged, not re-applied)."""
+
+    # --- who is who ---------------------------------------------------------------------------
+
+    def member(self, profile_id: int) -> Member | None:
+        """The member with this profile, if any."""
+        return self.members.get(profile_id)
+
+    def person_at(self, seat: int) -> Member | None:
+        """The person sitting at ``seat``, if any."""
+        return next((m for m in self.members.values() if m.seat == seat), None)
+
+    def seated(self) -> dict[int, int]:
+        """Seat -> profile id of the people sitting."""
+        return {m.seat: m.profile_id for m in self.members.values() if m.seat is not None}
+
+    def spectators(self) -> list[Member]:
+        """The members watching."""
+        return [m for m in self.members.values() if m.seat is None]
+
+    def name_taken(self, name: str, by: int) -> bool:
+        """Whether another member uses ``name`` (in any case)."""
+        folded = name.casefold()
+        return any(m.name.casefold() == folded for m in self.members.values() if m.profile_id != by)
+
+    # --- client ids ---------------------------------------------------------------------------
+
+    def seen(self, seat: int, client_id: str) -> bool:
+        """Whether ``seat`` already had an action with this client id applied."""
+        return client_id in self.client_ids.get(seat, ())
+
+    def remember(self, seat: int, client_id: str) -> None:
+        """Note an applied client id (the oldest are forgotten beyond :data:`CLIENT_IDS_KEPT`)."""
+        self.client_ids.setdefault(seat, deque(maxlen=CLIENT_IDS_KEPT)).append(client_id)
+
+    # --- storage ------------------------------------------------------------------------------
+
+    def to_json(self) -> dict[str, Any]:
+        """The stored document."""
+        return {
+            "settings": self.settings.to_json(),
+            "invite": self.invite,
+            "host": self.host,
+            "phase": self.phase,
+            "commitment": self.commitment,
+            "members": [
+                {"profile": m.profile_id, "name": m.name, "seat": m.seat}
+                for m in self.members.values()
+            ],
+            "removed": sorted(self.removed),
+            "contributions": {str(s): v for s, v in self.contributions.items()},
+            "banks_ms": {str(s): v for s, v in self.banks_ms.items()},
+            "away": sorted(self.away),
+            "away_moves": {str(s): v for s, v in self.away_moves.items()},
+            "assisted": sorted(self.assisted),
+            "left": sorted(self.left),
+            "rematch": {str(s): v for s, v in self.rematch.items()},
+            "rematch_table": self.rematch_table,
+            "client_ids": {str(s): list(ids) for s, ids in self.client_ids.items()},
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Room:
+        """A stored room."""
+        members = {
+            int(m["profile"]): Member(int(m["profile"]), str(m["name"]), m["seat"])
+            for m in data.get("members", [])
+        }
+        return cls(
+            settings=RoomSettings.from_json(dict(data.get("settings", {}))),
+            invite=str(data["invite"]),
+            host=int(data["host"]),
+            phase=str(data.get("phase", WAITING)),
+            commitment=data.get("commitment"),
+            members=members,
+            removed={int(p) for p in data.get("removed", [])},
+            contributions={int(s): str(v) for s, v in data.get("contributions", {}).items()},
+            banks_ms={int(s): int(v) for s, v in data.get("banks_ms", {}).items()},
+            away={int(s) for s in data.get("away", [])},
+            away_moves={int(s): int(v) for s, v in data.get("away_moves", {}).items()},
+            assisted={int(s) for s in data.get("assisted", [])},
+            left={int(s) for s in data.get("left", [])},
+            rematch={int(s): bool(v) for s, v in data.get("rematch", {}).items()},
+            rematch_table=data.get("rematch_table"),
+            client_ids={
+                int(s): deque((str(i) for i in ids), maxlen=CLIENT_IDS_KEPT)
+                for s, ids in data.get("client_ids", {}).items()
+            },
+        )
+
+
+@dataclass(slots=True)
+class Presence:
+    """What only the running process knows: when each person's last socket closed, and the
+    running turn (seat, when it started, the version it started at)."""
+
+    disconnected_at: dict[int, float] = field(default_factory=dict)
+    turn: tuple[int, float, int] | None = None
+    """``(seat, started, version)`` of the turn the timer runs for."""

@@ -1,0 +1,361 @@
+"""Presence at a people's table: who is connected, the grace period of a person whose last
+socket closed, the turn timer with its time bank, and the room as each member is sent it.
+
+Everything here runs on the table owner's event loop and changes the table only under its
+lock: the grace and timer tasks sleep outside it, then check under it that nothing moved
+meanwhile (the person came back, the turn ended) before acting. A computer player moving for
+a person goes through the owner's checked apply like every other move.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Coroutine
+from typing import TYPE_CHECKING, Any
+
+from cardtable.server.messages import away_message
+from cardtable.server.people import FINISHED, PLAYING, WAITING, Room
+
+if TYPE_CHECKING:
+    from cardtable.server.table import Connection, TableOwner
+
+logger = logging.getLogger(__name__)
+
+
+def room_of(owner: TableOwner) -> Room:
+    """The owner's room (only called for people's tables)."""
+    assert owner.room is not None
+    return owner.room
+
+
+def seconds(owner: TableOwner, value: float) -> float:
+    """A setting's seconds on this table's clock (tests shorten them)."""
+    return value * owner.time_scale
+
+
+# --- the room as sent ---------------------------------------------------------------------------
+
+
+def phase_of(owner: TableOwner) -> str:
+    """``waiting``, ``playing``, ``finished`` or ``abandoned``."""
+    room = room_of(owner)
+    if owner.status not in ("playing", FINISHED):
+        return owner.status
+    if room.phase == WAITING:
+        return WAITING
+    return FINISHED if owner.finished else PLAYING
+
+
+def open_seats(owner: TableOwner) -> list[int]:
+    """Seats waiting for a person (waiting room only)."""
+    room = room_of(owner)
+    if room.phase != WAITING:
+        return []
+    return [
+        seat
+        for seat, spec in enumerate(owner.seats)
+        if not spec.is_bot and room.person_at(seat) is None
+    ]
+
+
+def room_json(owner: TableOwner, viewer: int) -> dict[str, Any]:
+    """The room as the member at ``viewer`` (a seat, or the spectators) is sent it."""
+    from cardtable.server.table import SPECTATORS
+
+    room = room_of(owner)
+    now = owner.clock()
+    phase = phase_of(owner)
+    seats: list[dict[str, Any]] = []
+    for index, spec in enumerate(owner.seats):
+        person = room.person_at(index)
+        if spec.is_bot:
+            seats.append({"seat": index, "kind": "bot", "name": spec.name, "level": spec.level})
+            continue
+        if person is None and room.phase == WAITING:
+            seats.append({"seat": index, "kind": "open"})
+            continue
+        reconnecting = None
+        since = owner.presence.disconnected_at.get(index)
+        if phase == PLAYING and since is not None and index not in room.away:
+            left_s = seconds(owner, room.settings.grace_seconds) - (now - since)
+            reconnecting = max(0, round(left_s * 1000))
+        seats.append(
+            {
+                "seat": index,
+                "kind": "person",
+                "name": spec.name,
+                "host": person is not None and person.profile_id == room.host,
+                "connected": owner.connected(index),
+                "reconnecting_ms": reconnecting,
+                "away": index in room.away,
+                "left": index in room.left or (person is None and room.phase != WAITING),
+                "bank_ms": bank_left(owner, index, now)
+                if room.settings.turn_seconds is not None
+                else None,
+            }
+        )
+    if viewer == SPECTATORS:
+        you: dict[str, Any] = {"seat": None, "role": "spectator", "host": False}
+    else:
+        person = room.person_at(viewer)
+        you = {
+            "seat": viewer,
+            "role": "player",
+            "host": person is not None and person.profile_id == room.host,
+        }
+    host_seat = next((m.seat for m in room.members.values() if m.profile_id == room.host), None)
+    return {
+        "table_id": owner.table_id,
+        "phase": phase,
+        "game": owner.game,
+        "title": owner.engine.title,
+        "rules": owner.engine.rules_to_json(owner.rules),
+        "host_seat": host_seat,
+        "you": you,
+        "settings": room.settings.to_json(),
+        "seats": seats,
+        "spectators": len(room.spectators()),
+        "turn": turn_json(owner, now),
+        "rematch": rematch_json(owner) if phase == FINISHED else None,
+        "commitment": room.commitment,
+        "can_start": room.phase == WAITING and not open_seats(owner),
+    }
+
+
+def bank_left(owner: TableOwner, seat: int, now: float) -> int:
+    """Milliseconds of ``seat``'s time bank left now (its running turn counted)."""
+    room = room_of(owner)
+    bank = room.banks_ms.get(seat, round(seconds(owner, room.settings.bank_seconds) * 1000))
+    turn = owner.presence.turn
+    if turn is not None and turn[0] == seat and room.settings.turn_seconds is not None:
+        over = (now - turn[1]) - seconds(owner, room.settings.turn_seconds)
+        if over > 0:
+            bank -= round(over * 1000)
+    return max(0, bank)
+
+
+def turn_json(owner: TableOwner, now: float) -> dict[str, Any] | None:
+    """The running turn timer, or ``None``."""
+    room = room_of(owner)
+    turn = owner.presence.turn
+    if turn is None or room.settings.turn_seconds is None:
+        return None
+    seat, started, _version = turn
+    own = seconds(owner, room.settings.turn_seconds) - (now - started)
+    return {
+        "seat": seat,
+        "remaining_ms": max(0, round(own * 1000)),
+        "bank_ms": bank_left(owner, seat, now),
+    }
+
+
+def rematch_json(owner: TableOwner) -> dict[str, Any]:
+    """Who accepted, declined, or has not answered the rematch yet."""
+    room = room_of(owner)
+    people = sorted(room.seated())
+    return {
+        "accepted": [s for s in people if room.rematch.get(s) is True],
+        "declined": [s for s in people if room.rematch.get(s) is False],
+        "waiting": [s for s in people if s not in room.rematch],
+        "table_id": room.rematch_table,
+    }
+
+
+# --- storing ------------------------------------------------------------------------------------
+
+
+async def save_room(owner: TableOwner) -> None:
+    """Store the room (after a change of members, seats, phase or away counts)."""
+    room = room_of(owner)
+    await owner.store.save_room(owner.table_id, room.phase, room.to_json())
+
+
+# --- connections --------------------------------------------------------------------------------
+
+
+def connection_opened(owner: TableOwner, seat: int) -> list[dict[str, Any]]:
+    """A member's socket opened at ``seat`` (the lock is held): a disconnected person is back,
+    and a person whose grace ran out reclaims the seat at once. The extra messages for the new
+    socket (how many moves were played for them)."""
+    room = room_of(owner)
+    if seat < 0:
+        return []
+    owner.presence.disconnected_at.pop(seat, None)
+    _cancel(owner, f"grace:{seat}")
+    extra: list[dict[str, Any]] = []
+    if seat in room.away:
+        room.away.discard(seat)
+        moves = room.away_moves.pop(seat, 0)
+        if moves:
+            extra.append(away_message(moves))
+        _spawn(owner, "save", save_room(owner))
+        track_turn(owner)
+    return extra
+
+
+def connection_closed(owner: TableOwner, seat: int, connection: Connection) -> None:
+    """A socket closed: when it was the person's last, their grace period starts (playing)."""
+    owner.profiles.pop(connection, None)
+    room = room_of(owner)
+    if (
+        seat >= 0
+        and room.phase == PLAYING
+        and not owner.finished
+        and not owner.connected(seat)
+        and room.person_at(seat) is not None
+        and seat not in room.away
+        and seat not in room.left
+    ):
+        since = owner.clock()
+        owner.presence.disconnected_at[seat] = since
+        wait = seconds(owner, room.settings.grace_seconds)
+        _spawn(owner, f"grace:{seat}", _grace(owner, seat, since, wait))
+    _spawn(owner, "presence", owner.broadcast_room())
+
+
+def resume(owner: TableOwner) -> None:
+    """A playing people's table just loaded from storage: every person is disconnected, with a
+    fresh grace period (their sockets open again in a moment, or the grace runs out)."""
+    room = room_of(owner)
+    if room.phase != PLAYING or owner.finished:
+        return
+    since = owner.clock()
+    for seat in room.seated():
+        if seat not in room.away and seat not in room.left:
+            owner.presence.disconnected_at[seat] = since
+            wait = seconds(owner, room.settings.grace_seconds)
+            _spawn(owner, f"grace:{seat}", _grace(owner, seat, since, wait))
+    track_turn(owner)
+
+
+async def _grace(owner: TableOwner, seat: int, since: float, wait: float) -> None:
+    await asyncio.sleep(wait)
+    async with owner.lock:
+        room = room_of(owner)
+        if (
+            owner.presence.disconnected_at.get(seat) != since
+            or owner.connected(seat)
+            or room.phase != PLAYING
+            or owner.finished
+        ):
+            return
+        room.away.add(seat)
+        room.away_moves.setdefault(seat, 0)
+        owner.presence.disconnected_at.pop(seat, None)
+        track_turn(owner)
+        await save_room(owner)
+        await owner.broadcast_room()
+    owner.wake_bots()
+
+
+# --- moves and the turn timer -------------------------------------------------------------------
+
+
+def moved(owner: TableOwner, seat: int, auto: str | None) -> None:
+    """Count a move a computer player made for a person (the lock is held)."""
+    room = room_of(owner)
+    if auto is None:
+        return
+    room.assisted.add(seat)
+    if auto == "away":
+        room.away_moves[seat] = room.away_moves.get(seat, 0) + 1
+
+
+async def after_move(owner: TableOwner) -> None:
+    """After a stored move (the lock is held): the turn timer follows, and a finished game
+    ends the room's play."""
+    room = room_of(owner)
+    track_turn(owner)
+    if owner.finished and room.phase == PLAYING:
+        room.phase = FINISHED
+        await save_room(owner)
+    elif owner.last_auto is not None and owner.last_auto[0] == owner.version:
+        await save_room(owner)
+
+
+def track_turn(owner: TableOwner) -> None:
+    """Start, keep or stop the turn timer after a change (the lock is held)."""
+    room = room_of(owner)
+    turn_seconds = room.settings.turn_seconds
+    current = owner.presence.turn
+    now = owner.clock()
+    if turn_seconds is None or room.phase != PLAYING or owner.finished:
+        if current is not None:
+            _settle(owner, current, now)
+        owner.presence.turn = None
+        _cancel(owner, "turn")
+        return
+    to_move = owner.engine.current_player(owner.state)
+    timed = to_move >= 0 and not owner.bot_seat(to_move) and room.person_at(to_move) is not None
+    if current is not None and current[0] == to_move and timed:
+        return  # the same person's turn goes on (a draw, then a discard)
+    if current is not None:
+        _settle(owner, current, now)
+    _cancel(owner, "turn")
+    if not timed:
+        owner.presence.turn = None
+        return
+    turn = (to_move, now, owner.version)
+    owner.presence.turn = turn
+    room.banks_ms.setdefault(to_move, round(seconds(owner, room.settings.bank_seconds) * 1000))
+    wait = seconds(owner, turn_seconds) + room.banks_ms[to_move] / 1000
+    _spawn(owner, "turn", _time_out(owner, turn, wait))
+
+
+def _settle(owner: TableOwner, turn: tuple[int, float, int], now: float) -> None:
+    """A turn ended: take the time beyond the turn's own from the person's bank."""
+    room = room_of(owner)
+    assert room.settings.turn_seconds is not None
+    seat, started, _version = turn
+    over = (now - started) - seconds(owner, room.settings.turn_seconds)
+    if over > 0 and seat in room.banks_ms:
+        room.banks_ms[seat] = max(0, room.banks_ms[seat] - round(over * 1000))
+
+
+async def _time_out(owner: TableOwner, turn: tuple[int, float, int], wait: float) -> None:
+    await asyncio.sleep(wait)
+    async with owner.lock:
+        if owner.presence.turn != turn or owner.finished:
+            return
+        room = room_of(owner)
+        seat = turn[0]
+        room.banks_ms[seat] = 0
+        # The computer player finishes the person's turn (a draw and a discard, say).
+        while (
+            not owner.finished
+            and owner.engine.current_player(owner.state) == seat
+            and not owner.bot_seat(seat)
+        ):
+            try:
+                await owner._bot_move(seat, auto="timeout")
+            except Exception:
+                logger.exception(
+                    "table %s: the move for timed-out seat %d failed", owner.table_id, seat
+                )
+                return
+    owner.wake_bots()
+
+
+# --- tasks --------------------------------------------------------------------------------------
+
+
+def _spawn(owner: TableOwner, name: str, work: Coroutine[Any, Any, None]) -> None:
+    """Run ``work`` beside the table under ``name`` (replacing a task of that name)."""
+    _cancel(owner, name)
+    owner.timers[name] = asyncio.get_running_loop().create_task(work)
+
+
+def _cancel(owner: TableOwner, name: str) -> None:
+    task = owner.timers.pop(name, None)
+    if task is not None and task is not asyncio.current_task() and not task.done():
+        task.cancel()
+
+
+def cancel_all(owner: TableOwner) -> None:
+    """Stop every timer of the table."""
+    for name in list(owner.timers):
+        _cancel(owner, name)
+    with contextlib.suppress(Exception):
+        owner.timers.clear()

@@ -1,0 +1,273 @@
+"""The room messages of a people's table: taking a seat or watching in the waiting room, the
+host's controls (computer players in and out of empty seats, removing a person, starting the
+game), quick messages, leaving, and the rematch.
+
+Each handler runs under the table owner's lock, checks everything before changing anything
+(a refusal is a :class:`~cardtable.server.messages.ProtocolError` naming the problem, and the
+table stays as it was), then stores the room and sends every member the new room or state.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import TYPE_CHECKING, Any
+
+from cardtable.errors import CardtableError
+from cardtable.fairness import check_contribution
+from cardtable.server.messages import ClientMessage, ProtocolError, quick_message
+from cardtable.server.names import BOT_NAMES
+from cardtable.server.options import BOT_LEVELS
+from cardtable.server.people import FINISHED, PHRASES, PLAYING, TAKEOVER_LEVEL, WAITING, Member
+from cardtable.server.presence import open_seats, room_of, save_room, track_turn
+from cardtable.server.seating import Seat
+
+if TYPE_CHECKING:
+    from cardtable.server.table import TableOwner
+
+SPECTATORS = -1
+"""Where a people's table keeps its spectators' sockets (as :mod:`cardtable.server.table`)."""
+
+CLOSE_REMOVED = 4403
+CLOSE_LEFT = 1000
+HOST_ONLY = frozenset({"set_seat", "remove", "start"})
+WAITING_ONLY = frozenset({"sit", "watch", "set_seat", "remove", "start"})
+
+
+def _seat_number(message: ClientMessage, owner: TableOwner) -> int:
+    seat = message.get("seat")
+    if not isinstance(seat, int) or isinstance(seat, bool):
+        raise ProtocolError("malformed", f'"{message.type}" needs "seat": a seat number')
+    if not 0 <= seat < len(owner.seats):
+        raise ProtocolError(
+            "bad-seat", f"there is no seat {seat}: seats are 0 to {len(owner.seats) - 1}"
+        )
+    return seat
+
+
+def contribution_of(value: Any) -> str | None:
+    """A person's contribution to the fair deal, checked (``None`` when none was sent)."""
+    if value is None:
+        return None
+    try:
+        return check_contribution(value)
+    except CardtableError as exc:
+        raise ProtocolError("malformed", str(exc)) from None
+
+
+async def handle(owner: TableOwner, profile_id: int, message: ClientMessage) -> None:
+    """Apply one room message from ``profile_id`` (see the module docstring)."""
+    async with owner.lock:
+        room = room_of(owner)
+        member = room.member(profile_id)
+        if member is None:
+            raise ProtocolError("not-member", "you are no longer at this table")
+        kind = message.type
+        if kind in HOST_ONLY and profile_id != room.host:
+            raise ProtocolError("not-host", "only the host can do that")
+        if kind in WAITING_ONLY and room.phase != WAITING:
+            raise ProtocolError("phase", "the game has started: that is only for the waiting room")
+        if kind == "sit":
+            await _sit(owner, member, message)
+        elif kind == "watch":
+            await _watch(owner, member)
+        elif kind == "set_seat":
+            await _set_seat(owner, message)
+        elif kind == "remove":
+            await _remove(owner, message)
+        elif kind == "start":
+            await _start(owner)
+        elif kind == "quick":
+            await _quick(owner, member, message)
+            return
+        elif kind == "leave":
+            await _leave(owner, member)
+        elif kind == "rematch":
+            await _rematch(owner, member, message)
+        owner.seated = room.seated()
+        await save_room(owner)
+        await owner.broadcast()
+    owner.wake_bots()
+
+
+async def _sit(owner: TableOwner, member: Member, message: ClientMessage) -> None:
+    room = room_of(owner)
+    seat = _seat_number(message, owner)
+    contribution = contribution_of(message.get("contribution"))
+    if seat == member.seat:
+        return
+    if seat not in open_seats(owner):
+        raise ProtocolError("seat-taken", f"seat {seat} is not free: choose another")
+    before = SPECTATORS if member.seat is None else member.seat
+    if member.seat is not None:
+        await _free(owner, member.seat)
+    await owner.store.sit(owner.table_id, seat, member.profile_id, member.name)
+    owner.seats[seat] = owner.seats[seat].named(member.name)
+    member.seat = seat
+    _move_sockets(owner, member.profile_id, before, seat)
+    if contribution is not None:
+        room.contributions[seat] = contribution
+
+
+async def _free(owner: TableOwner, seat: int) -> None:
+    """A person's seat opens again (waiting room)."""
+    room = room_of(owner)
+    room.contributions.pop(seat, None)
+    await owner.store.unsit(owner.table_id, seat)
+    owner.seats[seat] = owner.seats[seat].named("Player")
+
+
+async def _watch(owner: TableOwner, member: Member) -> None:
+    room = room_of(owner)
+    if member.profile_id == room.host:
+        raise ProtocolError("not-host", "the host keeps a seat: seat a computer player elsewhere")
+    if not room.settings.spectators:
+        raise ProtocolError("spectator", "the host does not allow spectators at this table")
+    if member.seat is not None:
+        await _free(owner, member.seat)
+        _move_sockets(owner, member.profile_id, member.seat, SPECTATORS)
+        member.seat = None
+
+
+def _move_sockets(owner: TableOwner, profile_id: int, before: int, after: int) -> None:
+    """A member changed places: their sockets get the new place's messages from now on."""
+    listeners = owner.connections.get(before, [])
+    for connection, profile in owner.profiles.items():
+        if profile == profile_id and connection in listeners:
+            listeners.remove(connection)
+            owner.attach(after, connection)
+
+
+async def _set_seat(owner: TableOwner, message: ClientMessage) -> None:
+    seat = _seat_number(message, owner)
+    kind = message.get("kind")
+    spec = owner.seats[seat]
+    if kind == "bot":
+        level = message.get("level") or TAKEOVER_LEVEL
+        if level not in BOT_LEVELS:
+            raise ProtocolError("malformed", f"level must be one of {', '.join(BOT_LEVELS)}")
+        if not spec.is_bot and seat not in open_seats(owner):
+            raise ProtocolError("bad-seat", f"seat {seat} has a person in it: remove them first")
+        used = {s.name for s in owner.seats if s.is_bot}
+        name = spec.name if spec.is_bot else next(n for n in BOT_NAMES if n not in used)
+        owner.seats[seat] = Seat("bot", name, level)
+    elif kind == "open":
+        if not spec.is_bot:
+            raise ProtocolError("bad-seat", f"seat {seat} has no computer player to take out")
+        owner.seats[seat] = Seat("human", "Player")
+    else:
+        raise ProtocolError("malformed", 'set_seat needs "kind": "open" or "bot"')
+    await owner.store.set_seats(owner.table_id, [s.to_json() for s in owner.seats])
+
+
+async def _remove(owner: TableOwner, message: ClientMessage) -> None:
+    room = room_of(owner)
+    seat = _seat_number(message, owner)
+    person = room.person_at(seat)
+    if person is None:
+        raise ProtocolError("bad-seat", f"nobody sits at seat {seat}")
+    if person.profile_id == room.host:
+        raise ProtocolError("bad-seat", "the host cannot remove themselves")
+    await _free(owner, seat)
+    del room.members[person.profile_id]
+    room.removed.add(person.profile_id)
+    await _close_member(
+        owner,
+        person.profile_id,
+        {"type": "removed", "message": "the host removed you from this table"},
+        CLOSE_REMOVED,
+    )
+
+
+async def _close_member(
+    owner: TableOwner, profile_id: int, last: dict[str, Any], code: int
+) -> None:
+    """Send a member's sockets a last message, and close them."""
+    for connection, profile in list(owner.profiles.items()):
+        if profile == profile_id:
+            owner.profiles.pop(connection, None)
+            closer = getattr(connection, "close_with", None)
+            if closer is not None:
+                await closer(last, code)
+
+
+async def _start(owner: TableOwner) -> None:
+    from cardtable.server.table import replay_log
+
+    room = room_of(owner)
+    missing = open_seats(owner)
+    if missing:
+        raise ProtocolError(
+            "not-ready",
+            f"seat {missing[0]} is still open: wait for a person, or seat a computer player",
+        )
+    seed = await owner.deal_seed(room.contributions)
+    state, _ = await asyncio.to_thread(replay_log, owner.engine, owner.rules, seed, [])
+    await owner.store.set_seed(owner.table_id, seed)
+    await owner.store.set_seats(owner.table_id, [s.to_json() for s in owner.seats])
+    owner.seed = seed
+    owner.state = state
+    owner._bots.clear()
+    room.phase = PLAYING
+    track_turn(owner)
+
+
+async def _quick(owner: TableOwner, member: Member, message: ClientMessage) -> None:
+    phrase = message.get("phrase")
+    if member.seat is None:
+        raise ProtocolError("spectator", "spectators watch quietly: quick messages are for players")
+    if not isinstance(phrase, str) or phrase not in PHRASES:
+        raise ProtocolError("bad-phrase", f"phrase must be one of {', '.join(PHRASES)}")
+    await owner.send_all(quick_message(member.seat, member.name, phrase, PHRASES[phrase]))
+
+
+async def _leave(owner: TableOwner, member: Member) -> None:
+    room = room_of(owner)
+    seat = member.seat
+    if room.phase == WAITING:
+        if member.profile_id == room.host:
+            raise ProtocolError(
+                "not-host", "the host cannot leave the waiting room: close the table"
+            )
+        if seat is not None:
+            await _free(owner, seat)
+    elif seat is not None:
+        if room.phase == PLAYING and not owner.finished:
+            room.left.add(seat)
+            room.away.discard(seat)
+            owner.presence.disconnected_at.pop(seat, None)
+        else:
+            room.rematch[seat] = False
+        await owner.store.unsit(owner.table_id, seat)
+    del room.members[member.profile_id]
+    if room.phase == PLAYING:
+        track_turn(owner)
+    await _close_member(owner, member.profile_id, {"type": "left"}, CLOSE_LEFT)
+
+
+async def _rematch(owner: TableOwner, member: Member, message: ClientMessage) -> None:
+    room = room_of(owner)
+    accept = message.get("accept")
+    if not isinstance(accept, bool):
+        raise ProtocolError("malformed", 'rematch needs "accept": true or false')
+    if not owner.finished or room.phase not in (PLAYING, FINISHED):
+        raise ProtocolError("phase", "a rematch is for when the game is over")
+    if member.seat is None:
+        raise ProtocolError("spectator", "spectators do not vote on the rematch")
+    if room.rematch_table is not None:
+        raise ProtocolError("phase", "the rematch table is already made")
+    room.phase = FINISHED
+    room.rematch[member.seat] = accept
+    if all(seat in room.rematch for seat in room.seated()):
+        accepted = [seat for seat in room.seated() if room.rematch[seat]]
+        if accepted:
+            room.rematch_table = await owner.make_rematch()
+            await owner.send_all({"type": "rematch", "table_id": room.rematch_table})
+
+
+async def start_now(owner: TableOwner) -> None:
+    """Start a people's table whose seats are all filled (a rematch everybody accepted)."""
+    async with owner.lock:
+        await _start(owner)
+        await save_room(owner)
+        await owner.broadcast()
+    owner.wake_bots()
