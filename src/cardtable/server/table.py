@@ -551,12 +551,15 @@ class TableOwner:
 
     def bot_seat(self, seat: int) -> bool:
         """Whether ``seat`` is played by the computer (at a people's table also for a person
-        who stayed away past the grace period or left)."""
+        who stayed away past the grace period or left, while anybody is at the table)."""
         if not 0 <= seat < len(self.seats):
             return False
         if self.seats[seat].is_bot:
             return True
-        return self.room is not None and (seat in self.room.away or seat in self.room.left)
+        if self.room is None or (seat not in self.room.away and seat not in self.room.left):
+            return False
+        # Nobody plays a whole game out for an empty room: the table waits for somebody.
+        return any(self.connections.values())
 
     def takeover(self, seat: int) -> str | None:
         """Why a computer player moves for the person at ``seat`` (``None``: a bot's own seat)."""

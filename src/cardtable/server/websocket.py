@@ -258,6 +258,8 @@ async def _serve(
                 await connection.send(pong_message())
             elif seat == SPECTATORS and message.type in ("action", "hint", "coach"):
                 raise ProtocolError("spectator", "spectators watch: they cannot play or ask")
+            elif owner.waiting and message.type in ("action", "hint", "coach"):
+                raise ProtocolError("phase", "the game has not started yet: the host starts it")
             elif message.type == "action":
                 applied = await owner.submit(seat, message, received)
                 if message.client_id is not None:
