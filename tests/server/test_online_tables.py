@@ -434,3 +434,11 @@ def test_leaving_hands_the_seat_to_a_computer_player(client: TestClient) -> None
         "/api/invites/join", json={"token": table["invite"]["token"], "name": "P1"}
     ).status_code in (200, 409)
     assert owner.room is not None and 1 in owner.room.left
+
+
+def test_listings_say_which_tables_are_shared_with_people(client: TestClient) -> None:
+    table = shared_table(client, "indecision", [{"kind": "human"}, {"kind": "human"}])
+    solo = client.post("/api/tables", json={"game": "indecision"}).json()["table_id"]
+    rows = {row["table_id"]: row for row in client.get("/api/tables").json()}
+    assert rows[table["table_id"]]["shared"] is True
+    assert rows[solo]["shared"] is False

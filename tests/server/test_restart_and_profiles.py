@@ -118,8 +118,9 @@ def test_a_finished_game_stays_finished_after_a_restart(
 
 
 def _played(record: dict[str, Any]) -> dict[str, Any]:
-    """The statistics of one game's record, without its names and its imported part."""
-    names = ("game", "title", "deal_word", "points_are", "imported")
+    """The statistics of one game's record, without its names and its imported and
+    shared-table parts."""
+    names = ("game", "title", "deal_word", "points_are", "imported", "shared")
     return {key: value for key, value in record.items() if key not in names}
 
 

@@ -606,6 +606,7 @@ def _with_summary(row: ListedTable, summary: TableSummary) -> ListedTable:
         moves=summary.moves,
         summary=summary,
         updated_at=row.updated_at,
+        shared=row.shared,
     )
 
 
@@ -631,4 +632,5 @@ def _listed(row: ListedTable, viewer: int) -> dict[str, Any]:
         "scores": None if summary is None else list(summary.scores),
         "to_move": None if summary is None or summary.to_move < 0 else summary.to_move,
         "updated_at": row.updated_at.isoformat(),
+        "shared": row.shared,
     }

@@ -93,7 +93,9 @@ def parse_client_message(raw: str | bytes) -> ClientMessage:
     """Read one client frame, or raise :class:`ProtocolError` naming the problem.
 
     >>> parse_client_message('{"type": "action", "version": 3, "action": "draw stock"}')
-    ClientMessage(type='action', version=3, action='draw stock')
+    ClientMessage(type='action', version=3, action='draw stock', client_id=None, fields=())
+    >>> parse_client_message('{"type": "sit", "seat": 2}').get("seat")
+    2
     >>> parse_client_message('[1, 2]')
     Traceback (most recent call last):
     ...

@@ -23,7 +23,7 @@ from sqlalchemy import CursorResult, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
 from cardtable.storage.database import Database, StorageError
-from cardtable.storage.models import ActionRow, TableRow, TableSeatRow, utc_now
+from cardtable.storage.models import ActionRow, SharedTableRow, TableRow, TableSeatRow, utc_now
 
 PLAYING = "playing"
 FINISHED = "finished"
@@ -83,6 +83,8 @@ class ListedTable:
     moves: int
     summary: TableSummary | None
     updated_at: datetime
+    shared: bool = False
+    """A people's table (played with other people through an invite)."""
 
 
 def create_table(
@@ -288,7 +290,13 @@ def list_tables(
             .offset(offset)
         ).all()
         seated: dict[str, dict[int, int]] = {row.id: {} for row in rows}
+        shared: set[str] = set()
         if rows:
+            shared = set(
+                session.scalars(
+                    select(SharedTableRow.table_id).where(SharedTableRow.table_id.in_(list(seated)))
+                )
+            )
             for table_id, seat, profile in session.execute(
                 select(TableSeatRow.table_id, TableSeatRow.seat, TableSeatRow.profile_id).where(
                     TableSeatRow.table_id.in_(list(seated))
@@ -315,6 +323,7 @@ def list_tables(
                     to_move=row.to_move,
                 ),
                 updated_at=row.updated_at,
+                shared=row.id in shared,
             )
             for row in rows
         ]
