@@ -207,6 +207,9 @@ class TableInfo(TableBasics):
     """One table, as ``GET /api/tables/{id}`` describes it: with its rules."""
 
     rules: dict[str, Any]
+    shared: dict[str, Any] | None = None
+    """A people's table's room as its members see it (the host's copy holds the invite);
+    ``null`` at a table against computer players."""
 
 
 class ListedTable(TableBasics):
@@ -222,6 +225,8 @@ class ListedTable(TableBasics):
     """The seat to move (``null`` at the end or while the cards are dealt)."""
     updated_at: str
     """When the last move was made (ISO 8601)."""
+    shared: bool
+    """A people's table (played with other people through an invite)."""
 
 
 class LeftTable(Answer):
