@@ -52,6 +52,7 @@ RULES = {"players": 5, "allow_six_players": True, "deals": 1}
 RECEIVE_TIMEOUT = 120.0
 LOAD_TIMEOUT = 1800.0
 BENCH_SEED = 2024
+SETUP_AT_ONCE = 10
 
 
 class Socket:
@@ -76,7 +77,7 @@ class Socket:
 
 
 async def profile(server_http: str) -> tuple[httpx.AsyncClient, str]:
-    http = httpx.AsyncClient(base_url=server_http)
+    http = httpx.AsyncClient(base_url=server_http, timeout=RECEIVE_TIMEOUT)
     (await http.post("/api/profile")).raise_for_status()
     return http, f"{COOKIE_NAME}={http.cookies[COOKIE_NAME]}"
 
@@ -120,8 +121,14 @@ async def watch(budget: list[int]) -> None:
 
 
 async def run_table(
-    http_base: str, ws_base: str, index: int, moves: int, results: dict[str, list[float]]
+    http_base: str,
+    ws_base: str,
+    index: int,
+    moves: int,
+    results: dict[str, list[float]],
+    setting_up: asyncio.Semaphore,
 ) -> None:
+    await setting_up.acquire()  # ten tables are set up at a time (the first play meanwhile)
     clients = [await profile(http_base) for _ in range(PEOPLE + 1)]
     try:
         host_http, _ = clients[0]
@@ -134,9 +141,14 @@ async def run_table(
             (await http.post("/api/invites/join", json=body)).raise_for_status()
         url = f"{ws_base}/ws/tables/{table_id}"
         sockets = [
-            Socket(await connect(url, additional_headers={"Cookie": cookie}))
+            Socket(
+                await connect(
+                    url, additional_headers={"Cookie": cookie}, open_timeout=RECEIVE_TIMEOUT
+                )
+            )
             for _, cookie in clients
         ]
+        setting_up.release()
         await sockets[0].ws.send(json.dumps({"type": "start"}))
         budget = [moves]
         sent: dict[int, float] = {}
@@ -154,7 +166,9 @@ async def run_table(
         await sockets[1].close()
         cookie = clients[1][1]
         started = time.perf_counter()
-        async with connect(url, additional_headers={"Cookie": cookie}) as again:
+        async with connect(
+            url, additional_headers={"Cookie": cookie}, open_timeout=RECEIVE_TIMEOUT
+        ) as again:
             while True:
                 message = json.loads(await asyncio.wait_for(again.recv(), RECEIVE_TIMEOUT))
                 if message["type"] == "state":
@@ -170,8 +184,12 @@ async def run_table(
 async def load(port: int, tables: int, moves: int) -> dict[str, list[float]]:
     results: dict[str, list[float]] = {"all_views": [], "reconnect": []}
     base = f"127.0.0.1:{port}"
+    setting_up = asyncio.Semaphore(SETUP_AT_ONCE)
     await asyncio.gather(
-        *(run_table(f"http://{base}", f"ws://{base}", i, moves, results) for i in range(tables))
+        *(
+            run_table(f"http://{base}", f"ws://{base}", i, moves, results, setting_up)
+            for i in range(tables)
+        )
     )
     return results
 
