@@ -209,10 +209,12 @@ def play_to_end(
     choose: Callable[[dict[str, Any], random.Random], str] | None = None,
     on_state: Callable[[dict[str, Any]], None] | None = None,
     max_moves: int = 5000,
+    first: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """Play the seat's moves (random legal ones unless ``choose`` says) until the game ends;
-    every state message goes to ``on_state``. The final state."""
-    state = receive(ws)
+    every state message goes to ``on_state``; ``first`` is a state already received. The
+    final state."""
+    state = receive(ws) if first is None else first
     for _ in range(max_moves):
         assert state["type"] == "state", state
         if on_state is not None:

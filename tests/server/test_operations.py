@@ -27,7 +27,7 @@ from cardtable.server.logs import TableFilter, about_table, log_config
 from cardtable.server.metrics import MULTIPROCESS_VARIABLE, forget_dead_workers
 from cardtable.server.settings import Settings
 
-from .conftest import new_table, play_to_end
+from .conftest import new_table, play_to_end, receive
 
 
 def metric(text: str, name: str) -> float:
@@ -79,11 +79,13 @@ def test_metrics_count_moves_latency_sockets_tables_and_thinking(client: TestCli
     before = client.get("/metrics").text
     table_id = new_table(client, "indecision")
     with client.websocket_connect(f"/ws/tables/{table_id}") as ws:
+        # The first state means the server has counted the socket (it counts after accepting).
+        first = receive(ws)
         during = client.get("/metrics")
         assert during.headers["content-type"].startswith("text/plain")
         assert metric(during.text, "cardtable_connected_sockets") >= 1
         assert metric(during.text, "cardtable_open_tables") >= 0
-        final = play_to_end(ws, random.Random(3))
+        final = play_to_end(ws, random.Random(3), first=first)
     after = client.get("/metrics").text
     moves = final["version"]
     people = metric(after, 'cardtable_actions_total{kind="person"}') - metric(

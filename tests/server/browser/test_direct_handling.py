@@ -10,7 +10,7 @@ import pytest
 from playwright.sync_api import Locator, Page, expect
 
 from .harness import BrowserPage, LiveServer
-from .tablekit import answer_panel, panel_name, start_game, table_state, wait_idle
+from .tablekit import answer_panel, panel_name, settle, start_game, table_state, wait_idle
 
 pytestmark = pytest.mark.browser
 
@@ -24,6 +24,8 @@ def centre_of(locator: Locator) -> tuple[float, float]:
 
 def drag_to_pile(page: Page, card: Locator) -> None:
     """Press on a card's visible corner, drag it out of the hand and let go over the pile."""
+    # The press must land where the card is, not where a running animation is moving it.
+    settle(page)
     box = card.bounding_box()
     assert box is not None
     page.mouse.move(box["x"] + 8, box["y"] + 12)
