@@ -41,12 +41,15 @@ def free_port() -> int:
 class LiveServer:
     """The app in a uvicorn server on its own thread; ``stop()`` shuts it down cleanly."""
 
-    def __init__(self, database_url: str, port: int | None = None) -> None:
+    def __init__(
+        self, database_url: str, port: int | None = None, settings: Settings | None = None
+    ) -> None:
         self.database_url = database_url
         self.port = port or free_port()
         # Every page comes from one address, far faster than people: no rate limits here (the
         # limits have tests of their own).
-        app = create_app(database_url, settings=Settings(rate_limits=False), bot_delay_scale=0)
+        chosen = settings or Settings(rate_limits=False)
+        app = create_app(database_url, settings=chosen, bot_delay_scale=0)
         config = uvicorn.Config(
             app, host="127.0.0.1", port=self.port, log_level="warning", ws_ping_interval=None
         )
@@ -77,9 +80,9 @@ class Servers:
     database_url: str
     started: list[LiveServer] = field(default_factory=list)
 
-    def start(self) -> LiveServer:
-        """A new server over the same database."""
-        server = LiveServer(self.database_url)
+    def start(self, settings: Settings | None = None) -> LiveServer:
+        """A new server over the same database (with ``settings`` instead of the tests' own)."""
+        server = LiveServer(self.database_url, settings=settings)
         self.started.append(server)
         return server
 

@@ -56,6 +56,10 @@ export const api = {
   handAnalysis: (id, hand) => request("GET", `/api/tables/${encodeURIComponent(id)}/analysis/hands/${hand}`),
   sharedAnalysis: (token, seat) => request("GET", `/api/replays/${encodeURIComponent(token)}/analysis?seat=${seat}`),
   tables: () => request("GET", "/api/tables"),
+  // Shared tables: the invite token travels in request bodies only, never in a path or query.
+  peekInvite: (token) => request("POST", "/api/invites/peek", { token }),
+  joinInvite: (body) => request("POST", "/api/invites/join", { ...body, contribution: newContribution() }),
+  lobby: () => request("GET", "/api/lobby"),
   table: (id) => request("GET", `/api/tables/${encodeURIComponent(id)}`),
   leaveTable: (id) => request("DELETE", `/api/tables/${encodeURIComponent(id)}`),
   profile: () => request("GET", "/api/profile"),

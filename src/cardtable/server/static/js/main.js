@@ -11,6 +11,10 @@ import { ReplayView } from "./replay.js";
 import { HandReviewView } from "./analysis.js";
 import { StartScreen } from "./start.js";
 import { TableView } from "./table.js";
+import { FriendsSetup } from "./friends.js";
+import { JoinScreen } from "./join.js";
+import { LobbyScreen } from "./lobby_list.js";
+import { SharedTableView } from "./shared_table.js";
 
 const app = {
   games: [],
@@ -119,11 +123,22 @@ function route() {
   // A panel belongs to the screen that opened it (a game-over summary to its table): it never
   // survives a change of screen by Back, Forward or a typed address.
   closePanel();
-  if (app.view instanceof TableView || app.view instanceof ReplayView || app.view instanceof HandReviewView) app.view.destroy();
+  if (app.view instanceof TableView || app.view instanceof ReplayView || app.view instanceof HandReviewView
+    || app.view instanceof LobbyScreen) app.view.destroy();
   const match = /^#\/table\/(.+)$/.exec(location.hash);
   const replay = /^#\/replay\/(table\/)?(.+)$/.exec(location.hash);
   const review = /^#\/review\/(.+)\/(\d+)$/.exec(location.hash);
-  if (review) {
+  const join = /^#\/join\/(.+)$/.exec(location.hash);
+  if (join) {
+    app.view = new JoinScreen(app, decodeURIComponent(join[1]));
+    app.view.mount(main);
+  } else if (location.hash === "#/friends") {
+    app.view = new FriendsSetup(app);
+    app.view.mount(main);
+  } else if (location.hash === "#/lobby") {
+    app.view = new LobbyScreen(app);
+    app.view.mount(main);
+  } else if (review) {
     const view = new HandReviewView(app, decodeURIComponent(review[1]), Number(review[2]));
     app.view = view;
     view.mount(main);
@@ -133,7 +148,8 @@ function route() {
     app.view = view;
     view.mount(main);
   } else if (match) {
-    const view = new TableView(app, decodeURIComponent(match[1]));
+    // A shared table is a TableView with the room around it; any other table is drawn as before.
+    const view = new SharedTableView(app, decodeURIComponent(match[1]));
     app.view = view;
     view.mount(main);
   } else {

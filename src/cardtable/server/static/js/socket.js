@@ -6,6 +6,8 @@
 const RETRY_DELAYS_MS = [250, 500, 1000, 2000, 4000, 8000];
 /** Close codes the server uses to refuse a seat (see server/websocket.py). */
 const REFUSALS = new Set([4401, 4403, 4404]);
+/** Error codes sent just before such a refusal. */
+const REFUSAL_CODES = new Set(["not-seated", "no-table", "not-member"]);
 
 export class TableSocket {
   /**
@@ -50,10 +52,12 @@ export class TableSocket {
         return;
       }
       // A refusal arrives as an error message just before the closing frame.
-      if (message.type === "error" && (message.code === "not-seated" || message.code === "no-table")) {
+      if (message.type === "error" && REFUSAL_CODES.has(message.code)) {
         refusal = message.message || "";
         return;
       }
+      // Removed from a shared table by its host: the closing frame (4403) follows.
+      if (message.type === "removed") refusal = message.message || "";
       this.onMessage(message);
     });
     ws.addEventListener("close", (event) => {

@@ -134,6 +134,7 @@ export class StartScreen {
       this.gameChooser(),
       this.quickSetup(module),
       rules,
+      this.friendsEntry(),
     );
     replaceChildren(this.root, h("section", { class: "start-screen" }, form));
     // No game is named in the header before one is chosen.
@@ -232,6 +233,14 @@ export class StartScreen {
       h("legend", { class: "visually-hidden" }, "Game"),
       h("div", { class: "tiles" }, tiles),
     );
+  }
+
+  /** Playing with people: set up a shared table, or join a public one. */
+  friendsEntry() {
+    return h("div", { class: "friends-entry" },
+      h("span", { class: "friends-entry-text" }, "Playing with people?"),
+      h("a", { href: "#/friends", class: "btn", id: "play-with-friends" }, "Play with friends"),
+      h("a", { href: "#/lobby", class: "btn ghost", id: "public-tables" }, "Public tables"));
   }
 
   /** Show another game's settings (its last-used ones, or the defaults). */

@@ -69,6 +69,11 @@ export class TableView {
       this.showUnavailable(error.message);
       return;
     }
+    this.begin();
+  }
+
+  /** The table's description is in `meta`: draw the table and connect its socket. */
+  begin() {
     if (this.meta.your_seat === null || this.meta.your_seat === undefined) {
       this.showUnavailable("You do not sit at this table.");
       return;
@@ -243,7 +248,7 @@ export class TableView {
   ctx() {
     const message = this.message;
     const view = message?.view ?? {};
-    const seat = message?.seat ?? this.meta?.your_seat ?? 0;
+    const seat = this.ownSeat();
     return {
       message,
       view,
@@ -258,14 +263,18 @@ export class TableView {
     };
   }
 
+  /** The seat this page plays (null for someone watching). */
+  ownSeat() {
+    return this.message?.seat ?? this.meta?.your_seat ?? 0;
+  }
+
   playerCount() {
     const view = this.message?.view;
     return view?.hand_sizes?.length ?? view?.players ?? this.meta?.seats?.length ?? this.meta?.rules?.players ?? 2;
   }
 
   seatName(seat) {
-    const me = this.message?.seat ?? this.meta?.your_seat ?? 0;
-    if (seat === me) return "You";
+    if (seat === this.ownSeat()) return "You";
     const info = this.meta?.seats?.[seat];
     if (info && typeof info === "object") {
       if (info.name && !/^(player|seat \d+)$/i.test(info.name)) return info.name;
@@ -380,7 +389,8 @@ export class TableView {
     const revealKey = revealed ? this.module.summaryKey(ctx) : null;
     const flip = revealKey !== null && revealKey !== this.flippedKey;
     this.flippedKey = revealKey;
-    const seats = this.module.seatsInOrder
+    // Someone watching has no seat of their own: every seat is shown, in seat order.
+    const seats = ctx.seat === null ? Array.from({ length: n }, (_, k) => k) : this.module.seatsInOrder
       ? this.module.seatsInOrder(ctx)
       : Array.from({ length: n - 1 }, (_, k) => (ctx.seat + k + 1) % n);
     for (const seat of seats) {
@@ -498,7 +508,7 @@ export class TableView {
       h("p", {}, this.module.resultText(ctx)),
       h("div", { class: "btn-row" },
         h("button", { type: "button", class: "btn primary", onclick: () => this.showSummary(true) }, "See the scores"),
-        h("button", { type: "button", class: "btn", onclick: () => this.app.startSameAgain(this.meta) }, "Play again"),
+        h("button", { type: "button", class: "btn", onclick: () => this.playAgain() }, "Play again"),
         h("button", { type: "button", class: "btn", onclick: () => this.app.openReplay(this.tableId) }, "Replay and analysis"),
         h("button", { type: "button", class: "btn", onclick: () => this.app.showStart() }, "New game")),
     );
@@ -622,10 +632,20 @@ export class TableView {
     // A disabled button loses the focus: keep the keyboard on the table (in the hand).
     const focused = document.activeElement;
     if (hadFocus && (!this.root.contains(focused) || focused.disabled)) this.hand.focusCurrent();
-    if (!this.socket.send({ type: "action", version: this.message.version, action: notation })) {
+    if (!this.socket.send(this.actionMessage(notation))) {
       this.pending = false;
       this.renderControls();
     }
+  }
+
+  /** The websocket message that makes the move `notation` from the state last seen. */
+  actionMessage(notation) {
+    return { type: "action", version: this.message.version, action: notation };
+  }
+
+  /** "Play again" after the game: a new table with the same game, rules and seats. */
+  playAgain() {
+    this.app.startSameAgain(this.meta);
   }
 
   /** The hint's action when it names `card` with a verb other than the main one (stop, declare). */
@@ -752,7 +772,7 @@ export class TableView {
     const buttons = [];
     for (const button of this.module.summaryButtons(ctx)) buttons.push(button);
     if (finished) {
-      buttons.push(h("button", { type: "button", class: "btn primary", onclick: () => { closePanel(); this.app.startSameAgain(this.meta); } }, "Play again"));
+      buttons.push(h("button", { type: "button", class: "btn primary", onclick: () => { closePanel(); this.playAgain(); } }, "Play again"));
       buttons.push(h("button", { type: "button", class: "btn", onclick: () => { closePanel(); this.app.openReplay(this.tableId); } }, "Replay and analysis"));
       buttons.push(h("button", { type: "button", class: "btn", onclick: () => { closePanel(); this.app.showStart(); } }, "New game"));
     }

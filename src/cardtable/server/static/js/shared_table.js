@@ -1,0 +1,435 @@
+// A table shared between people (invite links, issue "Play with friends"): the single-player
+// table with the room around it. Before the deal it shows the waiting room; then each person's
+// name with whether they are connected (or "reconnecting…" with its countdown), the turn timer
+// and time bank, quick messages beside their sender, "you were away" after a reclaim, "Leave
+// table" with a confirmation, spectator mode (no hand; the same animations and announcements)
+// and the rematch. A table that is not shared behaves exactly as TableView.
+
+import { h, listText, replaceChildren } from "./dom.js";
+import { gameModule } from "./games/index.js";
+import { alertMessage, announce, closePanel, confirmPanel } from "./panel.js";
+import { presenceOf, QuickMessages, quickMenu, startTicker, turnClock } from "./presence.js";
+import { TableSocket } from "./socket.js";
+import { TableView } from "./table.js";
+import { WaitingRoom } from "./waiting_room.js";
+
+/** Errors of the room's own messages (sit, start …): shown, and the table is not touched. */
+const ROOM_ERRORS = new Set(["spectator", "not-host", "phase", "seat-taken", "not-ready", "bad-seat", "bad-phrase"]);
+const AUTO_WORDS = { timeout: "time ran out", away: "they were away", left: "they left the table" };
+
+let clientCounter = 0;
+
+/** A client id for an action: unique on this page, so a resent action is recognised. */
+function newClientId() {
+  clientCounter += 1;
+  const random = crypto.getRandomValues(new Uint32Array(2));
+  return `c${random[0].toString(36)}${random[1].toString(36)}-${clientCounter}`;
+}
+
+export class SharedTableView extends TableView {
+  constructor(app, tableId) {
+    super(app, tableId);
+    this.room = null;
+    this.roomAt = 0;
+    this.waiting = null;
+    this.quick = new QuickMessages();
+    this.awayNote = null;
+    this.unconfirmed = null;
+    this.stopTicker = null;
+    this.warnedVersion = null;
+    this.invite = null;
+  }
+
+  get shared() {
+    return Boolean(this.meta?.shared);
+  }
+
+  get spectator() {
+    return this.room?.you?.role === "spectator";
+  }
+
+  begin() {
+    const shared = this.meta.shared;
+    if (!shared) {
+      super.begin();
+      return;
+    }
+    this.invite = shared.invite ?? null;
+    this.setRoom(shared);
+    this.module = gameModule(this.meta.game);
+    this.app.setTitle(this.app.gameTitle(this.meta.game));
+    if (shared.phase === "waiting") this.showWaitingRoom();
+    else this.build();
+    this.stopTicker = startTicker(this.root, () => this.tick());
+    this.socket = new TableSocket(
+      this.tableId,
+      (message) => this.onMessage(message),
+      (connected) => this.onConnection(connected),
+      (reason) => this.showUnavailable(reason),
+    );
+  }
+
+  destroy() {
+    this.stopTicker?.();
+    this.stopTicker = null;
+    clearTimeout(this.quickTimer);
+    super.destroy();
+  }
+
+  setRoom(room) {
+    const before = this.room;
+    this.room = room;
+    this.roomAt = performance.now();
+    if (before && this.el) this.announcePresence(before, room);
+  }
+
+  /** Say when a person drops, comes back, is taken over by a computer player or leaves. */
+  announcePresence(before, room) {
+    const said = [];
+    room.seats.forEach((seat, i) => {
+      const old = before.seats[i];
+      if (!old || seat.kind !== "person" || i === room.you?.seat) return;
+      if (seat.left && !old.left) said.push(`${seat.name} left the table: a computer player plays for them.`);
+      else if (seat.away && !old.away) said.push(`${seat.name} is away: a computer player moves for them.`);
+      else if (!seat.connected && old.connected && !seat.left) said.push(`${seat.name} lost the connection: their seat is kept.`);
+      else if (seat.connected && !old.connected) said.push(`${seat.name} is back.`);
+    });
+    if (said.length) announce(said.join(" "));
+  }
+
+  showWaitingRoom() {
+    this.waiting = new WaitingRoom({
+      app: this.app,
+      invite: this.invite,
+      send: (message) => this.sendRoom(message),
+      leave: () => this.confirmLeave(),
+    });
+    this.waiting.mount(this.root);
+    this.waiting.update(this.room);
+  }
+
+  /** Send a room message; says so when the connection is down. */
+  sendRoom(message) {
+    if (this.socket?.send(message)) return true;
+    alertMessage("Not connected to the table: nothing was sent. Try again once the connection is back.");
+    return false;
+  }
+
+  onConnection(connected) {
+    if (!this.el) {
+      this.waiting?.setConnected(connected);
+      return;
+    }
+    super.onConnection(connected);
+    // A move sent just before the connection dropped may or may not have arrived: it is sent
+    // again with the same client id, and the server applies it at most once.
+    if (connected && this.unconfirmed) this.socket.send(this.unconfirmed);
+  }
+
+  onMessage(message) {
+    if (this.destroyed) return;
+    if (!this.shared) {
+      super.onMessage(message);
+      return;
+    }
+    switch (message.type) {
+      case "room":
+        this.onRoom(message.room);
+        break;
+      case "state":
+        if (message.room) this.setRoom(message.room);
+        if (this.unconfirmed && message.version > this.unconfirmed.version) this.unconfirmed = null;
+        if (!this.el) {
+          // The host started the game: the waiting room becomes the table.
+          this.waiting = null;
+          closePanel();
+          this.build();
+          announce("The game has started.");
+        }
+        super.onMessage(message);
+        break;
+      case "ack":
+        if (this.unconfirmed?.client_id === message.client_id) this.unconfirmed = null;
+        break;
+      case "away":
+        this.awayNote = message.message || `You were away: ${message.moves} moves were played for you.`;
+        announce(this.awayNote);
+        if (this.el) this.renderAwayNote();
+        break;
+      case "quick":
+        this.onQuick(message);
+        break;
+      case "rematch":
+        announce("The rematch is ready.");
+        this.app.openTable(message.table_id);
+        break;
+      case "left":
+        this.socket?.close();
+        this.app.showStart();
+        announce("You left the table.");
+        break;
+      case "error":
+        if (message.client_id && this.unconfirmed?.client_id === message.client_id) this.unconfirmed = null;
+        if (!this.el || ROOM_ERRORS.has(message.code)) {
+          this.pending = false;
+          alertMessage(message.message || "That is not possible now.");
+          if (this.el) this.renderControls();
+        } else {
+          super.onMessage(message);
+        }
+        break;
+      default:
+        super.onMessage(message);
+        break;
+    }
+  }
+
+  onRoom(room) {
+    this.setRoom(room);
+    if (this.waiting) {
+      this.waiting.update(room);
+      return;
+    }
+    if (!this.el || !this.message) return;
+    const ctx = this.ctx();
+    this.renderOpponents(ctx);
+    this.renderMe(ctx);
+    this.renderBanner(ctx);
+  }
+
+  onQuick(message) {
+    const mine = message.seat === this.room?.you?.seat && !this.spectator;
+    const name = mine ? "You" : (message.name || this.seatName(message.seat));
+    this.quick.add(message.seat, message.text);
+    announce(`${name} ${mine ? "say" : "says"}: ${message.text}`);
+    if (this.el && this.message) {
+      const ctx = this.ctx();
+      this.renderOpponents(ctx);
+      this.renderMe(ctx);
+    }
+    clearTimeout(this.quickTimer);
+    const next = this.quick.nextExpiry();
+    if (next !== null) {
+      this.quickTimer = setTimeout(() => {
+        if (!this.destroyed && this.el && this.message) {
+          const ctx = this.ctx();
+          this.renderOpponents(ctx);
+          this.renderMe(ctx);
+        }
+      }, next + 50);
+    }
+  }
+
+  /** Every half second: warn once when one's own turn is about to run out of time. */
+  tick() {
+    const turn = this.room?.turn;
+    if (!turn || !this.message || this.spectator || turn.seat !== this.room.you?.seat) return;
+    const left = this.roomAt + turn.remaining_ms + (turn.bank_ms ?? 0) - performance.now();
+    if (left < 10000 && left > 0 && this.warnedVersion !== this.message.version) {
+      this.warnedVersion = this.message.version;
+      announce("Ten seconds left to move, then a computer player moves for you.");
+    }
+  }
+
+  // --- what TableView draws, with the room added ---------------------------------------------
+
+  ownSeat() {
+    if (this.shared && this.room) return this.room.you?.seat ?? null;
+    return super.ownSeat();
+  }
+
+  seatName(seat) {
+    if (!this.shared || !this.room) return super.seatName(seat);
+    if (seat !== null && seat === this.ownSeat()) return "You";
+    const entry = this.room.seats?.[seat];
+    return entry?.name || `Seat ${seat + 1}`;
+  }
+
+  seatLevel(seat) {
+    if (!this.shared || !this.room) return super.seatLevel(seat);
+    const entry = this.room.seats?.[seat];
+    return entry?.kind === "bot" ? entry.level || "computer" : "";
+  }
+
+  actionMessage(notation) {
+    const message = super.actionMessage(notation);
+    if (!this.shared) return message;
+    message.client_id = newClientId();
+    this.unconfirmed = message;
+    return message;
+  }
+
+  build() {
+    super.build();
+    if (!this.shared) return;
+    this.el.table.classList.add("shared");
+    this.el.table.classList.toggle("spectating", this.spectator);
+    this.el.away = h("div", { class: "away-note", role: "status", hidden: true });
+    this.el.table.querySelector(".status-lines")?.before(this.el.away);
+    this.renderAwayNote();
+  }
+
+  renderAwayNote() {
+    const note = this.el?.away;
+    if (!note) return;
+    note.hidden = !this.awayNote;
+    if (!this.awayNote) {
+      note.replaceChildren();
+      return;
+    }
+    replaceChildren(note, h("span", {}, this.awayNote),
+      h("button", { type: "button", class: "btn small", onclick: () => {
+        this.awayNote = null;
+        this.renderAwayNote();
+        this.hand.focusCurrent();
+        this.fit();
+      } }, "OK"));
+    this.fit();
+  }
+
+  renderOpponents(ctx) {
+    super.renderOpponents(ctx);
+    if (!this.shared || !this.room) return;
+    for (const seatEl of this.el.opponents.querySelectorAll(".seat[data-seat]")) {
+      const seat = Number(seatEl.dataset.seat);
+      const entry = this.room.seats?.[seat];
+      const presence = presenceOf(entry, this.roomAt);
+      const clock = turnClock(this.room, seat, this.roomAt);
+      const bubble = this.quick.bubble(seat);
+      const extra = h("div", { class: "seat-presence" }, presence?.el, clock);
+      if (presence || clock) seatEl.querySelector(".seat-head")?.after(extra);
+      if (bubble) seatEl.append(bubble);
+      const words = [presence?.words, clock ? "on a turn timer" : null, bubble ? `says ${bubble.textContent}` : null].filter(Boolean);
+      if (words.length) seatEl.setAttribute("aria-label", `${seatEl.getAttribute("aria-label")}, ${words.join(", ")}`);
+      seatEl.classList.toggle("disconnected", Boolean(entry && entry.kind === "person" && !entry.connected));
+    }
+  }
+
+  renderMe(ctx) {
+    if (!this.shared || !this.room) {
+      super.renderMe(ctx);
+      return;
+    }
+    if (this.spectator) {
+      replaceChildren(this.el.me, h("span", { class: "me-name watching" }, "Watching"),
+        h("span", { class: "muted" }, this.room.spectators > 1 ? ` with ${this.room.spectators - 1} other${this.room.spectators === 2 ? "" : "s"}` : ""));
+      return;
+    }
+    super.renderMe(ctx);
+    const clock = turnClock(this.room, ctx.seat, this.roomAt);
+    const bubble = this.quick.bubble(ctx.seat);
+    if (clock) this.el.me.append(h("span", { class: "my-clock", role: "timer", "aria-label": "Time left for your move" }, clock));
+    if (bubble) this.el.me.append(bubble);
+  }
+
+  renderStatus(ctx) {
+    super.renderStatus(ctx);
+    const auto = this.message?.last_action?.auto;
+    if (this.shared && auto && !this.el.lastMove.hidden) {
+      this.el.lastMove.append(h("span", { class: "auto-note" }, ` A computer player moved for them: ${AUTO_WORDS[auto] ?? auto}.`));
+    }
+    if (this.spectator && !this.message.result && this.message.to_move >= 0) {
+      this.el.status.textContent = `${this.seatName(this.message.to_move)} is playing…`;
+    }
+  }
+
+  renderControls() {
+    if (this.shared && this.spectator) {
+      this.el.actions.replaceChildren();
+      this.hand.setEnabled(false);
+      return;
+    }
+    super.renderControls();
+  }
+
+  renderTools() {
+    super.renderTools();
+    if (!this.shared) return;
+    const leave = h("button", { type: "button", class: "btn small ghost leave", onclick: () => this.confirmLeave() },
+      this.spectator ? "Stop watching" : "Leave table");
+    const tools = [leave];
+    if (!this.spectator) tools.unshift(quickMenu((phrase) => this.sendRoom({ type: "quick", phrase })));
+    replaceChildren(this.el.tableTools, tools, this.el.sideToggle);
+    if (this.spectator) this.el.tools.replaceChildren();
+  }
+
+  renderBanner(ctx) {
+    super.renderBanner(ctx);
+    if (!this.shared || !this.message?.result) return;
+    const rematch = this.room?.rematch;
+    const seat = this.room?.you?.seat;
+    const name = (s) => this.seatName(s);
+    const row = [h("button", { type: "button", class: "btn primary", onclick: () => this.showSummary(true) }, "See the scores")];
+    let status = null;
+    if (this.spectator) {
+      status = "The players may ask for a rematch.";
+    } else if (rematch?.accepted?.includes(seat)) {
+      const waiting = (rematch.waiting || []).filter((s) => s !== seat);
+      status = waiting.length ? `You want a rematch. Waiting for ${listText(waiting.map(name))}.` : "Everyone answered: the rematch is being set up.";
+    } else if (rematch?.declined?.includes(seat)) {
+      status = "You said no to a rematch.";
+    } else {
+      const asked = (rematch?.accepted || []).filter((s) => s !== seat);
+      if (asked.length) status = `${listText(asked.map(name))} ${asked.length === 1 ? "wants" : "want"} a rematch.`;
+      row.push(
+        h("button", { type: "button", class: "btn primary", id: "rematch-yes", onclick: () => this.answerRematch(true) }, "Rematch"),
+        h("button", { type: "button", class: "btn", id: "rematch-no", onclick: () => this.answerRematch(false) }, "No rematch"),
+      );
+    }
+    row.push(
+      h("button", { type: "button", class: "btn", onclick: () => this.app.openReplay(this.tableId) }, "Replay and analysis"),
+      h("button", { type: "button", class: "btn", onclick: () => this.leaveFinished() }, "Leave table"),
+    );
+    const banner = this.el.banner;
+    replaceChildren(banner,
+      h("p", {}, this.module.resultText(ctx)),
+      status ? h("p", { class: "rematch-status", role: "status" }, status) : null,
+      h("div", { class: "btn-row" }, row));
+  }
+
+  /** The summary's "Play again" at a shared table asks the others for a rematch. */
+  playAgain() {
+    if (!this.shared) {
+      super.playAgain();
+      return;
+    }
+    if (this.spectator) {
+      this.app.showStart();
+      return;
+    }
+    this.answerRematch(true);
+  }
+
+  answerRematch(accept) {
+    if (this.sendRoom({ type: "rematch", accept })) {
+      announce(accept ? "You asked for a rematch." : "You said no to a rematch.");
+    }
+  }
+
+  leaveFinished() {
+    this.sendRoom({ type: "leave" });
+  }
+
+  /** "Leave table": asked first while the game is on (a computer player takes the seat). */
+  async confirmLeave() {
+    const phase = this.room?.phase;
+    if (this.spectator) {
+      if (!this.sendRoom({ type: "leave" })) this.app.showStart();
+      return;
+    }
+    if (phase === "finished" || phase === "abandoned") {
+      this.leaveFinished();
+      return;
+    }
+    const waiting = phase === "waiting";
+    const ok = await confirmPanel(
+      waiting ? "Leave the waiting room?" : "Leave this table?",
+      waiting
+        ? "Your seat opens for someone else. You can come back with the invite link while the seat is free."
+        : "A computer player (Normal) takes your seat for the rest of this game, and you cannot take it back.",
+      "Leave the table",
+      "Stay",
+    );
+    if (ok) this.sendRoom({ type: "leave" });
+  }
+}
