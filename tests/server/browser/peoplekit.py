@@ -17,11 +17,22 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from playwright.sync_api import Browser, BrowserContext, Page, WebSocket
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from .harness import DESKTOP, PageErrors
 from .tablekit import answer_panel, panel_name
 
 CARD_LABEL = re.compile(r"\b(?:10|[2-9AJQK])[SHDC]\b")
+
+DEBUG_JS = """() => ({
+  table: {...(document.querySelector('.table')?.dataset || {})},
+  turn: document.querySelector('#turn-line')?.textContent,
+  last: document.querySelector('#last-move')?.textContent,
+  toasts: [...document.querySelectorAll('.toast')].map(t => t.textContent),
+  legal: window.cardtable?.view?.message?.legal,
+  pending: window.cardtable?.view?.pending,
+  panel: document.querySelector('dialog#panel[open]')?.dataset.panel,
+})"""
 
 INFO_JS = """() => {
   const view = window.cardtable?.view;
@@ -288,12 +299,19 @@ def play_together(
         ):
             return
         wait_for_someone(players, infos)
-    raise AssertionError(f"the game did not end within {max_rounds} rounds")
+    raise AssertionError(f"the game did not end within {max_rounds} rounds: {shown(everyone)}")
 
 
 def wait_moved(person: Person, version: int) -> None:
     """After a move: the page moved past ``version``, opened a panel (a question or a summary),
     or was told no (its move is no longer pending)."""
+    try:
+        _wait_moved(person, version)
+    except PlaywrightTimeoutError:
+        raise AssertionError(f"the move was not answered: {shown([person])}") from None
+
+
+def _wait_moved(person: Person, version: int) -> None:
     person.page.wait_for_function(
         """v => { const t = document.querySelector('.table');
           const d = document.querySelector('dialog#panel');
@@ -303,29 +321,37 @@ def wait_moved(person: Person, version: int) -> None:
     )
 
 
+def shown(everyone: list[Person]) -> str:
+    """What each page shows, for a failure's message."""
+    return "; ".join(f"{p.name}: {p.page.evaluate(DEBUG_JS)}" for p in everyone)
+
+
 def wait_for_someone(players: list[Person], infos: list[tuple[Person, dict[str, Any]]]) -> None:
     """Nobody could act: wait on the page of whoever is to move (a computer player's move shows
     on every page as a new version)."""
-    freshest = max(infos, key=lambda pair: pair[1]["version"])[1]
-    to_move = freshest["toMove"]
-    for person, info in infos:
-        if info["seat"] is not None and info["seat"] == to_move and not info["finished"]:
-            person.page.wait_for_function(
-                """v => { const t = document.querySelector('.table');
-                  const d = document.querySelector('dialog#panel');
-                  return (d && d.open) || (Number(t.dataset.version) >= v
-                    && (t.dataset.myTurn === 'true' || t.dataset.finished === 'true')); }""",
-                arg=freshest["version"],
-            )
-            return
-    waiter = next(p for p, i in infos if i["version"] == freshest["version"])
-    waiter.page.wait_for_function(
-        """v => { const t = document.querySelector('.table');
-          const d = document.querySelector('dialog#panel');
-          return (d && d.open) || Number(t.dataset.version) > v
-            || t.dataset.finished === 'true' || t.dataset.myTurn === 'true'; }""",
-        arg=freshest["version"],
+    try:
+        _wait_for_someone(players, infos)
+    except PlaywrightTimeoutError:
+        raise AssertionError(f"the table did not move on: {shown(players)}") from None
+
+
+CHANGED_JS = """v => { const t = document.querySelector('.table');
+  const d = document.querySelector('dialog#panel');
+  const view = window.cardtable.view;
+  return (d && d.open) || Number(t.dataset.version) > v || t.dataset.finished === 'true'
+    || (t.dataset.myTurn === 'true' && !view.pending); }"""
+
+
+def _wait_for_someone(players: list[Person], infos: list[tuple[Person, dict[str, Any]]]) -> None:
+    freshest = max(infos, key=lambda pair: pair[1]["version"])
+    to_move = freshest[1]["toMove"]
+    # The person to move (their page may not have the newest state yet), else any page with
+    # the newest state: a computer player's move shows there as a new version.
+    waiter = next(
+        (pair for pair in infos if pair[1]["seat"] is not None and pair[1]["seat"] == to_move),
+        freshest,
     )
+    waiter[0].page.wait_for_function(CHANGED_JS, arg=waiter[1]["version"])
 
 
 def hidden_cards_of(frames: list[dict[str, Any]]) -> dict[int, set[str]]:

@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, Page, expect
@@ -33,7 +35,7 @@ from .peoplekit import (
     wait_moved,
     wait_version,
 )
-from .tablekit import settle
+from .tablekit import open_house_rules, set_rule, settle
 
 pytestmark = pytest.mark.browser
 
@@ -42,8 +44,9 @@ SEED = 20261201
 
 @pytest.fixture
 def live(servers: Servers) -> LiveServer:
-    """A server dealing from a fixed seed, with timers short enough for a test."""
-    return servers.start(Settings(rate_limits=False, test_seed=SEED, min_timer_seconds=1))
+    """A server dealing from a fixed seed, with timers a tenth as long (a grace of 10 s lasts
+    one second)."""
+    return servers.start(Settings(rate_limits=False, test_seed=SEED, shared_time_scale=0.1))
 
 
 def shoot(page: Page, shots: Path, name: str) -> None:
@@ -61,15 +64,38 @@ def seat_of(person: Person) -> int:
     return seat
 
 
-@pytest.mark.parametrize(
-    ("game", "min_turns"),
-    [("indecision", 2), ("indian-rummy", 2), ("declaration-rummy", 2)],
-)
+def house_rules(values: dict[str, Any]) -> Callable[[Page], None]:
+    """Set house rules on the host's form (the same controls as on the start screen); the key
+    ``preset`` chooses a named set first."""
+
+    def setter(page: Page) -> None:
+        open_house_rules(page)
+        for name, value in values.items():
+            if name == "preset":
+                page.select_option("#preset", value)
+            else:
+                set_rule(page, name, value)
+
+    return setter
+
+
+# One hand is the whole game: Indecision to a low target, one deal of Indian Rummy, one game of
+# Declaration Rummy.
+ONE_HAND = {
+    "indecision": {"target_score": 8},
+    "indian-rummy": {"preset": "single-deal"},
+    "declaration-rummy": {},
+}
+
+
+@pytest.mark.parametrize("game", ["indecision", "indian-rummy", "declaration-rummy"])
 def test_two_people_and_a_computer_player_finish_a_hand(
-    live: LiveServer, browser: Browser, shots: Path, game: str, min_turns: int
+    live: LiveServer, browser: Browser, shots: Path, game: str
 ) -> None:
     with people(browser, ["Ann", "Bob"]) as (ann, bob):
-        invite = host_table(ann, live.url, game, ["open", "normal"])
+        invite = host_table(
+            ann, live.url, game, ["open", "normal"], rules=house_rules(ONE_HAND[game])
+        )
         assert "#/join/" in invite
         # The token is only ever in the fragment: never in a path or a query the server logs.
         assert "?" not in invite and invite.index("#") < invite.index("/join/")
@@ -104,7 +130,7 @@ def test_two_people_and_a_computer_player_finish_a_hand(
         if game == "indecision":
             shoot(ann.page, shots, "friends-table-quick-message")
 
-        play_together([ann, bob], game, min_turns=min_turns)
+        play_together([ann, bob], game, min_turns=2)
         for person in (ann, bob):
             expect(person.page.locator(".result-banner")).to_be_visible()
             expect(person.page.locator("#rematch-yes")).to_be_visible()
@@ -167,7 +193,14 @@ def test_closing_the_page_mid_turn_and_coming_back_within_the_grace(
     live: LiveServer, browser: Browser
 ) -> None:
     with people(browser, ["Ann", "Bob"]) as (ann, bob):
-        invite = host_table(ann, live.url, "indecision", ["open"], grace=300)
+        invite = host_table(
+            ann,
+            live.url,
+            "indecision",
+            ["open"],
+            grace=300,
+            rules=house_rules(ONE_HAND["indecision"]),
+        )
         join_table(bob, invite)
         ann.page.click("#start-shared")
         wait_all_at_table([ann, bob])
@@ -210,18 +243,18 @@ def test_away_past_the_grace_a_computer_player_moves_then_the_seat_is_reclaimed(
     live: LiveServer, browser: Browser, shots: Path
 ) -> None:
     with people(browser, ["Ann", "Bob"]) as (ann, bob):
-        invite = host_table(ann, live.url, "declaration-rummy", ["open"], grace=10)
+        invite = host_table(ann, live.url, "indecision", ["open"], grace=10)
         join_table(bob, invite)
         ann.page.click("#start-shared")
         wait_all_at_table([ann, bob])
         url = table_url(bob)
         bob_seat = seat_of(bob)
+        start = bob.info()["version"]
         bob.page.close()
         seat_el = ann.page.locator(f".seat.opponent[data-seat='{bob_seat}']")
         expect(seat_el.locator(".presence.away")).to_be_visible()
         expect(ann.page.locator("#announcer")).to_contain_text("Bob is away")
         # Ann plays on; the computer player answers for Bob (a move of his seat marked auto).
-        start = ann.info()["version"]
 
         def bot_moved_for_bob() -> bool:
             frames = [f for f in ann.frames if f.get("type") == "state" and f["version"] > start]
@@ -243,7 +276,10 @@ def test_away_past_the_grace_a_computer_player_moves_then_the_seat_is_reclaimed(
                 wait_moved(ann, info["version"])
             else:
                 wait_version(ann, info["version"] + 1)
-        assert bot_moved_for_bob(), "no move was made for the away seat"
+        moves = [
+            (f["version"], f.get("last_action")) for f in ann.frames if f.get("type") == "state"
+        ]
+        assert bot_moved_for_bob(), f"no move was made for the away seat: {moves}"
         page = reopen(bob, url)
         page.wait_for_selector(".table[data-version]")
         assert seat_of(bob) == bob_seat
@@ -313,7 +349,9 @@ def test_leaving_a_table_hands_the_seat_to_a_computer_player(
     live: LiveServer, browser: Browser
 ) -> None:
     with people(browser, ["Ann", "Bob"]) as (ann, bob):
-        invite = host_table(ann, live.url, "indecision", ["open"])
+        invite = host_table(
+            ann, live.url, "indecision", ["open"], rules=house_rules(ONE_HAND["indecision"])
+        )
         join_table(bob, invite)
         ann.page.click("#start-shared")
         wait_all_at_table([ann, bob])
@@ -335,11 +373,18 @@ def test_leaving_a_table_hands_the_seat_to_a_computer_player(
 
 def test_lobby_and_rematch(live: LiveServer, browser: Browser, shots: Path) -> None:
     with people(browser, ["Ann", "Bob"]) as (ann, bob):
-        host_table(ann, live.url, "indecision", ["open"], public=True)
+        host_table(
+            ann,
+            live.url,
+            "indecision",
+            ["open"],
+            public=True,
+            rules=house_rules(ONE_HAND["indecision"]),
+        )
         bob.page.goto(live.url + "#/lobby")
         row = bob.page.locator(".lobby-table tbody tr", has_text="Ann")
         expect(row).to_contain_text("Indecision")
-        expect(row).to_contain_text("1 of 2 free")
+        expect(row).to_contain_text("1 of 2 seats free")
         shoot(bob.page, shots, "friends-lobby")
         row.locator("a", has_text="Join").click()
         bob.page.wait_for_selector("#join-name")

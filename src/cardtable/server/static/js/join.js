@@ -96,7 +96,7 @@ export class JoinScreen {
       h("div", { class: "setup-card field" },
         h("label", { for: "join-name" }, "Your name at the table"),
         nameInput,
-        h("span", { class: "field-help", id: "join-name-help" }, "1 to 40 characters; shown to the others as you type it.")),
+        h("span", { class: "field-help", id: "join-name-help" }, "1 to 40 characters. The others see it beside your seat.")),
       h("fieldset", { class: "setup-card join-seats" },
         h("legend", {}, "Seats"),
         h("ul", { class: "join-seat-list" }, seatChoices)),

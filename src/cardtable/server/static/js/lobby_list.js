@@ -78,11 +78,11 @@ export class LobbyScreen {
   row(t) {
     const title = t.title || this.app.gameTitle(t.game);
     const waiting = t.phase === "waiting";
-    const seats = waiting ? `${t.seats_free} of ${t.seats} free` : `${t.seats} playing`;
+    const seats = waiting ? `${t.seats_free} of ${t.seats} seats free` : `${t.seats} playing`;
     const label = waiting ? `Join ${title} hosted by ${t.host}` : `Watch ${title} hosted by ${t.host}`;
     return h("tr", { dataset: { table: t.table_id } },
       h("th", { scope: "row" }, title),
-      h("td", {}, t.host || ""),
+      h("td", { dataset: { label: "Host" } }, t.host || ""),
       h("td", { class: "lobby-rules" }, t.rules_summary || "Standard rules"),
       h("td", {}, seats),
       h("td", {}, h("a", { class: `btn small${waiting ? " primary" : ""}`, href: `#/join/${encodeURIComponent(t.invite)}`, "aria-label": label },

@@ -16,6 +16,7 @@ import { WaitingRoom } from "./waiting_room.js";
 /** Errors of the room's own messages (sit, start …): shown, and the table is not touched. */
 const ROOM_ERRORS = new Set(["spectator", "not-host", "phase", "seat-taken", "not-ready", "bad-seat", "bad-phrase"]);
 const AUTO_WORDS = { timeout: "time ran out", away: "they were away", left: "they left the table" };
+const AUTO_WORDS_YOU = { timeout: "time ran out", away: "you were away", left: "you left the table" };
 
 let clientCounter = 0;
 
@@ -251,6 +252,12 @@ export class SharedTableView extends TableView {
     return entry?.kind === "bot" ? entry.level || "computer" : "";
   }
 
+  /** Someone watching has no moves: only Escape (closing the drawer) does anything. */
+  keydown(event) {
+    if (this.shared && this.spectator && event.key !== "Escape") return false;
+    return super.keydown(event);
+  }
+
   actionMessage(notation) {
     const message = super.actionMessage(notation);
     if (!this.shared) return message;
@@ -324,9 +331,11 @@ export class SharedTableView extends TableView {
 
   renderStatus(ctx) {
     super.renderStatus(ctx);
-    const auto = this.message?.last_action?.auto;
-    if (this.shared && auto && !this.el.lastMove.hidden) {
-      this.el.lastMove.append(h("span", { class: "auto-note" }, ` A computer player moved for them: ${AUTO_WORDS[auto] ?? auto}.`));
+    const last = this.message?.last_action;
+    if (this.shared && last?.auto && !this.el.lastMove.hidden) {
+      const mine = last.seat === ctx.seat;
+      const why = (mine ? AUTO_WORDS_YOU : AUTO_WORDS)[last.auto] ?? last.auto;
+      this.el.lastMove.append(h("span", { class: "auto-note" }, ` A computer player moved for ${mine ? "you" : "them"}: ${why}.`));
     }
     if (this.spectator && !this.message.result && this.message.to_move >= 0) {
       this.el.status.textContent = `${this.seatName(this.message.to_move)} is playing…`;
@@ -359,7 +368,7 @@ export class SharedTableView extends TableView {
     const rematch = this.room?.rematch;
     const seat = this.room?.you?.seat;
     const name = (s) => this.seatName(s);
-    const row = [h("button", { type: "button", class: "btn primary", onclick: () => this.showSummary(true) }, "See the scores")];
+    const row = [h("button", { type: "button", class: "btn", onclick: () => this.showSummary(true) }, "See the scores")];
     let status = null;
     if (this.spectator) {
       status = "The players may ask for a rematch.";
@@ -376,10 +385,8 @@ export class SharedTableView extends TableView {
         h("button", { type: "button", class: "btn", id: "rematch-no", onclick: () => this.answerRematch(false) }, "No rematch"),
       );
     }
-    row.push(
-      h("button", { type: "button", class: "btn", onclick: () => this.app.openReplay(this.tableId) }, "Replay and analysis"),
-      h("button", { type: "button", class: "btn", onclick: () => this.leaveFinished() }, "Leave table"),
-    );
+    // Leaving is the "Leave table" button beside the hand, as during the game.
+    row.push(h("button", { type: "button", class: "btn", onclick: () => this.app.openReplay(this.tableId) }, "Replay and analysis"));
     const banner = this.el.banner;
     replaceChildren(banner,
       h("p", {}, this.module.resultText(ctx)),
