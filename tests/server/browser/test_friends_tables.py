@@ -142,7 +142,8 @@ def test_two_people_and_a_computer_player_finish_a_hand(
 def test_waiting_room_host_controls_and_the_join_page(
     live: LiveServer, browser: Browser, shots: Path
 ) -> None:
-    with people(browser, ["Ann", "Bob", "Cy"]) as (ann, bob, cy):
+    # A name that looks like markup is shown as the characters typed, never as markup.
+    with people(browser, ["Ann", "Bob", "<b>Cy</b>"]) as (ann, bob, cy):
         invite = host_table(ann, live.url, "declaration-rummy", ["open", "open", "easy"])
         bob.page.goto(invite)
         bob.page.wait_for_selector("#join-name")
@@ -181,12 +182,16 @@ def test_waiting_room_host_controls_and_the_join_page(
         expect(cy.page.locator(".waiting-room")).to_contain_text("You are watching")
         expect(room).to_contain_text("1 watching")
         cy.page.click(".room-seat[data-seat='1'] button:has-text('Sit here')")
-        expect(room.locator(".room-seat[data-seat='1']")).to_contain_text("Cy")
+        expect(room.locator(".room-seat[data-seat='1'] .room-name")).to_have_text("<b>Cy</b>")
+        expect(room.locator(".room-seat[data-seat='1'] b")).to_have_count(0)
         ann.page.select_option("#room-level-2", "easy")
         ann.page.click(".room-seat[data-seat='2'] button:has-text('Add computer')")
         ann.page.click("#start-shared")
         wait_all_at_table([ann, cy])
         expect(cy.page.locator(".seat.opponent", has_text="Ann")).to_have_count(1)
+        cy_seat = ann.page.locator(".seat.opponent[data-seat='1'] .seat-name")
+        expect(cy_seat).to_have_text("<b>Cy</b>")
+        expect(ann.page.locator(".seat.opponent b")).to_have_count(0)
 
 
 def test_closing_the_page_mid_turn_and_coming_back_within_the_grace(
@@ -223,7 +228,9 @@ def test_closing_the_page_mid_turn_and_coming_back_within_the_grace(
         expect(seat_el.locator(".presence.reconnecting")).to_contain_text("Reconnecting…")
         expect(seat_el.locator(".clock")).to_have_text(re.compile(r"^[01]:\d\d$"))
 
-        page = reopen(bob, url)
+        # Reopening the invite link (as on another device of the same profile) resumes the seat.
+        page = reopen(bob, invite)
+        page.wait_for_url(url)
         page.wait_for_selector(".table[data-version]")
         after = bob.info()
         # The same seat, the same position, the same hand: nothing was played or lost.
