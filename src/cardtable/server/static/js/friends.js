@@ -70,8 +70,10 @@ export class FriendsSetup extends StartScreen {
     form.append(
       h("div", { class: "friends-head" },
         h("h2", { id: "friends-title", class: "start-title" }, "Play with friends"),
-        h("a", { href: "#/", class: "btn small ghost back-link" }, "Back")),
-      h("p", { class: "friends-lead" }, "Set up a table, then send its invite link to the people you want to play with."),
+        h("span", { class: "friends-links" },
+          h("a", { href: "#/lobby", class: "btn small ghost", id: "public-tables" }, "Public tables"),
+          h("a", { href: "#/", class: "btn small ghost back-link" }, "Back"))),
+      h("p", { class: "friends-lead" }, "Set up a table, then send its invite link to the people you want to play with, or join someone else's from the public tables."),
       h("div", { class: "friends-grid" },
         h("div", { class: "friends-column" }, this.gamePicker(), this.nameField()),
         this.seatsCard(module),

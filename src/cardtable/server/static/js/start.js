@@ -129,12 +129,13 @@ export class StartScreen {
     rules.addEventListener("toggle", () => remember(RULES_OPEN_KEY, rules.open ? "open" : "closed"));
 
     form.append(
-      h("h2", { id: "start-title", class: "start-title" }, "Choose a game"),
+      h("div", { class: "start-head" },
+        h("h2", { id: "start-title", class: "start-title" }, "Choose a game"),
+        this.friendsEntry()),
       this.resumeSection(),
       this.gameChooser(),
       this.quickSetup(module),
       rules,
-      this.friendsEntry(),
     );
     replaceChildren(this.root, h("section", { class: "start-screen" }, form));
     // No game is named in the header before one is chosen.
@@ -235,12 +236,9 @@ export class StartScreen {
     );
   }
 
-  /** Playing with people: set up a shared table, or join a public one. */
+  /** Playing with people: set up a shared table (public tables are listed from there). */
   friendsEntry() {
-    return h("div", { class: "friends-entry" },
-      h("span", { class: "friends-entry-text" }, "Playing with people?"),
-      h("a", { href: "#/friends", class: "btn", id: "play-with-friends" }, "Play with friends"),
-      h("a", { href: "#/lobby", class: "btn ghost", id: "public-tables" }, "Public tables"));
+    return h("a", { href: "#/friends", class: "btn small ghost", id: "play-with-friends" }, "Play with friends");
   }
 
   /** Show another game's settings (its last-used ones, or the defaults). */
