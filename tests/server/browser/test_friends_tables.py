@@ -204,11 +204,18 @@ def test_closing_the_page_mid_turn_and_coming_back_within_the_grace(
             "indecision",
             ["open"],
             grace=300,
+            timer=300,
             rules=house_rules(ONE_HAND["indecision"]),
         )
         join_table(bob, invite)
         ann.page.click("#start-shared")
         wait_all_at_table([ann, bob])
+        # The turn timer runs on the page of the person to move and beside their seat elsewhere.
+        first = ann if ann.info()["toMove"] == ann.info()["seat"] else bob
+        other = bob if first is ann else ann
+        expect(first.page.locator(".my-clock .turn-clock")).to_have_text(re.compile(r"\d:\d\d"))
+        at_other = other.page.locator(f".seat.opponent[data-seat='{seat_of(first)}'] .turn-clock")
+        expect(at_other).to_contain_text("bank")
         url = table_url(bob)
         # Play until it is Bob's turn, then close his page before he moves.
         for _ in range(20):
@@ -226,7 +233,7 @@ def test_closing_the_page_mid_turn_and_coming_back_within_the_grace(
         bob.page.close()
         seat_el = ann.page.locator(f".seat.opponent[data-seat='{before['seat']}']")
         expect(seat_el.locator(".presence.reconnecting")).to_contain_text("Reconnecting…")
-        expect(seat_el.locator(".clock")).to_have_text(re.compile(r"^[01]:\d\d$"))
+        expect(seat_el.locator(".clock.grace")).to_have_text(re.compile(r"^[01]:\d\d$"))
 
         # Reopening the invite link (as on another device of the same profile) resumes the seat.
         page = reopen(bob, invite)

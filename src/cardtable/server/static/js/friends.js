@@ -12,7 +12,7 @@ import { durationText } from "./presence.js";
 import { StartScreen } from "./start.js";
 
 const LEVEL_WORDS = { random: "Random", easy: "Easy", normal: "Normal", hard: "Hard" };
-const TURN_CHOICES = [null, 15, 30, 45, 60, 120];
+const TURN_CHOICES = [null, 15, 30, 45, 60, 120, 300];
 const BANK_CHOICES = [0, 30, 60, 120];
 const GRACE_CHOICES = [30, 60, 120, 300, 600];
 const FRIENDS_KEY = "cardtable.friends-table";

@@ -140,7 +140,7 @@ export class QuickMessages {
 /** The "Say…" menu with the fixed phrases; `send(id)` sends one. */
 export function quickMenu(send) {
   const menu = h("details", { class: "quick-menu" },
-    h("summary", { class: "btn small ghost", "aria-label": "Send a quick message" }, "Say…"),
+    h("summary", { class: "btn small ghost" }, "Say…", h("span", { class: "visually-hidden" }, " a quick message")),
     h("div", { class: "quick-list", role: "group", "aria-label": "Quick messages" },
       PHRASES.map(([id, text]) => h("button", {
         type: "button",
