@@ -192,6 +192,9 @@ def test_waiting_room_host_controls_and_the_join_page(
         cy_seat = ann.page.locator(".seat.opponent[data-seat='1'] .seat-name")
         expect(cy_seat).to_have_text("<b>Cy</b>")
         expect(ann.page.locator(".seat.opponent b")).to_have_count(0)
+        # The start page lists the game among the games in progress, as one with friends.
+        ann.page.goto(live.url)
+        expect(ann.page.locator(".resume")).to_contain_text("Declaration Rummy with friends")
 
 
 def test_closing_the_page_mid_turn_and_coming_back_within_the_grace(

@@ -176,11 +176,14 @@ export class StartScreen {
             { class: "resume-list" },
             open.map((t) => {
               const title = t.title ?? this.app.games.find((g) => g.name === t.game)?.title ?? t.game;
-              const others = (t.seats || []).filter((seat) => seat.kind === "bot").map((seat) => seat.name);
+              // At a table shared with people, the others are people too, not only computers.
+              const others = (t.seats || [])
+                .filter((seat) => (t.shared ? seat.seat !== t.your_seat && seat.name : seat.kind === "bot"))
+                .map((seat) => seat.name);
               return h(
                 "li",
                 {},
-                h("span", {}, title, h("span", { class: "muted" }, ` · ${this.progressText(t, others)}`)),
+                h("span", {}, title, t.shared ? " with friends" : "", h("span", { class: "muted" }, ` · ${this.progressText(t, others)}`)),
                 h(
                   "button",
                   { type: "button", class: "btn small", onclick: () => this.app.openTable(t.table_id) },
