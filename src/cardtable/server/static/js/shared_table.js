@@ -386,12 +386,30 @@ export class SharedTableView extends TableView {
       );
     }
     // Leaving is the "Leave table" button beside the hand, as during the game.
-    row.push(h("button", { type: "button", class: "btn", onclick: () => this.app.openReplay(this.tableId) }, "Replay and analysis"));
+    if (!this.spectator) {
+      row.push(h("button", { type: "button", class: "btn", onclick: () => this.app.openReplay(this.tableId) }, "Replay and analysis"));
+    }
     const banner = this.el.banner;
     replaceChildren(banner,
       h("p", {}, this.module.resultText(ctx)),
       status ? h("p", { class: "rematch-status", role: "status" }, status) : null,
       h("div", { class: "btn-row" }, row));
+  }
+
+  /** Someone watching played no hand: there is no analysis or replay of theirs to show. */
+  reviewLine() {
+    return this.shared && this.spectator ? null : super.reviewLine();
+  }
+
+  gameOverButtons() {
+    if (!this.shared) return super.gameOverButtons();
+    if (this.spectator) {
+      return [h("button", { type: "button", class: "btn primary", onclick: () => { closePanel(); this.app.showStart(); } }, "Choose a game")];
+    }
+    return [
+      h("button", { type: "button", class: "btn primary", onclick: () => { closePanel(); this.answerRematch(true); } }, "Rematch"),
+      ...super.gameOverButtons().slice(1),
+    ];
   }
 
   /** The summary's "Play again" at a shared table asks the others for a rematch. */

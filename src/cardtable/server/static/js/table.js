@@ -771,13 +771,9 @@ export class TableView {
     const finished = Boolean(this.message.result);
     const buttons = [];
     for (const button of this.module.summaryButtons(ctx)) buttons.push(button);
-    if (finished) {
-      buttons.push(h("button", { type: "button", class: "btn primary", onclick: () => { closePanel(); this.playAgain(); } }, "Play again"));
-      buttons.push(h("button", { type: "button", class: "btn", onclick: () => { closePanel(); this.app.openReplay(this.tableId); } }, "Replay and analysis"));
-      buttons.push(h("button", { type: "button", class: "btn", onclick: () => { closePanel(); this.app.showStart(); } }, "New game"));
-    }
+    if (finished) buttons.push(...this.gameOverButtons());
     buttons.push(h("button", { type: "button", class: `btn${finished ? "" : " primary"}`, "data-close": true, autofocus: !finished || null }, finished ? "Close" : "Continue"));
-    const review = handReviewLine(this.app, this.tableId);
+    const review = this.reviewLine();
     this.summaryOpenFor = this.module.summaryKey(ctx);
     openPanel(this.module.summaryTitle(ctx), [content, review, h("div", { class: "btn-row summary-buttons" }, buttons)], {
       wide: true,
@@ -792,6 +788,20 @@ export class TableView {
       },
     });
     if (fromButton) announce("Scores shown.");
+  }
+
+  /** The summary's buttons once the game is over. */
+  gameOverButtons() {
+    return [
+      h("button", { type: "button", class: "btn primary", onclick: () => { closePanel(); this.playAgain(); } }, "Play again"),
+      h("button", { type: "button", class: "btn", onclick: () => { closePanel(); this.app.openReplay(this.tableId); } }, "Replay and analysis"),
+      h("button", { type: "button", class: "btn", onclick: () => { closePanel(); this.app.showStart(); } }, "New game"),
+    ];
+  }
+
+  /** The summary's line on the finished hand's analysis (for the person who played it). */
+  reviewLine() {
+    return handReviewLine(this.app, this.tableId);
   }
 
   /** Keyboard shortcuts that work anywhere on the table (S, D, H, Escape, arrows). */
