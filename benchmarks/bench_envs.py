@@ -54,7 +54,8 @@ def pettingzoo_steps(module: Any, seconds: float, seed: int) -> tuple[int, float
             if termination or truncation:
                 env.step(None)
                 continue
-            env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+            legal = np.flatnonzero(obs["action_mask"])
+            env.step(int(legal[rng.integers(len(legal))]))
             steps += 1
     return steps, time.perf_counter() - started
 

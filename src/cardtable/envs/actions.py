@@ -44,6 +44,9 @@ class ActionIndex:
         self._index: dict[Any, int] = {a: i for i, a in enumerate(self.actions)}
         if len(self._index) != len(self.actions):
             raise ValueError(f"the {game} action table repeats an action")
+        # Engines hand out the table's own action objects on their hot paths: looking those up
+        # by identity skips the frozen dataclasses' hash (a Python-level call per action).
+        self._by_id: dict[int, int] = {id(a): i for i, a in enumerate(self.actions)}
 
     def __len__(self) -> int:
         return len(self.actions)
@@ -65,8 +68,16 @@ class ActionIndex:
 
     def indices(self, actions: Sequence[Any]) -> list[int]:
         """The numbers of ``actions``, skipping those the table does not hold."""
-        get = self._index.get
-        return [i for i in map(get, actions) if i is not None]
+        by_id, get = self._by_id.get, self._index.get
+        out: list[int] = []
+        for action in actions:
+            i = by_id(id(action))
+            if i is None:
+                i = get(action)
+                if i is None:
+                    continue
+            out.append(i)
+        return out
 
     def describe(self) -> list[str]:
         """One line per action: ``index: notation``."""

@@ -8,10 +8,14 @@ a seat drops on its own turn.
 Observations are ``{"observation": float32 vector, "action_mask": int8 vector}``: the vector
 encodes the agent's own view only (:mod:`cardtable.envs.encoding`), the mask marks the legal
 entries of the game's fixed action table (:mod:`cardtable.envs.actions`) and is all zeros for a
-seat not on turn. Rewards are the game's utilities (``GameResult.utilities``) given when the
-game ends; with ``shaped_rewards=True`` (Indian Rummy) each seat instead gets minus its points
-of every deal when that deal ends. ``reset(seed=S)`` fixes the whole episode: the deal comes
-from ``S`` and the next seed (when ``reset`` gets none) from a generator seeded by it.
+seat not on turn. Both are computed at most once per position and seat (PettingZoo's loop asks
+for the same position more than once), and the step checks the action against the same list of
+legal action numbers before the engine's unchecked apply; the arrays returned are shared by
+those calls, so treat them as read-only. Rewards are the game's utilities
+(``GameResult.utilities``) given when the game ends; with ``shaped_rewards=True`` (Indian
+Rummy) each seat instead gets minus its points of every deal when that deal ends.
+``reset(seed=S)`` fixes the whole episode: the deal comes from ``S`` and the next seed (when
+``reset`` gets none) from a generator seeded by it.
 """
 
 from __future__ import annotations
@@ -77,7 +81,10 @@ class CardtableAEC(AECEnv):  # type: ignore[misc]
         }
         self.action_spaces = {agent: spaces.Discrete(size) for agent in self.possible_agents}
         self._seeds = random.Random()
-        self.state: Any = None
+        self._state: Any = None
+        self._to_act = TERMINAL
+        self._observed: dict[int, tuple[Any, Any]] = {}
+        self._legal: list[int] | None = None
         self.game_seed = 0
 
     # ------------------------------------------------------------------ spaces and observations
@@ -89,12 +96,57 @@ class CardtableAEC(AECEnv):  # type: ignore[misc]
         return self.action_spaces[agent]
 
     def observe(self, agent: str) -> dict[str, Any]:
+        # Computed once per state and seat: PettingZoo's loop asks again for the same position
+        # (``last`` before a step, each finished agent at the end). The arrays are shared by
+        # those calls, so a caller must not write into them.
         seat = self.agent_name_mapping[agent]
-        view = self.engine.view(self.state, seat)
-        mask = np.zeros(len(self.spec_.actions), dtype=np.int8)
-        if self.engine.current_player(self.state) == seat:
-            mask[self.spec_.actions.indices(self.engine.legal_actions(self.state, seat))] = 1
-        return {"observation": self.spec_.encoder(view, self.layout), "action_mask": mask}
+        cached = self._observed.get(seat)
+        if cached is None:
+            mask = np.zeros(len(self.spec_.actions), dtype=np.int8)
+            if seat == self._to_act:
+                mask[self._legal_indices()] = 1
+            vector = self.spec_.encoder(self.engine.view(self.state, seat), self.layout)
+            cached = self._observed[seat] = (vector, mask)
+        return {"observation": cached[0], "action_mask": cached[1]}
+
+    def _legal_indices(self) -> list[int]:
+        """The action numbers the seat on turn may take (once per state)."""
+        legal = self._legal
+        if legal is None:
+            seat = self._to_act
+            legal = self._legal = (
+                self.spec_.actions.indices(self.engine.legal_actions(self.state, seat))
+                if seat >= 0
+                else []
+            )
+        return legal
+
+    @property
+    def state(self) -> Any:
+        """The engine state of the game in progress."""
+        return self._state
+
+    @state.setter
+    def state(self, state: Any) -> None:
+        # Whoever sets a state (tests put in a redeal of the hidden cards) gets fresh answers.
+        self._hold(state, self.engine.current_player(state))
+
+    def _hold(self, state: Any, to_act: int) -> None:
+        self._state = state
+        self._to_act = to_act
+        self._observed = {}
+        self._legal = None
+
+    def _set_state(self, state: Any) -> None:
+        """Run the chance steps due, then hold ``state`` and forget what was computed for the
+        previous one."""
+        engine = self.engine
+        current, chance = engine.current_player, engine.chance_step
+        seat = current(state)
+        while seat == CHANCE:
+            state = chance(state)
+            seat = current(state)
+        self._hold(state, seat)
 
     def legal_actions(self, agent: str | None = None) -> list[Any]:
         """The legal actions (engine objects) of ``agent`` (default: the agent to act)."""
@@ -111,8 +163,7 @@ class CardtableAEC(AECEnv):  # type: ignore[misc]
             self.game_seed = seed
         else:
             self.game_seed = self._seeds.getrandbits(62)
-        self.state = self.engine.new_game(self.rules, self.game_seed)
-        self._advance()
+        self._set_state(self.engine.new_game(self.rules, self.game_seed))
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
@@ -120,13 +171,7 @@ class CardtableAEC(AECEnv):  # type: ignore[misc]
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
         self._deals_scored = 0
-        self.agent_selection = self.possible_agents[self.engine.current_player(self.state)]
-
-    def _advance(self) -> None:
-        engine, state = self.engine, self.state
-        while engine.current_player(state) == CHANCE:
-            state = engine.chance_step(state)
-        self.state = state
+        self.agent_selection = self.possible_agents[self._to_act]
 
     def step(self, action: int | None) -> None:
         agent = self.agent_selection
@@ -134,22 +179,23 @@ class CardtableAEC(AECEnv):  # type: ignore[misc]
             self._was_dead_step(action)
             return
         seat = self.agent_name_mapping[agent]
-        legal = self.engine.legal_actions(self.state, seat)
         if action is None:
             raise ValueError(f"{agent} is on turn and must act; None is only for finished agents")
-        chosen = self.spec_.actions.action(int(action))
-        if chosen not in legal:
+        index = int(action)
+        table = self.spec_.actions
+        if index not in self._legal_indices():
+            chosen = table.action(index)  # raises for a number outside the table
             raise ValueError(
-                f"action {int(action)} ({chosen}) is not legal for {agent} now; "
+                f"action {index} ({chosen}) is not legal for {agent} now; "
                 "use the observation's action_mask"
             )
         self._cumulative_rewards[agent] = 0.0
-        self.state = self.engine.apply_unchecked(self.state, chosen, seat)
-        self._advance()
+        # Legal by the check above, so the engine's unchecked apply is safe.
+        self._set_state(self.engine.apply_unchecked(self.state, table.actions[index], seat))
         self.rewards = dict.fromkeys(self.agents, 0.0)
         if self.shaped_rewards:
             self._shape_rewards()
-        now = self.engine.current_player(self.state)
+        now = self._to_act
         if now == TERMINAL:
             result = self.engine.result(self.state)
             if not self.shaped_rewards and result is not None:
