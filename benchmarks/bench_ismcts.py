@@ -1,23 +1,36 @@
 """OpenSpiel's information-set MCTS as an outside yardstick for cardtable's Hard and Normal players.
 
-For each game, heads-up, OpenSpiel's Python ``ISMCTSBot`` (random-rollout evaluator, UCT, as
-many world samples as simulations, the most-visited action) plays cardtable's ``hard`` and
-``normal`` players through the OpenSpiel games of :mod:`cardtable.envs.openspiel`, in duplicate
-deals: each deal (its chance outcomes drawn from a generator seeded by the deal number) is
-played twice, ISMCTS in seat 0 and then in seat 1. It prints, per pairing, ISMCTS's score share
-(a win 1, a split win 0.5, a loss 0; Indian Rummy: the seat with fewer points wins the deal)
-with its 95% interval, Indian Rummy's points per deal for both sides, and both sides' decision
-times (median and 95th percentile).
+For each game, heads-up, OpenSpiel's Python ``ISMCTSBot`` (UCT, as many world samples as
+simulations, the most-visited action) plays cardtable's ``hard`` and ``normal`` players through
+the OpenSpiel games of :mod:`cardtable.envs.openspiel`, in duplicate deals: each deal (its
+chance outcomes drawn from a generator seeded by the deal number) is played twice, ISMCTS in
+seat 0 and then in seat 1. It prints, per pairing, ISMCTS's score share (a win 1, a split win
+0.5, a loss 0; Indian Rummy: the seat with fewer points wins the deal; an Indecision hand: the
+seat's share of the hand's points) with its 95% interval over deals (the two halves of a deal
+averaged first, as they share the cards), Indian Rummy's points per deal for both sides, and
+both sides' decision times (median and 95th percentile).
 
-The issue's protocol is 500 games per pairing at about one second per ISMCTS move::
+The search's leaf evaluator is, by default, :class:`cardtable.envs.rollouts.PlayoutEvaluator`:
+rollouts by :mod:`cardtable.playouts`' playing seat (never drops, shows in Indian Rummy only
+when the show is valid, no tie proposals), Indian Rummy's cut after 40 seat decisions and
+valued by hand points; ``--evaluator random`` gives OpenSpiel's ``RandomRolloutEvaluator``,
+whose random seats drop at once.
 
-    python -m benchmarks.bench_ismcts --games 500 --simulations 400 --workers 2
+The pairings are played deal by deal in turn (deal 0 of every pairing, then deal 1, ...), and
+with ``--out FILE`` every finished half is appended to ``FILE`` as a JSON line, so a run cut
+short still gives every pairing the same number of deals; ``--summarise FILE`` prints the
+table of such a file. The issue's protocol is 500 games per pairing at about one second per
+ISMCTS move::
+
+    nice -n 19 python -m benchmarks.bench_ismcts --games 500 --simulations 400 --out runs.jsonl
+    python -m benchmarks.bench_ismcts --summarise runs.jsonl
 
 Seats: Indecision and Declaration Rummy with two players (Declaration Rummy deals 10 cards to
 two), Indian Rummy one deal. ``--indecision-preset short`` (61 points) keeps an Indecision game
-to a few hands. ``uct_c`` is 2 times the game's utility range (2 for Indecision and Declaration
-Rummy, whose utilities lie in 0..1; 160 for Indian Rummy, whose lie in -80..0), as UCT's
-constant is meant for returns in a unit range. It never fails on time or strength.
+to a few hands; ``--indecision-hand`` plays only its first hand (the search still values whole
+games). ``uct_c`` is 2 times the game's utility range (2 for Indecision and Declaration Rummy,
+whose utilities lie in 0..1; 160 for Indian Rummy, whose lie in -80..0), as UCT's constant is
+meant for returns in a unit range. It never fails on time or strength.
 """
 
 from __future__ import annotations
@@ -25,9 +38,10 @@ from __future__ import annotations
 import argparse
 import json
 import math
-import multiprocessing
 import statistics
 import time
+from collections import defaultdict
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -36,6 +50,7 @@ from open_spiel.python.algorithms import ismcts, mcts
 
 import cardtable.envs.openspiel as cardtable_spiel
 from cardtable.arena.stats import mean_ci
+from cardtable.envs.rollouts import PlayoutEvaluator
 
 GAMES = ("indecision", "indian-rummy", "declaration-rummy")
 LEVELS = ("hard", "normal")
@@ -52,15 +67,39 @@ def _uct_c(game: Any) -> float:
     return 2.0 * (game.max_utility() - game.min_utility())
 
 
-def play_deal(args: tuple[str, str, int, int, int, str]) -> list[dict[str, Any]]:
+def _evaluator(game: Any, kind: str, rollouts: int, seed: int) -> Any:
+    if kind == "random":
+        return mcts.RandomRolloutEvaluator(
+            n_rollouts=rollouts, random_state=np.random.RandomState(seed)
+        )
+    return PlayoutEvaluator(game, rollouts=rollouts, seed=seed)
+
+
+def _hand_over(state: Any) -> bool:
+    """Has the first Indecision hand been scored?"""
+    return state.engine_state.table.last_hand is not None
+
+
+def _hand_points(state: Any) -> list[float]:
+    points = [0.0, 0.0]
+    for result in state.engine_state.table.last_hand.results:
+        points[result.seat] = float(result.points)
+    return points
+
+
+def play_deal(
+    game_name: str,
+    level: str,
+    deal: int,
+    simulations: int,
+    options: argparse.Namespace,
+) -> list[dict[str, Any]]:
     """Both halves of duplicate deal ``deal``: ISMCTS in seat 0, then in seat 1."""
-    game_name, level, deal, simulations, rollouts, indecision_preset = args
-    game = _load(game_name, indecision_preset)
+    game = _load(game_name, options.indecision_preset)
+    single_hand = game_name == "indecision" and options.indecision_hand
     rows = []
     for search_seat in (0, 1):
-        evaluator = mcts.RandomRolloutEvaluator(
-            n_rollouts=rollouts, random_state=np.random.RandomState(deal * 2 + search_seat)
-        )
+        evaluator = _evaluator(game, options.evaluator, options.rollouts, deal * 2 + search_seat)
         search = ismcts.ISMCTSBot(
             game,
             evaluator,
@@ -71,24 +110,39 @@ def play_deal(args: tuple[str, str, int, int, int, str]) -> list[dict[str, Any]]
         ours = cardtable_spiel.CardtableBot(game, 1 - search_seat, level, seed=deal)
         chance = np.random.default_rng(deal)
         state = game.new_initial_state()
-        times: dict[str, list[float]] = {"ismcts": [], level: []}
+        times: dict[str, list[float]] = {"ismcts": [], "ours": []}
         while not state.is_terminal():
+            if single_hand and _hand_over(state):
+                break
             if state.is_chance_node():
-                state.apply_action(int(chance.integers(len(state.chance_outcomes()))))
+                outcomes, probs = zip(*state.chance_outcomes(), strict=True)
+                state.apply_action(int(chance.choice(outcomes, p=probs)))
                 continue
             searching = state.current_player() == search_seat
             started = time.perf_counter()
             action = search.step(state) if searching else ours.step(state)
-            times["ismcts" if searching else level].append(time.perf_counter() - started)
+            times["ismcts" if searching else "ours"].append(time.perf_counter() - started)
             state.apply_action(action)
-        returns = state.returns()
+        returns = _hand_points(state) if single_hand else state.returns()
         mine, theirs = returns[search_seat], returns[1 - search_seat]
         if game_name == "indian-rummy":
             score = 1.0 if mine > theirs else 0.0 if mine < theirs else 0.5
         else:
             score = mine / (mine + theirs) if mine + theirs > 0 else 0.5
         rows.append(
-            {"score": score, "mine": mine, "theirs": theirs, "times": times, "seat": search_seat}
+            {
+                "game": game_name,
+                "opponent": level,
+                "deal": deal,
+                "seat": search_seat,
+                "simulations": simulations,
+                "evaluator": options.evaluator,
+                "single_hand": single_hand,
+                "score": score,
+                "mine": mine,
+                "theirs": theirs,
+                "times": times,
+            }
         )
     return rows
 
@@ -100,56 +154,64 @@ def _ms(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))] * 1000
 
 
-def run_pairing(
-    game: str, level: str, deals: int, simulations: int, rollouts: int, workers: int, preset: str
-) -> dict[str, Any]:
-    """Play ``deals`` duplicate deals of ISMCTS against ``level``; summarise them."""
-    jobs = [(game, level, deal, simulations, rollouts, preset) for deal in range(deals)]
-    started = time.perf_counter()
-    if workers > 1:
-        with multiprocessing.get_context("spawn").Pool(workers) as pool:
-            halves = [row for rows in pool.map(play_deal, jobs) for row in rows]
-    else:
-        halves = [row for job in jobs for row in play_deal(job)]
-    score = mean_ci([h["score"] for h in halves])
-    search_times = [t for h in halves for t in h["times"]["ismcts"]]
-    our_times = [t for h in halves for t in h["times"][level]]
-    row: dict[str, Any] = {
-        "game": game,
-        "opponent": level,
-        "games": len(halves),
-        "simulations": simulations,
-        "rollouts": rollouts,
-        "ismcts_share": score.mean,
-        "ci95": [score.low, score.high],
-        "ismcts_ms_p50": _ms(search_times, 0.5),
-        "ismcts_ms_p95": _ms(search_times, 0.95),
-        "ours_ms_p50": _ms(our_times, 0.5),
-        "ours_ms_p95": _ms(our_times, 0.95),
-        "ismcts_moves": len(search_times),
-        "seconds": round(time.perf_counter() - started, 1),
-    }
-    if game == "indian-rummy":
-        row["ismcts_points_per_deal"] = -statistics.fmean(h["mine"] for h in halves)
-        row["ours_points_per_deal"] = -statistics.fmean(h["theirs"] for h in halves)
-    return row
+def summarise(halves: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """One row per pairing (game, opponent, budget) from the halves played, whole deals only."""
+    groups: dict[tuple[str, str, int], dict[int, list[dict[str, Any]]]] = defaultdict(
+        lambda: defaultdict(list)
+    )
+    for half in halves:
+        groups[(half["game"], half["opponent"], half["simulations"])][half["deal"]].append(half)
+    rows = []
+    for (game, level, simulations), deals in groups.items():
+        whole = [pair for pair in deals.values() if len(pair) == 2]
+        played = [h for pair in whole for h in pair]
+        if not played:
+            continue
+        score = mean_ci([(a["score"] + b["score"]) / 2 for a, b in whole])
+        search_times = [t for h in played for t in h["times"]["ismcts"]]
+        our_times = [t for h in played for t in h["times"]["ours"]]
+        row: dict[str, Any] = {
+            "game": game,
+            "opponent": level,
+            "games": len(played),
+            "simulations": simulations,
+            "evaluator": played[0]["evaluator"],
+            "single_hand": played[0]["single_hand"],
+            "ismcts_share": score.mean,
+            "ci95": [score.low, score.high],
+            "ismcts_ms_p50": _ms(search_times, 0.5),
+            "ismcts_ms_p95": _ms(search_times, 0.95),
+            "ours_ms_p50": _ms(our_times, 0.5),
+            "ours_ms_p95": _ms(our_times, 0.95),
+            "ismcts_moves": len(search_times),
+        }
+        if game == "indian-rummy":
+            row["ismcts_points_per_deal"] = -statistics.fmean(h["mine"] for h in played)
+            row["ours_points_per_deal"] = -statistics.fmean(h["theirs"] for h in played)
+        rows.append(row)
+    return rows
 
 
 def _print_row(row: dict[str, Any]) -> None:
     low, high = row["ci95"]
+    what = "hands" if row["single_hand"] else "games"
     text = (
-        f"{row['game']:<18} ISMCTS({row['simulations']} sims) vs {row['opponent']:<6} "
-        f"games {row['games']:>4}  ISMCTS share {row['ismcts_share'] * 100:5.1f}% "
-        f"[{low * 100:.1f}, {high * 100:.1f}]  ISMCTS move p50 {row['ismcts_ms_p50']:.0f} ms "
-        f"p95 {row['ismcts_ms_p95']:.0f} ms; {row['opponent']} p50 {row['ours_ms_p50']:.1f} ms "
-        f"p95 {row['ours_ms_p95']:.1f} ms"
+        f"{row['game']:<18} ISMCTS({row['simulations']} sims, {row['evaluator']}) vs "
+        f"{row['opponent']:<6} {what} {row['games']:>4}  ISMCTS share "
+        f"{row['ismcts_share'] * 100:5.1f}% [{low * 100:.1f}, {high * 100:.1f}]  "
+        f"ISMCTS move p50 {row['ismcts_ms_p50']:.0f} ms p95 {row['ismcts_ms_p95']:.0f} ms; "
+        f"{row['opponent']} p50 {row['ours_ms_p50']:.1f} ms p95 {row['ours_ms_p95']:.1f} ms"
     )
     if "ismcts_points_per_deal" in row:
         text += (
             f"; points/deal ISMCTS {row['ismcts_points_per_deal']:.1f}, "
             f"{row['opponent']} {row['ours_points_per_deal']:.1f}"
         )
-    print(text + f"  ({row['seconds']} s)", flush=True)
+    print(text, flush=True)
+
+
+def _read(path: Path) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -158,25 +220,44 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--level", choices=LEVELS, action="append")
     parser.add_argument("--games", type=int, default=500, help="games per pairing (even)")
     parser.add_argument("--simulations", type=int, default=400)
+    parser.add_argument(
+        "--game-simulations",
+        action="append",
+        default=[],
+        metavar="GAME=N",
+        help="a game's own budget, e.g. indian-rummy=100",
+    )
     parser.add_argument("--rollouts", type=int, default=1)
-    parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--evaluator", choices=("playout", "random"), default="playout")
     parser.add_argument("--indecision-preset", default="short")
+    parser.add_argument("--indecision-hand", action="store_true")
+    parser.add_argument("--first-deal", type=int, default=0)
+    parser.add_argument("--out", type=Path, help="append every finished half here (JSON lines)")
+    parser.add_argument("--summarise", type=Path, help="print the table of an --out file")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
-    rows = []
-    for game in args.game or GAMES:
-        for level in args.level or LEVELS:
-            row = run_pairing(
-                game,
-                level,
-                max(1, args.games // 2),
-                args.simulations,
-                args.rollouts,
-                args.workers,
-                args.indecision_preset,
-            )
-            rows.append(row)
-            _print_row(row)
+    if args.summarise is not None:
+        rows = summarise(_read(args.summarise))
+    else:
+        budgets = {game: args.simulations for game in GAMES}
+        for item in args.game_simulations:
+            name, _, count = item.partition("=")
+            budgets[name] = int(count)
+        pairings = [(g, lv) for g in args.game or GAMES for lv in args.level or LEVELS]
+        halves: list[dict[str, Any]] = []
+        for deal in range(args.first_deal, args.first_deal + max(1, args.games // 2)):
+            for game, level in pairings:
+                started = time.perf_counter()
+                pair = play_deal(game, level, deal, budgets[game], args)
+                for half in pair:
+                    half["seconds"] = round(time.perf_counter() - started, 2)
+                halves.extend(pair)
+                if args.out is not None:
+                    with args.out.open("a") as out:
+                        out.writelines(json.dumps(half) + "\n" for half in pair)
+        rows = summarise(halves)
+    for row in rows:
+        _print_row(row)
     if args.json:
         print(json.dumps(rows, indent=2))
 
