@@ -87,6 +87,11 @@ const app = {
   async confirmAbandon() {
     const table = this.unfinishedTable();
     if (!table) return;
+    if (table.shared) {
+      // Abandoning would end the game for everyone at the table: leave it instead.
+      table.confirmLeave();
+      return;
+    }
     const ok = await confirmPanel(
       "Abandon this game?",
       "The game ends now, unfinished, and cannot be resumed. To play it later instead, use Leave.",

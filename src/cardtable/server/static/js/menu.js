@@ -23,8 +23,13 @@ export function setupMenu(app) {
     if (open) {
       const game = app.currentGame();
       menu.querySelector('[data-menu="how-to-play"]').textContent = game ? `How to play ${app.gameTitle(game)}` : "How to play";
-      // Only a game in progress can be abandoned (the whole item goes, not just its button).
-      menu.querySelector('[data-menu="abandon"]').closest("li").hidden = !app.unfinishedTable();
+      // Only a game in progress can be abandoned (the whole item goes, not just its button). A
+      // table shared with people is never abandoned for them: the item leaves it instead (a
+      // computer player takes the seat), as the table's own "Leave table" button does.
+      const table = app.unfinishedTable();
+      const abandon = menu.querySelector('[data-menu="abandon"]');
+      abandon.closest("li").hidden = !table;
+      abandon.textContent = !table?.shared ? "Abandon this game" : table.spectator ? "Stop watching" : "Leave this table";
       menu.querySelector("button").focus();
     }
   });
