@@ -164,3 +164,43 @@ def test_the_table_fits_every_window_with_and_without_the_coach_and_a_hint(
         if toggle.is_visible():
             page.keyboard.press("Escape")
             expect(toggle).to_have_attribute("aria-expanded", "false")
+
+
+CLIPPED_SEATS_JS = """() => [...document.querySelectorAll('.seat.opponent .seat-meta')]
+  .filter((el) => el.scrollWidth > el.clientWidth + 0.5)
+  .map((el) => el.closest('.seat').dataset.seat)"""
+
+
+def test_crowded_phone_seats_show_their_badges_whole(
+    server: LiveServer, open_page: Callable[..., BrowserPage]
+) -> None:
+    """Nine opponents on a 360x640 phone: a seat that dropped, proposed or accepted a tie says
+    so in a short badge that is not cut off, and the table still fits the window."""
+    page = open_page().page
+    page.goto(server.url)
+    page.wait_for_selector("body.ready")
+    deal_until_my_turn(page, server.url, "declaration-rummy", {"players": 10})
+    refit(page, 360, 640)
+    # Every badge at once, on every opponent: the widest seats this table can draw.
+    page.evaluate(
+        """() => {
+          const table = window.cardtable.view;
+          const view = table.message.view;
+          const others = [...Array(view.hand_sizes.length).keys()]
+            .filter((s) => s !== table.message.seat);
+          view.dropped = view.hand_sizes.map((_, s) => s === others[0] || s === others[1]);
+          view.vote = {proposer: others[2], accepted: others.slice(2, 6)};
+          table.renderAll();
+        }"""
+    )
+    m = refit(page, 360, 640)
+    assert_fits(m, "ten players, badges on every seat, at 360x640")
+    screenshot(page, path=str(ARTIFACTS / "declaration-rummy-10p-badges-360x640.png"))
+    assert page.evaluate(CLIPPED_SEATS_JS) == []
+    short = page.locator(".seat.opponent .badge-short").filter(has_text="out")
+    expect(short).to_have_count(2)
+    expect(short.first).to_be_visible()
+    expect(page.locator(".seat.opponent .badge-long").first).to_be_hidden()
+    seat = page.locator(".seat.opponent").filter(has=page.locator(".badge", has_text="tie?"))
+    expect(seat).to_have_count(1)
+    assert "proposed a tie" in (seat.get_attribute("aria-label") or "")

@@ -21,6 +21,19 @@ import { handReviewLine } from "./analysis.js";
 
 const BOT_NAMES = ["Ruby", "Max", "Ivy", "Otto", "Nell", "Finn", "Rosa", "Theo", "Lena", "Hugo"];
 
+/** A seat's badge is a word, or `{ text, short }` with a short form for crowded phone seats. */
+function badgeText(badge) {
+  return typeof badge === "string" ? badge : badge.text;
+}
+
+function badgeElement(badge) {
+  if (typeof badge === "string") return h("span", { class: "badge" }, badge);
+  // The seat's aria-label already names the badge in full; the short form is for the eye only.
+  return h("span", { class: "badge", title: badge.text },
+    h("span", { class: "badge-long" }, badge.text),
+    h("span", { class: "badge-short", "aria-hidden": "true" }, badge.short));
+}
+
 export class TableView {
   constructor(app, tableId) {
     this.app = app;
@@ -416,7 +429,7 @@ export class TableView {
             class: `seat opponent${toMove ? " to-move" : ""}${info.out ? " out" : ""}`,
             role: "listitem",
             dataset: { seat: String(seat) },
-            "aria-label": `${name}${level ? `, ${level}` : ""}, ${info.handSize ?? 0} cards${info.scoreText ? `, ${info.scoreText}` : ""}${info.badges?.length ? `, ${info.badges.join(", ")}` : ""}${shownText}${toMove ? ", to play" : ""}`,
+            "aria-label": `${name}${level ? `, ${level}` : ""}, ${info.handSize ?? 0} cards${info.scoreText ? `, ${info.scoreText}` : ""}${info.badges?.length ? `, ${info.badges.map(badgeText).join(", ")}` : ""}${shownText}${toMove ? ", to play" : ""}`,
           },
           h("div", { class: "seat-head" },
             h("span", { class: "avatar", "aria-hidden": "true" }, name.slice(0, 1)),
@@ -425,9 +438,10 @@ export class TableView {
             toMove ? h("span", { class: "thinking", "aria-hidden": "true" }, h("i"), h("i"), h("i")) : null),
           backs,
           h("div", { class: "seat-meta" },
-            h("span", { class: "hand-size" }, showing ? "showed" : `${info.handSize ?? 0} card${info.handSize === 1 ? "" : "s"}`),
+            h("span", { class: "hand-size" }, showing ? "showed" : [String(info.handSize ?? 0),
+              h("span", { class: "cards-word" }, ` card${info.handSize === 1 ? "" : "s"}`)]),
             info.scoreText ? h("span", { class: "seat-score" }, info.scoreText) : null,
-            (info.badges || []).map((b) => h("span", { class: "badge" }, b))),
+            (info.badges || []).map(badgeElement)),
         ),
       );
     }
@@ -445,7 +459,7 @@ export class TableView {
       this.el.me,
       h("span", { class: `me-name${toMove ? " to-move" : ""}` }, "You"),
       info.scoreText ? h("span", { class: "seat-score" }, info.scoreText) : null,
-      (info.badges || []).map((b) => h("span", { class: "badge" }, b)),
+      (info.badges || []).map(badgeElement),
     );
     this.el.me.closest(".my-area")?.classList.toggle("to-move", toMove);
   }

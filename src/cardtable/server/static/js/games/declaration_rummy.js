@@ -169,11 +169,13 @@ export default {
   seatInfo(ctx, seat) {
     const view = ctx.view;
     const badges = [];
-    if (view.dealer === seat) badges.push("dealer");
-    if (view.first_player === seat) badges.push("first player");
-    if (view.dropped?.[seat]) badges.push("dropped");
-    if (view.vote && view.vote.accepted?.includes(seat)) badges.push("accepts tie");
-    if (view.vote && view.vote.proposer === seat) badges.push("proposed a tie");
+    // Each badge has a short form for the crowded seats of a phone (up to nine opponents).
+    if (view.dealer === seat) badges.push({ text: "dealer", short: "D" });
+    if (view.first_player === seat) badges.push({ text: "first player", short: "1st" });
+    if (view.dropped?.[seat]) badges.push({ text: "dropped", short: "out" });
+    // The proposer counts among those accepting: one badge says both.
+    if (view.vote && view.vote.proposer === seat) badges.push({ text: "proposed a tie", short: "tie?" });
+    else if (view.vote && view.vote.accepted?.includes(seat)) badges.push({ text: "accepts tie", short: "tie ✓" });
     const wins = view.match_wins?.[seat];
     return {
       handSize: view.hand_sizes?.[seat] ?? 0,

@@ -143,7 +143,7 @@ export default {
     const badges = [];
     if (view.dealer === seat) badges.push("dealer");
     const drop = view.drops?.[seat];
-    if (drop !== null && drop !== undefined) badges.push(`dropped (${drop})`);
+    if (drop !== null && drop !== undefined) badges.push({ text: `dropped (${drop})`, short: `out ${drop}` });
     const total = view.totals?.[seat];
     return {
       handSize: view.hand_sizes?.[seat] ?? 0,
