@@ -344,7 +344,13 @@ def shuffled(cards: Sequence[Card], rng: random.Random) -> tuple[Card, ...]:
     (30, 40, 20, 10)
     >>> shuffled((), random.Random(5)), shuffled((7,), random.Random(5))
     ((), (7,))
+
+    A generator with a ``card_order`` method orders the cards itself: the OpenSpiel adapter's
+    does, choosing them one at a time as chance outcomes.
     """
+    order = getattr(rng, "card_order", None)
+    if order is not None:
+        return tuple(order(cards))
     draw = rng.random
     keys = [draw() for _ in cards]
     if len(keys) < 2:

@@ -19,10 +19,12 @@ GAMES = [
 ]
 
 
-def _dealt(game: pyspiel.Game, outcome: int = 7) -> pyspiel.State:
+def _dealt(game: pyspiel.Game, seed: int = 7) -> pyspiel.State:
     state = game.new_initial_state()
+    rng = np.random.default_rng(seed)
     while state.is_chance_node():
-        state.apply_action(outcome)
+        outcomes, probs = zip(*state.chance_outcomes(), strict=True)
+        state.apply_action(int(rng.choice(outcomes, p=probs)))
     return state
 
 

@@ -100,6 +100,11 @@ def test_an_episode_replays_identically_from_the_same_seed(game: str, seed: int)
     assert _episode(game, seed) == _episode(game, seed)
 
 
+def _chance_outcome(state: Any, rng: np.random.Generator) -> int:
+    outcomes, probs = zip(*state.chance_outcomes(), strict=True)
+    return int(rng.choice(outcomes, p=probs))
+
+
 @settings(max_examples=6)
 @given(game=st.sampled_from(GAMES), seed=st.integers(0, 2**32))
 def test_openspiel_tensor_is_unchanged_by_resampling_the_hidden_cards(game: str, seed: int) -> None:
@@ -107,12 +112,12 @@ def test_openspiel_tensor_is_unchanged_by_resampling_the_hidden_cards(game: str,
     state = spiel_game.new_initial_state()
     rng = np.random.default_rng(seed)
     while state.is_chance_node():
-        state.apply_action(int(rng.integers(cardtable.envs.openspiel.SHUFFLE_OUTCOMES)))
+        state.apply_action(_chance_outcome(state, rng))
     for _ in range(int(rng.integers(0, 12))):
         if state.is_terminal():
             break
         if state.is_chance_node():
-            state.apply_action(int(rng.integers(cardtable.envs.openspiel.SHUFFLE_OUTCOMES)))
+            state.apply_action(_chance_outcome(state, rng))
         else:
             state.apply_action(int(rng.choice(state.legal_actions())))
     if state.is_terminal():

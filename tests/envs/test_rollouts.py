@@ -42,7 +42,7 @@ def test_rollout_values_lie_in_the_games_utility_range(game: str) -> None:
     spiel_game = pyspiel.load_game(cardtable_spiel.short_name(game) + "(players=2)")
     state = spiel_game.new_initial_state()
     while state.is_chance_node():
-        state.apply_action(0)
+        state.apply_action(state.chance_outcomes()[0][0])
     evaluator = PlayoutEvaluator(spiel_game, rollouts=3, seed=1)
     values = evaluator.evaluate(state)
     assert len(values) == 2

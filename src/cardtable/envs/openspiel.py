@@ -5,10 +5,14 @@ After ``import cardtable.envs.openspiel``, ``pyspiel.load_game`` knows
 ``python_cardtable_declaration_rummy``, with the parameters ``players`` and ``preset`` (a named
 rule set), e.g. ``python_cardtable_indian_rummy(players=3,preset=no-cap)``.
 
-Chance: every shuffle, cut and deal of the engine is one chance node with
-:data:`SHUFFLE_OUTCOMES` equally likely outcomes; outcome ``k`` becomes the seed of that one
-engine chance step, so a game is fixed by its history of chance outcomes and actions (which is
-how OpenSpiel serialises states, and why deserialising replays them exactly). Player actions are
+Chance is card by card (:mod:`cardtable.envs.chance`): a shuffle is one chance node per card,
+in the order the engine deals them, each outcome a card id with its true probability (the share
+of the unplaced cards that are copies of it); a first dealer or a cut depth is one node of
+equally likely numbers. The whole pack is dealt up front this way, the stock's order included,
+so the stock is part of the hidden state like the other hands: ``resample_from_infostate``
+redeals it with them, and search sees the true probability of every card. A game is fixed by
+its history of chance outcomes and actions (which is how OpenSpiel serialises states, and why
+deserialising replays them exactly). Player actions are
 the game's fixed action table (:mod:`cardtable.envs.actions`); out-of-turn actions
 (a Declaration Rummy drop while another seat is on turn) are not offered.
 
@@ -31,13 +35,12 @@ import numpy as np
 import pyspiel
 
 from cardtable.bots import Bot, make_bot
+from cardtable.cards import format_card
 from cardtable.games.contract import CHANCE, TERMINAL
 
+from .chance import CARD, MAX_CHANCE_OUTCOMES, NeedOutcome, ScriptedRandom
 from .spec import GameSpec, game_spec
 
-SHUFFLE_OUTCOMES: Final = 4096
-"""Outcomes of one chance node: seeds of the engine's shuffle at that step."""
-_OUTCOMES: Final = [(k, 1.0 / SHUFFLE_OUTCOMES) for k in range(SHUFFLE_OUTCOMES)]
 _DEFAULT_PLAYERS: Final = {"indecision": 2, "indian-rummy": 2, "declaration-rummy": 4}
 _MAX_PLAYERS: Final = {"indecision": 4, "indian-rummy": 6, "declaration-rummy": 10}
 _MIN_PLAYERS: Final = 2
@@ -88,6 +91,10 @@ def _max_game_length(spec: GameSpec, rules: Any) -> int:
     return games * (int(rules.turn_cap) * (2 + int(rules.players)) + int(rules.players) + 2)
 
 
+_Node = tuple[tuple[tuple[int, float], ...], str]
+"""A chance node's outcomes with their probabilities, and its kind."""
+
+
 class _Shared:
     """Holds an immutable value that copies of a state share: OpenSpiel clones a Python state
     with ``copy.deepcopy``, and an engine state or a game's context never changes in place."""
@@ -128,7 +135,7 @@ class CardtableGame(pyspiel.Game):  # type: ignore[misc]
         low, high = _utility_bounds(spec, self.rules)
         info = pyspiel.GameInfo(
             num_distinct_actions=len(spec.actions),
-            max_chance_outcomes=SHUFFLE_OUTCOMES,
+            max_chance_outcomes=MAX_CHANCE_OUTCOMES,
             num_players=self.rules.players,
             min_utility=low,
             max_utility=high,
@@ -159,6 +166,11 @@ class CardtableState(pyspiel.State):  # type: ignore[misc]
         self._context = context
         self._held = _Shared(engine_state)
         self._views: dict[int, Any] = {}
+        # The outcomes chosen so far for the engine's chance step in progress, and the next
+        # node's outcomes (shared by copies: never changed in place).
+        self._script: tuple[int, ...] = ()
+        self._pending = _Shared(None)
+        self._settle()
 
     @property
     def _game(self) -> _Context:
@@ -192,23 +204,44 @@ class CardtableState(pyspiel.State):  # type: ignore[misc]
         )
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        return _OUTCOMES
+        pending: _Node | None = self._pending.value
+        return [] if pending is None else list(pending[0])
+
+    def _settle(self) -> None:
+        """Run the engine's chance steps as far as the chosen outcomes go; leave the next
+        chance node's outcomes in ``_pending`` (``None`` when a seat acts or the game is over)."""
+        engine = self._game.engine
+        while engine.current_player(self.engine_state) == CHANCE:
+            try:
+                after = engine.chance_step(self.engine_state, ScriptedRandom(self._script))
+            except NeedOutcome as need:
+                self._pending = _Shared((tuple(need.outcomes), need.kind))
+                return
+            self._script = ()
+            self.engine_state = after
+        self._pending = _Shared(None)
 
     def _apply_action(self, action: int) -> None:
         game = self._game
         engine = game.engine
         seat = engine.current_player(self.engine_state)
         if seat == CHANCE:
-            if not 0 <= action < SHUFFLE_OUTCOMES:
-                raise ValueError(f"chance outcome {action} is outside 0-{SHUFFLE_OUTCOMES - 1}")
-            self.engine_state = engine.chance_step(game.spec.reseed(self.engine_state, action))
+            pending: _Node | None = self._pending.value
+            if pending is None or all(action != outcome for outcome, _ in pending[0]):
+                raise ValueError(f"{action} is not an outcome of this chance node")
+            self._script = (*self._script, int(action))
+            self._settle()
             return
         chosen = game.spec.actions.action(int(action))
         self.engine_state = engine.apply(self.engine_state, chosen, seat)
+        self._settle()
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
-            return f"shuffle {action}"
+            pending: _Node | None = self._pending.value
+            if pending is not None and pending[1] == CARD:
+                return f"deal {format_card(int(action))}"
+            return f"draw {action}"
         return str(self._game.spec.actions.action(int(action)))
 
     def is_terminal(self) -> bool:

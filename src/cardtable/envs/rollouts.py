@@ -90,13 +90,13 @@ class PlayoutEvaluator(mcts.Evaluator):  # type: ignore[misc]
         engine, rng, choices = self._engine, self._rng, self._choices
         current, legal_of = engine.current_player, engine.legal_actions
         apply = engine.apply_unchecked
-        reseed, chance = self._spec.reseed, engine.chance_step
+        chance = engine.chance_step
         horizon = self._horizon
         decisions = 0
         while True:
             seat = current(s)
             if seat == CHANCE:
-                s = chance(reseed(s, rng.getrandbits(62)))
+                s = chance(s, rng)
             elif seat == TERMINAL:
                 result = engine.result(s)
                 return [0.0] * engine.players(s) if result is None else list(result.utilities)

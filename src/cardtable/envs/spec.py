@@ -2,9 +2,8 @@
 
 A spec ties a registered engine to its fixed action table (:mod:`cardtable.envs.actions`), its
 observation layout and encoder (:mod:`cardtable.envs.encoding`), the rules an environment is
-built from (a named preset, a seat count and option overrides), a plain-text rendering of a
-view, and ``reseed``: the OpenSpiel adapter turns every shuffle into an explicit chance outcome
-by giving the state the outcome as its seed just before the engine's chance step.
+built from (a named preset, a seat count and option overrides), and a plain-text rendering of a
+view.
 
 Rules chosen here for environments: Indian Rummy free play (``deals=None``) has no end, so an
 environment plays one deal unless ``deals`` is given; Indecision's manual declaration mode
@@ -51,7 +50,6 @@ class GameSpec:
     actions: ActionIndex
     layout_for: Callable[[int], Layout]
     encoder: Callable[[Any, Layout], Vector]
-    reseed: Callable[[Any, int], Any]
     render_markup: Callable[[Any], str]
 
     @property
@@ -96,18 +94,6 @@ class GameSpec:
         return Text.from_markup(self.render_markup(view)).plain
 
 
-def _replace_seed(state: Any, seed: int) -> Any:
-    return dataclasses.replace(state, seed=seed)
-
-
-def _replace_tuple_seed(state: Any, seed: int) -> Any:
-    return state._replace(seed=seed)
-
-
-def _replace_table_seed(state: Any, seed: int) -> Any:
-    return state._replace(table=state.table._replace(seed=seed))
-
-
 def _render_indecision(view: Any) -> str:
     from cardtable.games.indecision.text import render_view
 
@@ -133,7 +119,6 @@ SPECS: Final = {
         INDECISION_ACTIONS,
         indecision_layout,
         encode_indecision,
-        _replace_table_seed,
         _render_indecision,
     ),
     "indian-rummy": GameSpec(
@@ -142,7 +127,6 @@ SPECS: Final = {
         INDIAN_RUMMY_ACTIONS,
         indian_rummy_layout,
         encode_indian_rummy,
-        _replace_seed,
         _render_indian_rummy,
     ),
     "declaration-rummy": GameSpec(
@@ -151,7 +135,6 @@ SPECS: Final = {
         DECLARATION_RUMMY_ACTIONS,
         declaration_rummy_layout,
         encode_declaration_rummy,
-        _replace_tuple_seed,
         _render_declaration_rummy,
     ),
 }

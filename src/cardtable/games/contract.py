@@ -167,8 +167,11 @@ class GameEngine(ABC, Generic[StateT, ActionT, RulesT, ViewT]):
         """Fast apply for an action taken from ``legal_actions(state, seat)``."""
 
     @abstractmethod
-    def chance_step(self, state: StateT) -> StateT:
-        """Perform the due chance step (shuffle, cut, deal) with :func:`chance_rng`."""
+    def chance_step(self, state: StateT, rng: random.Random | None = None) -> StateT:
+        """Perform the due chance step (shuffle, cut, deal) with :func:`chance_rng`, or with
+        ``rng`` when given (the OpenSpiel adapter passes one that answers every draw with a
+        chance outcome it chose; draws go through ``randrange``, ``sample``, ``shuffle`` and
+        :func:`cardtable.cards.shuffled`)."""
 
     @abstractmethod
     def view(self, state: StateT, seat: int) -> ViewT:

@@ -375,12 +375,13 @@ class DeclarationRummyEngine(GameEngine[State, Action, Rules, DeclarationRummyVi
             case NextGame():
                 return self._next_game(state, action, seat)
 
-    def chance_step(self, state: State) -> State:
+    def chance_step(self, state: State, rng: random.Random | None = None) -> State:
         """Perform the due shuffle, cut, seating choice or reshuffle."""
         handler = self._chance.get(state.phase)
         if handler is None:
             raise IllegalActionError("no chance step is due now", rule=RuleKey.NO_CHANCE_STEP)
-        rng = chance_rng(state.seed, state.chance_steps)
+        if rng is None:
+            rng = chance_rng(state.seed, state.chance_steps)
         return handler(state._replace(chance_steps=state.chance_steps + 1), rng)
 
     def next_game(self, state: State, rules: Rules | None = None) -> State:

@@ -450,22 +450,24 @@ class IndecisionEngine(GameEngine[State, IndecisionAction, Rules, IndecisionView
 
     # -- chance --------------------------------------------------------------------------------
 
-    def chance_step(self, state: State) -> State:
-        """Perform the due cut, deal or reshuffle, drawing from ``chance_rng(seed, step)``."""
+    def chance_step(self, state: State, rng: random.Random | None = None) -> State:
+        """Perform the due cut, deal or reshuffle, drawing from ``chance_rng(seed, step)``
+        (or ``rng``)."""
         phase = state.phase
+        if rng is None:
+            rng = chance_rng(state.table.seed, state.chance_steps)
         if phase is Phase.DEAL:
-            return self._deal(state)
+            return self._deal(state, rng)
         if phase is Phase.RESHUFFLE:
-            return self._reshuffle(state)
+            return self._reshuffle(state, rng)
         if phase is Phase.CUT:
-            return self._cut(state)
+            return self._cut(state, rng)
         raise IllegalActionError(
             f"no chance step is due (phase {phase.value})", rule=RuleKey.NO_CHANCE_STEP
         )
 
-    def _cut(self, state: State) -> State:
+    def _cut(self, state: State, rng: random.Random) -> State:
         table = state.table
-        rng = chance_rng(table.seed, state.chance_steps)
         cutters = table.cutters
         cut = tuple(zip(cutters, rng.sample(range(52), len(cutters)), strict=True))
         lowest = min(rank_of(card) for _, card in cut)
@@ -495,11 +497,11 @@ class IndecisionEngine(GameEngine[State, IndecisionAction, Rules, IndecisionView
             counting=None,
         )
 
-    def _deal(self, state: State) -> State:
+    def _deal(self, state: State, rng: random.Random) -> State:
         table = state.table
         players = table.rules.players
         deck = list(range(52))
-        chance_rng(table.seed, state.chance_steps).shuffle(deck)
+        rng.shuffle(deck)
         # The deck's top card is its last; dealing one at a time clockwise from the starter
         # gives the seat at offset i the cards popped at turns i, i + players, ... so a
         # reversed slice with a stride deals them all at once.
@@ -526,10 +528,10 @@ class IndecisionEngine(GameEngine[State, IndecisionAction, Rules, IndecisionView
             counting=None,
         )
 
-    def _reshuffle(self, state: State) -> State:
+    def _reshuffle(self, state: State, rng: random.Random) -> State:
         pile = state.pile
         deck = list(pile[:-1])
-        chance_rng(state.table.seed, state.chance_steps).shuffle(deck)
+        rng.shuffle(deck)
         seat = state.to_act
         card = deck.pop()
         return state._replace(

@@ -465,10 +465,13 @@ class IndianRummyEngine(GameEngine[IndianRummyState, IndianRummyAction, Rules, I
 
     # ------------------------------------------------------------------ chance
 
-    def chance_step(self, state: IndianRummyState) -> IndianRummyState:
+    def chance_step(
+        self, state: IndianRummyState, rng: random.Random | None = None
+    ) -> IndianRummyState:
         """Choose the first dealer, deal, or reshuffle the pile into the stock."""
         phase = state.phase
-        rng = chance_rng(state.seed, state.chance_steps)
+        if rng is None:
+            rng = chance_rng(state.seed, state.chance_steps)
         steps = state.chance_steps + 1
         s = state
         n = s.rules.players
