@@ -50,6 +50,7 @@ def hand_scorer(rules: Rules) -> IndecisionScorer:
 
 _DEFAULT_RULES = Rules()
 _DEFAULT_SCORER = hand_scorer(_DEFAULT_RULES)
+_default_count = _DEFAULT_SCORER.count
 
 
 def score_hand(cards: str | Iterable[int], rules: Rules = _DEFAULT_RULES) -> HandScore:
@@ -65,9 +66,11 @@ def score_hand(cards: str | Iterable[int], rules: Rules = _DEFAULT_RULES) -> Han
     ...
     cardtable.errors.HandSizeError: an Indecision hand has exactly 5 cards, not 4
     """
-    hand = parse_cards(cards, deck=INDECISION_DECK) if isinstance(cards, str) else cards
-    scorer = _DEFAULT_SCORER if rules is _DEFAULT_RULES else hand_scorer(rules)
-    return scorer.count(hand)
+    if isinstance(cards, str):
+        cards = parse_cards(cards, deck=INDECISION_DECK)
+    if rules is _DEFAULT_RULES:
+        return _default_count(cards)
+    return hand_scorer(rules).count(cards)
 
 
 def score_cards(
