@@ -71,10 +71,21 @@ def test_indian_rummy_playout_seat_may_declare_a_valid_show_but_not_a_wrong_one(
     ]
 
 
-def test_declaration_rummy_playout_seat_never_drops_or_proposes_a_tie() -> None:
+@pytest.mark.parametrize(
+    ("rules", "seed"),
+    [
+        (DrRules(players=3), 9),
+        (DrRules(players=2), 3),
+        (DrRules(players=10), 5),
+        (DrRules(players=4, four_sevens=True, three_card_draw=True), 6),
+    ],
+)
+def test_declaration_rummy_playout_seat_never_drops_or_proposes_a_tie(
+    rules: DrRules, seed: int
+) -> None:
     choices = playing_actions(DR_ENGINE)
     rng = random.Random(4)
-    state = DR_ENGINE.new_game(DrRules(players=3), 9)
+    state = DR_ENGINE.new_game(rules, seed)
     while (seat := DR_ENGINE.current_player(state)) != TERMINAL:
         if seat == CHANCE:
             state = DR_ENGINE.chance_step(state)

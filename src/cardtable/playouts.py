@@ -41,7 +41,8 @@ AnyEngine = GameEngine[Any, Any, Any, Any]
 Choices = Callable[[Any, int, Sequence[Any]], Sequence[Any]]
 
 _IR_DISCARD: Final = Phase.DISCARD
-_DR_SKIPPED: Final = (dr_act.Drop, dr_act.ProposeTie)
+_DR_DROP: Final = dr_act.DROP
+_DR_PROPOSE_TIE: Final = dr_act.PROPOSE_TIE
 
 
 def _indian_rummy_choices(
@@ -67,7 +68,13 @@ def _indian_rummy_choices(
 
 
 def _declaration_rummy_choices(state: Any, seat: int, legal: Sequence[Any]) -> Sequence[Any]:
-    return [action for action in legal if not isinstance(action, _DR_SKIPPED)]
+    # The engine lists "propose tie" and "drop" last, in that order: cut them off the end.
+    end = len(legal)
+    if end and legal[end - 1] is _DR_DROP:
+        end -= 1
+    if end and legal[end - 1] is _DR_PROPOSE_TIE:
+        end -= 1
+    return legal[:end]
 
 
 def _every_action(state: Any, seat: int, legal: Sequence[Any]) -> Sequence[Any]:

@@ -6,6 +6,8 @@ from __future__ import annotations
 import random
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from cardtable.cards import is_regular
 from cardtable.errors import RulesError
@@ -129,6 +131,39 @@ def test_deal_is_one_card_at_a_time_clockwise_from_the_dealer_s_left() -> None:
     assert hands[2] == (1, 5, 9) and hands[3] == (2, 6, 10)
     assert hands[0] == (3, 7, 11) and hands[1] == (4, 8, 12)
     assert stock == tuple(range(20, 12, -1))
+
+
+def _deal_card_by_card(
+    order: tuple[int, ...], dealer: int, dropped: tuple[bool, ...], size: int, pack: tuple[int, ...]
+) -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]:
+    """RULES.md 3.4 literally: one card at a time from the top, clockwise from the dealer's left."""
+    cards = list(pack)
+    hands: list[list[int]] = [[] for _ in order]
+    position = order.index(dealer)
+    for _ in range(size):
+        for step in range(1, len(order) + 1):
+            seat = order[(position + step) % len(order)]
+            if not dropped[seat]:
+                hands[seat].append(cards.pop())
+    return tuple(tuple(sorted(hand)) for hand in hands), tuple(cards)
+
+
+@settings(max_examples=300, deadline=None)
+@given(data=st.data(), players=st.integers(2, 10))
+def test_deal_matches_dealing_card_by_card(data: st.DataObject, players: int) -> None:
+    order = tuple(data.draw(st.permutations(range(players))))
+    dealer = data.draw(st.integers(0, players - 1))
+    dropped = tuple(data.draw(st.lists(st.booleans(), min_size=players, max_size=players)))
+    size = data.draw(st.integers(0, 52 // players))
+    extra = data.draw(st.integers(0, 52 - size * players))
+    pack = tuple(data.draw(st.permutations(range(52)))[: size * players + extra])
+    assert deal_hands(order, dealer, dropped, size, pack) == _deal_card_by_card(
+        order, dealer, dropped, size, pack
+    )
+    everybody = (False,) * players
+    assert deal_hands(order, dealer, everybody, size, pack) == _deal_card_by_card(
+        order, dealer, everybody, size, pack
+    )
 
 
 def test_cut_is_a_chance_step_only_when_offered() -> None:

@@ -34,6 +34,10 @@ def preliminary_key(card: int) -> tuple[int, int]:
     return (rank_of(card), _PRELIMINARY_SUIT_ORDER[suit_of(card)])
 
 
+_PRELIMINARY_ORDER: Final = tuple(rank * 4 + suit for rank, suit in map(preliminary_key, _REGULAR))
+""":func:`preliminary_key` of each regular card as one int, in the same order."""
+
+
 def cut_pack(pack: tuple[int, ...], rng: random.Random) -> tuple[int, ...]:
     """Cut at a random depth (depth 0: the player chose not to cut)."""
     depth = rng.randrange(len(pack)) if pack else 0
@@ -100,7 +104,7 @@ def preliminary_deal(
         received.append(card)
         dealt[seat] = tuple(received)
     contenders = [seat for seat in range(n) if dealt[seat]]
-    dealer = max(contenders, key=lambda seat: preliminary_key(dealt[seat][-1]))
+    dealer = max(contenders, key=lambda seat: _PRELIMINARY_ORDER[dealt[seat][-1]])
     return tuple(dealt), dealer
 
 
@@ -146,9 +150,19 @@ def deal_hands(
     (((3, 6), (4, 7), (5, 8)), (9,))
     """
     n = len(order)
+    start = order.index(dealer) + 1
+    if True not in dropped:
+        # Everybody is in: the k-th player from the dealer's left gets every n-th card from
+        # the top, starting with the k-th.
+        dealt = size * n
+        rest = len(pack) - dealt
+        from_top = pack[rest:][::-1]
+        by_seat: list[tuple[int, ...]] = [()] * n
+        for step in range(n):
+            by_seat[order[(start + step) % n]] = tuple(sorted(from_top[step::n]))
+        return tuple(by_seat), tuple(pack[:rest])
     cards = list(pack)
     hands: list[list[int]] = [[] for _ in range(n)]
-    start = order.index(dealer) + 1
     for _ in range(size):
         for step in range(n):
             seat = order[(start + step) % n]

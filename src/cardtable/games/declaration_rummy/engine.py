@@ -131,6 +131,7 @@ from cardtable.games.declaration_rummy.state import (
     TieVote,
     next_remaining,
     pack_cards,
+    replace_state,
     seat_left_of,
     seat_right_of,
 )
@@ -157,8 +158,20 @@ _TAKE_TOP_EVENTS: Final = tuple(
 )
 
 
+_PLAIN_EVENTS: Final[dict[tuple[int, str], PublicEvent]] = {}
+"""Events without cards (shuffle, cut, deal, drop…) by seat and verb, each made once."""
+
+
+def _plain_event(seat: int, verb: str) -> PublicEvent:
+    event = _PLAIN_EVENTS.get((seat, verb))
+    if event is None:
+        event = _PLAIN_EVENTS[seat, verb] = PublicEvent(seat, verb)
+    return event
+
+
 def _event(state: State, seat: int, verb: str, cards: tuple[int, ...] = ()) -> tuple[Any, ...]:
-    return (*state.events, PublicEvent(seat, verb, cards))
+    event = PublicEvent(seat, verb, cards) if cards else _plain_event(seat, verb)
+    return (*state.events, event)
 
 
 def _masks(masks: tuple[int, ...], players: int) -> list[int]:
@@ -250,7 +263,8 @@ class DeclarationRummyEngine(GameEngine[State, Action, Rules, DeclarationRummyVi
 
     def legal_actions(self, state: State, seat: int) -> Sequence[Action]:
         """What ``seat`` may do now: its turn's actions; out of turn, ``propose tie`` (during a
-        turn, once per turn) and ``drop``."""
+        turn, once per turn) and ``drop``. ``propose tie`` and ``drop`` always come last, in
+        that order (the random playouts cut them off the end)."""
         phase = state.phase
         if phase is Phase.OVER:
             return ()
@@ -382,7 +396,7 @@ class DeclarationRummyEngine(GameEngine[State, Action, Rules, DeclarationRummyVi
             raise IllegalActionError("no chance step is due now", rule=RuleKey.NO_CHANCE_STEP)
         if rng is None:
             rng = chance_rng(state.seed, state.chance_steps)
-        return handler(state._replace(chance_steps=state.chance_steps + 1), rng)
+        return handler(replace_state(state, chance_steps=state.chance_steps + 1), rng)
 
     def next_game(self, state: State, rules: Rules | None = None) -> State:
         """Start a match's next game, with ``rules`` for it (``None`` keeps the current ones).
@@ -588,16 +602,17 @@ class DeclarationRummyEngine(GameEngine[State, Action, Rules, DeclarationRummyVi
         # cards are drawn at random one by one, which is exact and needs only the few cards
         # the Preliminary deals.
         shuffler = state.order[0]
-        events = [*state.events, PublicEvent(shuffler, "shuffle")]
+        events = [*state.events, _plain_event(shuffler, "shuffle")]
         if state.rules.offer_cut:
-            events.append(PublicEvent(seat_right_of(state, shuffler), "cut"))
-        state = state._replace(events=tuple(events))
+            events.append(_plain_event(seat_right_of(state, shuffler), "cut"))
+        state = replace_state(state, events=tuple(events))
         return self._preliminary_deal(state, RandomDraws(pack_cards(state.rules), rng))
 
     def _preliminary_deal(self, state: State, pack: RandomDraws) -> State:
         dealt, dealer = preliminary_deal(state.order, state.dropped, pack)
         # Every face-up card is public in ``state.preliminary``; one event names the dealer.
-        return state._replace(
+        return replace_state(
+            state,
             phase=Phase.SEATING if state.rules.seating else Phase.SHUFFLE,
             stock=pack_cards(state.rules),
             preliminary=dealt,
@@ -610,8 +625,11 @@ class DeclarationRummyEngine(GameEngine[State, Action, Rules, DeclarationRummyVi
         positions = [0] * len(order)
         for position, seat in enumerate(order):
             positions[seat] = position
-        lowest = seat_left_of(state._replace(order=order, positions=tuple(positions)), state.dealer)
-        return state._replace(
+        lowest = seat_left_of(
+            replace_state(state, order=order, positions=tuple(positions)), state.dealer
+        )
+        return replace_state(
+            state,
             phase=Phase.SHUFFLE,
             order=order,
             positions=tuple(positions),
@@ -620,16 +638,16 @@ class DeclarationRummyEngine(GameEngine[State, Action, Rules, DeclarationRummyVi
 
     def _shuffle(self, state: State, rng: random.Random) -> State:
         pack, removed = shuffled_pack(state.rules, rng)
-        state = state._replace(
-            removed=tuple(removed), events=_event(state, state.dealer, "shuffle")
+        state = replace_state(
+            state, removed=tuple(removed), events=_event(state, state.dealer, "shuffle")
         )
         if state.rules.offer_cut:
-            return state._replace(phase=Phase.CUT, stock=tuple(pack))
+            return replace_state(state, phase=Phase.CUT, stock=tuple(pack))
         return self._deal(state, tuple(pack))
 
     def _cut_and_deal(self, state: State, rng: random.Random) -> State:
         cutter = seat_right_of(state, state.dealer)
-        state = state._replace(events=_event(state, cutter, "cut"))
+        state = replace_state(state, events=_event(state, cutter, "cut"))
         return self._deal(state, cut_pack(state.stock, rng))
 
     def _deal(self, state: State, pack: tuple[int, ...]) -> State:
@@ -637,7 +655,8 @@ class DeclarationRummyEngine(GameEngine[State, Action, Rules, DeclarationRummyVi
             state.order, state.dealer, state.dropped, state.rules.hand_size, pack
         )
         first = next_remaining(state, seat_left_of(state, state.dealer), include_self=True)
-        state = state._replace(
+        state = replace_state(
+            state,
             hands=hands,
             stock=stock,
             pile=(),
@@ -647,19 +666,20 @@ class DeclarationRummyEngine(GameEngine[State, Action, Rules, DeclarationRummyVi
         return self._begin_turn(state, first)
 
     def _reshuffle(self, state: State, rng: random.Random) -> State:
-        state = state._replace(
+        state = replace_state(
+            state,
             stock=shuffled(state.pile[:-1], rng),
             pile=state.pile[-1:],
             events=_event(state, state.dealer, "reshuffle"),
         )
         if state.rules.offer_cut:
-            return state._replace(phase=Phase.RESHUFFLE_CUT)
+            return replace_state(state, phase=Phase.RESHUFFLE_CUT)
         return self._begin_turn(state, state.turn)
 
     def _reshuffle_cut(self, state: State, rng: random.Random) -> State:
         cutter = seat_right_of(state, state.dealer)
-        state = state._replace(
-            stock=cut_pack(state.stock, rng), events=_event(state, cutter, "cut")
+        state = replace_state(
+            state, stock=cut_pack(state.stock, rng), events=_event(state, cutter, "cut")
         )
         return self._begin_turn(state, state.turn)
 
@@ -676,8 +696,8 @@ class DeclarationRummyEngine(GameEngine[State, Action, Rules, DeclarationRummyVi
         exhausted_turns = state.exhausted_turns
         if not state.stock:
             if rules.declare_or_go_out and len(state.pile) >= 2:
-                return state._replace(
-                    phase=Phase.RESHUFFLE, turn=seat, drawn=(), draw_kind=DrawKind.NONE
+                return replace_state(
+                    state, phase=Phase.RESHUFFLE, turn=seat, drawn=(), draw_kind=DrawKind.NONE
                 )
             remaining = len(state.dropped) - sum(state.dropped)
             if exhausted_turns >= rules.exhaustion_circuits * remaining:
@@ -685,7 +705,8 @@ class DeclarationRummyEngine(GameEngine[State, Action, Rules, DeclarationRummyVi
             exhaustion = True
             exhausted_turns += 1
         events = state.events[state.turn_event_start :]
-        return state._replace(
+        return replace_state(
+            state,
             phase=Phase.DRAW,
             turn=seat,
             turns=state.turns + 1,
@@ -703,7 +724,8 @@ class DeclarationRummyEngine(GameEngine[State, Action, Rules, DeclarationRummyVi
         card = state.stock[-1]
         hands = list(state.hands)
         hands[seat] = _with(hands[seat], (card,))
-        return state._replace(
+        return replace_state(
+            state,
             phase=Phase.PLAY,
             hands=tuple(hands),
             stock=state.stock[:-1],
@@ -717,7 +739,8 @@ class DeclarationRummyEngine(GameEngine[State, Action, Rules, DeclarationRummyVi
         taken = state.pile[-count:]
         hands = list(state.hands)
         hands[seat] = _with(hands[seat], taken)
-        return state._replace(
+        return replace_state(
+            state,
             phase=Phase.PLAY,
             hands=tuple(hands),
             pile=state.pile[:-count],
@@ -737,7 +760,8 @@ class DeclarationRummyEngine(GameEngine[State, Action, Rules, DeclarationRummyVi
         from_stock = state.stock[-1]
         hands = list(state.hands)
         hands[seat] = _with(hands[seat], (from_pile, from_stock))
-        return state._replace(
+        return replace_state(
+            state,
             hands=tuple(hands),
             pile=state.pile[:-1],
             stock=state.stock[:-1],
@@ -759,7 +783,8 @@ class DeclarationRummyEngine(GameEngine[State, Action, Rules, DeclarationRummyVi
         if state.stock and state.turns < rules.turn_cap:
             # The common case, in one step: the next player's ordinary turn begins.
             kept = events[state.turn_event_start :]
-            return state._replace(
+            return replace_state(
+                state,
                 phase=Phase.DRAW,
                 hands=tuple(hands),
                 pile=pile,
@@ -774,7 +799,8 @@ class DeclarationRummyEngine(GameEngine[State, Action, Rules, DeclarationRummyVi
                 discard_masks=discard_masks,
                 held_masks=held_masks,
             )
-        state = state._replace(
+        state = replace_state(
+            state,
             hands=tuple(hands),
             pile=pile,
             events=events,
@@ -784,22 +810,22 @@ class DeclarationRummyEngine(GameEngine[State, Action, Rules, DeclarationRummyVi
         return self._begin_turn(state, following)
 
     def _decline(self, state: State, action: Decline, seat: int) -> State:
-        state = state._replace(events=_event(state, seat, "decline"))
+        state = replace_state(state, events=_event(state, seat, "decline"))
         return self._finish(state, "declined", ender=seat)
 
     def _declare(self, state: State, action: Declare, seat: int) -> State:
-        state = state._replace(events=_event(state, seat, "declare", state.hands[seat]))
+        state = replace_state(state, events=_event(state, seat, "declare", state.hands[seat]))
         return self._finish(state, "declared", ender=seat, declarer=seat)
 
     def _go_out(self, state: State, action: GoOut, seat: int) -> State:
-        state = state._replace(events=_event(state, seat, "go-out", state.hands[seat]))
+        state = replace_state(state, events=_event(state, seat, "go-out", state.hands[seat]))
         return self._finish(state, "went-out", ender=seat, winner=seat)
 
     def _four_sevens(self, state: State, action: FourSevens, seat: int) -> State:
         sevens = tuple(
             card for card in state.hands[seat] if is_regular(card) and rank_of(card) == SEVEN
         )
-        state = state._replace(events=_event(state, seat, "four-sevens", sevens))
+        state = replace_state(state, events=_event(state, seat, "four-sevens", sevens))
         return self._finish(state, "four-sevens", ender=seat, winner=seat)
 
     def _propose_tie(self, state: State, action: ProposeTie, seat: int) -> State:
@@ -809,7 +835,8 @@ class DeclarationRummyEngine(GameEngine[State, Action, Rules, DeclarationRummyVi
             voters.append(voter)
             voter = next_remaining(state, voter, include_self=False)
         vote = TieVote(proposer=seat, accepted=(), pending=tuple(voters), resume=state.phase)
-        return state._replace(
+        return replace_state(
+            state,
             phase=Phase.TIE_VOTE,
             vote=vote,
             tie_proposers=(*state.tie_proposers, seat),
@@ -820,7 +847,8 @@ class DeclarationRummyEngine(GameEngine[State, Action, Rules, DeclarationRummyVi
         vote = state.vote
         assert vote is not None
         pending = tuple(s for s in vote.pending if s != seat)
-        state = state._replace(
+        state = replace_state(
+            state,
             vote=dataclasses.replace(vote, accepted=(*vote.accepted, seat), pending=pending),
             events=_event(state, seat, "accept-tie"),
         )
@@ -831,8 +859,8 @@ class DeclarationRummyEngine(GameEngine[State, Action, Rules, DeclarationRummyVi
     def _reject_tie(self, state: State, action: RejectTie, seat: int) -> State:
         vote = state.vote
         assert vote is not None
-        state = state._replace(
-            phase=vote.resume, vote=None, events=_event(state, seat, "reject-tie")
+        state = replace_state(
+            state, phase=vote.resume, vote=None, events=_event(state, seat, "reject-tie")
         )
         if state.dropped[state.turn]:
             # The player whose turn the vote interrupted dropped meanwhile.
@@ -842,7 +870,7 @@ class DeclarationRummyEngine(GameEngine[State, Action, Rules, DeclarationRummyVi
     def _drop(self, state: State, action: Drop, seat: int) -> State:
         dropped = list(state.dropped)
         dropped[seat] = True
-        state = state._replace(dropped=tuple(dropped), events=_event(state, seat, "drop"))
+        state = replace_state(state, dropped=tuple(dropped), events=_event(state, seat, "drop"))
         if sum(dropped) == len(dropped) - 1:
             return self._finish(state, "last-player", winner=dropped.index(False))
         phase = state.phase
@@ -852,7 +880,7 @@ class DeclarationRummyEngine(GameEngine[State, Action, Rules, DeclarationRummyVi
             pending = tuple(s for s in vote.pending if s != seat)
             if not pending:
                 return self._finish(state, "tie")
-            return state._replace(vote=dataclasses.replace(vote, pending=pending))
+            return replace_state(state, vote=dataclasses.replace(vote, pending=pending))
         if seat == state.turn and phase in (Phase.DRAW, Phase.PLAY):
             return self._begin_turn(state, next_remaining(state, seat, include_self=False))
         return state
@@ -871,23 +899,24 @@ class DeclarationRummyEngine(GameEngine[State, Action, Rules, DeclarationRummyVi
         outcome = make_outcome(state, reason, ender=ender, declarer=declarer, winner=winner)
         rules = state.rules
         history = (*state.history, outcome)
-        base = state._replace(
-            outcome=outcome, history=history, vote=None, drawn=(), draw_kind=DrawKind.NONE
+        base = replace_state(
+            state, outcome=outcome, history=history, vote=None, drawn=(), draw_kind=DrawKind.NONE
         )
         if not rules.match:
-            return base._replace(phase=Phase.OVER, turn=-1)
+            return replace_state(base, phase=Phase.OVER, turn=-1)
         wins = list(state.match_wins)
         if outcome.winner is not None:
             wins[outcome.winner] += 1
         if max(wins) >= rules.match_wins or state.game_number >= rules.match_game_cap:
-            return base._replace(phase=Phase.OVER, turn=-1, match_wins=tuple(wins))
+            return replace_state(base, phase=Phase.OVER, turn=-1, match_wins=tuple(wins))
         first = outcome.winner if outcome.winner is not None else state.first_player
-        return base._replace(phase=Phase.BETWEEN_GAMES, turn=first, match_wins=tuple(wins))
+        return replace_state(base, phase=Phase.BETWEEN_GAMES, turn=first, match_wins=tuple(wins))
 
     def _next_game(self, state: State, action: NextGame, seat: int) -> State:
         rules = dataclasses.replace(state.rules, **dict(action.changes))
         first = state.turn
-        return state._replace(
+        return replace_state(
+            state,
             phase=Phase.SHUFFLE,
             dealer=seat_right_of(state, first),
             **_fresh_table(

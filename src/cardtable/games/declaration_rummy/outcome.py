@@ -14,7 +14,6 @@ from cardtable.games.declaration_rummy.hands import hand_count
 from cardtable.games.declaration_rummy.state import (
     DeclarationRummyState,
     GameOutcome,
-    offset_from_first,
 )
 
 State = DeclarationRummyState
@@ -70,18 +69,20 @@ def make_outcome(
 def lowest_count_winner(state: State, compared: Sequence[int | None]) -> tuple[int, str | None]:
     """The lowest compared count wins; among tied players the one furthest left of the first
     player (the highest clockwise offset) wins (RULES.md 3.8)."""
-    scored = [(count, seat) for seat, count in enumerate(compared) if count is not None]
-    low = min(count for count, _ in scored)
-    tied = [seat for count, seat in scored if count == low]
-    best = max(tied, key=lambda seat: offset_from_first(state, seat))
+    low = min(count for count in compared if count is not None)
+    tied = [seat for seat, count in enumerate(compared) if count == low]
     if len(tied) == 1:
-        return best, None
-    offsets = ", ".join(
-        f"seat {seat} at {offset_from_first(state, seat)}"
-        for seat in sorted(tied, key=lambda s: offset_from_first(state, s))
-    )
+        return tied[0], None
+    # Ties are common with small hands (many players): each offset is worked out once.
+    n = len(state.order)
+    positions = state.positions
+    first = positions[state.first_player]
+    offset = {seat: (positions[seat] - first) % n for seat in tied}
+    by_offset = sorted(tied, key=offset.__getitem__)
+    best = by_offset[-1]
+    offsets = ", ".join(f"seat {seat} at {offset[seat]}" for seat in by_offset)
     return best, (
-        f"Seats {', '.join(str(s) for s in sorted(tied))} tie at {low}; counting clockwise "
+        f"Seats {', '.join(str(s) for s in tied)} tie at {low}; counting clockwise "
         f"from the first player (seat {state.first_player}) they sit at offsets {offsets}, so "
         f"seat {best}, furthest to the left, takes the tie."
     )
