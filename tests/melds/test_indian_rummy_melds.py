@@ -604,3 +604,24 @@ def test_every_show_discard_leaves_a_valid_show_and_no_other_card_does(
         rest = list(cards)
         rest.remove(card)
         assert indian.is_valid_show(rest, wild_rank) == (card in found)
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.integers(min_value=0, max_value=2**32),
+    st.sampled_from(("random", "meld-rich", "joker-rich")),
+    st.sampled_from((None, None, 0, 1, 2, 3)),
+    st.booleans(),
+)
+def test_show_discards_equal_brute_force_on_generated_hands(
+    seed: int, kind: str, limit: int | None, all_jokers: bool
+) -> None:
+    rng = random.Random(seed)
+    wild_rank = rng.choice(WILD_RANKS)
+    if kind == "random":
+        cards = random_hand(rng, 14)
+    elif kind == "meld-rich" or wild_rank is None:
+        cards = meld_rich_hand(rng, 14)
+    else:
+        cards = joker_rich_hand(rng, 14, wild_rank)
+    assert_discards_like_brute_force(cards, wild_rank, limit, all_jokers)

@@ -87,6 +87,9 @@ _DONE: Final = 4
 _ONE_PURE: Final = 2
 _FEASIBLE: Final = 1 << 60
 """Result bit of the show search meaning "feasible" once the card out is already chosen."""
+_PRINTED_OUT: Final = 1 << 58
+"""Result bit of the show search meaning "a printed joker can be the card put down" (the card
+types take the low bits of their count fields, at most 2 x 14 bits)."""
 _IMPOSSIBLE: Final = -(1 << 20)
 
 
@@ -296,6 +299,8 @@ class _Hand:
         self.has_pure = any(p & p >> 1 & p >> 2 for p in (h | (h & 1) << 13 for h in held))
         if show_only and not self.has_pure:
             return  # no show: the searches are not needed
+        self.show_only = show_only
+        """Only the show search will run: it needs no group values."""
 
         jokers = self.printed + self.wild_total
         near_ranks = _NEAR_RANKS[2 + min(2, jokers if limit is None else min(jokers, limit))]
@@ -380,6 +385,7 @@ class _Hand:
         units = [1 << (2 * t) for _, t in places]
         worth = [values[t] if t < n else 0 for _, t in places]
         unit_of, worth_of = units.__getitem__, worth.__getitem__
+        valued = not self.show_only
         placeable = 0
         for indices, fillers, start in windows:
             # The two ace places never meet in one window, so a sum is the union.
@@ -395,7 +401,7 @@ class _Hand:
                         unit,
                         fillers,
                         _PURE if fillers == 0 else _SEQUENCE,
-                        sum(map(worth_of, indices)),
+                        sum(map(worth_of, indices)) if valued else 0,
                         room - fillers,
                         suit,
                         start,
@@ -637,30 +643,42 @@ class _CoverSearch:
 class _ShowSearch:
     """Exact cover with two sequences, one pure; optionally with one card left out.
 
-    ``search(mask, fillers, state, room, out_free)`` returns, when no card is out yet, the
-    bitmask of card ids that can be the one left out (bit 52 for a printed joker), else
-    :data:`_FEASIBLE` or 0. ``room`` (tracked under a joker limit only) is how many extra
-    jokers the groups laid so far could take.
+    ``search(mask, fillers, state, room, out_free)`` returns, when no card is out yet, which
+    cards can be the one left out, as the low bit of each such card type's count field plus
+    :data:`_PRINTED_OUT` for a printed joker; else :data:`_FEASIBLE` or 0. ``room`` (tracked
+    under a joker limit only) is how many extra jokers the groups laid so far could take.
+
+    Every card found to be a possible put-down is also recorded for the whole search
+    (:meth:`found`). A branch with one card out looks no further once every card it still
+    holds (and a printed joker) has been found, and it skips putting down a card already
+    found: nothing below could add to the answer. Its memo entry may then miss cards found
+    elsewhere, which is harmless because the record only grows and the answer is the record.
     """
 
     def __init__(self, hand: _Hand) -> None:
         self.hand = hand
         self.rows = rows = hand.options
         self.track_room = track_room = hand.limit is not None
+        known = 0  # every card found so far to be a possible put-down (see the class doc)
         memo: dict[int, int] = {}
         natural_fields, low_bits = hand.natural_fields, hand.low_bits
-        printed, wild_shift, types = hand.printed, hand.wild_shift, hand.types
+        printed, wild_shift = hand.printed, hand.wild_shift
         field_sum, next_states, end = _FIELD_SUM, _NEXT_STATE, self._end
-        has_printed = 1 if printed else 0
+        # What "every card found" means besides the card types held: a printed joker, if any.
+        printed_out = _PRINTED_OUT if printed else 0
 
         def search(mask: int, fillers: int, state: int, room: int, out_free: bool) -> int:
+            nonlocal known
             natural = mask & natural_fields
             if not natural:
                 if state == _DONE and not out_free and not track_room:
                     return _FEASIBLE  # without a joker limit, spare jokers always fit
                 if state != _DONE and state != _ONE_PURE:
                     return 0
-                return end(mask, fillers, state, room, out_free)
+                result = end(mask, fillers, state, room, out_free)
+                if out_free:
+                    known |= result
+                return result
             key = mask | fillers << 40 | state << 48 | room << 52 | out_free << 60
             found = memo.get(key)
             if found is not None:
@@ -670,16 +688,21 @@ class _ShowSearch:
         def expand(
             mask: int, natural: int, fillers: int, state: int, room: int, out_free: bool, key: int
         ) -> int:
+            nonlocal known
             # The memo lookups of the children are made here, saving a call on every hit.
             type_index = ((natural & -natural).bit_length() - 1) >> 1
             nonzero = (mask | mask >> 1) & low_bits
-            result = everything = 0
+            result = 0
+            everything = nonzero | printed_out
             if out_free:
-                # Every card still held (and a printed joker) could be the one put down; once
-                # all of them are found, nothing below can add another.
-                everything = nonzero.bit_count() + has_printed
-                if search(mask - (1 << (2 * type_index)), fillers, state, room, False):
-                    result = 1 << types[type_index]
+                if known & everything == everything:
+                    memo[key] = 0
+                    return 0
+                # This card could be the one put down.
+                out = 1 << (2 * type_index)
+                if not known & out and search(mask - out, fillers, state, room, False):
+                    result = out
+                    known |= out
             next_state = next_states[state]
             out_bit = out_free << 60
             for unit, group_fillers, kind, _, group_room, _, _ in rows[type_index]:
@@ -712,12 +735,20 @@ class _ShowSearch:
                     result |= _FEASIBLE  # as in search: spare jokers always fit
                 else:
                     result |= search(rest, total_fillers, state_after, next_room, out_free)
-                if result and (not out_free or result.bit_count() == everything):
+                if out_free:
+                    if known & everything == everything:
+                        break
+                elif result:
                     break
             memo[key] = result
             return result
 
+        def found() -> int:
+            return known
+
         self.search = search
+        self.found = found
+        """The cards found so far to be possible put-downs, as ``search`` returns them."""
 
     def _end(self, mask: int, fillers: int, state: int, room: int, out_free: bool) -> int:
         hand = self.hand
@@ -732,12 +763,12 @@ class _ShowSearch:
         if hand.printed and fillers <= hand.printed - 1 + wilds_left:
             fewer_printed_wilds = wilds_left - max(0, fillers - hand.printed + 1)
             if hand.leftovers_fit(state, spare - 1, fewer_printed_wilds, room):
-                found |= 1 << PRINTED_JOKER
+                found |= _PRINTED_OUT
         fewer_wilds = spare_wilds - 1 if spare_wilds else 0
         if wilds_left and spare >= 1 and hand.leftovers_fit(state, spare - 1, fewer_wilds, room):
             for type_index in range(hand.n, len(hand.types)):
                 if hand.count(mask, type_index):
-                    found |= 1 << hand.types[type_index]
+                    found |= 1 << (2 * type_index)
         return found
 
     def walk(self, mask: int) -> tuple[list[_Option], int, int, int, int]:
@@ -1178,5 +1209,9 @@ def show_discards(
         card = hand.types[stuck[0]]
         feasible = search.search(hand.start - (1 << (2 * stuck[0])), 0, 0, 0, False)
         return (card,) if feasible else ()
-    found = search.search(hand.start, 0, 0, 0, True)
-    return tuple(card for card in range(PRINTED_JOKER + 1) if found >> card & 1)
+    search.search(hand.start, 0, 0, 0, True)
+    found = search.found()
+    cards = [card for t, card in enumerate(hand.types) if found >> (2 * t) & 1]
+    if found & _PRINTED_OUT:
+        cards.append(PRINTED_JOKER)
+    return tuple(sorted(cards))
