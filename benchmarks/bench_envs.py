@@ -9,7 +9,10 @@ of PettingZoo's former ``gin_rummy_v4``) is driven by random legal actions (``re
 ``step`` / ``is_over``, the legal actions read from its state dict). The two sides alternate in
 runs of ``--seconds`` each, in the same process, and each figure is the median over runs of steps
 per second (resets and chance steps included in the time). The goal set for the environments is
-at least 3x RLCard's rate.
+at least 3x RLCard's rate. Beside them, each game's engine alone is driven by the same random
+choice among its legal actions (``new_game``, chance steps, ``legal_actions``,
+``apply_unchecked``; no observation, no mask): the most an environment on this engine could
+reach.
 
 (b) **OpenSpiel.** ``pyspiel.random_sim_test`` (no serialisation, no logging) on each of our
 registered games (two players; Declaration Rummy deals 10 cards to two) and on OpenSpiel's own
@@ -23,6 +26,7 @@ second into state transitions per second, so the games can be compared despite t
 from __future__ import annotations
 
 import argparse
+import random
 import statistics
 import time
 from collections.abc import Callable
@@ -30,7 +34,9 @@ from typing import Any
 
 import numpy as np
 
+from cardtable.envs import game_spec
 from cardtable.envs.pettingzoo import declaration_rummy_v0, indecision_v0, indian_rummy_v0
+from cardtable.games.contract import CHANCE, TERMINAL
 
 ENVS = {
     "indecision": indecision_v0,
@@ -57,6 +63,33 @@ def pettingzoo_steps(module: Any, seconds: float, seed: int) -> tuple[int, float
             legal = np.flatnonzero(obs["action_mask"])
             env.step(int(legal[rng.integers(len(legal))]))
             steps += 1
+    return steps, time.perf_counter() - started
+
+
+def engine_steps(game: str, seconds: float, seed: int) -> tuple[int, float]:
+    """The engine alone: random legal actions, whole games, no observations or masks."""
+    spec = game_spec(game)
+    engine = spec.engine
+    rules = spec.make_rules(players=2)
+    rng = random.Random(seed)
+    current, chance, legal_of = engine.current_player, engine.chance_step, engine.legal_actions
+    apply = engine.apply_unchecked
+    steps = 0
+    episode = seed
+    started = time.perf_counter()
+    while time.perf_counter() - started < seconds:
+        state = engine.new_game(rules, episode)
+        episode += 1
+        while True:
+            seat = current(state)
+            if seat == CHANCE:
+                state = chance(state)
+            elif seat == TERMINAL:
+                break
+            else:
+                legal = legal_of(state, seat)
+                state = apply(state, legal[rng.randrange(len(legal))], seat)
+                steps += 1
     return steps, time.perf_counter() - started
 
 
@@ -110,10 +143,10 @@ def _alternate(
 
 def environment_steps(runs: int, seconds: float) -> None:
     """Part (a): PettingZoo steps per second per game beside RLCard gin-rummy."""
-    contenders: dict[str, Callable[[int], tuple[int, float]]] = {
-        name: (lambda run, m=module: pettingzoo_steps(m, seconds, 1000 * run))
-        for name, module in ENVS.items()
-    }
+    contenders: dict[str, Callable[[int], tuple[int, float]]] = {}
+    for name, module in ENVS.items():
+        contenders[name] = lambda run, m=module: pettingzoo_steps(m, seconds, 1000 * run)
+        contenders[f"{name} engine"] = lambda run, g=name: engine_steps(g, seconds, 1000 * run)
     try:
         import rlcard  # noqa: F401
     except ImportError:
@@ -124,8 +157,9 @@ def environment_steps(runs: int, seconds: float) -> None:
     baseline = rates.get("rlcard gin-rummy")
     print("(a) environment steps per second (median of runs; random masked/legal actions)")
     for name, rate in rates.items():
-        ratio = f"  {rate / baseline:5.2f}x RLCard" if baseline and name in ENVS else ""
-        print(f"  {name:<20} {rate:9.0f} steps/s{ratio}")
+        shown = baseline and name != "rlcard gin-rummy"
+        ratio = f"  {rate / baseline:5.2f}x RLCard" if shown else ""
+        print(f"  {name:<26} {rate:9.0f} steps/s{ratio}")
 
 
 def openspiel_rates(runs: int, sims: int) -> None:
