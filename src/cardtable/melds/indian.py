@@ -21,14 +21,17 @@ fillers used, sequences so far capped at 2, pure seen)`` plus, for a show, the r
 groups for extra jokers. Two copies of one card are interchangeable, so a group may take the
 second copy only once the first is gone, and leaving one copy loose leaves both loose. Nothing
 about a hand is kept between calls. A show needs a pure sequence, so a hand with no suit
-holding three ranks in a row is turned down before any group is listed.
+holding three ranks in a row is turned down before any group is listed. The show search
+reads each natural's groups fewest fillers first and stops at the first that needs more
+jokers than are left; its groups are plain tuples, as it needs no group values.
 
 * :func:`solve` arranges a hand to its best advantage (category A, B or C of 2.8) and
   reconstructs the groups, saying what each joker stands for.
 * :func:`raw_points` is the same count without the arrangement, for bots.
 * :func:`is_valid_show` says whether the cards can all be laid with two sequences, one pure.
 * :func:`show_discards` lists the cards of a 14-card hand whose put-down leaves a valid show,
-  from one search that allows a single card out.
+  from one search that allows a single card out and stops looking wherever every card still
+  held is already known to work.
 
 >>> from cardtable.cards import parse_cards
 >>> hand = parse_cards("3H 4H 5H 6H 7H 8H 9H QS QD QC KS 9D 4C", deck=None)
@@ -42,7 +45,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from itertools import combinations
+from itertools import accumulate, combinations
 from operator import itemgetter
 from typing import Final, Literal, NamedTuple
 
@@ -196,20 +199,25 @@ class _Option(NamedTuple):
 _new_option = tuple.__new__
 _option_value = itemgetter(3)
 
+_ShowRow = tuple[int, int, int, int]
+"""A group as the show search reads it: ``(unit, fillers, kind, room)`` as in :class:`_Option`."""
+_row_fillers = itemgetter(1)
 
-_Window = tuple[tuple[int, ...], int, int]
+
+_Window = tuple[int, int, tuple[int, ...], int, int]
 
 
 @lru_cache(maxsize=4096)
 def _suit_windows(pattern: int, budget: int) -> tuple[_Window, ...]:
     """The sequences one suit's cards can make, for a 13-bit pattern of its ranks.
 
-    Each is ``(indices, fillers, start)``: ``indices`` into the suit's places in rank order
-    (the ace at 0 and again at 13 after the king), the fewest fillers, and the first position
-    of the window. Windows run from a card to a card
-    with no more gaps than ``budget``; up to ``budget - fillers`` cards inside may be left out.
-    The same cards taken through the low and the high ace are listed once, with the fewer
-    fillers, after the others. A pure function of two small numbers, so kept across calls.
+    Each is ``(low, high, left_out, fillers, start)``: the sequence takes the suit's places
+    ``low`` to ``high - 1`` in rank order (the ace at 0 and again at 13 after the king) except
+    the places ``left_out``, with the fewest fillers; ``start`` is the first position of the
+    window. Windows run from a card to a card with no more gaps than ``budget``; up to
+    ``budget - fillers`` cards inside may be left out. The same cards taken through the low and
+    the high ace are listed once, with the fewer fillers, after the others. A pure function of
+    two small numbers, so kept across calls.
     """
     occupied = [rank for rank in range(13) if pattern >> rank & 1]
     if occupied and occupied[0] == 0:
@@ -231,22 +239,21 @@ def _suit_windows(pattern: int, budget: int) -> tuple[_Window, ...]:
             fillers = max(3, span) - count
             if fillers > budget:
                 continue
-            window = tuple(range(first, last + 1))
-            choices = [(window, fillers)]
+            choices: list[tuple[tuple[int, ...], int]] = [((), fillers)]
             if fillers < budget and count > 2:
                 inside = range(first + 1, last)
                 for dropped in range(1, min(budget - fillers, count - 2) + 1):
                     for left_out in combinations(inside, dropped):
-                        kept = tuple(k for k in window if k not in left_out)
-                        choices.append((kept, fillers + dropped))
-            for indices, group_fillers in choices:
+                        choices.append((left_out, fillers + dropped))
+            for left_out, group_fillers in choices:
                 ranks = 0
-                for k in indices:
-                    ranks |= 1 << (occupied[k] % 13)
-                entry = (indices, group_fillers, start)
+                for k in range(first, last + 1):
+                    if k not in left_out:
+                        ranks |= 1 << (occupied[k] % 13)
+                entry = (first, last + 1, left_out, group_fillers, start)
                 if ranks & 1:
                     known = with_ace.get(ranks)
-                    if known is None or group_fillers < known[1]:
+                    if known is None or group_fillers < known[3]:
                         with_ace[ranks] = entry
                 else:
                     found.append(entry)
@@ -332,10 +339,16 @@ class _Hand:
         for places in self.suit_places:
             if places and places[0][0] == 0:
                 places.append((13, places[0][1]))
-        self.options: list[list[_Option]] = [[] for _ in range(n)]
+        self.options: list[list[_Option]] = [] if show_only else [[] for _ in range(n)]
         """Per natural, the groups whose lowest natural it is, in the order listed."""
+        self.show_rows: list[list[_ShowRow]] = [[] for _ in range(n)] if show_only else []
+        """The same groups for a hand that only the show search reads (``show_only``): plain
+        ``(unit, fillers, kind, room)`` tuples, fewest fillers first."""
         self.placeable = self._list_options()
         """Unit bits of the naturals some group could hold; the others are always loose."""
+        if show_only and jokers:
+            for row in self.show_rows:
+                row.sort(key=_row_fillers)
 
     @property
     def jokers(self) -> int:
@@ -382,26 +395,40 @@ class _Hand:
             return 0
         n, values, natural_fields, options = self.n, self.values, self.natural_fields, self.options
         room = 99 if self.limit is None else self.limit
+        show_rows = self.show_rows
+        valued = not self.show_only
+        # Running totals over the places in rank order: a window's cards are a difference of
+        # two of them, less the places left out. The two ace places never meet in one window,
+        # so a sum is the union.
         units = [1 << (2 * t) for _, t in places]
         worth = [values[t] if t < n else 0 for _, t in places]
-        unit_of, worth_of = units.__getitem__, worth.__getitem__
-        valued = not self.show_only
+        unit_upto = [0, *accumulate(units)]
+        worth_upto = [0, *accumulate(worth)]
         placeable = 0
-        for indices, fillers, start in windows:
-            # The two ace places never meet in one window, so a sum is the union.
-            unit = sum(map(unit_of, indices))
+        for low, high, left_out, fillers, start in windows:
+            unit = unit_upto[high] - unit_upto[low]
+            for k in left_out:
+                unit -= units[k]
             natural = unit & natural_fields
             if not natural:
                 continue  # only jokers: placed at the end of the search
             placeable |= natural
-            options[((natural & -natural).bit_length() - 1) >> 1].append(
+            lowest = ((natural & -natural).bit_length() - 1) >> 1
+            kind = _PURE if fillers == 0 else _SEQUENCE
+            if not valued:
+                show_rows[lowest].append((unit, fillers, kind, room - fillers))
+                continue
+            value = worth_upto[high] - worth_upto[low]
+            for k in left_out:
+                value -= worth[k]
+            options[lowest].append(
                 _new_option(
                     _Option,
                     (
                         unit,
                         fillers,
-                        _PURE if fillers == 0 else _SEQUENCE,
-                        sum(map(worth_of, indices)) if valued else 0,
+                        kind,
+                        value,
                         room - fillers,
                         suit,
                         start,
@@ -422,7 +449,7 @@ class _Hand:
         smallest = max(1, 3 - self.jokers)
         if self.limit is None:
             smallest = max(smallest, 2)
-        options = self.options
+        options, show_rows, show_only = self.options, self.show_rows, self.show_only
         placeable = 0
         for rank, suits in by_rank.items():
             worth = NATURAL_VALUES[rank]
@@ -434,6 +461,9 @@ class _Hand:
                         unit |= 1 << (2 * type_index)
                     placeable |= unit
                     # ``chosen`` is in ascending type order: its first is the lowest natural.
+                    if show_only:
+                        show_rows[chosen[0]].append((unit, fillers, _SET, 4 - size - fillers))
+                        continue
                     options[chosen[0]].append(
                         _new_option(
                             _Option,
@@ -657,7 +687,12 @@ class _ShowSearch:
 
     def __init__(self, hand: _Hand) -> None:
         self.hand = hand
-        self.rows = rows = hand.options
+        rows = hand.show_rows
+        if not hand.show_only:
+            rows = [
+                sorted(((o.unit, o.fillers, o.kind, o.room) for o in listed), key=_row_fillers)
+                for listed in hand.options
+            ]
         self.track_room = track_room = hand.limit is not None
         known = 0  # every card found so far to be a possible put-down (see the class doc)
         memo: dict[int, int] = {}
@@ -694,6 +729,8 @@ class _ShowSearch:
             nonzero = (mask | mask >> 1) & low_bits
             result = 0
             everything = nonzero | printed_out
+            # The most fillers a group could take here; the rows list the fewest first.
+            spare = printed + field_sum[mask >> wild_shift] - fillers
             if out_free:
                 if known & everything == everything:
                     memo[key] = 0
@@ -705,13 +742,15 @@ class _ShowSearch:
                     known |= out
             next_state = next_states[state]
             out_bit = out_free << 60
-            for unit, group_fillers, kind, _, group_room, _, _ in rows[type_index]:
+            for unit, group_fillers, kind, group_room in rows[type_index]:
+                if group_fillers > spare:
+                    break
                 if unit & nonzero != unit:
                     continue
                 rest = mask - unit
                 total_fillers = fillers + group_fillers
                 if total_fillers > printed + field_sum[rest >> wild_shift]:
-                    continue
+                    continue  # the group takes wild-rank cards as themselves
                 next_room = min(room + group_room, 31) if track_room else 0
                 state_after = next_state[kind]
                 rest_natural = rest & natural_fields
@@ -780,7 +819,7 @@ class _ShowSearch:
             natural = mask & hand.natural_fields
             type_index = ((natural & -natural).bit_length() - 1) >> 1
             nonzero = (mask | mask >> 1) & hand.low_bits
-            for option in self.rows[type_index]:
+            for option in hand.options[type_index]:
                 unit, group_fillers, kind, _, group_room = option[:5]
                 if unit & nonzero != unit:
                     continue
