@@ -1,16 +1,22 @@
 """What the cluster tests share: server processes of one cluster started on given PostgreSQL and
-Redis URLs, and simulated people playing their seats through real websockets."""
+Redis URLs, and simulated people playing their seats through real websockets.
+
+Every process a test starts (servers, private Redis or PostgreSQL) runs in a process group of
+its own and is killed by the kernel if the test process dies (``PR_SET_PDEATHSIG``), so that an
+interrupted run leaves nothing behind holding ports, data directories or the machine's cores."""
 
 from __future__ import annotations
 
+import ctypes
 import json
 import os
 import random
+import signal
 import socket
 import subprocess
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from contextlib import suppress
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -30,6 +36,76 @@ def free_port() -> int:
         probe.bind(("127.0.0.1", 0))
         port: int = probe.getsockname()[1]
         return port
+
+
+def steady_port() -> int:
+    """A free port below the kernel's range for outgoing connections: a service restarted on
+    it finds it free again (an ephemeral port may meanwhile be taken by any client socket)."""
+    low = int(Path("/proc/sys/net/ipv4/ip_local_port_range").read_text().split()[0])
+    rng = random.Random()
+    for _ in range(200):
+        port = rng.randrange(max(1024, low - 12000), low)
+        with socket.socket() as probe:
+            try:
+                probe.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+            return port
+    raise RuntimeError("no free port below the ephemeral range")
+
+
+PR_SET_PDEATHSIG = 1
+
+
+def _dies_with_parent(sig: int) -> Callable[[], None]:
+    parent = os.getpid()
+
+    def arrange() -> None:  # in the child, after any change of user (which would clear it)
+        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, int(sig))
+        if os.getppid() != parent:  # the parent died before the signal was arranged
+            os._exit(1)
+
+    return arrange
+
+
+def spawn(
+    command: Sequence[str],
+    log: Path,
+    *,
+    env: Mapping[str, str] | None = None,
+    user: str | None = None,
+    death_signal: int = signal.SIGKILL,
+) -> subprocess.Popen[bytes]:
+    """Start ``command`` in a process group of its own, output to ``log``; the kernel sends it
+    ``death_signal`` if this process dies first."""
+    with log.open("ab") as out:
+        return subprocess.Popen(
+            list(command),
+            env=dict(env) if env is not None else None,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            stdin=subprocess.DEVNULL,
+            user=user,
+            group=user,
+            start_new_session=True,
+            preexec_fn=_dies_with_parent(death_signal),
+        )
+
+
+def stop_group(
+    process: subprocess.Popen[bytes], first: int = signal.SIGTERM, grace: float = 10.0
+) -> None:
+    """Stop a process started by :func:`spawn` and everything in its group: ``first``, then
+    SIGKILL after ``grace`` seconds."""
+    for sig, wait in ((first, grace), (signal.SIGKILL, 10.0)):
+        if process.poll() is not None:
+            break
+        with suppress(ProcessLookupError):
+            os.killpg(process.pid, sig)
+        with suppress(subprocess.TimeoutExpired):
+            process.wait(wait)
+    with suppress(ProcessLookupError):  # children left in the group once the leader is gone
+        os.killpg(process.pid, signal.SIGKILL)
 
 
 @dataclass
@@ -72,12 +148,7 @@ class Launcher:
             log = self.logs / f"server-{port}.log"
             command = [str(Path(sys.executable).parent / "cardtable"), "serve"]
             command += ["--port", str(port), "--database-url", self.database_url]
-            process = subprocess.Popen(
-                [*command, "--redis-url", self.redis_url],
-                env=environment,
-                stdout=log.open("wb"),
-                stderr=subprocess.STDOUT,
-            )
+            process = spawn([*command, "--redis-url", self.redis_url], log, env=environment)
             started.append(Server(port, process, log))
         self.servers += started
         for server in started:
@@ -95,13 +166,10 @@ class Launcher:
         """Stop every server started (terminate, then kill)."""
         for server in self.servers:
             if server.process.poll() is None:
-                server.process.terminate()
+                with suppress(ProcessLookupError):
+                    os.killpg(server.process.pid, signal.SIGTERM)
         for server in self.servers:
-            with suppress(subprocess.TimeoutExpired):
-                server.process.wait(10)
-            if server.process.poll() is None:
-                server.process.kill()
-                server.process.wait(5)
+            stop_group(server.process, grace=10.0)
 
 
 @dataclass
@@ -134,9 +202,15 @@ class Person:
         message: dict[str, Any] = json.loads(self.ws.recv(timeout=timeout))
         return message
 
-    def receive_state(self) -> dict[str, Any]:
+    def receive_state(self, within: float = 2 * MESSAGE_SECONDS) -> dict[str, Any]:
+        """The next state, skipping the errors a page may get meanwhile, within ``within``
+        seconds."""
+        deadline = time.monotonic() + within
         while True:
-            message = self.receive()
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise TimeoutError(f"no state in {within:.0f} s")
+            message = self.receive(timeout=min(MESSAGE_SECONDS, left))
             if message["type"] == "state":
                 self.seen.append(message)
                 return message
@@ -200,10 +274,11 @@ def play_until(
     done: Callable[[dict[str, Any]], bool],
     *,
     calm: bool = False,
+    within: float = 240.0,
 ) -> None:
     """Everyone plays random legal moves in turn (``calm`` ones, see :meth:`Person.act`) until
-    ``done`` holds for every person's view."""
-    deadline = time.monotonic() + 240
+    ``done`` holds for every person's view, within ``within`` seconds."""
+    deadline = time.monotonic() + within
     while not all(done(person.state) for person in people):
         assert time.monotonic() < deadline, [p.state.get("version") for p in people]
         acted = False
