@@ -10,11 +10,12 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from sqlalchemy import bindparam, create_engine, text
 
 from cardtable.server.context import context_of
 from cardtable.server.identity import COOKIE_NAME
 from cardtable.server.options import DEFAULT_OPTIONS
-from cardtable.storage import RecordEvent
+from cardtable.storage import Database, RecordEvent, load_table
 
 from .conftest import cookie_of, new_table, owner_of, play_to_end, receive, visitor, wait_for_turn
 
@@ -115,6 +116,50 @@ def test_a_finished_game_stays_finished_after_a_restart(
     assert restarted.get("/api/tables").json() == []
     assert restarted.get("/api/record").json() == tables
     assert final["result"] is not None
+
+
+def test_a_game_whose_last_move_was_stored_but_not_its_end_is_finished_when_loaded(
+    client: TestClient, make_client: Callable[..., TestClient], db_url: str
+) -> None:
+    # The process that made the last move stopped right after storing it: neither the
+    # finished status nor the game's record were stored.
+    table_id = new_table(client, "indecision", rules={"target_score": 25}, seed=5)
+    with client.websocket_connect(f"/ws/tables/{table_id}") as ws:
+        final = play_to_end(ws, random.Random(5))
+    assert final["result"] is not None
+    record = client.get("/api/record").json()
+    assert record["indecision"]["games_played"] == 1
+    engine = create_engine(db_url)
+    with engine.begin() as connection:
+        connection.execute(
+            text("UPDATE game_tables SET status = 'playing', result = NULL WHERE id = :id"),
+            {"id": table_id},
+        )
+        keys = connection.execute(
+            text("SELECT key FROM record_events WHERE key LIKE :prefix"),
+            {"prefix": f"{table_id}:%"},
+        ).scalars()
+        parts = [key.split(":") for key in keys]
+        last_deal = max(int(number) for _, kind, number in parts if kind == "deal")
+        ended = [":".join(p) for p in parts if p[1] == "game" or p[1:] == ["deal", str(last_deal)]]
+        assert len(ended) == 2  # the last move ended the last deal and the game
+        connection.execute(
+            text("DELETE FROM record_events WHERE key IN :keys").bindparams(
+                bindparam("keys", expanding=True)
+            ),
+            {"keys": ended},
+        )
+    engine.dispose()
+    restarted = _restart(make_client, client)
+    assert restarted.get("/api/record").json()["indecision"]["games_played"] == 0
+    with restarted.websocket_connect(f"/ws/tables/{table_id}") as ws:
+        assert receive(ws)["result"] == final["result"]
+    assert restarted.get("/api/record").json() == record
+    again = _restart(make_client, restarted)
+    assert again.get("/api/tables").json() == []
+    assert again.get("/api/record").json() == record
+    stored = load_table(Database(db_url), table_id)
+    assert stored is not None and stored.status == "finished"
 
 
 def _played(record: dict[str, Any]) -> dict[str, Any]:

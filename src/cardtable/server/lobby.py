@@ -380,7 +380,9 @@ class Lobby:
         )
         if stored.actions:
             owner.last_outcomes = (owner.version, outcomes)
-        await people_tables.load_room(self.store, owner)
+        await people_tables.load_room(self.store, owner)  # before settling: the record's marks
+        if stored.actions:
+            await owner.settle_after_load()
         if stored.owner_id not in self.options:
             profile = await asyncio.to_thread(storage.get_profile, self.db, stored.owner_id)
             if profile is not None:

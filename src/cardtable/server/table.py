@@ -50,7 +50,14 @@ from cardtable.server.people import TAKEOVER_LEVEL, WAITING, Presence, Room
 from cardtable.server.seating import Seat
 from cardtable.server.spectate import onlooker_seat, spectator_view
 from cardtable.server.summary import summarize
-from cardtable.storage import ABANDONED, FINISHED, LogStore, RecordEvent, StorageError
+from cardtable.storage import (
+    ABANDONED,
+    FINISHED,
+    PLAYING,
+    LogStore,
+    RecordEvent,
+    StorageError,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -495,6 +502,31 @@ class TableOwner:
 
             await after_move(self)
         await self.broadcast()
+
+    async def settle_after_load(self) -> None:
+        """Finish what a process that stopped right after storing this table's last move
+        (killed, or cut off from its database) may have left undone: the record of the deal
+        or game that move ended (each event is stored at most once, so sending it again
+        changes nothing if it was stored) and, when it ended the game, the finished status
+        and result."""
+        version, outcomes = self.last_outcomes
+        if outcomes and version == self.version:
+            try:
+                await self._record(outcomes)
+            except Exception:
+                logger.exception("table %s: the end of a deal could not be recorded", self.table_id)
+        result = self.engine.result(self.state)
+        if self.status != PLAYING:
+            return
+        if result is None and self.engine.current_player(self.state) != TERMINAL:
+            return
+        self.status = FINISHED
+        try:
+            await self.store.set_status(
+                self.table_id, FINISHED, None if result is None else result.to_json()
+            )
+        except Exception:
+            logger.exception("table %s: could not store the finished game", self.table_id)
 
     async def _record(self, outcomes: Sequence[Outcome]) -> None:
         for seat, profile in self.seated.items():
