@@ -10,9 +10,9 @@ import logging
 import os
 import secrets
 from collections.abc import Coroutine
-from typing import Any
+from typing import Any, Final
 
-from redis.asyncio import Redis
+from redis.asyncio import BlockingConnectionPool, Redis
 
 from cardtable.server.cluster.lease import Leases
 from cardtable.server.cluster.relay import Relay
@@ -23,14 +23,27 @@ from cardtable.storage import Database, DatabaseLogStore
 
 logger = logging.getLogger(__name__)
 
+REDIS_CONNECTIONS: Final = 100
+"""Connections to Redis one process opens at most."""
+REDIS_WAIT_SECONDS: Final = 5.0
+"""How long a command waits for a free connection before it fails."""
+
 
 class Cluster:
     """The cluster side of one server process."""
 
     def __init__(self, db: Database, redis_url: str, settings: Settings) -> None:
-        self.redis: Redis = Redis.from_url(
-            redis_url, socket_timeout=2.0, socket_connect_timeout=2.0, health_check_interval=10
+        # A command that finds every connection busy waits for one instead of failing: with
+        # many sockets, views are published faster than the pool's connections turn over.
+        pool = BlockingConnectionPool.from_url(
+            redis_url,
+            max_connections=REDIS_CONNECTIONS,
+            timeout=REDIS_WAIT_SECONDS,
+            socket_timeout=2.0,
+            socket_connect_timeout=2.0,
+            health_check_interval=10,
         )
+        self.redis: Redis = Redis.from_pool(pool)
         holder = f"{os.getpid()}-{secrets.token_hex(4)}"
         self.leases = Leases(self.redis, ttl=settings.lease_seconds, holder=holder)
         self.store = LeasedLogStore(DatabaseLogStore(db), self.leases)
