@@ -5,25 +5,33 @@ Each table seats one simulated person and one or two computer players (level eas
 the tables play flat out), the three games in turn; the person's page holds ``--sockets``
 websockets to the table (as several tabs and devices would), one of which plays. Connections
 go through the one port, so the kernel spreads them over the workers: most tables have pages on
-a worker that does not own them, and those views travel through the relay.
+a worker that does not own them, and those views travel through the relay. The simulated people
+run in ``--client-processes`` processes of their own (asyncio, one event loop each), apart from
+the server; every figure comes with the CPU the clients, the server's workers and the whole
+machine used meanwhile, and the load average.
 
 1. **Load** at 1 and 2 workers: actions per second (every stored move, people's and computer
    players', from the server's ``/metrics``) and the person's action-to-view latency: from
    sending an action to the moment every one of the table's sockets has the new view (median,
-   99th percentile).
+   99th percentile); the event loop's lag in the workers (``cardtable_event_loop_lag_seconds``,
+   sampled by each worker every second) and the computer players' thinking time meanwhile.
 2. **Chaos** (``--only chaos``): 2 workers under the same load, a random worker killed
    (SIGKILL) every ``--kill-every`` seconds for ``--chaos-seconds``; uvicorn starts it again.
-   Pages whose socket died connect again with back-off, as the browser page does. Reported:
-   actions the person saw acknowledged (a state whose last move is theirs) but missing from the
-   stored log; stored moves of the person that the person never sent for that move number
-   (applied twice or made up); tables that made no progress in the 30 s after the last kill;
-   and the longest time any table's pages waited for a view while the table was someone's to
-   move (the time without an owner, at most).
+   Pages whose socket died connect again with back-off, as the browser page does, and send
+   their move again if the table still waits for it. The figures come from the server's side:
+   just before each kill the benchmark reads which tables the victim holds the Redis lease of;
+   from the kill on it watches those leases (every 50 ms) and the tables' stored move counts
+   (every 200 ms). Reported: actions the person saw acknowledged (a state whose last move is
+   theirs) but missing from the stored log; stored moves of the person that the person never
+   sent for that move number (applied twice or made up); tables that did not recover (still
+   unfinished at the end and without a stored move since the kill); the time from the kill to
+   the table's lease being taken by another process (its time without an owner) and to the
+   first move stored by the new owner, as distributions over every table of every kill.
 
 Every process runs on this machine: the clients share its two cores with the server, so the
 figures are a floor. Reproduce (PostgreSQL and Redis up, as ``make services`` leaves them)::
 
-    .venv/bin/python -m benchmarks.bench_cluster --tables 200 --sockets 5 --seconds 40
+    .venv/bin/python -m benchmarks.bench_cluster --only load --tables 200 --sockets 5
     .venv/bin/python -m benchmarks.bench_cluster --only chaos --tables 200 --sockets 5
 """
 
@@ -43,6 +51,7 @@ import socket
 import statistics
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Sequence
 from contextlib import suppress
@@ -51,10 +60,12 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-from sqlalchemy import create_engine, text
+import redis
+from sqlalchemy import bindparam, create_engine, text
 from websockets.asyncio.client import ClientConnection, connect
 
 from cardtable import storage
+from cardtable.games.contract import TERMINAL
 from cardtable.registry import get_engine
 
 POSTGRES_URL = os.environ.get(
@@ -64,11 +75,36 @@ REDIS_URL = os.environ.get("CARDTABLE_TEST_REDIS_URL", "redis://127.0.0.1:6379/0
 COOKIE = "cardtable_profile"
 GAMES = [("indian-rummy", 2), ("indecision", 2), ("declaration-rummy", 3)]
 RETRY_DELAYS = [0.25, 0.5, 1.0, 2.0]
+SETUPS_AT_ONCE = 20
+"""Tables one client process sets up at a time (all at once, the first requests time out on a
+busy machine and the setup takes longer)."""
+TICKS = os.sysconf("SC_CLK_TCK")
+KEEP_SCHEMA = False
+"""Leave each run's PostgreSQL schema in place, to look into its tables afterwards."""
 
 
 def percentile(values: Sequence[float], fraction: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, max(0, round(fraction * len(ordered)) - 1))]
+
+
+def load_average() -> float:
+    return os.getloadavg()[0]
+
+
+def process_cpu(pid: int) -> float:
+    """CPU seconds (user and system) a process has used, 0 if it is gone."""
+    with suppress(OSError, IndexError, ValueError):
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / TICKS
+    return 0.0
+
+
+def machine_cpu() -> tuple[float, float]:
+    """Busy and total CPU seconds of the whole machine (all cores) since boot."""
+    numbers = [int(n) for n in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    idle = numbers[3] + numbers[4]  # idle, iowait
+    return (sum(numbers[:8]) - idle) / TICKS, sum(numbers[:8]) / TICKS
 
 
 # --- the server -----------------------------------------------------------------------------
@@ -97,18 +133,64 @@ class Cluster:
                     found.append(int(entry.name))
         return found
 
-    def actions(self) -> float:
-        body = httpx.get(f"{self.url}/metrics", timeout=10).text
-        return sum(
-            float(value)
-            for value in re.findall(r"^cardtable_actions_total\{[^}]*\} (\S+)$", body, re.M)
-        )
+    def cpu(self) -> float:
+        """CPU seconds of the supervisor and its live workers."""
+        return process_cpu(self.process.pid) + sum(process_cpu(pid) for pid in self.workers())
+
+    def metrics(self) -> dict[str, float]:
+        """Every sample of ``/metrics``, by name with its labels."""
+        body = httpx.get(f"{self.url}/metrics", timeout=30).text
+        samples = {}
+        for line in body.splitlines():
+            if line and not line.startswith("#"):
+                name, value = line.rsplit(" ", 1)
+                samples[name] = float(value)
+        return samples
+
+
+def total(samples: dict[str, float], name: str) -> float:
+    """The sum of a metric over its labels."""
+    return sum(v for k, v in samples.items() if k == name or k.startswith(name + "{"))
+
+
+def histogram(before: dict[str, float], after: dict[str, float], name: str) -> dict[str, Any]:
+    """What a histogram recorded between two scrapes (summed over its other labels): the
+    number of samples, their mean, and the cumulative count at each bucket bound."""
+    buckets: dict[float, float] = {}
+    for key, value in after.items():
+        match = re.match(rf'^{name}_bucket\{{(?:.*,)?le="([^"]+)"', key)
+        if match:
+            bound = float(match.group(1))
+            buckets[bound] = buckets.get(bound, 0.0) + value - before.get(key, 0.0)
+    count = total(after, f"{name}_count") - total(before, f"{name}_count")
+    summed = total(after, f"{name}_sum") - total(before, f"{name}_sum")
+    return {
+        "count": count,
+        "mean": summed / count if count else 0.0,
+        "buckets": sorted(buckets.items()),
+    }
+
+
+def bucket_quantile(recorded: dict[str, Any], fraction: float) -> float:
+    """The upper bound of the bucket holding the ``fraction`` quantile."""
+    for bound, cumulative in recorded["buckets"]:
+        if recorded["count"] and cumulative >= fraction * recorded["count"]:
+            return float(bound)
+    return float("inf")
+
+
+def share_above(recorded: dict[str, Any], bound: float) -> float:
+    """The share of samples above a bucket bound."""
+    below = dict(recorded["buckets"]).get(bound, 0.0)
+    return 1 - below / recorded["count"] if recorded["count"] else 0.0
 
 
 def start_cluster(workers: int, database_url: str, log: Path) -> Cluster:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
+    # Limits raised for the benchmark only: its people play flat out, each with one profile
+    # holding several sockets and starting table after table.
     environment = {
         **os.environ,
         "CARDTABLE_BOT_DELAY_SCALE": "0",
@@ -119,9 +201,12 @@ def start_cluster(workers: int, database_url: str, log: Path) -> Cluster:
     }
     command = [str(Path(sys.executable).parent / "cardtable"), "serve", "--port", str(port)]
     command += ["--workers", str(workers), "--database-url", database_url, "--redis-url", REDIS_URL]
-    process = subprocess.Popen(
-        command, env=environment, stdout=log.open("wb"), stderr=subprocess.STDOUT
-    )
+    # A process group of its own: stopping it stops the workers and their children too (a
+    # killed worker's children outlive it otherwise).
+    with log.open("wb") as out:
+        process = subprocess.Popen(
+            command, env=environment, stdout=out, stderr=subprocess.STDOUT, start_new_session=True
+        )
     cluster = Cluster(port, process)
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline:
@@ -131,6 +216,7 @@ def start_cluster(workers: int, database_url: str, log: Path) -> Cluster:
             if ready and started >= workers:
                 return cluster
         time.sleep(0.3)
+    stop_cluster(cluster)
     raise RuntimeError(f"the cluster did not start:\n{log.read_text()}")
 
 
@@ -141,6 +227,8 @@ def stop_cluster(cluster: Cluster) -> None:
     except subprocess.TimeoutExpired:
         cluster.process.kill()
         cluster.process.wait(10)
+    with suppress(ProcessLookupError):  # whatever is left in its group
+        os.killpg(cluster.process.pid, signal.SIGKILL)
 
 
 # --- the simulated people -------------------------------------------------------------------
@@ -157,16 +245,22 @@ class Page:
     changed: asyncio.Event = field(default_factory=asyncio.Event)
     ws: ClientConnection | None = None
     acks: dict[int, str] = field(default_factory=dict)
-    last_new: float = field(default_factory=time.perf_counter)
+    connects: int = 0
+    states: int = 0
+    """State messages received (the server sends the table again after a reconnection or a
+    takeover)."""
+    errors: int = 0
+    """Error messages received (a move refused: stale, or the table's owner unreachable)."""
 
     async def run(self, clock: dict[str, float], seat: list[int]) -> None:
         attempt = 0
         while time.perf_counter() < clock["stop"]:
             try:
                 async with connect(
-                    self.url, additional_headers=self.headers, open_timeout=10
+                    self.url, additional_headers=self.headers, open_timeout=30
                 ) as ws:
                     self.ws = ws
+                    self.connects += 1
                     attempt = 0
                     while time.perf_counter() < clock["stop"]:
                         try:
@@ -175,8 +269,12 @@ class Page:
                         except TimeoutError:
                             continue
                         message = json.loads(raw)
+                        if message["type"] == "error":
+                            self.errors += 1
+                            self.changed.set()
                         if message["type"] != "state":
                             continue
+                        self.states += 1
                         version = message["version"]
                         now = time.perf_counter()
                         if version not in self.seen_at:
@@ -185,13 +283,12 @@ class Page:
                         if last is not None and seat and last["seat"] == seat[0]:
                             self.acks[version - 1] = last["action"]
                         if self.state is None or version >= self.state["version"]:
-                            if self.state is None or version > self.state["version"]:
-                                self.last_new = now
                             self.state = message
                         self.changed.set()
             except Exception:
                 pass
             self.ws = None
+            self.changed.set()
             await asyncio.sleep(RETRY_DELAYS[min(attempt, len(RETRY_DELAYS) - 1)])
             attempt += 1
 
@@ -200,8 +297,12 @@ class Page:
 class TableRun:
     table_id: str
     seat: int
-    sent: dict[int, str] = field(default_factory=dict)
+    sent: dict[int, list[str]] = field(default_factory=dict)
+    """The moves sent for each move number (a move sent again after a reconnection counts
+    once per sending)."""
     acked: dict[int, str] = field(default_factory=dict)
+    ended: str = ""
+    """Why the person stopped playing: the game's result, the time, or an error."""
 
 
 async def retrying(call: Any, clock: dict[str, float]) -> Any:
@@ -219,146 +320,220 @@ async def retrying(call: Any, clock: dict[str, float]) -> Any:
         attempt += 1
 
 
+async def play(
+    table: TableRun,
+    pages: list[Page],
+    rng: random.Random,
+    clock: dict[str, float],
+    out: dict[str, Any],
+) -> None:
+    """The person plays the table until it ends or the time is up."""
+    player = pages[0]
+    while time.perf_counter() < clock["stop"]:
+        state = player.state
+        if state is not None and state["result"] is not None:
+            return
+        if state is None or state["to_move"] != table.seat or not state["legal"] or not player.ws:
+            player.changed.clear()
+            with suppress(TimeoutError):
+                await asyncio.wait_for(player.changed.wait(), 1.0)
+            continue
+        version = state["version"]
+        earlier = table.sent.get(version, [])
+        action = earlier[-1] if earlier and earlier[-1] in state["legal"] else None
+        action = action if action is not None else rng.choice(state["legal"])
+        states, errors = player.states, player.errors
+        sent = time.perf_counter()
+        try:
+            await player.ws.send(
+                json.dumps({"type": "action", "version": version, "action": action})
+            )
+        except Exception:  # the socket is closing: wait for the page to connect again
+            player.changed.clear()
+            with suppress(TimeoutError):
+                await asyncio.wait_for(player.changed.wait(), 0.25)
+            continue
+        table.sent.setdefault(version, []).append(action)
+        answered = False
+        while time.perf_counter() < clock["stop"]:
+            if all(max(page.seen_at, default=-1) > version for page in pages):
+                answered = True
+                break
+            player.changed.clear()
+            with suppress(TimeoutError):
+                await asyncio.wait_for(player.changed.wait(), 0.05)
+            again = (player.states, player.errors) != (states, errors)
+            if again and player.state is not None and player.state["version"] == version:
+                # The move was refused (the page shows why), or the table was sent again
+                # unchanged (the socket came back, or another process took the table over):
+                # the person, still to move, moves again (refused as stale if the first one
+                # was applied after all).
+                if player.errors != errors:
+                    await asyncio.sleep(0.25)  # reading the message
+                break
+            if time.perf_counter() - sent > 15:  # refused: look at the table again
+                break
+        if answered and clock["start"] <= sent <= clock["stop"]:
+            arrivals = [page.seen_at[version + 1] for page in pages if version + 1 in page.seen_at]
+            if len(arrivals) == len(pages):
+                out["latency"].append(max(arrivals) - sent)
+
+
 async def person(
-    base: str, index: int, sockets: int, clock: dict[str, float], out: dict[str, Any]
+    base: str,
+    index: int,
+    sockets: int,
+    clock: dict[str, float],
+    setups: asyncio.Semaphore,
+    out: dict[str, Any],
 ) -> None:
     rng = random.Random(index)
     game, players = GAMES[index % len(GAMES)]
-    async with httpx.AsyncClient(base_url=base, headers={"Origin": base}, timeout=30) as http:
-        await retrying(lambda: http.post("/api/profile"), clock)
-        headers = {"Cookie": f"{COOKIE}={http.cookies[COOKIE]}", "Origin": base}
+    async with httpx.AsyncClient(base_url=base, headers={"Origin": base}, timeout=60) as http:
         counted = False
+        async with setups:
+            await retrying(lambda: http.post("/api/profile"), clock)
+        headers = {"Cookie": f"{COOKIE}={http.cookies[COOKIE]}", "Origin": base}
         while time.perf_counter() < clock["stop"]:
             spec = {
                 "game": game,
                 "seats": [{"kind": "human"}] + [{"kind": "bot", "level": "easy"}] * (players - 1),
             }
-            created = await retrying(functools.partial(http.post, "/api/tables", json=spec), clock)
-            table = TableRun(created.json()["table_id"], created.json()["seat"])
-            out["tables"].append(table)
-            url = base.replace("http", "ws") + f"/ws/tables/{table.table_id}"
-            pages = [Page(url, headers) for _ in range(sockets)]
-            seat = [table.seat]
-            readers = [asyncio.create_task(page.run(clock, seat)) for page in pages]
-            player = pages[0]
-            try:
+            async with setups if not counted else _nothing():
+                created = await retrying(
+                    functools.partial(http.post, "/api/tables", json=spec), clock
+                )
+                table = TableRun(created.json()["table_id"], created.json()["seat"])
+                out["tables"].append(table)
+                url = base.replace("http", "ws") + f"/ws/tables/{table.table_id}"
+                pages = [Page(url, headers) for _ in range(sockets)]
+                readers = [asyncio.create_task(page.run(clock, [table.seat])) for page in pages]
                 while not counted and not all(page.state is not None for page in pages):
                     await asyncio.sleep(0.05)
+            try:
                 if not counted:
                     counted = True
                     out["ready"] += 1
                     while clock["start"] == float("inf"):  # everyone starts playing together
-                        await asyncio.sleep(0.1)
-                while time.perf_counter() < clock["stop"]:
-                    state = player.state
-                    if state is not None and state["result"] is not None:
-                        break
-                    if (
-                        state is None
-                        or state["to_move"] != table.seat
-                        or not state["legal"]
-                        or player.ws is None
-                    ):
-                        player.changed.clear()
-                        with suppress(TimeoutError):
-                            await asyncio.wait_for(player.changed.wait(), 1.0)
-                        continue
-                    version = state["version"]
-                    action = rng.choice(state["legal"])
-                    sent = time.perf_counter()
-                    try:
-                        await player.ws.send(
-                            json.dumps({"type": "action", "version": version, "action": action})
-                        )
-                    except Exception:
-                        continue
-                    table.sent[version] = action
-                    while time.perf_counter() < clock["stop"]:
-                        if all(max(page.seen_at, default=-1) > version for page in pages):
-                            break
-                        player.changed.clear()
-                        with suppress(TimeoutError):
-                            await asyncio.wait_for(player.changed.wait(), 0.05)
-                        # Refused, or lost with its process: give up on it after a while.
-                        if time.perf_counter() - sent > 15:
-                            break
-                    else:
-                        break
-                    arrivals = [page.seen_at.get(version + 1) for page in pages]
-                    if all(arrivals) and clock["start"] <= sent <= clock["stop"]:
-                        out["latency"].append(max(a for a in arrivals if a) - sent)
-                    wait = (
-                        max(
-                            page.seen_at.get(version + 1, time.perf_counter()) for page in pages[:1]
-                        )
-                        - sent
-                    )
-                    out["waits"].append((sent, wait))
+                        await asyncio.sleep(0.05)
+                await play(table, pages, rng, clock, out)
+                state = pages[0].state
+                table.ended = (
+                    "time" if state is None or state["result"] is None else "result"
+                ) + f" at version {None if state is None else state['version']}"
+            except Exception as exc:
+                table.ended = f"error: {exc!r}"
+                raise
             finally:
                 for page in pages:
-                    for version, notation in page.acks.items():
-                        table.acked[version] = notation
-                    out["progress"].setdefault(table.table_id, page.last_new)
-                    out["progress"][table.table_id] = max(
-                        out["progress"][table.table_id], page.last_new
-                    )
+                    table.acked.update(page.acks)
+                    out["reconnects"] += max(0, page.connects - 1)
                 for reader in readers:
                     reader.cancel()
                 await asyncio.gather(*readers, return_exceptions=True)
 
 
+class _nothing:
+    async def __aenter__(self) -> None:
+        return None
+
+    async def __aexit__(self, *_: object) -> None:
+        return None
+
+
 def client_process(
-    base: str, tables: int, sockets: int, seconds: float, ready: Any, queue: Any
+    base: str, indices: list[int], sockets: int, seconds: float, ready: Any, go: Any, queue: Any
 ) -> None:
-    """The simulated people: every table set up and playing, then ``ready`` is set and the
-    measured ``seconds`` begin."""
+    """Some of the simulated people: every table set up and playing, then ``ready`` is set;
+    the measured ``seconds`` begin when ``go`` is."""
 
     async def main() -> dict[str, Any]:
-        out: dict[str, Any] = {
-            "tables": [],
-            "latency": [],
-            "waits": [],
-            "progress": {},
-            "ready": 0,
-        }
+        out: dict[str, Any] = {"tables": [], "latency": [], "ready": 0, "reconnects": 0}
         clock = {"start": float("inf"), "stop": float("inf")}
+        cpu = {"start": 0.0, "stop": 0.0}
+        setups = asyncio.Semaphore(SETUPS_AT_ONCE)
 
-        async def start_when_ready() -> None:
-            deadline = time.perf_counter() + 300  # a table that cannot be set up is left out
-            while out["ready"] < tables and time.perf_counter() < deadline:
+        async def start_together() -> None:
+            deadline = time.perf_counter() + 600  # a table that cannot be set up is left out
+            while out["ready"] < len(indices) and time.perf_counter() < deadline:
                 await asyncio.sleep(0.1)
+            ready.set()
+            while not go.is_set():
+                await asyncio.sleep(0.02)
+            cpu["start"] = time.process_time()
             clock["start"] = time.perf_counter()
             clock["stop"] = clock["start"] + seconds
-            ready.set()
+            await asyncio.sleep(seconds)
+            cpu["stop"] = time.process_time()
 
         await asyncio.gather(
-            start_when_ready(),
-            *(person(base, index, sockets, clock, out) for index in range(tables)),
+            start_together(),
+            *(person(base, index, sockets, clock, setups, out) for index in indices),
             return_exceptions=True,
         )
         return {
             "latency": out["latency"],
             "tables": [(t.table_id, t.seat, t.sent, t.acked) for t in out["tables"]],
-            "progress": {k: v - clock["stop"] for k, v in out["progress"].items()},
-            "waits": [(s - clock["start"], w) for s, w in out["waits"]],
+            "ended": {t.table_id: t.ended for t in out["tables"]},
+            "ready": out["ready"],
+            "reconnects": out["reconnects"],
+            "cpu": cpu["stop"] - cpu["start"],
         }
 
     queue.put(asyncio.run(main()))
 
 
-def run_clients(
-    base: str, tables: int, sockets: int, seconds: float
-) -> tuple[multiprocessing.Process, Any, Any]:
-    """Start the people's process; it, the event set when the measured time begins, and the
-    queue of its results."""
+@dataclass
+class Clients:
+    processes: list[Any]
+    ready: list[Any]
+    go: Any
+    results: Any
+
+    def wait_ready(self, timeout: float) -> None:
+        deadline = time.monotonic() + timeout
+        for event in self.ready:
+            if not event.wait(max(0.0, deadline - time.monotonic())):
+                raise RuntimeError(f"the tables were not all set up in {timeout:.0f} s")
+
+    def collect(self, timeout: float) -> dict[str, Any]:
+        parts = [self.results.get(timeout=timeout) for _ in self.processes]
+        for process in self.processes:
+            process.join(60)
+        return {
+            "latency": [x for part in parts for x in part["latency"]],
+            "tables": [x for part in parts for x in part["tables"]],
+            "ended": {k: v for part in parts for k, v in part["ended"].items()},
+            "ready": sum(part["ready"] for part in parts),
+            "reconnects": sum(part["reconnects"] for part in parts),
+            "cpu": sum(part["cpu"] for part in parts),
+        }
+
+    def stop(self) -> None:
+        for process in self.processes:
+            if process.is_alive():
+                process.kill()
+
+
+def run_clients(base: str, tables: int, sockets: int, seconds: float, processes: int) -> Clients:
+    """Start the people's processes, each with its share of the tables."""
     context = multiprocessing.get_context("spawn")
     results = context.Queue()
-    ready = context.Event()
-    process = context.Process(
-        target=client_process, args=(base, tables, sockets, seconds, ready, results), daemon=True
-    )
-    process.start()
-    return process, ready, results
+    go = context.Event()
+    started = []
+    ready = []
+    for part in range(processes):
+        event = context.Event()
+        indices = list(range(part, tables, processes))
+        process = context.Process(
+            target=client_process,
+            args=(base, indices, sockets, seconds, event, go, results),
+            daemon=True,
+        )
+        process.start()
+        started.append(process)
+        ready.append(event)
+    return Clients(started, ready, go, results)
 
 
 # --- the runs ---------------------------------------------------------------------------------
@@ -374,63 +549,187 @@ def fresh_database() -> tuple[str, str]:
 
 
 def drop_database(schema: str) -> None:
+    if KEEP_SCHEMA:
+        print(f"  the run's tables are kept in the schema {schema}", flush=True)
+        return
     engine = create_engine(POSTGRES_URL)
     with engine.begin() as connection:
         connection.execute(text(f"DROP SCHEMA {schema} CASCADE"))
     engine.dispose()
 
 
-def load(workers: int, tables: int, sockets: int, seconds: float, log: Path) -> dict[str, Any]:
+@dataclass
+class Window:
+    """CPU and load over a measured window."""
+
+    seconds: float
+    server: float
+    machine: float
+    load_start: float
+    load_end: float = 0.0
+    _started: float = 0.0
+    _server: float = 0.0
+    _machine: float = 0.0
+
+    @classmethod
+    def begin(cls, cluster: Cluster) -> Window:
+        busy, _ = machine_cpu()
+        window = cls(0.0, 0.0, 0.0, load_average())
+        window._started, window._server, window._machine = time.monotonic(), cluster.cpu(), busy
+        return window
+
+    def end(self, cluster: Cluster) -> None:
+        self.seconds = time.monotonic() - self._started
+        self.server = (cluster.cpu() - self._server) / self.seconds
+        self.machine = (machine_cpu()[0] - self._machine) / self.seconds
+        self.load_end = load_average()
+
+
+def load(
+    workers: int, tables: int, sockets: int, seconds: float, processes: int, log: Path
+) -> dict[str, Any]:
     url, schema = fresh_database()
     cluster = start_cluster(workers, url, log)
+    clients = None
     try:
-        process, ready, results = run_clients(cluster.url, tables, sockets, seconds)
-        if not ready.wait(600):
-            raise RuntimeError("the tables were not all set up in 10 minutes")
-        before = cluster.actions()
+        began = time.monotonic()
+        clients = run_clients(cluster.url, tables, sockets, seconds, processes)
+        clients.wait_ready(900)
+        setup = time.monotonic() - began
+        before = cluster.metrics()
+        window = Window.begin(cluster)
+        clients.go.set()
         time.sleep(seconds)
-        after = cluster.actions()
-        result = results.get(timeout=300)
-        process.join(60)
+        window.end(cluster)
+        after = cluster.metrics()
+        result = clients.collect(300)
     finally:
+        if clients is not None:
+            clients.stop()
         stop_cluster(cluster)
         drop_database(schema)
     latency = result["latency"]
     return {
         "workers": workers,
-        "actions_per_second": (after - before) / seconds,
+        "setup_s": setup,
+        "ready": result["ready"],
+        "sockets_open": total(before, "cardtable_connected_sockets"),
+        "actions_per_second": (
+            total(after, "cardtable_actions_total") - total(before, "cardtable_actions_total")
+        )
+        / seconds,
         "median_ms": statistics.median(latency) * 1000,
         "p99_ms": percentile(latency, 0.99) * 1000,
         "measured": len(latency),
+        "loop_lag": histogram(before, after, "cardtable_event_loop_lag_seconds"),
+        "bot_thinking": histogram(before, after, "cardtable_bot_thinking_seconds"),
+        "clients_cpu": result["cpu"] / seconds,
+        "window": window,
     }
 
 
-def chaos(
-    tables: int, sockets: int, seconds: float, kill_every: float, log: Path
-) -> dict[str, Any]:
-    url, schema = fresh_database()
-    cluster = start_cluster(2, url, log)
-    tail = 30.0
-    rng = random.Random(14)
-    kills: list[float] = []
+@dataclass
+class Watch:
+    """One table the killed worker held, watched from the kill on."""
+
+    table_id: str
+    holder: str
+    killed_at: float
+    moves: int
+    owned_at: float | None = None
+    moved_at: float | None = None
+
+
+class Watcher:
+    """Which tables each killed worker held, and when each got an owner and a move again."""
+
+    def __init__(self, database_url: str) -> None:
+        self.redis = redis.Redis.from_url(REDIS_URL, decode_responses=True)
+        self.engine = create_engine(database_url)
+        self.watches: list[Watch] = []
+        self.finished_at_kill = 0
+        self._stop = threading.Event()
+        self._lock = threading.Lock()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+        self._thread.start()
+
+    def leases_of(self, pid: int) -> dict[str, str]:
+        """The tables whose lease the worker ``pid`` holds, with its holder name."""
+        keys = list(self.redis.scan_iter("cardtable:lease:*", count=1000))
+        values = self.redis.mget(keys) if keys else []
+        held = {}
+        for key, value in zip(keys, values, strict=True):
+            if value is not None and value.startswith(f"{pid}-"):
+                held[key.rsplit(":", 1)[1]] = value.rsplit(":", 1)[0]
+        return held
+
+    def stored(self, table_ids: Sequence[str]) -> dict[str, tuple[int, str]]:
+        """Each table's stored move count and status; "over" for a game whose stored log has
+        ended (nobody is to move) while its status still says "playing" (the process that made
+        the last move stopped before it stored the end)."""
+        query = text(
+            "SELECT id, moves, status, to_move FROM game_tables WHERE id IN :ids"
+        ).bindparams(bindparam("ids", expanding=True))
+        with self.engine.connect() as connection:
+            rows = connection.execute(query, {"ids": list(table_ids)}).all()
+        return {
+            row[0]: (row[1], "over" if row[2] == "playing" and row[3] == TERMINAL else row[2])
+            for row in rows
+        }
+
+    def kill(self, pid: int) -> None:
+        """Kill a worker and watch the tables it held."""
+        held = self.leases_of(pid)
+        os.kill(pid, signal.SIGKILL)
+        killed_at = time.monotonic()
+        stored = self.stored(list(held)) if held else {}
+        with self._lock:
+            for table_id, holder in held.items():
+                moves, status = stored.get(table_id, (0, "missing"))
+                if status != "playing":
+                    self.finished_at_kill += 1
+                    continue
+                self.watches.append(Watch(table_id, holder, killed_at, moves))
+
+    def _run(self) -> None:
+        polls = 0
+        while not self._stop.wait(0.05):
+            polls += 1
+            with self._lock:
+                unowned = [w for w in self.watches if w.owned_at is None]
+                unmoved = [w for w in self.watches if w.moved_at is None]
+            with suppress(redis.RedisError):
+                if unowned:
+                    values = self.redis.mget([f"cardtable:lease:{w.table_id}" for w in unowned])
+                    now = time.monotonic()
+                    for watch, value in zip(unowned, values, strict=True):
+                        if value is not None and not value.startswith(watch.holder + ":"):
+                            watch.owned_at = now
+            if unmoved and polls % 4 == 0:
+                with suppress(Exception):
+                    stored = self.stored(sorted({w.table_id for w in unmoved}))
+                    now = time.monotonic()
+                    for watch in unmoved:
+                        moves, status = stored[watch.table_id]
+                        if moves > watch.moves or status != "playing":
+                            watch.moved_at = now
+
+    def close(self) -> dict[str, tuple[int, str]]:
+        """Stop watching; every watched table's stored move count and status at the end."""
+        self._stop.set()
+        self._thread.join(10)
+        final = self.stored(sorted({w.table_id for w in self.watches})) if self.watches else {}
+        self.engine.dispose()
+        self.redis.close()
+        return final
+
+
+def check_log(url: str, tables: list[Any]) -> tuple[int, int]:
+    """Actions acknowledged and lost; moves of the person applied twice or never sent."""
+    db = storage.Database(url)
+    lost = twice = 0
     try:
-        process, ready, results = run_clients(cluster.url, tables, sockets, seconds + tail)
-        if not ready.wait(600):
-            raise RuntimeError("the tables were not all set up in 10 minutes")
-        began = time.monotonic()
-        while time.monotonic() - began + kill_every <= seconds:
-            time.sleep(kill_every)
-            workers = cluster.workers()
-            if workers:
-                victim = rng.choice(workers)
-                os.kill(victim, signal.SIGKILL)
-                kills.append(time.monotonic() - began)
-        time.sleep(max(0.0, seconds - (time.monotonic() - began)))
-        result = results.get(timeout=600)
-        process.join(60)
-        db = storage.Database(url)
-        lost = twice = 0
-        for table_id, seat, sent, acked in result["tables"]:
+        for table_id, seat, sent, acked in tables:
             stored = storage.load_table(db, table_id)
             log_moves = dict(enumerate(stored.actions)) if stored else {}
             for version in acked:
@@ -441,23 +740,102 @@ def chaos(
             for index, (mover, notation) in log_moves.items():
                 if mover != seat or engine is None:
                     continue
-                mine = sent.get(index)
-                if mine is None or engine.parse_action(mine) != engine.parse_action(notation):
+                mine = [engine.parse_action(action) for action in sent.get(index, [])]
+                if engine.parse_action(notation) not in mine:
                     twice += 1
-        db.close()
     finally:
+        db.close()
+    return lost, twice
+
+
+def chaos(
+    tables: int,
+    sockets: int,
+    seconds: float,
+    kill_every: float,
+    processes: int,
+    log: Path,
+) -> dict[str, Any]:
+    url, schema = fresh_database()
+    cluster = start_cluster(2, url, log)
+    tail = 30.0
+    rng = random.Random(14)
+    kills = 0
+    clients = None
+    watcher = None
+    try:
+        clients = run_clients(cluster.url, tables, sockets, seconds + tail, processes)
+        clients.wait_ready(900)
+        before = cluster.metrics()
+        load_start = load_average()
+        clients.go.set()
+        watcher = Watcher(url)
+        began = time.monotonic()
+        while time.monotonic() - began + kill_every <= seconds:
+            time.sleep(max(0.0, began + (kills + 1) * kill_every - time.monotonic()))
+            workers = cluster.workers()
+            if workers:
+                watcher.kill(rng.choice(workers))
+                kills += 1
+        time.sleep(max(0.0, seconds + tail - (time.monotonic() - began)))
+        load_end = load_average()
+        final = watcher.close()
+        after = cluster.metrics()
+        result = clients.collect(600)
+        lost, twice = check_log(url, result["tables"])
+    finally:
+        if clients is not None:
+            clients.stop()
         stop_cluster(cluster)
         drop_database(schema)
-    stalled = [table for table, last in result["progress"].items() if last < -tail]
-    waits = [wait for at, wait in result["waits"] if 0 <= at <= seconds + tail]
+    watches = watcher.watches if watcher is not None else []
+    unfinished = [w for w in watches if final.get(w.table_id, (0, "playing"))[1] == "playing"]
+    not_recovered = sorted({w.table_id for w in unfinished if w.moved_at is None})
+    owned = [w.owned_at - w.killed_at for w in watches if w.owned_at is not None]
+    moved = [w.moved_at - w.killed_at for w in watches if w.moved_at is not None]
     return {
-        "kills": len(kills),
+        "kills": kills,
+        "tables": len(result["tables"]),
+        "watched": len(watches),
+        "watched_tables": len({w.table_id for w in watches}),
+        "finished_at_kill": watcher.finished_at_kill if watcher is not None else 0,
         "acknowledged_lost": lost,
         "applied_twice": twice,
-        "not_recovered": len(stalled),
-        "longest_wait_s": max(waits) if waits else 0.0,
-        "tables": len(result["tables"]),
+        "not_recovered": [f"{t} ({result['ended'].get(t, '?')})" for t in not_recovered],
+        "never_owned": len({w.table_id for w in unfinished if w.owned_at is None}),
+        "over_unmarked": sum(1 for _moves, status in final.values() if status == "over"),
+        "owned": owned,
+        "moved": moved,
+        "reconnects": result["reconnects"],
+        "actions_per_second": (
+            total(after, "cardtable_actions_total") - total(before, "cardtable_actions_total")
+        )
+        / (seconds + tail),
+        "takeovers": total(after, "cardtable_lease_takeovers_total")
+        - total(before, "cardtable_lease_takeovers_total"),
+        "loop_lag": histogram(before, after, "cardtable_event_loop_lag_seconds"),
+        "clients_cpu": result["cpu"] / (seconds + tail),
+        "load": (load_start, load_end),
     }
+
+
+def spread(values: Sequence[float]) -> str:
+    if not values:
+        return "none"
+    return (
+        f"median {statistics.median(values):.2f} s, p90 {percentile(values, 0.9):.2f} s, "
+        f"p99 {percentile(values, 0.99):.2f} s, max {max(values):.2f} s ({len(values)})"
+    )
+
+
+def lag_line(recorded: dict[str, Any]) -> str:
+    return (
+        f"event loop lag: {recorded['count']:.0f} samples, mean "
+        f"{recorded['mean'] * 1000:.1f} ms, median <= "
+        f"{bucket_quantile(recorded, 0.5) * 1000:.0f} ms, p99 <= "
+        f"{bucket_quantile(recorded, 0.99) * 1000:.0f} ms, over 50 ms "
+        f"{share_above(recorded, 0.05):.1%}, over 100 ms {share_above(recorded, 0.1):.1%}"
+    )
 
 
 def main() -> None:
@@ -469,32 +847,82 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=40.0)
     parser.add_argument("--chaos-seconds", type=float, default=120.0)
     parser.add_argument("--kill-every", type=float, default=15.0)
+    parser.add_argument("--client-processes", type=int, default=2)
     parser.add_argument("--log", type=Path, default=Path("bench_cluster.log"))
+    parser.add_argument("--keep-schema", action="store_true")
     args = parser.parse_args()
+    global KEEP_SCHEMA
+    KEEP_SCHEMA = args.keep_schema
     sockets = args.tables * args.sockets
-    print(f"{args.tables} tables, {sockets} websockets; load {os.getloadavg()[0]:.2f}")
+    print(
+        f"{args.tables} tables, {sockets} websockets, clients in {args.client_processes} "
+        f"process(es); load {load_average():.2f}",
+        flush=True,
+    )
     if args.only in (None, "load"):
-        rows = [
-            load(int(w), args.tables, args.sockets, args.seconds, args.log)
-            for w in args.workers.split(",")
-        ]
-        for row in rows:
+        rows = []
+        for workers in args.workers.split(","):
+            row = load(
+                int(workers),
+                args.tables,
+                args.sockets,
+                args.seconds,
+                args.client_processes,
+                args.log,
+            )
+            rows.append(row)
+            window = row["window"]
+            thinking = row["bot_thinking"]
             print(
                 f"  {row['workers']} worker(s): {row['actions_per_second']:7.1f} actions/s, "
                 f"action to every socket's view median {row['median_ms']:6.1f} ms, "
-                f"p99 {row['p99_ms']:7.1f} ms ({row['measured']} actions)"
+                f"p99 {row['p99_ms']:7.1f} ms ({row['measured']} actions); "
+                f"load {window.load_start:.2f} -> {window.load_end:.2f}\n"
+                f"    {row['ready']} tables set up in {row['setup_s']:.0f} s, "
+                f"{row['sockets_open']:.0f} sockets open at the start; CPU in cores: "
+                f"server {window.server:.2f}, clients {row['clients_cpu']:.2f}, "
+                f"whole machine {window.machine:.2f} of 2 "
+                f"({row['actions_per_second'] / max(window.server, 1e-9):.0f} actions per "
+                "second of server CPU)\n"
+                f"    {lag_line(row['loop_lag'])}\n"
+                f"    computer players: {thinking['count']:.0f} moves, mean thinking "
+                f"{thinking['mean'] * 1000:.2f} ms, p99 <= "
+                f"{bucket_quantile(thinking, 0.99) * 1000:.0f} ms",
+                flush=True,
             )
         if len(rows) == 2:
             ratio = rows[1]["actions_per_second"] / rows[0]["actions_per_second"]
             print(f"  ratio 2 workers / 1 worker: {ratio:.2f}")
     if args.only in (None, "chaos"):
-        result = chaos(args.tables, args.sockets, args.chaos_seconds, args.kill_every, args.log)
-        print(
-            f"  chaos: {result['kills']} workers killed over {args.chaos_seconds:.0f} s, "
-            f"{result['tables']} tables: acknowledged and lost {result['acknowledged_lost']}, "
-            f"applied twice {result['applied_twice']}, not recovered {result['not_recovered']}, "
-            f"longest wait for a view {result['longest_wait_s']:.1f} s"
+        result = chaos(
+            args.tables,
+            args.sockets,
+            args.chaos_seconds,
+            args.kill_every,
+            args.client_processes,
+            args.log,
         )
+        print(
+            f"  chaos: {result['kills']} workers killed over {args.chaos_seconds:.0f} s "
+            f"(load {result['load'][0]:.2f} -> {result['load'][1]:.2f}), {result['tables']} "
+            f"tables, {result['actions_per_second']:.1f} actions/s, clients "
+            f"{result['clients_cpu']:.2f} cores, {result['reconnects']} reconnections\n"
+            f"    acknowledged and lost {result['acknowledged_lost']}, "
+            f"applied twice {result['applied_twice']}, "
+            f"not recovered {len(result['not_recovered'])} (never owned again "
+            f"{result['never_owned']}) of {result['watched_tables']} tables unfinished at "
+            f"their owner's death ({result['watched']} deaths of an owner; "
+            f"{result['finished_at_kill']} finished ones left aside); "
+            f"{result['takeovers']:.0f} lease takeovers counted by the server; "
+            f"{result['over_unmarked']} games over in the stored log without their finished "
+            "status stored\n"
+            f"    kill to lease taken by another worker: {spread(result['owned'])}\n"
+            f"    kill to the first move stored by the new owner: {spread(result['moved'])}\n"
+            f"    {lag_line(result['loop_lag'])}",
+            flush=True,
+        )
+        if result["not_recovered"]:
+            print(f"    not recovered: {', '.join(result['not_recovered'])}")
 
 
 if __name__ == "__main__":
