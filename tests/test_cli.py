@@ -111,6 +111,17 @@ def test_simulate_reports_decisions_speed_and_endings(game: str) -> None:
     assert report["seat_decisions"] > 0 and report["decisions_per_second"] > 0
 
 
+def test_simulate_indian_rummy_says_how_each_game_s_deal_ended() -> None:
+    code, out, _ = _run("simulate", "indian-rummy", "--games", "20", "--seed", "1", "--json")
+    assert code == 0
+    report = json.loads(out)
+    endings = report["endings"]
+    # Random seats never drop or show wrongly: a deal ends with a valid show or at the turn cap.
+    assert set(endings) <= {"last deal valid-show", "last deal abandoned"}
+    assert endings.get("last deal valid-show", 0) >= 1 and sum(endings.values()) == 20
+    assert report["decisions_per_game"] == round(report["seat_decisions"] / 20, 1)
+
+
 def test_simulate_indian_rummy_plays_full_deals_without_drops_or_wrong_shows() -> None:
     code, out, _ = _run(
         "simulate", "indian-rummy", "--games", "2", "--rule", "deal_turn_cap=30", "--json"

@@ -92,6 +92,17 @@ def playing_actions(engine: AnyEngine) -> Choices:
     return _CHOICES.get(engine.name, _every_action)
 
 
+def ending(engine: AnyEngine, state: Any) -> str:
+    """How a finished game ended, in the words of its result; for Indian Rummy, whose games
+    all end with "deals-played", how its last deal ended (``valid-show``, ``abandoned`` at the
+    turn cap, ...), which says whether the random seats ever reached a show."""
+    last_deal = getattr(state, "last_deal", None) if engine.name == "indian-rummy" else None
+    if last_deal is not None:
+        return f"last deal {last_deal.outcome}"
+    result = engine.result(state)
+    return result.reason if result is not None else "unfinished"
+
+
 @dataclass
 class PlayoutTotals:
     """What a batch of playouts did and how long it took."""
@@ -147,8 +158,7 @@ def random_playouts(
                 state = apply(state, playing[choose(len(playing))], seat)
                 decisions += 1
         totals.games += 1
-        result = engine.result(state)
-        totals.endings[result.reason if result is not None else "unfinished"] += 1
+        totals.endings[ending(engine, state)] += 1
         if totals.games == games or (seconds is not None and time.perf_counter() > deadline):
             break
     totals.seconds = time.perf_counter() - start

@@ -3,8 +3,10 @@
 Every seat picks uniformly among its playing actions (:mod:`cardtable.playouts`: no Indian
 Rummy drop or wrong show, no Declaration Rummy drop or tie proposal), through the engine's fast
 path as a search bot drives it. Reports games, seat decisions (actions chosen by seats, not
-chance steps), chance steps, seconds, decisions per second and microseconds per seat decision:
-the engine's cost, counting all the work of the games (chance steps, legal moves, the choice).
+chance steps) in all and per game, chance steps, seconds, decisions per second and microseconds
+per seat decision: the engine's cost, counting all the work of the games (chance steps, legal
+moves, the choice). Endings are the games' result reasons; for Indian Rummy, whose games all end
+with the deals played, how the last deal ended (a valid show, or abandoned at the turn cap).
 The timer starts after start-up (imports, argument parsing). With ``--beside-gin`` OpenSpiel's
 ``gin_rummy`` is played the same way in turns with ours (five rounds, each for as long as ours
 took), and the report adds its cost per decision and the ratio.
@@ -53,6 +55,7 @@ def simulate_games(
         "games": games,
         "seed": seed,
         "seat_decisions": decisions,
+        "decisions_per_game": round(decisions / ours.games, 1),
         "chance_steps": ours.chance_steps,
         "seconds": round(seconds, 4),
         "decisions_per_second": round(decisions / seconds, 1) if seconds > 0 else None,
@@ -129,6 +132,7 @@ def register(app: typer.Typer) -> None:
         for key in (
             "games",
             "seat_decisions",
+            "decisions_per_game",
             "chance_steps",
             "seconds",
             "decisions_per_second",
