@@ -36,6 +36,8 @@ from cardtable.melds.declaration import (
     has_four_natural_sevens,
     is_meld,
     meld_shape,
+    surely_cannot_go_out,
+    surely_unmelded,
 )
 
 try:
@@ -503,3 +505,33 @@ def test_long_hands_up_to_24_cards_get_a_valid_optimal_arrangement(
     assert result.count == sum(card_count(c) for c in result.unmelded)
     for card in set(result.unmelded):
         assert dr_count(without(cards, card)) == result.count - card_count(card)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.one_of(_hands(REGULAR, 9, min_size=2), _hands(MELD_RICH_PACK, 9), ANY_HAND))
+def test_a_hand_surely_unable_to_go_out_cannot_go_out(cards: tuple[Card, ...]) -> None:
+    if surely_cannot_go_out(cards):
+        assert not dr_can_go_out(cards)
+        assert not dr_can_go_out(cards, single_meld=True)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.one_of(_hands(REGULAR, 9, min_size=1), _hands(MELD_RICH_PACK, 9), ANY_HAND))
+def test_cards_surely_unmelded_are_left_out_of_every_best_arrangement(
+    cards: tuple[Card, ...],
+) -> None:
+    count, melds, unmelded = dr_best(cards)
+    assert len(unmelded) >= surely_unmelded(cards)
+    if surely_unmelded(cards) == len(cards):
+        assert count == sum(card_count(card) for card in cards) and not melds
+
+
+def test_the_go_out_bit_tests_turn_down_most_random_three_card_hands() -> None:
+    rng = random.Random(31)
+    hands = [tuple(rng.sample(REGULAR, 3)) for _ in range(2000)]
+    turned_down = [h for h in hands if surely_cannot_go_out(h)]
+    assert len(turned_down) > 1800
+    # Every hand the tests leave in doubt is settled by the solver; a run or a set goes out.
+    assert not surely_cannot_go_out(hand("QS KS AS")) and dr_can_go_out(hand("QS KS AS"))
+    assert not surely_cannot_go_out(hand("7S 7H 7D 2C")) and dr_can_go_out(hand("7S 7H 7D 2C"))
+    assert not surely_cannot_go_out(hand("W 2H 9S"))

@@ -634,6 +634,59 @@ def dr_best(cards: Iterable[Card]) -> tuple[int, tuple[tuple[Card, ...], ...], t
     return cost + sum(UNMELDABLE_COUNTS[c] for c in search.unmeldable), melds, unmelded
 
 
+def _runs_through(rank: int) -> tuple[int, ...]:
+    """Three-rank windows holding ``rank``, as masks of a suit's ranks with the ace also at 13."""
+    places = (0, 13) if rank == 0 else (rank,)
+    return tuple(7 << low for low in range(12) for place in places if low <= place <= low + 2)
+
+
+_RUNS_THROUGH: Final = tuple(_runs_through(rank) for rank in range(13))
+
+
+def surely_unmelded(cards: Sequence[Card]) -> int:
+    """How many of these cards certainly stay out of every meld: a few bit tests instead of the
+    search, for the many hands of random playouts that are far from melding.
+
+    Only hands of regular cards are judged (with a wildcard, COUNT or never-melding card the
+    answer is 0, nothing known). Without wildcards a card melds only with two more of its rank
+    or in three consecutive ranks of its suit, the ace low or high (RULES.md 3.6).
+
+    >>> from cardtable.cards import parse_cards
+    >>> surely_unmelded(parse_cards("2H 3H 9S")), surely_unmelded(parse_cards("2H 3H 4H 9S"))
+    (3, 1)
+    """
+    suits = [0, 0, 0, 0]
+    for card in cards:
+        if not 0 <= card < 52:
+            return 0
+        suits[card // 13] |= 1 << (card % 13)
+    spades, hearts, diamonds, clubs = suits
+    unmelded = 0
+    for card in cards:
+        rank = card % 13
+        if (spades >> rank & 1) + (hearts >> rank & 1) + (diamonds >> rank & 1) + (
+            clubs >> rank & 1
+        ) >= 3:
+            continue
+        held = suits[card // 13]
+        held |= (held & 1) << 13
+        if any(held & run == run for run in _RUNS_THROUGH[rank]):
+            continue
+        unmelded += 1
+    return unmelded
+
+
+def surely_cannot_go_out(cards: Sequence[Card]) -> bool:
+    """True when these cards certainly cannot go out (more than one of them surely stays
+    unmelded, :func:`surely_unmelded`); ``False`` means "maybe".
+
+    >>> from cardtable.cards import parse_cards
+    >>> surely_cannot_go_out(parse_cards("2H 3H 9S")), surely_cannot_go_out(parse_cards("2H 3H 4H"))
+    (True, False)
+    """
+    return surely_unmelded(cards) > 1
+
+
 def dr_can_go_out(cards: Iterable[Card], *, single_meld: bool = False) -> bool:
     """True when the hand can go out: every card melded, or every card but one (RULES.md 3.8).
 

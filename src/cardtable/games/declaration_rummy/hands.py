@@ -11,7 +11,13 @@ from typing import Final
 
 from cardtable.cards import CANT_DECLARE_0
 from cardtable.games.declaration_rummy.rules import Rules
-from cardtable.melds.declaration import card_count, dr_can_go_out, dr_count
+from cardtable.melds.declaration import (
+    card_count,
+    dr_can_go_out,
+    dr_count,
+    surely_cannot_go_out,
+    surely_unmelded,
+)
 
 _CARD_COUNTS: Final = tuple(card_count(card) if card != 52 else 0 for card in range(63))
 """What each card id counts unmelded (the printed joker, id 52, is not in this game)."""
@@ -29,12 +35,17 @@ def hand_count(hand: tuple[int, ...]) -> int:
 
 @lru_cache(maxsize=1 << 16)
 def _cached_count(hand: tuple[int, ...]) -> int:
+    if surely_unmelded(hand) == len(hand):
+        return sum(map(_CARD_COUNTS.__getitem__, hand))  # no card can meld
     return dr_count(hand)
 
 
 @lru_cache(maxsize=1 << 16)
 def hand_can_go_out(hand: tuple[int, ...], single_meld: bool) -> bool:
-    """Whether a sorted hand can go out (cached ``dr_can_go_out``)."""
+    """Whether a sorted hand can go out (cached ``dr_can_go_out``, after a few bit tests that
+    turn down most hands far from it)."""
+    if surely_cannot_go_out(hand):
+        return False
     return dr_can_go_out(hand, single_meld=single_meld)
 
 
