@@ -46,9 +46,17 @@ class LogStore(Protocol):
         """Seat a profile at a free human seat under ``name``."""
 
     async def append(
-        self, table_id: str, index: int, seat: int, notation: str, summary: TableSummary | None
+        self,
+        table_id: str,
+        index: int,
+        seat: int,
+        notation: str,
+        summary: TableSummary | None,
+        *,
+        client_id: str | None = None,
     ) -> None:
-        """Store move number ``index`` and the table's summary after it (if any)."""
+        """Store move number ``index``, the table's summary after it (if any) and the client
+        id it was sent with (if any)."""
 
     async def set_summary(self, table_id: str, summary: TableSummary) -> None:
         """Store the summary of a table stored before summaries were kept."""
@@ -144,9 +152,14 @@ class DatabaseLogStore:
         """A table with its whole log, or ``None``."""
         return await asyncio.to_thread(tables.load_table, self.db, table_id)
 
-    async def sit(self, table_id: str, seat: int, profile_id: int, name: str) -> None:
-        """Seat a profile at a free human seat under ``name``."""
-        await asyncio.to_thread(tables.sit, self.db, table_id, seat, profile_id, name)
+    async def sit(
+        self, table_id: str, seat: int, profile_id: int, name: str, *, fence: int | None = None
+    ) -> None:
+        """Seat a profile at a free human seat under ``name`` (with ``fence``, only while the
+        table is claimed with that lease token; so for every write of a table's room below)."""
+        await asyncio.to_thread(
+            functools.partial(tables.sit, fence=fence), self.db, table_id, seat, profile_id, name
+        )
 
     async def append(
         self,
@@ -157,11 +170,12 @@ class DatabaseLogStore:
         summary: TableSummary | None,
         *,
         fence: int | None = None,
+        client_id: str | None = None,
     ) -> None:
-        """Store move number ``index`` and the table's summary after it (if any); with
-        ``fence``, only while the table is claimed with that lease token."""
+        """Store move number ``index``, the table's summary after it (if any) and its client
+        id (if any); with ``fence``, only while the table is claimed with that lease token."""
         await self._write(
-            functools.partial(tables.append_action, fence=fence),
+            functools.partial(tables.append_action, fence=fence, client_id=client_id),
             self.db,
             table_id,
             index,
@@ -208,13 +222,17 @@ class DatabaseLogStore:
         """How many tables with ``status`` a profile created."""
         return await asyncio.to_thread(tables.count_created, self.db, profile_id, status=status)
 
-    async def create_room(self, room: StoredRoom) -> None:
+    async def create_room(self, room: StoredRoom, *, fence: int | None = None) -> None:
         """Store the room of a people's table just created."""
-        await asyncio.to_thread(shared.create_room, self.db, room)
+        await asyncio.to_thread(functools.partial(shared.create_room, fence=fence), self.db, room)
 
-    async def save_room(self, table_id: str, phase: str, room: dict[str, Any]) -> None:
+    async def save_room(
+        self, table_id: str, phase: str, room: dict[str, Any], *, fence: int | None = None
+    ) -> None:
         """Store a people's table's phase and room document."""
-        await self._write(shared.save_room, self.db, table_id, phase, room)
+        await self._write(
+            functools.partial(shared.save_room, fence=fence), self.db, table_id, phase, room
+        )
 
     async def load_room(self, table_id: str) -> StoredRoom | None:
         """A table's room, or ``None`` when it is not a people's table."""
@@ -228,17 +246,21 @@ class DatabaseLogStore:
         """The public people's tables in one of ``phases``, most recently changed first."""
         return await asyncio.to_thread(shared.public_rooms, self.db, phases, limit)
 
-    async def unsit(self, table_id: str, seat: int) -> None:
+    async def unsit(self, table_id: str, seat: int, *, fence: int | None = None) -> None:
         """Free a human seat."""
-        await self._write(shared.unsit, self.db, table_id, seat)
+        await self._write(functools.partial(shared.unsit, fence=fence), self.db, table_id, seat)
 
-    async def set_seats(self, table_id: str, seats: builtins.list[dict[str, Any]]) -> None:
+    async def set_seats(
+        self, table_id: str, seats: builtins.list[dict[str, Any]], *, fence: int | None = None
+    ) -> None:
         """Store a table's seats after a change in its waiting room."""
-        await self._write(shared.set_seats, self.db, table_id, seats)
+        await self._write(
+            functools.partial(shared.set_seats, fence=fence), self.db, table_id, seats
+        )
 
-    async def set_seed(self, table_id: str, seed: int) -> None:
+    async def set_seed(self, table_id: str, seed: int, *, fence: int | None = None) -> None:
         """Store the seed a people's table was dealt from when it started."""
-        await self._write(shared.set_seed, self.db, table_id, seed)
+        await self._write(functools.partial(shared.set_seed, fence=fence), self.db, table_id, seed)
 
     def close(self) -> None:
         """Finish the queued writes and stop the writer thread."""

@@ -98,6 +98,8 @@ class ActionRow(Base):
     index: Mapped[int] = mapped_column(Integer, primary_key=True)
     seat: Mapped[int] = mapped_column(Integer)
     notation: Mapped[str] = mapped_column(String(200))
+    client_id: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    """The id the page sent with the action (people's tables acknowledge a resent one)."""
 
 
 class TableSeatRow(Base):

@@ -2,7 +2,10 @@
 beside a game table; seats given up in the waiting room; the seed and seats fixed at the start.
 
 The room document is whatever :class:`cardtable.server.people.Room` serialises: storage does
-not read inside it, so the server may add to it without a migration.
+not read inside it, so the server may add to it without a migration. Every write takes an
+optional ``fence``: in a cluster, the lease token the writing process claimed the table with;
+the write then stores nothing once another process has claimed the table since
+(:func:`cardtable.storage.tables.check_fence`).
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ from sqlalchemy import delete, select, update
 
 from cardtable.storage.database import Database
 from cardtable.storage.models import SharedTableRow, TableRow, TableSeatRow, utc_now
+from cardtable.storage.tables import check_fence
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,9 +31,10 @@ class StoredRoom:
     room: dict[str, Any]
 
 
-def create_room(db: Database, room: StoredRoom) -> None:
+def create_room(db: Database, room: StoredRoom, *, fence: int | None = None) -> None:
     """Store the room of a table just created."""
     with db.session() as session:
+        check_fence(session, room.table_id, fence)
         session.add(
             SharedTableRow(
                 table_id=room.table_id,
@@ -41,9 +46,12 @@ def create_room(db: Database, room: StoredRoom) -> None:
         )
 
 
-def save_room(db: Database, table_id: str, phase: str, room: dict[str, Any]) -> None:
+def save_room(
+    db: Database, table_id: str, phase: str, room: dict[str, Any], *, fence: int | None = None
+) -> None:
     """Store a room's phase and document after a change."""
     with db.session() as session:
+        check_fence(session, table_id, fence)
         session.execute(
             update(SharedTableRow)
             .where(SharedTableRow.table_id == table_id)
@@ -81,21 +89,26 @@ def public_rooms(db: Database, phases: tuple[str, ...], limit: int) -> list[str]
         return [str(row) for row in rows]
 
 
-def unsit(db: Database, table_id: str, seat: int) -> None:
+def unsit(db: Database, table_id: str, seat: int, *, fence: int | None = None) -> None:
     """Free a human seat (a person who moved, stood up, was removed or left)."""
     with db.session() as session:
+        check_fence(session, table_id, fence)
         session.execute(
             delete(TableSeatRow).where(TableSeatRow.table_id == table_id, TableSeatRow.seat == seat)
         )
 
 
-def set_seats(db: Database, table_id: str, seats: list[dict[str, Any]]) -> None:
+def set_seats(
+    db: Database, table_id: str, seats: list[dict[str, Any]], *, fence: int | None = None
+) -> None:
     """Store a table's seats (names, kinds, levels) after a change in the waiting room."""
     with db.session() as session:
+        check_fence(session, table_id, fence)
         session.execute(update(TableRow).where(TableRow.id == table_id).values(seats=seats))
 
 
-def set_seed(db: Database, table_id: str, seed: int) -> None:
+def set_seed(db: Database, table_id: str, seed: int, *, fence: int | None = None) -> None:
     """Store the seed a people's table was dealt from when it started."""
     with db.session() as session:
+        check_fence(session, table_id, fence)
         session.execute(update(TableRow).where(TableRow.id == table_id).values(seed=seed))

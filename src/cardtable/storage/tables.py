@@ -21,6 +21,7 @@ from typing import Any, cast
 
 from sqlalchemy import CursorResult, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
 
 from cardtable.storage.database import Database, StorageError
 from cardtable.storage.models import ActionRow, SharedTableRow, TableRow, TableSeatRow, utc_now
@@ -49,6 +50,8 @@ class StoredTable:
     seated: dict[int, int]
     """Human seat -> profile id."""
     actions: tuple[tuple[int, str], ...]
+    client_ids: tuple[tuple[int, str], ...] = ()
+    """``(seat, client id)`` of the moves stored with one, in the log's order."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,9 +118,35 @@ def create_table(
         session.add(TableSeatRow(table_id=table_id, seat=owner_seat, profile_id=owner_id))
 
 
-def sit(db: Database, table_id: str, seat: int, profile_id: int, name: str | None = None) -> None:
-    """Seat a profile at a free human seat (and show it under ``name``, if given)."""
+def check_fence(session: Session, table_id: str, fence: int | None) -> None:
+    """With ``fence``, lock the table's row and refuse (:class:`FencedOutError`) unless the
+    table is still claimed with that token; without, nothing. The first statement of a write's
+    transaction, so that a claim by another process either waits for the write or makes it
+    store nothing."""
+    if fence is None:
+        return
+    changed = session.execute(
+        update(TableRow).where(TableRow.id == table_id, TableRow.fence == fence).values(fence=fence)
+    )
+    if cast(CursorResult[Any], changed).rowcount != 1:
+        raise FencedOutError(
+            f"table {table_id} has passed to another server process; nothing was stored"
+        )
+
+
+def sit(
+    db: Database,
+    table_id: str,
+    seat: int,
+    profile_id: int,
+    name: str | None = None,
+    *,
+    fence: int | None = None,
+) -> None:
+    """Seat a profile at a free human seat (and show it under ``name``, if given); with
+    ``fence``, only while the table is claimed with that token."""
     with db.session() as session:
+        check_fence(session, table_id, fence)
         session.add(TableSeatRow(table_id=table_id, seat=seat, profile_id=profile_id))
         if name is not None:
             row = session.get(TableRow, table_id)
@@ -137,11 +166,13 @@ def append_action(
     summary: TableSummary | None = None,
     *,
     fence: int | None = None,
+    client_id: str | None = None,
 ) -> None:
     """Append move number ``index`` (0-based) to a table's log, with the table's summary after
-    it when given. With ``fence``, only while the table is claimed with that token
-    (:class:`FencedOutError` otherwise, storing nothing, as when another process stored a move
-    with this number first; without, that is an ``IntegrityError``)."""
+    it when given, and the client id the move was sent with. With ``fence``, only while the
+    table is claimed with that token (:class:`FencedOutError` otherwise, storing nothing, as
+    when another process stored a move with this number first; without, that is an
+    ``IntegrityError``)."""
     # Plain statements rather than ORM objects: this runs after every move of every table.
     values: dict[str, Any] = {"updated_at": utc_now(), "moves": index + 1}
     if summary is not None:
@@ -160,7 +191,11 @@ def append_action(
                 )
             session.execute(
                 insert(ActionRow).values(
-                    table_id=table_id, index=index, seat=seat, notation=notation
+                    table_id=table_id,
+                    index=index,
+                    seat=seat,
+                    notation=notation,
+                    client_id=client_id,
                 )
             )
     except IntegrityError as exc:  # the log's primary key: this move number is taken
@@ -235,11 +270,13 @@ def load_table(db: Database, table_id: str) -> StoredTable | None:
         row = session.get(TableRow, table_id)
         if row is None:
             return None
-        actions = session.execute(
-            select(ActionRow.seat, ActionRow.notation)
+        rows = session.execute(
+            select(ActionRow.seat, ActionRow.notation, ActionRow.client_id)
             .where(ActionRow.table_id == table_id)
             .order_by(ActionRow.index)
         ).all()
+        actions = [(seat, notation) for seat, notation, _client_id in rows]
+        client_ids = tuple((seat, cid) for seat, _notation, cid in rows if cid is not None)
         seated = session.execute(
             select(TableSeatRow.seat, TableSeatRow.profile_id).where(
                 TableSeatRow.table_id == table_id
@@ -256,6 +293,7 @@ def load_table(db: Database, table_id: str) -> StoredTable | None:
             result=None if row.result is None else dict(row.result),
             seated={seat: profile for seat, profile in seated},
             actions=tuple((seat, notation) for seat, notation in actions),
+            client_ids=client_ids,
         )
 
 

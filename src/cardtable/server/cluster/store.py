@@ -2,8 +2,10 @@
 
 Before a process loads or creates a table it takes the table's lease
 (:class:`~cardtable.server.cluster.lease.Leases`) and claims the table in the database with the
-lease's token; the table's moves and its final status are then stored only with that token
-(:func:`cardtable.storage.tables.append_action`). A write refused because another process has
+lease's token; the table's moves, its final status and every write of a people's table's room
+(seats, phase, members, timers, client ids...) are then stored only with that token
+(:func:`cardtable.storage.tables.append_action`, :func:`cardtable.storage.tables.check_fence`).
+A write refused because another process has
 claimed the table since, or attempted once the lease may have expired, raises
 :class:`~cardtable.storage.FencedOutError` (a :class:`~cardtable.storage.StorageError`, so the
 table owner refuses the move and the client keeps its last view) and tells ``on_lost``, so that
@@ -40,6 +42,12 @@ old, which happens once after Redis lost its counters)."""
 class TableElsewhereError(StorageError):
     """Another process owns the table now."""
 
+    def __init__(self, table_id: str) -> None:
+        super().__init__(
+            f"table {table_id} is served by another server process right now; try again"
+        )
+        self.table_id = table_id
+
 
 class LeasedLogStore:
     """A :class:`~cardtable.storage.LogStore` whose tables are each owned under a lease."""
@@ -75,9 +83,7 @@ class LeasedLogStore:
                 "in a moment"
             ) from exc
         if lease is None:
-            raise TableElsewhereError(
-                f"table {table_id} is served by another server process right now; try again"
-            )
+            raise TableElsewhereError(table_id)
         for _ in range(CLAIM_TRIES):
             try:
                 stored = await self.inner.claim(table_id, lease.token)
@@ -108,9 +114,7 @@ class LeasedLogStore:
                 break
             lease = renewed
         await self.leases.release(table_id)
-        raise TableElsewhereError(
-            f"table {table_id} is served by another server process right now; try again"
-        )
+        raise TableElsewhereError(table_id)
 
     def _token(self, table_id: str) -> int:
         lease = self.leases.lease_of(table_id)
@@ -171,21 +175,39 @@ class LeasedLogStore:
             await self.leases.release(table_id)
             raise
 
-    async def sit(self, table_id: str, seat: int, profile_id: int, name: str) -> None:
-        """Seat a profile at a free human seat under ``name``."""
-        self._token(table_id)
-        await self.inner.sit(table_id, seat, profile_id, name)
-
-    async def append(
-        self, table_id: str, index: int, seat: int, notation: str, summary: TableSummary | None
-    ) -> None:
-        """Store a move, only while this process still owns the table."""
+    async def _fenced(self, table_id: str, write: Callable[[int], Awaitable[None]]) -> None:
+        """Make a write of the table with this process's lease token, only while it owns the
+        table; refused, the table is let go (:class:`FencedOutError` raised)."""
         token = self._token(table_id)
         try:
-            await self.inner.append(table_id, index, seat, notation, summary, fence=token)
+            await write(token)
         except FencedOutError:
             self._fenced_out(table_id)
             raise
+
+    async def sit(self, table_id: str, seat: int, profile_id: int, name: str) -> None:
+        """Seat a profile at a free human seat under ``name``."""
+        await self._fenced(
+            table_id, lambda token: self.inner.sit(table_id, seat, profile_id, name, fence=token)
+        )
+
+    async def append(
+        self,
+        table_id: str,
+        index: int,
+        seat: int,
+        notation: str,
+        summary: TableSummary | None,
+        *,
+        client_id: str | None = None,
+    ) -> None:
+        """Store a move (with its client id), only while this process still owns the table."""
+        await self._fenced(
+            table_id,
+            lambda token: self.inner.append(
+                table_id, index, seat, notation, summary, fence=token, client_id=client_id
+            ),
+        )
 
     async def set_summary(self, table_id: str, summary: TableSummary) -> None:
         """Store the summary of a table stored before summaries were kept."""
@@ -193,12 +215,9 @@ class LeasedLogStore:
 
     async def set_status(self, table_id: str, status: str, result: dict[str, Any] | None) -> None:
         """Store a finished or abandoned table, only while this process still owns it."""
-        token = self._token(table_id)
-        try:
-            await self.inner.set_status(table_id, status, result, fence=token)
-        except FencedOutError:
-            self._fenced_out(table_id)
-            raise
+        await self._fenced(
+            table_id, lambda token: self.inner.set_status(table_id, status, result, fence=token)
+        )
 
     async def record(self, profile_id: int, events: list[RecordEvent]) -> None:
         """Store record events (each at most once, by key, whichever process sends them)."""
@@ -215,12 +234,15 @@ class LeasedLogStore:
         return await self.inner.count_created(profile_id, status=status)
 
     async def create_room(self, room: StoredRoom) -> None:
-        """Store the room of a people's table just created."""
-        await self.inner.create_room(room)
+        """Store the room of a people's table just created (claimed by this process)."""
+        await self._fenced(room.table_id, lambda token: self.inner.create_room(room, fence=token))
 
     async def save_room(self, table_id: str, phase: str, room: dict[str, Any]) -> None:
-        """Store a people's table's phase and room document."""
-        await self.inner.save_room(table_id, phase, room)
+        """Store a people's table's phase and room document, only while this process still
+        owns the table (so for every write of the room below)."""
+        await self._fenced(
+            table_id, lambda token: self.inner.save_room(table_id, phase, room, fence=token)
+        )
 
     async def load_room(self, table_id: str) -> StoredRoom | None:
         """A table's room, or ``None`` when it is not a people's table."""
@@ -236,15 +258,17 @@ class LeasedLogStore:
 
     async def unsit(self, table_id: str, seat: int) -> None:
         """Free a human seat."""
-        await self.inner.unsit(table_id, seat)
+        await self._fenced(table_id, lambda token: self.inner.unsit(table_id, seat, fence=token))
 
     async def set_seats(self, table_id: str, seats: builtins.list[dict[str, Any]]) -> None:
         """Store a table's seats after a change in its waiting room."""
-        await self.inner.set_seats(table_id, seats)
+        await self._fenced(
+            table_id, lambda token: self.inner.set_seats(table_id, seats, fence=token)
+        )
 
     async def set_seed(self, table_id: str, seed: int) -> None:
         """Store the seed a people's table was dealt from when it started."""
-        await self.inner.set_seed(table_id, seed)
+        await self._fenced(table_id, lambda token: self.inner.set_seed(table_id, seed, fence=token))
 
     def close(self) -> None:
         """Finish the queued writes (the leases are given back by :meth:`Leases.close`)."""
