@@ -30,8 +30,6 @@ from cardtable.server.howto import how_to_play
 from cardtable.server.identity import profile_for_page
 from cardtable.server.lobby import (
     MAX_PAGE,
-    NotAllowedError,
-    TableInUseError,
     TooManyTablesError,
 )
 from cardtable.server.models import (
@@ -52,6 +50,7 @@ from cardtable.server.models import (
     TableInfo,
 )
 from cardtable.server.options import DEFAULT_OPTIONS, merge_options
+from cardtable.server.owner_calls import at_owner
 from cardtable.server.people_tables import invite_json
 from cardtable.server.record import aggregate
 from cardtable.server.rules_input import check_rule_types
@@ -162,17 +161,16 @@ async def table_info(owner: Table, profile: CurrentProfile) -> TableInfo:
     "/tables/{table_id}/join",
     responses={**REFUSALS, 404: {"description": "No such table."}, 409: {"description": "Full."}},
 )
-async def join_table(owner: Table, profile: CurrentProfile, lobby: LobbyDep) -> SeatAnswer:
-    """Take a free human seat at a table (or get one's own seat back)."""
-    try:
-        seat = await lobby.join(owner.table_id, profile)
-    except NotAllowedError as exc:
-        raise HTTPException(403, str(exc)) from None
-    except CardtableError as exc:
-        raise HTTPException(409, str(exc)) from None
-    if seat is None:
-        raise HTTPException(404, f"there is no table {owner.table_id!r}")
-    return SeatAnswer(table_id=owner.table_id, seat=seat)
+async def join_table(
+    owner: Table, profile: CurrentProfile, lobby: LobbyDep, request: Request
+) -> SeatAnswer:
+    """Take a free human seat at a table (or get one's own seat back); in a cluster the
+    table's owner seats the caller, whichever process is asked."""
+    relay = getattr(request.app.state, "relay", None)
+    seated = await at_owner(
+        lobby, relay, "seat", {"table_id": owner.table_id, "profile": profile.id}
+    )
+    return SeatAnswer.model_validate(seated)
 
 
 @router.delete(
@@ -184,19 +182,17 @@ async def join_table(owner: Table, profile: CurrentProfile, lobby: LobbyDep) -> 
         409: {"description": "Others sit at the table.", "model": Refusal},
     },
 )
-async def leave_table(owner: Table, profile: CurrentProfile, lobby: LobbyDep) -> LeftTable:
+async def leave_table(
+    owner: Table, profile: CurrentProfile, lobby: LobbyDep, request: Request
+) -> LeftTable:
     """Close a table the caller started, while nobody else sits at it (403 for anyone else,
     409 while others sit there); its status is then ``abandoned`` (or ``finished`` if the
-    game had ended)."""
-    try:
-        closed = await lobby.close(owner.table_id, profile.id)
-    except NotAllowedError as exc:
-        raise HTTPException(403, str(exc)) from None
-    except TableInUseError as exc:
-        raise HTTPException(409, str(exc)) from None
-    if closed is None:
-        raise HTTPException(404, f"there is no table {owner.table_id!r}")
-    return LeftTable(table_id=closed.table_id, status=closed.status)  # type: ignore[arg-type]
+    game had ended). In a cluster the table's owner closes it, whichever process is asked."""
+    relay = getattr(request.app.state, "relay", None)
+    closed = await at_owner(
+        lobby, relay, "close", {"table_id": owner.table_id, "profile": profile.id}
+    )
+    return LeftTable.model_validate(closed)
 
 
 def _profile_answer(profile: storage.Profile) -> ProfileAnswer:

@@ -53,8 +53,9 @@ def create_app(
     db = Database(database_url if database_url is not None else settings.database_url)
     cluster = None if settings.redis_url is None else Cluster(db, settings.redis_url, settings)
     lobby = Lobby(db, settings=settings, store=None if cluster is None else cluster.store)
+    limits = RateLimits(settings)
     if cluster is not None:
-        cluster.attach(lobby)
+        cluster.attach(lobby, limits)
     analyses = Analyses(db, background=settings.analyse_finished_hands)
     lobby.on_outcomes = analyses.deal_finished
 
@@ -86,9 +87,7 @@ def create_app(
     app.state.redis = None if cluster is None else cluster.redis
     app.state.relay = None if cluster is None else cluster.relay
     app.state.cluster = cluster
-    app.state.cardtable = AppContext(
-        db=db, lobby=lobby, settings=settings, limits=RateLimits(settings)
-    )
+    app.state.cardtable = AppContext(db=db, lobby=lobby, settings=settings, limits=limits)
     app.state.review_analyses = analyses
     install_error_handlers(app)
     app.add_middleware(SecurityHeaders)

@@ -1,7 +1,9 @@
 """HTTP routes of people's tables: looking at an invite, joining with it, and the lobby of
 public tables.
 
-The invite token is read from the request body only (the page takes it from the link's
+Looking at an invite and joining are answered by the table's owner, whichever process of a
+cluster received them (:mod:`cardtable.server.owner_calls`). The invite token is read from the
+request body only (the page takes it from the link's
 fragment, which browsers never send): no path or query the server logs ever holds it. Opening
 and joining invites count against the ``join`` rate limit, per profile and per address.
 """
@@ -12,18 +14,12 @@ from typing import Any
 
 from fastapi import APIRouter, HTTPException, Request
 
-from cardtable.errors import CardtableError
 from cardtable.server.boundary import CheckedRoute
+from cardtable.server.cluster.relay import Relay
 from cardtable.server.dependencies import CurrentProfile, LobbyDep, check_rate, count_rate
 from cardtable.server.models import InviteRequest, Joined, JoinRequest, Refusal
-from cardtable.server.people_tables import (
-    InviteError,
-    JoinRefused,
-    join,
-    peek,
-    public_tables,
-    table_of_invite,
-)
+from cardtable.server.owner_calls import at_owner
+from cardtable.server.people_tables import public_tables
 
 router = APIRouter(prefix="/api", route_class=CheckedRoute)
 
@@ -36,6 +32,7 @@ REFUSALS: dict[int | str, dict[str, Any]] = {
         (404, "The invite link opens no table."),
         (409, "The seat or the name is taken, or the game has started."),
         (429, "Too many invites opened: the detail says when to try again."),
+        (503, "The table's server process cannot be reached: try again in a moment."),
     ]
 }
 
@@ -48,12 +45,12 @@ async def peek_invite(
     (open, a person's name, or a computer player), and the caller's place if it has one."""
     check_rate(request, "join", profile)
     try:
-        owner = await table_of_invite(lobby, body.token)
-    except InviteError as exc:
-        count_rate(request, "join", profile)  # guessing tokens costs as much as joining
-        raise HTTPException(404, str(exc)) from None
-    count_rate(request, "join", profile)
-    return peek(owner, profile.id)
+        seen: dict[str, Any] = await at_owner(
+            lobby, _relay(request), "peek", {"token": body.token, "profile": profile.id}
+        )
+    finally:  # guessing tokens costs as much as joining
+        count_rate(request, "join", profile)
+    return seen
 
 
 @router.post("/invites/join", responses=REFUSALS)
@@ -63,26 +60,21 @@ async def join_invite(
     """Join the table an invite opens: sit at ``seat`` (the first free seat when left out) or
     watch; a profile already at the table gets its place back (another device, say)."""
     check_rate(request, "join", profile)
+    args = body.model_dump() | {"profile": profile.id}
     try:
-        owner = await table_of_invite(lobby, body.token)
-        seat, role = await join(
-            lobby,
-            owner,
-            profile,
-            name=body.name,
-            seat=body.seat,
-            watch=body.watch,
-            contribution=body.contribution,
-        )
-    except InviteError as exc:
-        count_rate(request, "join", profile)
-        raise HTTPException(404, str(exc)) from None
-    except JoinRefused as exc:
-        raise HTTPException(exc.status, str(exc)) from None
-    except CardtableError as exc:
-        raise HTTPException(400, str(exc)) from None
+        joined = await at_owner(lobby, _relay(request), "join", args)
+    except HTTPException as exc:
+        if exc.status_code == 404:  # guessing tokens costs as much as joining
+            count_rate(request, "join", profile)
+        raise
     count_rate(request, "join", profile)
-    return Joined(table_id=owner.table_id, seat=seat, role=role)  # type: ignore[arg-type]
+    return Joined.model_validate(joined)
+
+
+def _relay(request: Request) -> Relay | None:
+    """The cluster's relay (``None`` for a lone server)."""
+    relay: Relay | None = getattr(request.app.state, "relay", None)
+    return relay
 
 
 @router.get("/lobby", responses=REFUSALS)

@@ -380,7 +380,8 @@ class Lobby:
         )
         if stored.actions:
             owner.last_outcomes = (owner.version, outcomes)
-        await people_tables.load_room(self.store, owner)  # before settling: the record's marks
+        # Before settling: the record's marks.
+        await people_tables.load_room(self.store, owner, client_ids=stored.client_ids)
         if stored.actions:
             await owner.settle_after_load()
         if stored.owner_id not in self.options:
@@ -399,8 +400,8 @@ class Lobby:
 
     async def snapshot(self, table_id: str) -> TableOwner | None:
         """The table for reading only: the one in memory, or else (when another process of a
-        cluster owns it) a copy replayed from the stored log, which is never kept, never moves
-        its computer players and can store nothing."""
+        cluster owns it) a copy replayed from the stored log, with its stored room, which is
+        never kept, never moves its computer players, runs no timers and can store nothing."""
         owner = self.tables.get(table_id)
         if owner is not None:
             return owner
@@ -408,7 +409,7 @@ class Lobby:
         if stored is None:
             return None
         engine, rules, state, _outcomes = await asyncio.to_thread(_replay, stored)
-        return self._owner(
+        copy = self._owner(
             table_id=stored.id,
             game=stored.game,
             engine=engine,
@@ -421,6 +422,8 @@ class Lobby:
             status=stored.status,
             creator=stored.owner_id,
         )
+        await people_tables.load_room(self.store, copy, resume=False)
+        return copy
 
     def thinkers(self) -> ProcessPoolExecutor | None:
         """The worker processes of the searching computer players, started on first use

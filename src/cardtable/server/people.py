@@ -4,9 +4,11 @@ bank, moves played for them, rematch answers).
 
 The :class:`Room` is plain data: :meth:`Room.to_json` and :meth:`Room.from_json` store it as
 one JSON document beside the table, so a table can be moved to another process and picked up
-from storage. What only matters while the process runs (open sockets, when a person's last
-socket closed, the running turn) lives in :class:`Presence`, rebuilt empty after a restart: a
-person nobody has heard from since is simply disconnected, with a fresh grace period.
+from storage, with its running turn timer and the grace periods of absent people (in wall-clock
+time). What only matters while the process runs (open sockets, the same timers on its own
+clock) lives in :class:`Presence`, rebuilt from the room when a process loads the table: a
+person who was connected to a process that stopped is disconnected from then on, with a full
+grace period; an absent person's grace goes on.
 """
 
 from __future__ import annotations
@@ -151,6 +153,12 @@ class Room:
     rematch_table: str | None = None
     client_ids: dict[int, deque[str]] = field(default_factory=dict)
     """The last client ids applied, by seat (a resent action is acknowledged, not re-applied)."""
+    turn: tuple[int, int, float] | None = None
+    """The running turn timer as another process picks it up: ``(seat, version it started
+    at, when it started in seconds since the epoch)``."""
+    disconnected: dict[int, float] = field(default_factory=dict)
+    """When each absent person's last socket closed (seconds since the epoch), by seat: their
+    grace period goes on, not afresh, on the process that serves the table next."""
 
     # --- who is who ---------------------------------------------------------------------------
 
@@ -209,6 +217,8 @@ class Room:
             "rematch": {str(s): v for s, v in self.rematch.items()},
             "rematch_table": self.rematch_table,
             "client_ids": {str(s): list(ids) for s, ids in self.client_ids.items()},
+            "turn": None if self.turn is None else list(self.turn),
+            "disconnected": {str(s): at for s, at in self.disconnected.items()},
         }
 
     @classmethod
@@ -238,6 +248,10 @@ class Room:
                 int(s): deque((str(i) for i in ids), maxlen=CLIENT_IDS_KEPT)
                 for s, ids in data.get("client_ids", {}).items()
             },
+            turn=None
+            if data.get("turn") is None
+            else (int(data["turn"][0]), int(data["turn"][1]), float(data["turn"][2])),
+            disconnected={int(s): float(at) for s, at in data.get("disconnected", {}).items()},
         )
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import secrets
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Final
 
 from cardtable import storage
@@ -25,7 +26,8 @@ from cardtable.server.people import (
     RoomSettings,
     new_invite_token,
 )
-from cardtable.server.presence import open_seats, phase_of, resume, save_room
+from cardtable.server.presence import open_seats, phase_of, save_room
+from cardtable.server.presence import resume as resume_play
 from cardtable.server.seating import Seat, public_seats
 from cardtable.storage import LogStore, reviews
 from cardtable.storage.shared import StoredRoom
@@ -80,15 +82,28 @@ async def open_room(
     return room
 
 
-async def load_room(store: LogStore, owner: TableOwner) -> None:
-    """Give a table loaded from storage its room, if it is a people's table."""
+async def load_room(
+    store: LogStore,
+    owner: TableOwner,
+    *,
+    resume: bool = True,
+    client_ids: Sequence[tuple[int, str]] = (),
+) -> None:
+    """Give a table loaded from storage its room, if it is a people's table; ``resume``: its
+    timers and grace periods go on (not for a copy that is only read). ``client_ids``: those
+    stored with the moves, ``(seat, id)`` in the log's order: the room knows them all, even
+    those of moves made after the room was last stored."""
     stored = await store.load_room(owner.table_id)
     if stored is None:
         return
     room = Room.from_json(stored.room)
+    for seat, client_id in client_ids:
+        if not room.seen(seat, client_id):
+            room.remember(seat, client_id)
     owner.room = room
     owner.seated = room.seated()
-    resume(owner)
+    if resume:
+        resume_play(owner)
 
 
 async def start_seed(lobby: Lobby, owner: TableOwner, contributions: dict[int, str]) -> int:
@@ -226,7 +241,7 @@ async def public_tables(lobby: Lobby) -> list[dict[str, Any]]:
     ids = await lobby.store.public_rooms((WAITING, PLAYING), LOBBY_SIZE)
     listed = []
     for table_id in ids:
-        owner = await lobby.get(table_id)
+        owner = await lobby.read(table_id)  # a copy, for a table another process owns
         if owner is None or owner.room is None or owner.status != storage.PLAYING:
             continue
         room = owner.room

@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from collections.abc import Coroutine
 from typing import TYPE_CHECKING, Any
 
@@ -33,6 +34,17 @@ def room_of(owner: TableOwner) -> Room:
 def seconds(owner: TableOwner, value: float) -> float:
     """A setting's seconds on this table's clock (tests shorten them)."""
     return value * owner.time_scale
+
+
+def wall_time(owner: TableOwner, moment: float) -> float:
+    """A moment of the table's clock in seconds since the epoch (as stored: another process's
+    clock is another)."""
+    return time.time() - (owner.clock() - moment)
+
+
+def clock_time(owner: TableOwner, stored: float) -> float:
+    """A stored moment (seconds since the epoch) on the table's clock."""
+    return owner.clock() - (time.time() - stored)
 
 
 # --- the room as sent ---------------------------------------------------------------------------
@@ -185,13 +197,16 @@ def connection_opened(owner: TableOwner, seat: int) -> list[dict[str, Any]]:
     owner.presence.disconnected_at.pop(seat, None)
     _cancel(owner, f"grace:{seat}")
     extra: list[dict[str, Any]] = []
+    changed = room.disconnected.pop(seat, None) is not None
     if seat in room.away:
         room.away.discard(seat)
         moves = room.away_moves.pop(seat, 0)
         if moves:
             extra.append(away_message(moves))
-        _spawn(owner, "save", save_room(owner))
+        changed = True
         track_turn(owner)
+    if changed:
+        _spawn(owner, "save", save_room(owner))
     return extra
 
 
@@ -210,24 +225,67 @@ def connection_closed(owner: TableOwner, seat: int, connection: Connection) -> N
     ):
         since = owner.clock()
         owner.presence.disconnected_at[seat] = since
+        room.disconnected[seat] = wall_time(owner, since)
         wait = seconds(owner, room.settings.grace_seconds)
         _spawn(owner, f"grace:{seat}", _grace(owner, seat, since, wait))
+        _spawn(owner, "save", save_room(owner))
     _spawn(owner, "presence", owner.broadcast_room())
 
 
 def resume(owner: TableOwner) -> None:
-    """A playing people's table just loaded from storage: every person is disconnected, with a
-    fresh grace period (their sockets open again in a moment, or the grace runs out)."""
+    """A playing people's table just loaded from storage: every person is disconnected (their
+    sockets open again in a moment, or the grace runs out). The grace of a person already
+    absent goes on from when their last socket closed; the others', connected to the process
+    that served the table before, starts now. The turn timer goes on where it was."""
     room = room_of(owner)
     if room.phase != PLAYING or owner.finished:
         return
-    since = owner.clock()
+    now = owner.clock()
+    grace = seconds(owner, room.settings.grace_seconds)
+    fresh = False
     for seat in room.seated():
-        if seat not in room.away and seat not in room.left:
-            owner.presence.disconnected_at[seat] = since
-            wait = seconds(owner, room.settings.grace_seconds)
-            _spawn(owner, f"grace:{seat}", _grace(owner, seat, since, wait))
-    track_turn(owner)
+        if seat in room.away or seat in room.left:
+            continue
+        stored = room.disconnected.get(seat)
+        if stored is None:
+            since = now
+            room.disconnected[seat] = wall_time(owner, now)
+            fresh = True
+        else:
+            since = min(now, clock_time(owner, stored))
+        owner.presence.disconnected_at[seat] = since
+        wait = max(0.0, grace - (now - since))
+        _spawn(owner, f"grace:{seat}", _grace(owner, seat, since, wait))
+    _restore_turn(owner)
+    if fresh:
+        _spawn(owner, "save", save_room(owner))
+
+
+def _restore_turn(owner: TableOwner) -> None:
+    """Go on with the stored turn timer when the same person's turn is still running (no
+    other seat moved since it started); else start the timer as after any change."""
+    room = room_of(owner)
+    stored = room.turn
+    turn_seconds = room.settings.turn_seconds
+    if stored is None or turn_seconds is None:
+        track_turn(owner)
+        return
+    seat, version, started_at = stored
+    to_move = owner.engine.current_player(owner.state)
+    same = (
+        seat == to_move
+        and version <= owner.version
+        and all(actor == seat for actor, _notation in owner.log[version:])
+    )
+    if not same or not _timed(owner, to_move):
+        track_turn(owner)
+        return
+    started = min(owner.clock(), clock_time(owner, started_at))
+    turn = (seat, started, version)
+    owner.presence.turn = turn
+    room.banks_ms.setdefault(seat, round(seconds(owner, room.settings.bank_seconds) * 1000))
+    total = seconds(owner, turn_seconds) + room.banks_ms[seat] / 1000
+    _spawn(owner, "turn", _time_out(owner, turn, max(0.0, total - (owner.clock() - started))))
 
 
 async def _grace(owner: TableOwner, seat: int, since: float, wait: float) -> None:
@@ -244,6 +302,7 @@ async def _grace(owner: TableOwner, seat: int, since: float, wait: float) -> Non
         room.away.add(seat)
         room.away_moves.setdefault(seat, 0)
         owner.presence.disconnected_at.pop(seat, None)
+        room.disconnected.pop(seat, None)
         track_turn(owner)
         await save_room(owner)
         await owner.broadcast_room()
@@ -267,11 +326,15 @@ async def after_move(owner: TableOwner) -> None:
     """After a stored move (the lock is held): the turn timer follows, and a finished game
     ends the room's play."""
     room = room_of(owner)
+    before = room.turn
     track_turn(owner)
     if owner.finished and room.phase == PLAYING:
         room.phase = FINISHED
         await save_room(owner)
-    elif owner.last_auto is not None and owner.last_auto[0] == owner.version:
+    elif (owner.last_auto is not None and owner.last_auto[0] == owner.version) or (
+        room.turn != before
+    ):
+        # A new turn's timer (and the bank the last one used) must survive a takeover.
         await save_room(owner)
 
 
@@ -285,10 +348,11 @@ def track_turn(owner: TableOwner) -> None:
         if current is not None:
             _settle(owner, current, now)
         owner.presence.turn = None
+        room.turn = None
         _cancel(owner, "turn")
         return
     to_move = owner.engine.current_player(owner.state)
-    timed = to_move >= 0 and not owner.bot_seat(to_move) and room.person_at(to_move) is not None
+    timed = _timed(owner, to_move)
     if current is not None and current[0] == to_move and timed:
         return  # the same person's turn goes on (a draw, then a discard)
     if current is not None:
@@ -296,12 +360,20 @@ def track_turn(owner: TableOwner) -> None:
     _cancel(owner, "turn")
     if not timed:
         owner.presence.turn = None
+        room.turn = None
         return
     turn = (to_move, now, owner.version)
     owner.presence.turn = turn
+    room.turn = (to_move, owner.version, wall_time(owner, now))
     room.banks_ms.setdefault(to_move, round(seconds(owner, room.settings.bank_seconds) * 1000))
     wait = seconds(owner, turn_seconds) + room.banks_ms[to_move] / 1000
     _spawn(owner, "turn", _time_out(owner, turn, wait))
+
+
+def _timed(owner: TableOwner, seat: int) -> bool:
+    """Whether a turn of ``seat`` runs the timer: a person's, not a computer player's."""
+    room = room_of(owner)
+    return seat >= 0 and not owner.bot_seat(seat) and room.person_at(seat) is not None
 
 
 def _settle(owner: TableOwner, turn: tuple[int, float, int], now: float) -> None:

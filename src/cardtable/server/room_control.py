@@ -235,6 +235,7 @@ async def _leave(owner: TableOwner, member: Member) -> None:
             room.left.add(seat)
             room.away.discard(seat)
             owner.presence.disconnected_at.pop(seat, None)
+            room.disconnected.pop(seat, None)
         else:
             room.rematch[seat] = False
         await owner.store.unsit(owner.table_id, seat)

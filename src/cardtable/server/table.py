@@ -431,9 +431,10 @@ class TableOwner:
                 raise ProtocolError("illegal", str(exc), rule=exc.rule) from None
             except (CardtableError, ValueError) as exc:
                 raise ProtocolError("illegal", str(exc), rule="illegal") from None
+            await self._commit(seat, action, after, client_id=message.client_id)
             if self.room is not None and message.client_id is not None:
+                # Only once stored (with the move): a move the database refused was not applied.
                 self.room.remember(seat, message.client_id)
-            await self._commit(seat, action, after)
             applied = self.version
             if self.on_timing is not None:
                 self.on_timing(Timing(self.table_id, received, time.perf_counter()))
@@ -447,8 +448,11 @@ class TableOwner:
         after: Any,
         *,
         auto: str | None = None,
+        client_id: str | None = None,
     ) -> None:
-        """Store and publish a move already checked by the engine (the lock is held).
+        """Store and publish a move already checked by the engine (the lock is held), with
+        the client id it was sent with stored beside it (whichever process loads the table
+        next knows it was applied).
 
         Once the move is stored it is the table's state, whatever happens next: a failure
         while describing or recording the finished deal is logged and the players still get
@@ -462,7 +466,9 @@ class TableOwner:
             logger.exception("table %s: no summary after move %d", self.table_id, self.version)
             summary = None
         try:
-            await self.store.append(self.table_id, self.version, seat, notation, summary)
+            await self.store.append(
+                self.table_id, self.version, seat, notation, summary, client_id=client_id
+            )
         except StorageError as exc:
             raise ProtocolError("unavailable", str(exc)) from None
         self.touch()

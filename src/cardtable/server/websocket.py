@@ -41,7 +41,7 @@ from cardtable.server.messages import (
     parse_client_message,
     pong_message,
 )
-from cardtable.server.rate_limits import CLOSE_RATE_LIMITED
+from cardtable.server.rate_limits import CLOSE_RATE_LIMITED, RateLimits
 from cardtable.server.security import origin_refusal
 from cardtable.server.table import SPECTATORS, Connection, DuplicateAction, TableOwner
 from cardtable.storage import StorageError
@@ -126,47 +126,40 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
 
 async def _seat(websocket: WebSocket, table_id: str, profile_id: int) -> None:
     relay = getattr(websocket.app.state, "relay", None)
+    unanswered: list[str] = []
     try:
         owner = await context_of(websocket.app).lobby.get(table_id)
     except TableElsewhereError as exc:  # another process of the cluster owns the table
         if relay is None:
             await refuse(websocket, CLOSE_TRY_AGAIN, "unavailable", str(exc))
             return
-        owner = await serve_through_relay(websocket, relay, table_id, profile_id)
-        if owner is None:
+        taken = await serve_through_relay(websocket, relay, table_id, profile_id)
+        if taken is None:
             return
+        owner, unanswered = taken
     except StorageError as exc:  # the database or Redis is away
         await refuse(websocket, CLOSE_TRY_AGAIN, "unavailable", str(exc))
         return
     if owner is None:
         await refuse(websocket, CLOSE_NO_TABLE, "no-table", f"there is no table {table_id!r}")
         return
-    seat = _place(owner, profile_id)
-    if seat is None:
-        if owner.room is not None:
-            await refuse(websocket, CLOSE_NOT_SEATED, "not-member", "you are not at this table")
-            return
-        await refuse(websocket, CLOSE_NOT_SEATED, "not-seated", "you do not sit at this table")
-        return
     connection = SocketConnection(websocket)
-    async with owner.lock:
-        owner.attach(seat, connection)
-        extra: list[dict[str, Any]] = []
-        if owner.room is not None:
-            owner.profiles[connection] = profile_id
-            extra = presence.connection_opened(owner, seat)
-        await connection.send(owner.message_for(seat))
-        for message in extra:
-            await connection.send(message)
-    if owner.room is not None:
-        await owner.broadcast_room()
-        owner.wake_bots()
+    seat = await greet(owner, connection, profile_id)
+    if seat is None:
+        await refuse(websocket, CLOSE_NOT_SEATED, *outsider(owner))
+        return
+    limits, socket_key = context_of(websocket.app).limits, f"socket:{id(connection)}"
+    for raw in unanswered:  # sent through the relay to an owner that died before answering
+        place = await answer_frame(
+            owner, connection, seat, profile_id, raw, time.perf_counter(), limits, socket_key
+        )
+        seat = seat if place is None else place
     try:
         await _serve(websocket, connection, owner, seat, profile_id)
     except WebSocketDisconnect:
         pass
     finally:
-        owner.detach(_attached_seat(owner, connection, seat), connection)
+        owner.detach(attached_seat(owner, connection, seat), connection)
 
 
 def _place(owner: TableOwner, profile_id: int) -> int | None:
@@ -179,7 +172,36 @@ def _place(owner: TableOwner, profile_id: int) -> int | None:
     return next((s for s, p in owner.seated.items() if p == profile_id), None)
 
 
-def _attached_seat(owner: TableOwner, connection: SocketConnection, fallback: int) -> int:
+def outsider(owner: TableOwner) -> tuple[str, str]:
+    """The error code and message of a socket whose profile has no place at the table."""
+    if owner.room is not None:
+        return "not-member", "you are not at this table"
+    return "not-seated", "you do not sit at this table"
+
+
+async def greet(owner: TableOwner, connection: Connection, profile_id: int) -> int | None:
+    """Attach a new connection of ``profile_id`` (local, or proxied from another process) at
+    its place and send it the table as that place sees it; the place, or ``None`` for a
+    profile that has none (nothing is attached then)."""
+    seat = _place(owner, profile_id)
+    if seat is None:
+        return None
+    async with owner.lock:
+        owner.attach(seat, connection)
+        extra: list[dict[str, Any]] = []
+        if owner.room is not None:
+            owner.profiles[connection] = profile_id
+            extra = presence.connection_opened(owner, seat)
+        await connection.send(owner.message_for(seat))
+        for message in extra:
+            await connection.send(message)
+    if owner.room is not None:
+        await owner.broadcast_room()
+        owner.wake_bots()
+    return seat
+
+
+def attached_seat(owner: TableOwner, connection: Connection, fallback: int) -> int:
     """Where the connection is attached now (a person who moved seats moved with it)."""
     for seat, listeners in owner.connections.items():
         if connection in listeners:
@@ -188,7 +210,7 @@ def _attached_seat(owner: TableOwner, connection: SocketConnection, fallback: in
 
 
 async def _follow(
-    owner: TableOwner, connection: SocketConnection, seat: int, profile_id: int
+    owner: TableOwner, connection: Connection, seat: int, profile_id: int
 ) -> int | None:
     """At a people's table, move the connection to the member's place now (a seat taken or
     given up in the waiting room); ``None`` when the profile is not a member any more."""
@@ -241,69 +263,52 @@ async def _serve(
             continue
         if connection.closed:
             return
-        place = await _follow(owner, connection, seat, profile_id)
+        place = await answer_frame(
+            owner, connection, seat, profile_id, raw, received, context.limits, socket_key
+        )
         if place is None:
             await refuse(websocket, CLOSE_NOT_SEATED, "not-member", "you are not at this table")
             return
         seat = place
-        message: ClientMessage | None = None
-        try:
-            message = parse_client_message(raw)
-            if owner.room is None and message.type not in ("action", "hint", "coach", "ping"):
-                raise ProtocolError(
-                    "unknown-type",
-                    f"{message.type!r} is only for tables shared with other people",
-                )
-            if message.type == "ping":
-                await connection.send(pong_message())
-            elif seat == SPECTATORS and message.type in ("action", "hint", "coach"):
-                raise ProtocolError("spectator", "spectators watch: they cannot play or ask")
-            elif owner.waiting and message.type in ("action", "hint", "coach"):
-                raise ProtocolError("phase", "the game has not started yet: the host starts it")
-            elif message.type == "action":
-                applied = await owner.submit(seat, message, received)
-                if message.client_id is not None:
-                    await connection.send(ack_message(message.client_id, applied, duplicate=False))
-            elif message.type == "hint":
-                action, reason = await owner.hint(seat)
-                await connection.send(hint_message(action, reason))
-            elif message.type == "coach":
-                report = await owner.coach(seat)
-                await connection.send(coach_message(**report))
-            else:
-                if message.type == "quick":
-                    quick = context.limits.hit("quick", f"profile:{profile_id}", socket_key)
-                    if quick is not None:
-                        raise ProtocolError("rate-limited", quick.message)
-                await room_control.handle(owner, profile_id, message)
-        except DuplicateAction as duplicate:
-            await connection.send(duplicate.ack())
-            await connection.send(owner.message_for(seat))
-        except ProtocolError as exc:
-            client_id = None if message is None else message.client_id
-            await connection.send(
-                error_message(exc.code, str(exc), rule=exc.rule, client_id=client_id)
-            )
-            if owner.room is not None and exc.code in ("stale", "not-your-turn", "seat-taken"):
-                # The loser of a race sees the table as it is now.
-                await connection.send(owner.message_for(_place(owner, profile_id) or seat))
-        except WebSocketDisconnect:
-            raise
-        except Exception:  # the table must keep serving whatever one message did
-            logger.exception("table %s seat %d: message failed", owner.table_id, seat)
-            await connection.send(
-                error_message("server", "the server could not handle that message")
-            )
 
 
 async def answer_frame(
-    owner: TableOwner, seat: int, connection: Connection, raw: str | bytes, received: float
-) -> None:
-    """Answer one frame of a seat's connection (local, or proxied from another process)."""
+    owner: TableOwner,
+    connection: Connection,
+    seat: int,
+    profile_id: int,
+    raw: str | bytes,
+    received: float,
+    limits: RateLimits | None,
+    socket_key: str,
+) -> int | None:
+    """Answer one frame of a connection (local, or proxied from another process) at ``seat``:
+    moves, hints, the coach, pings and a people's table's room messages, exactly alike
+    wherever the page is connected. Answers and errors go to ``connection`` only; changes
+    reach every connection through the owner. The connection's place afterwards (a person may
+    have taken another seat), or ``None`` when its profile is no longer at the table."""
+    place = await _follow(owner, connection, seat, profile_id)
+    if place is None:
+        return None
+    seat = place
+    message: ClientMessage | None = None
     try:
         message = parse_client_message(raw)
-        if message.type == "action":
-            await owner.submit(seat, message, received)
+        if owner.room is None and message.type not in ("action", "hint", "coach", "ping"):
+            raise ProtocolError(
+                "unknown-type",
+                f"{message.type!r} is only for tables shared with other people",
+            )
+        if message.type == "ping":
+            await connection.send(pong_message())
+        elif seat == SPECTATORS and message.type in ("action", "hint", "coach"):
+            raise ProtocolError("spectator", "spectators watch: they cannot play or ask")
+        elif owner.waiting and message.type in ("action", "hint", "coach"):
+            raise ProtocolError("phase", "the game has not started yet: the host starts it")
+        elif message.type == "action":
+            applied = await owner.submit(seat, message, received)
+            if message.client_id is not None:
+                await connection.send(ack_message(message.client_id, applied, duplicate=False))
         elif message.type == "hint":
             action, reason = await owner.hint(seat)
             await connection.send(hint_message(action, reason))
@@ -311,14 +316,28 @@ async def answer_frame(
             report = await owner.coach(seat)
             await connection.send(coach_message(**report))
         else:
-            await connection.send(pong_message())
+            if message.type == "quick" and limits is not None:
+                quick = limits.hit("quick", f"profile:{profile_id}", socket_key)
+                if quick is not None:
+                    raise ProtocolError("rate-limited", quick.message)
+            await room_control.handle(owner, profile_id, message)
+    except DuplicateAction as duplicate:
+        await connection.send(duplicate.ack())
+        await connection.send(owner.message_for(seat))
     except ProtocolError as exc:
-        await connection.send(exc.to_message())
+        client_id = None if message is None else message.client_id
+        await connection.send(error_message(exc.code, str(exc), rule=exc.rule, client_id=client_id))
+        if owner.room is not None and exc.code in ("stale", "not-your-turn", "seat-taken"):
+            # The loser of a race sees the table as it is now.
+            await connection.send(owner.message_for(_place(owner, profile_id) or seat))
+    except StorageError as exc:  # the database or Redis is away, or the table passed on
+        await connection.send(error_message("unavailable", str(exc)))
     except WebSocketDisconnect:
         raise
     except Exception:  # the table must keep serving whatever one message did
         logger.exception("table %s seat %d: message failed", owner.table_id, seat)
         await connection.send(error_message("server", "the server could not handle that message"))
+    return attached_seat(owner, connection, seat)
 
 
 def frame_text(frame: Any, max_frame: int) -> str | bytes | None:

@@ -5,7 +5,9 @@ Frames are checked here as on any socket (size, rate limits) and forwarded to th
 the owner sends is written to the page. Every quarter of the lease's life, and whenever the
 owner says the table moved, the proxy looks at the table's lease: free, this process takes the
 table over and the socket is then served here like any other; held by another process, the
-proxy introduces itself to that one. The page keeps its socket all along.
+proxy introduces itself to that one, and sends again the actions the old owner never answered
+(see :attr:`~cardtable.server.cluster.relay.Proxy.unconfirmed`). The page keeps its socket all
+along.
 """
 
 from __future__ import annotations
@@ -28,9 +30,10 @@ from cardtable.storage import StorageError
 
 async def serve_through_relay(
     websocket: WebSocket, relay: Relay, table_id: str, profile_id: int
-) -> TableOwner | None:
+) -> tuple[TableOwner, list[str]] | None:
     """Serve the socket through the relay until the page goes away (``None``) or this process
-    takes the table over (its owner, for the caller to serve the socket itself)."""
+    takes the table over: its owner, for the caller to serve the socket itself, and the
+    actions sent that no owner answered, for it to answer them."""
     from cardtable.server import websocket as sockets
 
     context = context_of(websocket.app)
@@ -63,13 +66,17 @@ async def serve_through_relay(
                 getter = loop.create_task(proxy.inbox.get())
                 if "message" in payload:
                     proxy.answered = True
+                    proxy.note_received(payload["message"])
                     await websocket.send_text(dumps(payload["message"]))
+                    if "close" in payload:  # removed from, or leaving, a people's table
+                        await websocket.close(code=int(payload["close"]))
+                        return None
                 elif payload.get("refuse"):
                     await sockets.refuse(
                         websocket,
                         sockets.CLOSE_NOT_SEATED,
-                        "not-seated",
-                        "you do not sit at this table",
+                        str(payload["refuse"]),
+                        str(payload.get("text") or "you do not sit at this table"),
                     )
                     return None
                 else:
@@ -110,7 +117,7 @@ async def serve_through_relay(
                 next_check = time.monotonic() + check_every
                 owner, known = await _find_owner(relay, context.lobby, proxy, known, look)
                 if owner is not None:
-                    return owner
+                    return owner, [raw for _version, raw in proxy.unconfirmed.values()]
     finally:
         receiver.cancel()
         getter.cancel()

@@ -9,6 +9,11 @@ state at once, then every new view, errors, hints and coach reports, exactly as 
 own sockets. To the owner a proxied socket is one more connection of the seat
 (:class:`RemoteConnection`), so every view reaches every seat wherever it is connected.
 
+A request to a process that does not own the table (joining with an invite, closing the table)
+is a *call*: the process publishes it to the table's inbox with a reply address, the owner
+runs it as it would its own request and publishes the answer (an HTTP status and body) to the
+caller's process channel.
+
 The proxy watches the table's lease. When it lapses (the owner died) the proxy's process takes
 the table over itself (it claims the lease, replays the log, and serves the socket as its own);
 when another process holds it, the proxy says hello again to the new owner. Either way the
@@ -58,20 +63,41 @@ def process_channel(holder: str) -> str:
     return f"{PREFIX}proc:{holder}"
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, eq=False)
 class RemoteConnection:
-    """A proxied socket as its table owner sees it: sending publishes to the proxy's process."""
+    """A proxied socket as its table owner sees it: sending publishes to the proxy's process.
+    Compared by identity, as a local socket is (a people's table keys its profiles by
+    connection)."""
 
     relay: Relay
     holder: str
     conn: str
     table_id: str
+    closed: bool = False
 
     async def send(self, message: dict[str, Any]) -> None:
-        """Send one server message to the proxied page."""
-        await self.relay.publish(
+        """Send one server message to the proxied page. When no process listens on the proxy's
+        channel any more (it died), the socket is gone: the owner forgets it, so the person's
+        grace period starts as when a local socket closes."""
+        if self.closed:
+            return
+        listeners = await self.relay.publish(
             process_channel(self.holder), {"conn": self.conn, "message": message}
         )
+        if listeners == 0:
+            self.closed = True
+            self.relay.forget(self)
+
+    async def close_with(self, message: dict[str, Any], code: int) -> None:
+        """Send a last message and have the proxy close the page's socket with ``code`` (a
+        member removed from, or leaving, a people's table)."""
+        if self.closed:
+            return
+        self.closed = True
+        with contextlib.suppress(ConnectionError):
+            await self.relay.publish(
+                process_channel(self.holder), {"conn": self.conn, "message": message, "close": code}
+            )
 
     async def moved(self) -> None:
         """The table left this process: the proxy finds its new owner."""
@@ -87,11 +113,49 @@ class Proxy:
     profile_id: int
     inbox: asyncio.Queue[dict[str, Any]] = field(default_factory=asyncio.Queue)
     answered: bool = False
+    unconfirmed: dict[str, tuple[int, str]] = field(default_factory=dict)
+    """Actions sent with a client id that no answer has named yet: ``client id -> (version,
+    frame)``. Sent again after greeting a new owner (the old one may have died before
+    answering): a new owner that applied one acknowledges it, one that did not applies it."""
+
+    def note_sent(self, raw: str) -> None:
+        """Keep an action frame with a client id until it is answered."""
+        try:
+            data = json.loads(raw)
+        except ValueError:
+            return
+        if not isinstance(data, dict) or data.get("type") != "action":
+            return
+        client_id, version = data.get("client_id"), data.get("version")
+        if isinstance(client_id, str) and isinstance(version, int):
+            self.unconfirmed[client_id] = (version, raw)
+
+    def note_received(self, message: dict[str, Any]) -> None:
+        """Forget the actions an answer settles: its own acknowledgement or error, or a state
+        past the version they were made for."""
+        client_id = message.get("client_id")
+        if isinstance(client_id, str):
+            self.unconfirmed.pop(client_id, None)
+        version = message.get("version")
+        if message.get("type") == "state" and isinstance(version, int):
+            for key, (made_for, _raw) in list(self.unconfirmed.items()):
+                if version > made_for:
+                    del self.unconfirmed[key]
 
 
-# What the owner's side does with one proxied frame: (table, seat, connection, raw frame,
-# arrival time) -> nothing (answers go through the connection).
-FrameHandler = Callable[[Any, int, Any, str, float], Awaitable[None]]
+# What the owner's side does with one proxied frame: (table, connection, seat, profile, raw
+# frame, arrival time) -> the connection's place afterwards, or None when the profile is no
+# longer at the table (answers go through the connection).
+FrameHandler = Callable[[Any, Any, int, int, str, float], Awaitable[int | None]]
+# How the owner's side greets a proxied socket: (table, connection, profile) -> its place, or
+# None for a profile that has none; and the refusal then: table -> (error code, message).
+Greeter = Callable[[Any, Any, int], Awaitable[int | None]]
+Outsider = Callable[[Any], tuple[str, str]]
+# What the owner's side does with a call: (name, arguments) -> (HTTP status, JSON body).
+CallHandler = Callable[[str, dict[str, Any]], Awaitable[tuple[int, Any]]]
+
+NOT_HERE: Final = 0
+"""The status of a call that reached a process no longer owning the table (ask again)."""
 
 
 class Relay:
@@ -103,8 +167,13 @@ class Relay:
         self.holder = leases.holder
         self.lobby: Any = None
         self.handle_frame: FrameHandler | None = None
+        self.greet: Greeter | None = None
+        self.outsider: Outsider | None = None
+        self.handle_call: CallHandler | None = None
+        self._calls: dict[str, asyncio.Future[tuple[int, Any]]] = {}
         self.proxies: dict[str, Proxy] = {}
         self.remotes: dict[str, tuple[RemoteConnection, int]] = {}
+        """Proxied sockets greeted by this process as owner: the connection and its profile."""
         self._numbers = itertools.count(1)
         self._pubsub: PubSub | None = None
         self._reader: asyncio.Task[None] | None = None
@@ -114,13 +183,17 @@ class Relay:
 
     # --- plumbing -----------------------------------------------------------------------------
 
-    async def publish(self, channel: str, payload: dict[str, Any]) -> None:
-        """Publish one JSON payload (lost, with a warning, if Redis cannot be reached)."""
+    async def publish(self, channel: str, payload: dict[str, Any]) -> int:
+        """Publish one JSON payload; how many processes listen on the channel
+        (``ConnectionError``, with a warning, if Redis cannot be reached)."""
         try:
-            await self.redis.publish(channel, json.dumps(payload, separators=(",", ":")))
+            listeners = await self.redis.publish(
+                channel, json.dumps(payload, separators=(",", ":"))
+            )
         except RedisError as exc:
             logger.warning("could not publish to %s: %s", channel, exc)
             raise ConnectionError("Redis could not be reached") from exc
+        return int(listeners)
 
     async def _ensure_reader(self) -> PubSub:
         if self._pubsub is None:
@@ -163,6 +236,11 @@ class Relay:
 
     def _dispatch(self, channel: str, payload: dict[str, Any]) -> None:
         if channel == process_channel(self.holder):
+            if "reply" in payload:
+                waiting = self._calls.get(str(payload["reply"]))
+                if waiting is not None and not waiting.done():
+                    waiting.set_result((int(payload.get("status", NOT_HERE)), payload.get("body")))
+                return
             proxy = self.proxies.get(str(payload.get("conn")))
             if proxy is not None:
                 proxy.inbox.put_nowait(payload)
@@ -221,34 +299,97 @@ class Relay:
         if op == "bye":
             known = self.remotes.pop(conn, None)
             if known is not None and owner is not None:
-                owner.detach(known[1], known[0])
+                owner.detach(_seat_of(owner, known[0]), known[0])
             return
-        if owner is None or self.handle_frame is None:
+        if op == "call":
+            await self._answer_call(owner, holder, payload)
+            return
+        if owner is None or self.handle_frame is None or self.greet is None:
             await RemoteConnection(self, holder, conn, table_id).moved()
             return
         if op == "hello":
-            profile_id = payload.get("profile")
-            seat = next((s for s, p in owner.seated.items() if p == profile_id), None)
-            remote = RemoteConnection(self, holder, conn, table_id)
-            if seat is None:
-                await self.publish(process_channel(holder), {"conn": conn, "refuse": "not-seated"})
-                return
+            profile_id = int(payload.get("profile", -1))
             previous = self.remotes.pop(conn, None)
             if previous is not None:
-                owner.detach(previous[1], previous[0])
-            self.remotes[conn] = (remote, seat)
-            async with owner.lock:
-                owner.attach(seat, remote)
-                await remote.send(owner.state_for(seat))
+                owner.detach(_seat_of(owner, previous[0]), previous[0])
+            remote = RemoteConnection(self, holder, conn, table_id)
+            self.remotes[conn] = (remote, profile_id)
+            if await self.greet(owner, remote, profile_id) is None:
+                self.remotes.pop(conn, None)
+                code, text = ("not-seated", "you do not sit at this table")
+                if self.outsider is not None:
+                    code, text = self.outsider(owner)
+                await self.publish(
+                    process_channel(holder), {"conn": conn, "refuse": code, "text": text}
+                )
             return
         known = self.remotes.get(conn)
         if known is None:  # a frame for a socket this owner never greeted: greet again
             await RemoteConnection(self, holder, conn, table_id).moved()
             return
-        remote, seat = known
-        await self.handle_frame(
-            owner, seat, remote, str(payload.get("raw", "")), time.perf_counter()
+        remote, profile_id = known
+        if remote.closed:
+            return
+        place = await self.handle_frame(
+            owner,
+            remote,
+            _seat_of(owner, remote),
+            profile_id,
+            str(payload.get("raw", "")),
+            time.perf_counter(),
         )
+        if place is None:  # no longer at the table (removed meanwhile, say)
+            self.remotes.pop(conn, None)
+            owner.detach(_seat_of(owner, remote), remote)
+            code, text = ("not-member", "you are not at this table")
+            await self.publish(
+                process_channel(holder), {"conn": conn, "refuse": code, "text": text}
+            )
+
+    def forget(self, remote: RemoteConnection) -> None:
+        """A proxied socket whose process is gone: detach it from its table."""
+        if self.remotes.get(remote.conn, (None, 0))[0] is not remote:
+            return
+        del self.remotes[remote.conn]
+        owner = self.lobby.tables.get(remote.table_id) if self.lobby is not None else None
+        if owner is not None:
+            logger.info("table %s: a relaying process is gone; its socket too", remote.table_id)
+            owner.detach(_seat_of(owner, remote), remote)
+
+    async def _answer_call(self, owner: Any, holder: str, payload: dict[str, Any]) -> None:
+        status, body = NOT_HERE, None
+        if owner is not None and self.handle_call is not None:
+            status, body = await self.handle_call(
+                str(payload.get("name")), dict(payload.get("args") or {})
+            )
+        await self.publish(
+            process_channel(holder),
+            {"reply": payload.get("reply"), "status": status, "body": body},
+        )
+
+    # --- the caller's side --------------------------------------------------------------------
+
+    async def call(
+        self, table_id: str, name: str, args: dict[str, Any], timeout: float
+    ) -> tuple[int, Any]:
+        """Run the call ``name`` on the table's owner; its HTTP status and JSON body
+        (:data:`NOT_HERE` when the process reached no longer owns the table).
+        ``TimeoutError`` when no owner answered in ``timeout`` seconds, ``ConnectionError``
+        when Redis cannot be reached."""
+        await self._ensure_reader()
+        reply = f"{self.holder}/call/{next(self._numbers)}"
+        waiting: asyncio.Future[tuple[int, Any]] = asyncio.get_running_loop().create_future()
+        self._calls[reply] = waiting
+        try:
+            listeners = await self.publish(
+                inbox(table_id),
+                {"op": "call", "name": name, "args": args, "reply": reply, "holder": self.holder},
+            )
+            if listeners == 0:
+                raise TimeoutError(f"no server process serves table {table_id} now")
+            return await asyncio.wait_for(waiting, timeout)
+        finally:
+            self._calls.pop(reply, None)
 
     # --- the proxy's side ---------------------------------------------------------------------
 
@@ -268,9 +409,15 @@ class Relay:
             inbox(proxy.table_id),
             {"op": "hello", "conn": proxy.conn, "holder": self.holder, "profile": proxy.profile_id},
         )
+        for _version, raw in list(proxy.unconfirmed.values()):
+            await self.publish(
+                inbox(proxy.table_id),
+                {"op": "frame", "conn": proxy.conn, "holder": self.holder, "raw": raw},
+            )
 
     async def forward(self, proxy: Proxy, raw: str) -> None:
         """Send one frame of the page to the table's owner."""
+        proxy.note_sent(raw)
         await self.publish(
             inbox(proxy.table_id),
             {"op": "frame", "conn": proxy.conn, "holder": self.holder, "raw": raw},
@@ -294,3 +441,12 @@ class Relay:
         if self._pubsub is not None:
             with contextlib.suppress(Exception):
                 await self._pubsub.aclose()  # type: ignore[no-untyped-call]
+
+
+def _seat_of(owner: Any, connection: RemoteConnection) -> int:
+    """Where the owner has the proxied socket attached now (a person who took another seat
+    moved with it; -1, the spectators, once it is attached nowhere)."""
+    for seat, listeners in owner.connections.items():
+        if connection in listeners:
+            return int(seat)
+    return -1

@@ -1,6 +1,7 @@
 """One process's part in a cluster: its Redis client, its leases, its leased log store and its
 relay, and how they are tied to the lobby (a table whose lease is lost is dropped; a table
-that leaves memory gives its lease back; a claimed table's inbox is listened to)."""
+that leaves memory gives its lease back; a claimed table's inbox is listened to, and what
+arrives there is answered as a local socket or request would be)."""
 
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ from cardtable.server.cluster.lease import Leases
 from cardtable.server.cluster.relay import Relay
 from cardtable.server.cluster.store import LeasedLogStore
 from cardtable.server.lobby import Lobby
+from cardtable.server.rate_limits import RateLimits
 from cardtable.server.settings import Settings
 from cardtable.storage import Database, DatabaseLogStore
 
@@ -50,11 +52,27 @@ class Cluster:
         self.relay = Relay(self.redis, self.leases)
         self._releases: set[asyncio.Task[None]] = set()
 
-    def attach(self, lobby: Lobby) -> None:
+    def attach(self, lobby: Lobby, limits: RateLimits | None = None) -> None:
         """Drop the lobby's tables whose lease is lost; give back the leases of the tables
-        that leave its memory."""
+        that leave its memory; answer proxied sockets as local ones (``limits``: the quick
+        messages' rate limit, counted where the table is)."""
 
-        from cardtable.server.websocket import answer_frame
+        from cardtable.server import owner_calls
+        from cardtable.server.websocket import answer_frame, greet, outsider
+
+        async def frame(
+            owner: Any, connection: Any, seat: int, profile_id: int, raw: str, received: float
+        ) -> int | None:
+            return await answer_frame(
+                owner,
+                connection,
+                seat,
+                profile_id,
+                raw,
+                received,
+                limits,
+                f"socket:{connection.conn}",
+            )
 
         def lost(table_id: str) -> None:
             if lobby.drop(table_id) is not None:
@@ -73,7 +91,14 @@ class Cluster:
         self.store.on_lost = lost
         self.store.on_claimed = self.relay.own
         self.relay.lobby = lobby
-        self.relay.handle_frame = answer_frame
+        self.relay.handle_frame = frame
+        self.relay.greet = greet
+        self.relay.outsider = outsider
+
+        async def call(name: str, args: dict[str, Any]) -> tuple[int, Any]:
+            return await owner_calls.answer(lobby, name, args)
+
+        self.relay.handle_call = call
         lobby.on_let_go = let_go
 
     def _later(self, work: Coroutine[Any, Any, None]) -> None:
