@@ -10,7 +10,11 @@ one's ``src`` first on ``PYTHONPATH``, alternating a few times::
     .venv/bin/python -m benchmarks.bench_engines_cpu
     PYTHONPATH=/path/to/other/checkout/src .venv/bin/python -m benchmarks.bench_engines_cpu
 
-It never fails on time.
+The seats of these playouts pick among every legal action, so most Indian Rummy games end after
+a few decisions with a drop or a wrong show and the deal's own cost (shuffle, dealing, scoring)
+weighs on the figure. ``--full-length`` adds full-length Indian Rummy games, whose seats never
+drop and show only when the show is valid (:func:`cardtable.playouts.random_playouts`), where
+the cost of a turn weighs most. It never fails on time.
 """
 
 from __future__ import annotations
@@ -22,6 +26,7 @@ from typing import Any
 
 from cardtable.driver import advance
 from cardtable.games.contract import TERMINAL
+from cardtable.playouts import random_playouts
 from cardtable.registry import get_engine
 
 GAMES: tuple[tuple[str, int, dict[str, Any]], ...] = (
@@ -45,10 +50,41 @@ def playout(engine: Any, rules: Any, seed: int) -> int:
     return decisions
 
 
+FULL_LENGTH: tuple[tuple[str, int, dict[str, Any]], ...] = (
+    ("indian-rummy", 20, {"deals": 1, "players": 2}),
+    ("indian-rummy", 20, {"deals": 1, "players": 4}),
+)
+"""Game, full-length playouts per repeat (about 16,000 decisions each), rule options."""
+
+
+def full_length(repeats: int) -> None:
+    """Full-length games of :func:`cardtable.playouts.random_playouts` (no Indian Rummy drop
+    or wrong show, so a deal runs to a valid show or the turn cap), the same seeds each repeat;
+    here the cost of a turn outweighs the cost of a deal."""
+    for name, games, options in FULL_LENGTH:
+        engine = get_engine(name)
+        rules = engine.rules_type(**options)
+        best = float("inf")
+        decisions = 0
+        for _ in range(repeats):
+            start = time.process_time()
+            decisions = random_playouts(engine, rules, 2024, games=games).decisions
+            best = min(best, time.process_time() - start)
+        label = f"{name} {rules.players}p full"
+        print(f"{label:18} {best / decisions * 1e6:6.2f} us CPU per decision ({decisions})")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=3, help="repeats per game (best kept)")
+    parser.add_argument(
+        "--full-length",
+        action="store_true",
+        help="also time full-length Indian Rummy playouts (cardtable.playouts' seats)",
+    )
     args = parser.parse_args()
+    if args.full_length:
+        full_length(args.repeats)
     for name, games, options in GAMES:
         engine = get_engine(name)
         rules = engine.rules_type(**options)

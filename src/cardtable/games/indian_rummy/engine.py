@@ -53,6 +53,7 @@ from cardtable.games.indian_rummy.state import (
     DealOutcome,
     IndianRummyState,
     Phase,
+    build_deal,
     build_state,
     build_summary,
     new_state,
@@ -210,9 +211,10 @@ def pile_top_takeable(state: IndianRummyState) -> bool:
     if not pile:
         return False
     top = pile[-1]
-    if top != PRINTED_JOKER and (state.wild_rank is None or _RANK_OF[top] != state.wild_rank):
+    wild_rank = state.deal.wild_rank
+    if top != PRINTED_JOKER and (wild_rank is None or _RANK_OF[top] != wild_rank):
         return True
-    return state.opening_on_top and state.rules.joker_from_discard == "opening-card"
+    return state.opening_on_top and state.deal.rules.joker_from_discard == "opening-card"
 
 
 def may_put_down(state: IndianRummyState, card: int) -> bool:
@@ -265,7 +267,7 @@ class IndianRummyEngine(GameEngine[IndianRummyState, IndianRummyAction, Rules, I
             out: list[IndianRummyAction] = [act.DRAW_STOCK]
             if pile_top_takeable(state):
                 out.append(act.DRAW_PILE)
-            if state.rules.drops_allowed:
+            if state.deal.rules.drops_allowed:
                 out.append(act.DROP)
             return out
         if phase is _DISCARD:
@@ -302,7 +304,7 @@ class IndianRummyEngine(GameEngine[IndianRummyState, IndianRummyAction, Rules, I
             return IllegalActionError(
                 f"{action!r} is not an Indian Rummy action", rule=RuleKey.UNKNOWN_ACTION
             )
-        n = state.rules.players
+        n = state.deal.rules.players
         if not isinstance(seat, int) or not 0 <= seat < n:
             return IllegalActionError(
                 f"there is no seat {seat!r} at this {n}-player table", rule=RuleKey.NO_SUCH_SEAT
@@ -322,7 +324,7 @@ class IndianRummyEngine(GameEngine[IndianRummyState, IndianRummyAction, Rules, I
                 f"it is not your turn: seat {state.turn} is to play", rule=RuleKey.NOT_YOUR_TURN
             )
         if isinstance(action, act.Drop):
-            if not state.rules.drops_allowed:
+            if not state.deal.rules.drops_allowed:
                 return IllegalActionError(
                     "dropping is switched off by the house rules", rule=RuleKey.DROPS_OFF
                 )
@@ -391,7 +393,8 @@ class IndianRummyEngine(GameEngine[IndianRummyState, IndianRummyAction, Rules, I
                 return self._end_turn(s, seat, new_hands, pile, s.drops, events)
             case act.Drop():
                 drops = s.drops
-                penalty = s.rules.middle_drop if s.has_drawn[seat] else s.rules.first_drop
+                rules = s.deal.rules
+                penalty = rules.middle_drop if s.has_drawn[seat] else rules.first_drop
                 new_drops = (*drops[:seat], penalty, *drops[seat + 1 :])
                 events = (*s.events, _DROP_EVENTS[seat])
                 if new_drops.count(None) == 1:
@@ -406,7 +409,7 @@ class IndianRummyEngine(GameEngine[IndianRummyState, IndianRummyAction, Rules, I
                 hands = s.hands
                 new_hands = (*hands[:seat], tuple(hand), *hands[seat + 1 :])
                 events = (*s.events, _DECLARE_EVENTS[seat][card])
-                valid = show_is_valid(tuple(hand), s.wild_rank, s.rules)
+                valid = show_is_valid(tuple(hand), s.deal.wild_rank, s.deal.rules)
                 return _finish_deal(
                     s,
                     "valid-show" if valid else "wrong-show",
@@ -431,36 +434,29 @@ class IndianRummyEngine(GameEngine[IndianRummyState, IndianRummyAction, Rules, I
         events: tuple[PublicEvent, ...],
     ) -> IndianRummyState:
         turns = s.turns + 1
-        if turns >= s.rules.deal_turn_cap:
-            ending: DealOutcome = "turn-limit" if s.rules.people_seated else "abandoned"
+        rules = s.deal.rules
+        if turns >= rules.deal_turn_cap:
+            ending: DealOutcome = "turn-limit" if rules.people_seated else "abandoned"
             return _finish_deal(s, ending, None, None, hands, pile, drops, events)
-        n = s.rules.players
+        n = rules.players
         nxt = (seat + 1) % n
         while drops[nxt] is not None:
             nxt = (nxt + 1) % n
+        stock = s.stock
         return build_state(
-            s.rules,
-            s.seed,
-            s.chance_steps,
-            _DRAW if s.stock else _RESHUFFLE,
-            s.deal_number,
-            s.dealer,
-            nxt,
-            hands,
-            s.stock,
-            pile,
-            s.wild_card,
-            s.wild_rank,
-            False,
-            drops,
-            s.has_drawn,
-            None,
-            False,
-            turns,
-            s.totals,
-            s.deal_points,
-            s.last_deal,
-            events,
+            deal=s.deal,
+            phase=_DRAW if stock else _RESHUFFLE,
+            turn=nxt,
+            hands=hands,
+            stock=stock,
+            pile=pile,
+            opening_on_top=False,
+            drops=drops,
+            has_drawn=s.has_drawn,
+            drawn=None,
+            drawn_from_pile=False,
+            turns=turns,
+            events=events,
         )
 
     # ------------------------------------------------------------------ chance
@@ -470,26 +466,39 @@ class IndianRummyEngine(GameEngine[IndianRummyState, IndianRummyAction, Rules, I
     ) -> IndianRummyState:
         """Choose the first dealer, deal, or reshuffle the pile into the stock."""
         phase = state.phase
+        record = state.deal
         if rng is None:
-            rng = chance_rng(state.seed, state.chance_steps)
-        steps = state.chance_steps + 1
+            rng = chance_rng(record.seed, record.chance_steps)
+        steps = record.chance_steps + 1
         s = state
-        n = s.rules.players
         if phase is _CHOOSE_DEALER:
+            dealer = rng.randrange(record.rules.players)
             return build_state(
-                s.rules, s.seed, steps, _DEAL, 0, rng.randrange(n), -1, s.hands,
-                s.stock, s.pile, None, None, False, s.drops, s.has_drawn, None, False, 0,
-                s.totals, s.deal_points, s.last_deal, (),
+                deal=build_deal(
+                    rules=record.rules, seed=record.seed, chance_steps=steps, deal_number=0,
+                    dealer=dealer, wild_card=None, wild_rank=None, totals=record.totals,
+                    deal_points=record.deal_points, last_deal=record.last_deal,
+                ),
+                phase=_DEAL, turn=-1, hands=s.hands, stock=s.stock, pile=s.pile,
+                opening_on_top=False, drops=s.drops, has_drawn=s.has_drawn, drawn=None,
+                drawn_from_pile=False, turns=0, events=(),
             )  # fmt: skip
         if phase is _DEAL:
             return _deal(s, rng, steps)
         if phase is _RESHUFFLE:
             under = shuffled(s.pile[:-1], rng)
             return build_state(
-                s.rules, s.seed, steps, _DRAW, s.deal_number, s.dealer, s.turn, s.hands,
-                under, s.pile[-1:], s.wild_card, s.wild_rank, False, s.drops,
-                s.has_drawn, None, False, s.turns, s.totals, s.deal_points, s.last_deal,
-                (*s.events, PublicEvent(s.dealer, "reshuffle")),
+                deal=build_deal(
+                    rules=record.rules, seed=record.seed, chance_steps=steps,
+                    deal_number=record.deal_number, dealer=record.dealer,
+                    wild_card=record.wild_card, wild_rank=record.wild_rank,
+                    totals=record.totals, deal_points=record.deal_points,
+                    last_deal=record.last_deal,
+                ),
+                phase=_DRAW, turn=s.turn,
+                hands=s.hands, stock=under, pile=s.pile[-1:], opening_on_top=False,
+                drops=s.drops, has_drawn=s.has_drawn, drawn=None, drawn_from_pile=False,
+                turns=s.turns, events=(*s.events, PublicEvent(record.dealer, "reshuffle")),
             )  # fmt: skip
         raise IllegalActionError("no chance step is due", rule=RuleKey.NO_CHANCE_STEP)
 
@@ -535,36 +544,30 @@ def _draw(s: IndianRummyState, seat: int, from_pile: bool) -> IndianRummyState:
     hands = s.hands
     has_drawn = s.has_drawn
     return build_state(
-        s.rules,
-        s.seed,
-        s.chance_steps,
-        _DISCARD,
-        s.deal_number,
-        s.dealer,
-        seat,
-        (*hands[:seat], tuple(hand), *hands[seat + 1 :]),
-        stock,
-        pile,
-        s.wild_card,
-        s.wild_rank,
-        False,
-        s.drops,
-        has_drawn if has_drawn[seat] else (*has_drawn[:seat], True, *has_drawn[seat + 1 :]),
-        card,
-        from_pile,
-        s.turns,
-        s.totals,
-        s.deal_points,
-        s.last_deal,
-        (*s.events, event),
+        deal=s.deal,
+        phase=_DISCARD,
+        turn=seat,
+        hands=(*hands[:seat], tuple(hand), *hands[seat + 1 :]),
+        stock=stock,
+        pile=pile,
+        opening_on_top=False,
+        drops=s.drops,
+        has_drawn=(
+            has_drawn if has_drawn[seat] else (*has_drawn[:seat], True, *has_drawn[seat + 1 :])
+        ),
+        drawn=card,
+        drawn_from_pile=from_pile,
+        turns=s.turns,
+        events=(*s.events, event),
     )
 
 
 def _deal(s: IndianRummyState, rng: random.Random, steps: int) -> IndianRummyState:
-    rules = s.rules
+    record = s.deal
+    rules = record.rules
     n = rules.players
-    number = s.deal_number + 1
-    dealer = s.dealer if s.deal_number == 0 else (s.dealer + 1) % n
+    number = record.deal_number + 1
+    dealer = record.dealer if record.deal_number == 0 else (record.dealer + 1) % n
     deck = shuffled(pack_of(rules), rng)
     dealt = HAND_SIZE * n
     first = (dealer + 1) % n
@@ -589,9 +592,14 @@ def _deal(s: IndianRummyState, rng: random.Random, steps: int) -> IndianRummySta
         stock = deck[dealt + 1 :]
         events = (_DEAL_EVENTS[dealer], _OPEN_EVENTS[dealer][opening])
     return build_state(
-        rules, s.seed, steps, _DRAW, number, dealer, first, tuple(hands), stock,
-        (opening,), wild_card, wild_rank_of(wild_card), True, (None,) * n, (False,) * n,
-        None, False, 0, s.totals, s.deal_points, s.last_deal, events,
+        deal=build_deal(
+            rules=rules, seed=record.seed, chance_steps=steps, deal_number=number,
+            dealer=dealer, wild_card=wild_card, wild_rank=wild_rank_of(wild_card),
+            totals=record.totals, deal_points=record.deal_points, last_deal=record.last_deal,
+        ),
+        phase=_DRAW, turn=first, hands=tuple(hands), stock=stock, pile=(opening,),
+        opening_on_top=True, drops=(None,) * n, has_drawn=(False,) * n, drawn=None,
+        drawn_from_pile=False, turns=0, events=events,
     )  # fmt: skip
 
 
@@ -603,7 +611,7 @@ def deal_points_after_show(
     valid: bool,
 ) -> tuple[int, ...]:
     """Each seat's points when ``declarer`` has shown (RULES.md 2.7, 2.8)."""
-    rules = s.rules
+    rules = s.deal.rules
     count_others = valid or rules.wrong_show_others == "counted"
     points: list[int] = []
     for seat, hand in enumerate(hands):
@@ -613,7 +621,7 @@ def deal_points_after_show(
         elif seat == declarer:
             points.append(0 if valid else rules.wrong_show_penalty)
         elif count_others:
-            points.append(hand_points(hand, s.wild_rank, rules))
+            points.append(hand_points(hand, s.deal.wild_rank, rules))
         else:
             points.append(0)
     return tuple(points)
@@ -629,7 +637,8 @@ def _finish_deal(
     drops: tuple[int | None, ...],
     events: tuple[PublicEvent, ...],
 ) -> IndianRummyState:
-    n = s.rules.players
+    record = s.deal
+    n = record.rules.players
     winner: int | None = None
     shown: tuple[tuple[int, ...] | None, ...] = (None,) * n
     if outcome == "abandoned":
@@ -648,18 +657,47 @@ def _finish_deal(
             [hand if drop is None else None for hand, drop in zip(hands, drops, strict=True)]
         )
     summary = build_summary(
-        s.deal_number, s.dealer, outcome, declarer, put_down, winner, s.wild_card, s.wild_rank,
-        shown, drops, points,
-    )  # fmt: skip
-    totals = tuple([t + p for t, p in zip(s.totals, points, strict=True)])
-    deals = s.rules.deals
-    over = deals is not None and s.deal_number >= deals
+        number=record.deal_number,
+        dealer=record.dealer,
+        outcome=outcome,
+        declarer=declarer,
+        put_down=put_down,
+        winner=winner,
+        wild_card=record.wild_card,
+        wild_rank=record.wild_rank,
+        hands=shown,
+        drops=drops,
+        points=points,
+    )
+    totals = tuple([t + p for t, p in zip(record.totals, points, strict=True)])
+    deals = record.rules.deals
+    over = deals is not None and record.deal_number >= deals
     return build_state(
-        s.rules, s.seed, s.chance_steps, _GAME_OVER if over else _DEAL,
-        s.deal_number, s.dealer, -1, hands, s.stock, pile, s.wild_card, s.wild_rank, False,
-        drops, s.has_drawn, None, False, s.turns + 1, totals, (*s.deal_points, points), summary,
-        events,
-    )  # fmt: skip
+        deal=build_deal(
+            rules=record.rules,
+            seed=record.seed,
+            chance_steps=record.chance_steps,
+            deal_number=record.deal_number,
+            dealer=record.dealer,
+            wild_card=record.wild_card,
+            wild_rank=record.wild_rank,
+            totals=totals,
+            deal_points=(*record.deal_points, points),
+            last_deal=summary,
+        ),
+        phase=_GAME_OVER if over else _DEAL,
+        turn=-1,
+        hands=hands,
+        stock=s.stock,
+        pile=pile,
+        opening_on_top=False,
+        drops=drops,
+        has_drawn=s.has_drawn,
+        drawn=None,
+        drawn_from_pile=False,
+        turns=s.turns + 1,
+        events=events,
+    )
 
 
 ENGINE: Final = IndianRummyEngine()

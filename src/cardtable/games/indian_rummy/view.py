@@ -27,6 +27,8 @@ from cardtable.games.indian_rummy.state import (
     DealSummary,
     IndianRummyState,
     Phase,
+    build_deal,
+    build_state,
     pack_of,
 )
 
@@ -132,17 +134,18 @@ class IndianRummyView:
 def make_view(state: IndianRummyState, seat: int) -> IndianRummyView:
     """The view of ``seat`` (0..players-1) of ``state``."""
     drawn = state.drawn
+    deal = state.deal  # read once: views are built for every seat decision the driver makes
     return IndianRummyView(
         seat,
-        state.rules,
+        deal.rules,
         state.phase,
-        state.deal_number,
-        state.dealer,
+        deal.deal_number,
+        deal.dealer,
         state.turn,
         state.hands[seat],
         state.pile,
-        state.wild_card,
-        state.wild_rank,
+        deal.wild_card,
+        deal.wild_rank,
         len(state.stock),
         tuple(map(len, state.hands)),
         state.drops,
@@ -151,10 +154,10 @@ def make_view(state: IndianRummyState, seat: int) -> IndianRummyView:
         drawn if state.drawn_from_pile else None,
         state.opening_on_top,
         state.turns,
-        state.totals,
-        state.deal_points,
+        deal.totals,
+        deal.deal_points,
         state.events,
-        state.last_deal,
+        deal.last_deal,
     )
 
 
@@ -238,27 +241,30 @@ def determinize(view: IndianRummyView, rng: random.Random) -> IndianRummyState:
     drawn = view.drawn
     if view.phase is _DISCARD and turn_state != me:
         drawn = view.taken if view.taken is not None else rng.choice(hands[turn_state])
-    return IndianRummyState(
+    deal = build_deal(
         rules=rules,
         seed=rng.getrandbits(62),
         chance_steps=0,
-        phase=view.phase,
         deal_number=view.deal_number,
         dealer=view.dealer,
+        wild_card=view.wild_card,
+        wild_rank=view.wild_rank,
+        totals=view.totals,
+        deal_points=view.deal_points,
+        last_deal=view.last_deal,
+    )
+    return build_state(
+        deal=deal,
+        phase=view.phase,
         turn=turn_state,
         hands=tuple(tuple(sorted(hand)) for hand in hands),
         stock=stock,
         pile=view.pile,
-        wild_card=view.wild_card,
-        wild_rank=view.wild_rank,
         opening_on_top=view.opening_on_top,
         drops=view.drops,
         has_drawn=view.has_drawn,
         drawn=drawn,
         drawn_from_pile=view.taken is not None,
         turns=view.turns,
-        totals=view.totals,
-        deal_points=view.deal_points,
-        last_deal=view.last_deal,
         events=view.events,
     )
