@@ -1,7 +1,8 @@
 """Seeded golden transcripts of whole Indecision games, played through the driver.
 
-Each game is replayed from its seed and compared line by line with the file in
-``tests/golden/indecision/``; set ``CARDTABLE_REGEN_GOLDEN=1`` to rewrite the files after an
+Each game is played from its seed, told by the one golden writer (``golden_transcript``) in
+Indecision's words (the writer also replays its record) and compared line by line with the file
+in ``tests/golden/indecision/``; set ``CARDTABLE_REGEN_GOLDEN=1`` to rewrite the files after an
 intended change (and read the diff before committing it).
 
 The seats are random bots with one rule of thumb added so that games end by a real win rather
@@ -21,7 +22,8 @@ import pytest
 
 from cardtable.bots import RandomBot
 from cardtable.cards import format_cards
-from cardtable.driver import play
+from cardtable.driver import PlayedGame
+from cardtable.games.contract import GameResult
 from cardtable.games.indecision import (
     CONFIRM,
     ENGINE,
@@ -36,6 +38,7 @@ from cardtable.games.indecision import (
     score_hand,
 )
 from cardtable.games.indecision.text import summary_lines
+from golden_transcript import golden_transcript
 from playthrough import check_golden
 
 GOLDEN = Path(__file__).resolve().parents[2] / "golden" / "indecision"
@@ -82,48 +85,68 @@ class ThresholdBot:
         return self.fallback.choose(view, others or legal, rng)
 
 
-def transcript(rules: Rules, seed: int) -> str:
-    """Play one game and write down every action, each hand's count and the result."""
-    lines = [
-        f"Indecision, {rules.players} players, seed {seed}, "
-        f"{'manual declaration' if rules.manual_declaration else 'automatic scoring'}, "
-        f"target {rules.target_score}"
-    ]
-    shown: dict[str, Any] = {"hand": 0, "summary": None}
+class IndecisionStyle:
+    """Indecision's words: the cut for the first dealer, each hand's dealer, starter and dealt
+    cards, the actions, each hand's count as ``summary_lines`` gives it with the totals, and the
+    result with the utilities."""
 
-    def close_hand(state: State) -> None:
+    def __init__(self) -> None:
+        self.hand = 0
+        self.summary: Any = None
+
+    def header(self, rules: Rules, seed: int, seats: Sequence[Any]) -> list[str]:
+        return [
+            f"Indecision, {rules.players} players, seed {seed}, "
+            f"{'manual declaration' if rules.manual_declaration else 'automatic scoring'}, "
+            f"target {rules.target_score}"
+        ]
+
+    def _closed_hand(self, state: State) -> list[str]:
         summary = state.table.last_hand
-        if summary is not None and summary is not shown["summary"]:
-            shown["summary"] = summary
-            lines.extend(f"  {line}" for line in summary_lines(summary))
-            lines.append(f"  totals: {' '.join(map(str, state.table.totals))}")
+        if summary is None or summary is self.summary:
+            return []
+        self.summary = summary
+        return [
+            *(f"  {line}" for line in summary_lines(summary)),
+            f"  totals: {' '.join(map(str, state.table.totals))}",
+        ]
 
-    def on_action(state: State, seat: int, action: Any) -> None:
-        close_hand(state)
+    def before(self, state: State) -> list[str]:
+        lines = self._closed_hand(state)
         table = state.table
-        if table.hand_number != shown["hand"]:
-            if shown["hand"] == 0:
+        if table.hand_number != self.hand:
+            if self.hand == 0:
                 for cut in table.cut_rounds:
                     cuts = ", ".join(f"seat {s} {format_cards((c,))}" for s, c in cut)
                     lines.append(f"Cut: {cuts}")
                 lines.append(f"Seat {table.dealer} deals first.")
-            shown["hand"] = table.hand_number
+            self.hand = table.hand_number
             lines.append(
                 f"Hand {table.hand_number}: dealer seat {table.dealer}, "
                 f"starter seat {table.starter}"
             )
             for other, hand in enumerate(state.hands):
                 lines.append(f"  dealt to seat {other}: {format_cards(hand)}")
-        lines.append(f"  seat {seat}: {action}")
+        return lines
 
+    def action(self, before: State, seat: int, action: Any, after: State, number: int) -> str:
+        return f"  seat {seat}: {action}"
+
+    def after(self, before: State, after: State) -> list[str]:
+        return []  # a hand's count is told before the next action, with the new totals
+
+    def ending(self, game: PlayedGame, result: GameResult) -> list[str]:
+        return [
+            *self._closed_hand(game.state),
+            f"Result ({result.reason}): {result.summary}",
+            f"Utilities: {' '.join(f'{u:g}' for u in result.utilities)}",
+        ]
+
+
+def transcript(rules: Rules, seed: int) -> str:
+    """Play one game and write down every action, each hand's count and the result."""
     bots = [ThresholdBot() for _ in range(rules.players)]
-    game = play(ENGINE, rules, seed, bots, checked=True, on_action=on_action)
-    close_hand(game.state)
-    result = ENGINE.result(game.state)
-    assert result is not None
-    lines.append(f"Result ({result.reason}): {result.summary}")
-    lines.append(f"Utilities: {' '.join(f'{u:g}' for u in result.utilities)}")
-    return "\n".join(lines) + "\n"
+    return golden_transcript(ENGINE, rules, seed, bots, IndecisionStyle(), checked=True)
 
 
 @pytest.mark.parametrize("name", sorted(GAMES))

@@ -1,8 +1,9 @@
 """Golden transcripts: whole seeded games written out as text and compared line by line.
 
 Each game is played through :func:`cardtable.driver.play` (random seats, or seats that declare
-whenever a valid show exists) and told in full: every deal's dealer, wild joker, opening card
-and hands, each action (with the card a stock draw brought), reshuffles, the deal's summary as
+whenever a valid show exists) and told by the one golden writer (``golden_transcript``) in
+Indian Rummy's words: every deal's dealer, wild joker, opening card and hands, each action
+(with the card a stock draw brought), reshuffles, the deal's summary as
 ``render_hand_summary`` explains it, and the result. Any change in dealing, rules or scoring
 shows up as a diff. ``CARDTABLE_REGEN_GOLDEN=1`` rewrites the files after a deliberate change.
 """
@@ -21,8 +22,8 @@ from rich.text import Text
 
 from cardtable.bots import RandomBot
 from cardtable.cards import format_card, format_cards
-from cardtable.driver import play
-from cardtable.games.contract import rules_to_json
+from cardtable.driver import PlayedGame
+from cardtable.games.contract import GameResult, rules_to_json
 from cardtable.games.indian_rummy import actions as act
 from cardtable.games.indian_rummy.engine import ENGINE
 from cardtable.games.indian_rummy.rules import PRESETS, Rules
@@ -30,7 +31,7 @@ from cardtable.games.indian_rummy.scoring import show_discards
 from cardtable.games.indian_rummy.state import IndianRummyState, Phase
 from cardtable.games.indian_rummy.text import render_hand_summary
 from cardtable.melds.indian import raw_points
-from cardtable.replay import record_of, replay
+from golden_transcript import golden_transcript
 from playthrough import check_golden
 
 
@@ -88,59 +89,80 @@ def _plain(markup: str) -> str:
     return Text.from_markup(markup).plain
 
 
-def transcript(name: str) -> str:
-    """The golden text of the game ``name`` of :data:`GAMES`."""
-    rules, seed, kind = GAMES[name]
-    seats = _seats(kind, rules.players)
-    lines = [
-        f"Indian Rummy golden transcript: {name}",
-        f"rules: {json.dumps(rules_to_json(rules), sort_keys=True)}",
-        f"seed: {seed}",
-        "seats: " + ", ".join(f"{i} {bot.name}" for i, bot in enumerate(seats)),
-    ]
-    told = {"deal": 0, "reshuffles": 0}
+class IndianRummyStyle:
+    """Indian Rummy's words: each deal's dealer, wild joker, opening card and hands, the card a
+    stock draw brought, a drop's penalty, reshuffles, and each deal's summary as
+    ``render_hand_summary`` explains it."""
 
-    def tell(before: IndianRummyState, seat: int, action: act.IndianRummyAction) -> None:
-        if before.deal_number != told["deal"]:
-            told["deal"], told["reshuffles"] = before.deal_number, 0
-            wild = "none" if before.wild_card is None else format_card(before.wild_card)
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.deal = 0
+        self.reshuffles = 0
+
+    def header(self, rules: Rules, seed: int, seats: Sequence[Any]) -> list[str]:
+        return [
+            f"Indian Rummy golden transcript: {self.name}",
+            f"rules: {json.dumps(rules_to_json(rules), sort_keys=True)}",
+            f"seed: {seed}",
+            "seats: " + ", ".join(f"{i} {bot.name}" for i, bot in enumerate(seats)),
+        ]
+
+    def before(self, state: IndianRummyState) -> list[str]:
+        lines: list[str] = []
+        if state.deal_number != self.deal:
+            self.deal, self.reshuffles = state.deal_number, 0
+            wild = "none" if state.wild_card is None else format_card(state.wild_card)
             lines.append("")
             lines.append(
-                f"== deal {before.deal_number}: dealer {before.dealer}, wild joker {wild} "
-                f"(wild rank {before.wild_rank}), opening card {format_card(before.pile[0])}, "
-                f"stock {len(before.stock)}"
+                f"== deal {state.deal_number}: dealer {state.dealer}, wild joker {wild} "
+                f"(wild rank {state.wild_rank}), opening card {format_card(state.pile[0])}, "
+                f"stock {len(state.stock)}"
             )
-            for index, hand in enumerate(before.hands):
+            for index, hand in enumerate(state.hands):
                 lines.append(f"   hand {index}: {format_cards(hand)}")
-        reshuffles = sum(1 for e in before.events if e.verb == "reshuffle")
-        if reshuffles != told["reshuffles"]:
-            told["reshuffles"] = reshuffles
-            lines.append(f"   -- stock ran out: pile reshuffled, new stock {len(before.stock)}")
-        after = ENGINE.apply_unchecked(before, action, seat)
+        reshuffles = sum(1 for e in state.events if e.verb == "reshuffle")
+        if reshuffles != self.reshuffles:
+            self.reshuffles = reshuffles
+            lines.append(f"   -- stock ran out: pile reshuffled, new stock {len(state.stock)}")
+        return lines
+
+    def action(
+        self,
+        before: IndianRummyState,
+        seat: int,
+        action: act.IndianRummyAction,
+        after: IndianRummyState,
+        number: int,
+    ) -> str:
         line = f"   {seat}: {action}"
         if isinstance(action, act.DrawStock):
             line += f"  [{format_card(after.drawn)}]"  # type: ignore[arg-type]
         elif isinstance(action, act.Drop):
             line += f"  ({after.drops[seat]})"
-        lines.append(line)
-        if after.last_deal is not before.last_deal:
-            names = [f"seat {s}" for s in range(rules.players)]
-            summary = render_hand_summary(ENGINE.view(after, 0), names=names)
-            assert summary is not None
-            lines.extend("   | " + row for row in _plain(summary).splitlines())
+        return line
 
-    game = play(ENGINE, rules, seed, seats, on_action=tell)
-    result = ENGINE.result(game.state)
-    assert result is not None
-    lines += [
-        "",
-        f"result: {result.summary}",
-        f"winners {list(result.winners)}, scores {list(result.scores)}, "
-        f"{len(game.actions)} seat actions, {game.chance_steps} chance steps",
-    ]
-    # The record of the game replays to the very same state.
-    assert replay(record_of("indian-rummy", rules, seed, game.actions)) == game.state
-    return "\n".join(lines) + "\n"
+    def after(self, before: IndianRummyState, after: IndianRummyState) -> list[str]:
+        if after.last_deal is before.last_deal:
+            return []
+        names = [f"seat {s}" for s in range(after.rules.players)]
+        summary = render_hand_summary(ENGINE.view(after, 0), names=names)
+        assert summary is not None
+        return ["   | " + row for row in _plain(summary).splitlines()]
+
+    def ending(self, game: PlayedGame, result: GameResult) -> list[str]:
+        return [
+            "",
+            f"result: {result.summary}",
+            f"winners {list(result.winners)}, scores {list(result.scores)}, "
+            f"{len(game.actions)} seat actions, {game.chance_steps} chance steps",
+        ]
+
+
+def transcript(name: str) -> str:
+    """The golden text of the game ``name`` of :data:`GAMES`."""
+    rules, seed, kind = GAMES[name]
+    seats = _seats(kind, rules.players)
+    return golden_transcript(ENGINE, rules, seed, seats, IndianRummyStyle(name))
 
 
 @pytest.mark.parametrize("name", sorted(GAMES))
