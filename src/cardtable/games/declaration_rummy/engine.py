@@ -266,19 +266,10 @@ class DeclarationRummyEngine(GameEngine[State, Action, Rules, DeclarationRummyVi
         turn, once per turn) and ``drop``. ``propose tie`` and ``drop`` always come last, in
         that order (the random playouts cut them off the end)."""
         phase = state.phase
-        if phase is Phase.OVER:
-            return ()
-        if phase is Phase.BETWEEN_GAMES:
-            return (NEXT_GAME,) if seat == state.turn else ()
+        if phase is not Phase.DRAW and phase is not Phase.PLAY:
+            return self._legal_between_turns(state, seat)
         if not 0 <= seat < len(state.dropped) or state.dropped[seat]:
             return ()
-        if phase is Phase.TIE_VOTE:
-            assert state.vote is not None
-            if seat == state.vote.pending[0]:
-                return (ACCEPT_TIE, REJECT_TIE, DROP)
-            return (DROP,)
-        if phase in CHANCE_PHASES:
-            return (DROP,)
         if seat != state.turn:
             return (DROP,) if seat in state.tie_proposers else (PROPOSE_TIE, DROP)
         rules = state.rules
@@ -313,6 +304,23 @@ class DeclarationRummyEngine(GameEngine[State, Action, Rules, DeclarationRummyVi
             actions.append(PROPOSE_TIE)
         actions.append(DROP)
         return actions
+
+    @staticmethod
+    def _legal_between_turns(state: State, seat: int) -> Sequence[Action]:
+        """``legal_actions`` outside a turn's draw and play (the common case, kept apart)."""
+        phase = state.phase
+        if phase is Phase.OVER:
+            return ()
+        if phase is Phase.BETWEEN_GAMES:
+            return (NEXT_GAME,) if seat == state.turn else ()
+        if not 0 <= seat < len(state.dropped) or state.dropped[seat]:
+            return ()
+        if phase is Phase.TIE_VOTE:
+            assert state.vote is not None
+            if seat == state.vote.pending[0]:
+                return (ACCEPT_TIE, REJECT_TIE, DROP)
+            return (DROP,)
+        return (DROP,)  # a chance phase (CHANCE_PHASES): a shuffle, cut or deal is due
 
     @staticmethod
     def _may_take_extra(state: State) -> bool:
@@ -638,11 +646,12 @@ class DeclarationRummyEngine(GameEngine[State, Action, Rules, DeclarationRummyVi
 
     def _shuffle(self, state: State, rng: random.Random) -> State:
         pack, removed = shuffled_pack(state.rules, rng)
-        state = replace_state(
-            state, removed=tuple(removed), events=_event(state, state.dealer, "shuffle")
-        )
+        events = _event(state, state.dealer, "shuffle")
         if state.rules.offer_cut:
-            return replace_state(state, phase=Phase.CUT, stock=tuple(pack))
+            return replace_state(
+                state, phase=Phase.CUT, stock=tuple(pack), removed=tuple(removed), events=events
+            )
+        state = replace_state(state, removed=tuple(removed), events=events)
         return self._deal(state, tuple(pack))
 
     def _cut_and_deal(self, state: State, rng: random.Random) -> State:

@@ -19,7 +19,7 @@ from cardtable.melds.declaration import (
     surely_unmelded,
 )
 
-_CARD_COUNTS: Final = tuple(card_count(card) if card != 52 else 0 for card in range(63))
+CARD_COUNTS: Final = tuple(card_count(card) if card != 52 else 0 for card in range(63))
 """What each card id counts unmelded (the printed joker, id 52, is not in this game)."""
 
 
@@ -29,14 +29,14 @@ def hand_count(hand: tuple[int, ...]) -> int:
     A meld needs three cards, so a smaller hand simply adds up its cards.
     """
     if len(hand) < 3:
-        return sum(map(_CARD_COUNTS.__getitem__, hand))
+        return sum(map(CARD_COUNTS.__getitem__, hand))
     return _cached_count(hand)
 
 
 @lru_cache(maxsize=1 << 16)
 def _cached_count(hand: tuple[int, ...]) -> int:
     if surely_unmelded(hand) == len(hand):
-        return sum(map(_CARD_COUNTS.__getitem__, hand))  # no card can meld
+        return sum(map(CARD_COUNTS.__getitem__, hand))  # no card can meld
     return dr_count(hand)
 
 

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from typing import Final
 
 from cardtable.games.contract import GameResult
-from cardtable.games.declaration_rummy.hands import hand_count
+from cardtable.games.declaration_rummy.hands import CARD_COUNTS, hand_count
 from cardtable.games.declaration_rummy.state import (
     DeclarationRummyState,
     GameOutcome,
@@ -29,22 +29,23 @@ def make_outcome(
     declarer: int | None,
     winner: int | None,
 ) -> GameOutcome:
+    """The outcome of the game ``state`` ends with ``reason``: every hand still in revealed
+    and counted, the declarer's count reduced under Declare Bonus, and the winner (given, or
+    by comparing counts)."""
     rules = state.rules
     n = rules.players
     hands: list[tuple[int, ...] | None] = [None] * n
     counts: list[int | None] = [None] * n
     compared: list[int | None] = [None] * n
-    for seat in range(n):
-        if state.dropped[seat]:
+    dropped = state.dropped
+    for seat, hand in enumerate(state.hands):
+        if dropped[seat]:
             continue
-        hand = state.hands[seat]
-        count = hand_count(hand)
+        # A hand of fewer than three cards holds no meld (many players deal small hands).
+        count = sum(map(CARD_COUNTS.__getitem__, hand)) if len(hand) < 3 else hand_count(hand)
         hands[seat] = hand
         counts[seat] = count
         compared[seat] = count - 1 if seat == declarer and rules.declare_bonus else count
-    """The outcome of the game ``state`` ends with ``reason``: every hand still in revealed
-    and counted, the declarer's count reduced under Declare Bonus, and the winner (given, or
-    by comparing counts)."""
     tie_break: str | None = None
     if reason in COMPARING_REASONS:
         winner, tie_break = lowest_count_winner(state, compared)
