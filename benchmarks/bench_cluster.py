@@ -793,6 +793,11 @@ def chaos(
     not_recovered = sorted({w.table_id for w in unfinished if w.moved_at is None})
     owned = [w.owned_at - w.killed_at for w in watches if w.owned_at is not None]
     moved = [w.moved_at - w.killed_at for w in watches if w.moved_at is not None]
+    settled = [
+        w.moved_at - w.owned_at
+        for w in watches
+        if w.moved_at is not None and w.owned_at is not None and w.moved_at >= w.owned_at
+    ]
     return {
         "kills": kills,
         "tables": len(result["tables"]),
@@ -806,6 +811,7 @@ def chaos(
         "over_unmarked": sum(1 for _moves, status in final.values() if status == "over"),
         "owned": owned,
         "moved": moved,
+        "settled": settled,
         "reconnects": result["reconnects"],
         "actions_per_second": (
             total(after, "cardtable_actions_total") - total(before, "cardtable_actions_total")
@@ -918,6 +924,7 @@ def main() -> None:
             "status stored\n"
             f"    kill to lease taken by another worker: {spread(result['owned'])}\n"
             f"    kill to the first move stored by the new owner: {spread(result['moved'])}\n"
+            f"    lease taken to that first move: {spread(result['settled'])}\n"
             f"    {lag_line(result['loop_lag'])}",
             flush=True,
         )
