@@ -24,6 +24,10 @@ def test_every_spec_names_parts_that_load_and_fit_the_game() -> None:
         assert load(spec.lens)().game == spec.name
         if spec.cli_rules is not None:
             assert isinstance(load(spec.cli_rules)(), engine.rules_type)
+        if spec.research is not None:
+            research = load(spec.research)
+            assert (research.name, research.title) == (spec.name, spec.title)
+            assert engine.min_players <= research.default_players <= engine.max_players
         assert spec.deal_word in ("hand", "deal", "game")
         for key, _ in spec.arena_rules:
             assert hasattr(engine.presets()["default"], key)

@@ -13,9 +13,11 @@ submodule:
   ``python_cardtable_indian_rummy`` and ``python_cardtable_declaration_rummy``, registered with
   ``pyspiel`` on import.
 
-The shared parts: :mod:`cardtable.envs.actions` (the fixed action index of every game),
+The shared parts: :mod:`cardtable.envs.actions` (fixed action indices),
 :mod:`cardtable.envs.encoding` (observation vectors from a seat's view) and
-:mod:`cardtable.envs.spec` (one :class:`~cardtable.envs.spec.GameSpec` per game).
+:mod:`cardtable.envs.spec` (:class:`~cardtable.envs.spec.GameSpec`, what the adapters know of a
+game). Each game's own spec is ``cardtable.envs.<game>.RESEARCH`` (its action table, layout,
+encoder and rules for environments), found through the registry (:func:`game_spec`).
 """
 
 from cardtable.envs.spec import GameSpec, game_spec

@@ -1,13 +1,14 @@
 """Gymnasium single-seat environments: the agent plays one seat against cardtable's computer
 players.
 
-Importing this module registers ``cardtable/Indecision-v0``, ``cardtable/IndianRummy-v0`` and
-``cardtable/DeclarationRummy-v0`` (``gymnasium.make("cardtable.envs.gymnasium:cardtable/
-IndianRummy-v0")`` imports it for you). Keyword arguments: ``players``, ``preset``, ``rules``
-(option overrides), ``opponents`` (a level of :data:`cardtable.bots.LEVELS`, or one per other
-seat), ``seat`` (the agent's seat, default 0), ``shaped_rewards`` (Indian Rummy: minus the
-agent's points of each deal as it ends, instead of the game's utility at the end),
-``illegal_action`` and ``render_mode`` (``"ansi"`` or ``"human"``).
+Importing this module registers one environment per research game: ``cardtable/Indecision-v0``,
+``cardtable/IndianRummy-v0`` and ``cardtable/DeclarationRummy-v0``
+(``gymnasium.make("cardtable.envs.gymnasium:cardtable/IndianRummy-v0")`` imports it for you).
+Keyword arguments: ``players``, ``preset``, ``rules`` (option overrides), ``opponents`` (a level
+of :data:`cardtable.bots.LEVELS`, or one per other seat), ``seat`` (the agent's seat, default
+0), ``shaped_rewards`` (Indian Rummy: minus the agent's points of each deal as it ends, instead
+of the game's utility at the end), ``illegal_action`` and ``render_mode`` (``"ansi"`` or
+``"human"``).
 
 Observations and actions are those of the PettingZoo environments: a dict of the seat's
 ``observation`` vector and its ``action_mask`` over the game's fixed action table (also given
@@ -29,13 +30,12 @@ from gymnasium import spaces
 from cardtable.bots import make_bot
 from cardtable.games.contract import CHANCE, TERMINAL
 
-from .spec import GameSpec, game_spec
+from .spec import GameSpec, game_spec, research_games
 
 ENV_IDS: Final = {
-    "cardtable/Indecision-v0": "indecision",
-    "cardtable/IndianRummy-v0": "indian-rummy",
-    "cardtable/DeclarationRummy-v0": "declaration-rummy",
+    f"cardtable/{spec.title.replace(' ', '')}-v0": spec.name for spec in research_games()
 }
+"""Gymnasium's id of every research game (``cardtable/IndianRummy-v0``) -> its registry name."""
 
 
 class SingleSeatEnv(gymnasium.Env[dict[str, Any], Any]):
@@ -69,8 +69,8 @@ class SingleSeatEnv(gymnasium.Env[dict[str, Any], Any]):
         levels = [opponents] * (n - 1) if isinstance(opponents, str) else list(opponents)
         if len(levels) != n - 1:
             raise ValueError(f"give one opponent level, or {n - 1} (one per other seat)")
-        if shaped_rewards and self.game.name != "indian-rummy":
-            raise ValueError("shaped_rewards (points per deal) applies to Indian Rummy only")
+        if shaped_rewards:
+            self.game.check_shaped_rewards()
         if illegal_action not in ("penalty", "raise"):
             raise ValueError(f"illegal_action must be 'penalty' or 'raise', not {illegal_action!r}")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
@@ -193,7 +193,8 @@ class SingleSeatEnv(gymnasium.Env[dict[str, Any], Any]):
 
 
 def register_envs() -> None:
-    """Register the three environments with Gymnasium (done on import; safe to repeat)."""
+    """Register every research game's environment with Gymnasium (done on import; safe to
+    repeat)."""
     for env_id, game in ENV_IDS.items():
         if env_id not in gymnasium.registry:
             gymnasium.register(

@@ -1,8 +1,8 @@
-"""OpenSpiel games for the three games, registered with ``pyspiel`` on import.
+"""OpenSpiel games for every game with a research spec, registered with ``pyspiel`` on import.
 
 After ``import cardtable.envs.openspiel``, ``pyspiel.load_game`` knows
-``python_cardtable_indecision``, ``python_cardtable_indian_rummy`` and
-``python_cardtable_declaration_rummy``, with the parameters ``players`` and ``preset`` (a named
+``python_cardtable_<game>`` (``python_cardtable_indecision``, ``python_cardtable_indian_rummy``
+and ``python_cardtable_declaration_rummy``), with the parameters ``players`` and ``preset`` (a named
 rule set), e.g. ``python_cardtable_indian_rummy(players=3,preset=no-cap)``.
 
 Chance is card by card (:mod:`cardtable.envs.chance`): a shuffle is one chance node per card,
@@ -12,9 +12,9 @@ equally likely numbers. The whole pack is dealt up front this way, the stock's o
 so the stock is part of the hidden state like the other hands: ``resample_from_infostate``
 redeals it with them, and search sees the true probability of every card. A game is fixed by
 its history of chance outcomes and actions (which is how OpenSpiel serialises states, and why
-deserialising replays them exactly). Player actions are
-the game's fixed action table (:mod:`cardtable.envs.actions`); out-of-turn actions
-(a Declaration Rummy drop while another seat is on turn) are not offered.
+deserialising replays them exactly). Player actions are the game's fixed action table (its
+research spec's :class:`~cardtable.envs.actions.ActionIndex`); out-of-turn actions (a
+Declaration Rummy drop while another seat is on turn) are not offered.
 
 Information: the information-state string of a seat is its whole view (own hand and the public
 history since the deal, as JSON), the observation string the same view without its log of
@@ -39,11 +39,7 @@ from cardtable.cards import format_card
 from cardtable.games.contract import CHANCE, TERMINAL
 
 from .chance import CARD, MAX_CHANCE_OUTCOMES, NeedOutcome, ScriptedRandom
-from .spec import GameSpec, game_spec
-
-_DEFAULT_PLAYERS: Final = {"indecision": 2, "indian-rummy": 2, "declaration-rummy": 4}
-_MAX_PLAYERS: Final = {"indecision": 4, "indian-rummy": 6, "declaration-rummy": 10}
-_MIN_PLAYERS: Final = 2
+from .spec import GameSpec, research_games
 
 
 def short_name(game: str) -> str:
@@ -60,35 +56,14 @@ def _game_type(spec: GameSpec) -> Any:
         information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
         utility=pyspiel.GameType.Utility.GENERAL_SUM,
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
-        max_num_players=_MAX_PLAYERS[spec.name],
-        min_num_players=_MIN_PLAYERS,
+        max_num_players=spec.engine.max_players,
+        min_num_players=spec.engine.min_players,
         provides_information_state_string=True,
         provides_information_state_tensor=True,
         provides_observation_string=True,
         provides_observation_tensor=True,
-        parameter_specification={"players": _DEFAULT_PLAYERS[spec.name], "preset": "default"},
+        parameter_specification={"players": spec.default_players, "preset": "default"},
     )
-
-
-def _utility_bounds(spec: GameSpec, rules: Any) -> tuple[float, float]:
-    if spec.name != "indian-rummy":
-        return 0.0, 1.0
-    worst = max(
-        rules.max_points if rules.max_points is not None else 140,
-        rules.wrong_show_penalty,
-        rules.first_drop,
-        rules.middle_drop,
-    )
-    return -float(worst), 0.0
-
-
-def _max_game_length(spec: GameSpec, rules: Any) -> int:
-    if spec.name == "indian-rummy":
-        return int(rules.deals) * (2 * int(rules.deal_turn_cap) + 2) + 1
-    if spec.name == "indecision":
-        return int(rules.hand_cap) * (2 * int(rules.hand_turn_cap) + 2) + int(rules.players)
-    games = int(rules.match_game_cap) if rules.match else 1
-    return games * (int(rules.turn_cap) * (2 + int(rules.players)) + int(rules.players) + 2)
 
 
 _Node = tuple[tuple[tuple[int, float], ...], str]
@@ -127,19 +102,19 @@ class CardtableGame(pyspiel.Game):  # type: ignore[misc]
         params = dict(params or {})
         spec = self.spec
         self.rules = spec.make_rules(
-            players=int(params.get("players", _DEFAULT_PLAYERS[spec.name])),
+            players=int(params.get("players", spec.default_players)),
             preset=str(params.get("preset", "default")),
         )
         self.engine = spec.engine
         self.layout = spec.layout_for(self.rules.players)
-        low, high = _utility_bounds(spec, self.rules)
+        low, high = spec.utility_bounds(self.rules)
         info = pyspiel.GameInfo(
             num_distinct_actions=len(spec.actions),
             max_chance_outcomes=MAX_CHANCE_OUTCOMES,
             num_players=self.rules.players,
             min_utility=low,
             max_utility=high,
-            max_game_length=_max_game_length(spec, self.rules),
+            max_game_length=spec.max_game_length(self.rules),
         )
         super().__init__(_game_type(spec), info, params)
 
@@ -321,23 +296,12 @@ class CardtableBot(pyspiel.Bot):  # type: ignore[misc]
         pass
 
 
-class IndecisionGame(CardtableGame):
-    """``python_cardtable_indecision``."""
-
-    spec = game_spec("indecision")
-
-
-class IndianRummyGame(CardtableGame):
-    """``python_cardtable_indian_rummy``."""
-
-    spec = game_spec("indian-rummy")
+def _register(spec: GameSpec) -> type[CardtableGame]:
+    """Register ``spec``'s game with OpenSpiel under :func:`short_name`; its game class."""
+    cls = type(f"{spec.title.replace(' ', '')}Game", (CardtableGame,), {"spec": spec})
+    pyspiel.register_game(_game_type(spec), cls)
+    return cls
 
 
-class DeclarationRummyGame(CardtableGame):
-    """``python_cardtable_declaration_rummy``."""
-
-    spec = game_spec("declaration-rummy")
-
-
-for _game_class in (IndecisionGame, IndianRummyGame, DeclarationRummyGame):
-    pyspiel.register_game(_game_type(_game_class.spec), _game_class)
+GAMES: Final = {spec.name: _register(spec) for spec in research_games()}
+"""Every research game's OpenSpiel game class, by registry name, registered on import."""

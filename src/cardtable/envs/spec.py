@@ -1,56 +1,66 @@
 """What every research adapter needs to know about one game, in one :class:`GameSpec`.
 
-A spec ties a registered engine to its fixed action table (:mod:`cardtable.envs.actions`), its
-observation layout and encoder (:mod:`cardtable.envs.encoding`), the rules an environment is
-built from (a named preset, a seat count and option overrides), and a plain-text rendering of a
-view.
+A spec ties a registered engine to its fixed action table (:class:`~.actions.ActionIndex`), its
+observation layout and encoder (built from :mod:`cardtable.envs.encoding`), the rules an
+environment is built from (a named preset, a seat count and option overrides, then the game's
+own adjustment), its OpenSpiel facts (default seats, utility bounds, the longest game) and a
+plain-text rendering of a view (the game's ``text`` module).
 
-Rules chosen here for environments: Indian Rummy free play (``deals=None``) has no end, so an
-environment plays one deal unless ``deals`` is given; Indecision's manual declaration mode
-(announced numbers) has no fixed action space and is refused.
+Each game offered to the environments declares its spec in its own module
+(``cardtable.envs.<game>``, as its bots live in ``cardtable.bots.<game>``), named by the
+``research`` entry of the game's registry declaration; :func:`game_spec` and
+:func:`research_games` find them through the registry, so no adapter keeps a list of games.
 """
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Any
 
 from rich.text import Text
 
 from cardtable.errors import RulesError
 from cardtable.games.contract import AnyEngine
-from cardtable.registry import canonical_name, get_engine
+from cardtable.registry import get_engine, get_spec, load, specs
 
-from .actions import (
-    DECLARATION_RUMMY_ACTIONS,
-    INDECISION_ACTIONS,
-    INDIAN_RUMMY_ACTIONS,
-    ActionIndex,
-)
-from .encoding import (
-    Layout,
-    Vector,
-    declaration_rummy_layout,
-    encode_declaration_rummy,
-    encode_indecision,
-    encode_indian_rummy,
-    indecision_layout,
-    indian_rummy_layout,
-)
+from .actions import ActionIndex
+from .encoding import Layout, Vector
 
 
-@dataclass(frozen=True, slots=True)
+def _as_given(rules: Any) -> Any:
+    return rules
+
+
+def _win_or_lose(rules: Any) -> tuple[float, float]:
+    return 0.0, 1.0
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class GameSpec:
     """One game as the research adapters see it (see the module docstring)."""
 
     name: str
+    """The registry name."""
     title: str
+    """The display name."""
     actions: ActionIndex
+    """The fixed action table."""
     layout_for: Callable[[int], Layout]
+    """The observation layout for a number of seats."""
     encoder: Callable[[Any, Layout], Vector]
-    render_markup: Callable[[Any], str]
+    """A seat's view as its observation vector."""
+    default_players: int
+    """Seats when none are asked for (OpenSpiel's default parameter)."""
+    max_game_length: Callable[[Any], int]
+    """The most steps (chance steps and actions) a game under these rules can take."""
+    adapt_rules: Callable[[Any], Any] = _as_given
+    """The rules an environment plays from the rules asked for: the game's own change (Indian
+    Rummy's free play becomes one deal) or refusal (``RulesError`` naming why)."""
+    utility_bounds: Callable[[Any], tuple[float, float]] = _win_or_lose
+    """The lowest and highest utility a seat can end with under these rules."""
+    shaped_rewards: bool = False
+    """Whether the environments can reward each finished deal by its points."""
 
     @property
     def engine(self) -> AnyEngine:
@@ -64,7 +74,8 @@ class GameSpec:
         preset: str = "default",
         rules: Mapping[str, Any] | None = None,
     ) -> Any:
-        """Rules from a named ``preset``, then ``players`` and the option overrides ``rules``.
+        """Rules from a named ``preset``, then ``players`` and the option overrides ``rules``,
+        then the game's own change (:attr:`adapt_rules`).
 
         Raises ``RulesError`` naming the problem (an unknown preset or option, a bad value).
         """
@@ -79,67 +90,34 @@ class GameSpec:
         changes.update(rules or {})
         if players is not None:
             changes["players"] = players
-        built = engine.rules_from_json(changes)
-        if self.name == "indian-rummy" and built.deals is None:
-            built = dataclasses.replace(built, deals=1)
-        if self.name == "indecision" and built.manual_declaration:
-            raise RulesError(
-                "manual declaration (announced numbers) is not offered by the research "
-                "environments: its announcements have no fixed action space"
-            )
-        return built
+        return self.adapt_rules(engine.rules_from_json(changes))
+
+    def check_shaped_rewards(self) -> None:
+        """``ValueError`` naming the games that offer rewards per deal, unless this one does."""
+        if not self.shaped_rewards:
+            offered = " and ".join(spec.title for spec in research_games() if spec.shaped_rewards)
+            raise ValueError(f"shaped_rewards (points per deal) applies to {offered} only")
+
+    def render_markup(self, view: Any) -> str:
+        """The table as ``view.seat`` sees it, in the game's terminal markup."""
+        markup: str = load(get_spec(self.name).text).render_view(view)
+        return markup
 
     def render_text(self, view: Any) -> str:
         """The table as ``view.seat`` sees it, in plain text."""
         return Text.from_markup(self.render_markup(view)).plain
 
 
-def _render_indecision(view: Any) -> str:
-    from cardtable.games.indecision.text import render_view
-
-    return render_view(view)
-
-
-def _render_indian_rummy(view: Any) -> str:
-    from cardtable.games.indian_rummy.text import render_view
-
-    return render_view(view)
-
-
-def _render_declaration_rummy(view: Any) -> str:
-    from cardtable.games.declaration_rummy.text import render_view
-
-    return render_view(view)
-
-
-SPECS: Final = {
-    "indecision": GameSpec(
-        "indecision",
-        "Indecision",
-        INDECISION_ACTIONS,
-        indecision_layout,
-        encode_indecision,
-        _render_indecision,
-    ),
-    "indian-rummy": GameSpec(
-        "indian-rummy",
-        "Indian Rummy",
-        INDIAN_RUMMY_ACTIONS,
-        indian_rummy_layout,
-        encode_indian_rummy,
-        _render_indian_rummy,
-    ),
-    "declaration-rummy": GameSpec(
-        "declaration-rummy",
-        "Declaration Rummy",
-        DECLARATION_RUMMY_ACTIONS,
-        declaration_rummy_layout,
-        encode_declaration_rummy,
-        _render_declaration_rummy,
-    ),
-}
-
-
 def game_spec(name: str) -> GameSpec:
-    """The spec of ``name`` (a registered game name or alias)."""
-    return SPECS[canonical_name(name)]
+    """The research spec of ``name`` (a registered game name or alias); ``RulesError`` when
+    the game is not offered by the research environments."""
+    declared = get_spec(name)
+    if declared.research is None:
+        raise RulesError(f"{declared.title} is not offered by the research environments")
+    spec: GameSpec = load(declared.research)
+    return spec
+
+
+def research_games() -> tuple[GameSpec, ...]:
+    """The research spec of every registered game that has one, in menu order."""
+    return tuple(game_spec(declared.name) for declared in specs() if declared.research)

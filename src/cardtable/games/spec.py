@@ -77,6 +77,10 @@ class GameSpec:
     lens: str
     """``() -> Lens``: what the move-by-move analysis must know of the game
     (:class:`cardtable.review.lenses.Lens`)."""
+    research: str | None = None
+    """``cardtable.envs.<game>:RESEARCH``, the game as the research environments see it (its
+    fixed action table, observation encoder and OpenSpiel facts); ``None`` when the game is not
+    offered there."""
     cli_rules: str | None = None
     """``rules_from_cli(players=, cards=, optional=, variation=, preset=)`` when the game takes
     the command line's ``--cards``, ``--optional`` and ``--variation``; ``None`` if it does not."""

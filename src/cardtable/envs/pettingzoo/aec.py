@@ -7,7 +7,7 @@ a seat drops on its own turn.
 
 Observations are ``{"observation": float32 vector, "action_mask": int8 vector}``: the vector
 encodes the agent's own view only (:mod:`cardtable.envs.encoding`), the mask marks the legal
-entries of the game's fixed action table (:mod:`cardtable.envs.actions`) and is all zeros for a
+entries of the game's fixed action table (its research spec's ``actions``) and is all zeros for a
 seat not on turn. Both are computed at most once per position and seat (PettingZoo's loop asks
 for the same position more than once), and the step checks the action against the same list of
 legal action numbers before the engine's unchecked apply; the arrays returned are shared by
@@ -57,8 +57,8 @@ class CardtableAEC(AECEnv):  # type: ignore[misc]
         self.spec_: GameSpec = game_spec(self.game)
         self.engine = self.spec_.engine
         self.rules = self.spec_.make_rules(players=players, preset=preset, rules=rules)
-        if shaped_rewards and self.spec_.name != "indian-rummy":
-            raise ValueError("shaped_rewards (points per deal) applies to Indian Rummy only")
+        if shaped_rewards:
+            self.spec_.check_shaped_rewards()
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be 'human', 'ansi' or None, not {render_mode!r}")
         self.shaped_rewards = shaped_rewards

@@ -5,7 +5,7 @@ PettingZoo's order-enforcing wrapper, ``raw_env`` the bare one. (PettingZoo's ou
 wrapper is left out: the environment itself refuses an action outside its table, or one its
 mask forbids, with a ``ValueError`` naming it.)
 See :mod:`cardtable.envs.pettingzoo.aec` for observations, rewards and seeding, and
-:mod:`cardtable.envs.actions` for the action index.
+:mod:`cardtable.envs.declaration_rummy` for the action index.
 """
 
 from __future__ import annotations

@@ -26,4 +26,5 @@ SPEC: Final = GameSpec(
     narrator="cardtable.server.narration.indecision:IndecisionNarrator",
     howto="cardtable.games.indecision.howto:page",
     lens="cardtable.review.lenses:indecision_lens",
+    research="cardtable.envs.indecision:RESEARCH",
 )

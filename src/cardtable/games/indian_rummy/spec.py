@@ -27,4 +27,5 @@ SPEC: Final = GameSpec(
     narrator="cardtable.server.narration.indian_rummy:IndianRummyNarrator",
     howto="cardtable.games.indian_rummy.howto:page",
     lens="cardtable.review.lenses:indian_rummy_lens",
+    research="cardtable.envs.indian_rummy:RESEARCH",
 )
