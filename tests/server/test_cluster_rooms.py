@@ -6,7 +6,8 @@ back to that socket; a table is closed through a process that does not own it. W
 of a people's table with a turn timer is killed outright mid-hand, the process that takes it
 over goes on with the turn's time left (not a full turn), an absent person's grace period, and
 the client ids of the moves acknowledged before (a resent one is acknowledged, not applied
-again)."""
+again). When the process relaying a person's socket dies, the owner counts that person absent
+(their grace period starts) and has them back when their page connects again elsewhere."""
 
 from __future__ import annotations
 
@@ -369,5 +370,57 @@ def test_killing_the_owner_of_a_timed_people_table_keeps_its_clock_grace_and_cli
         versions = [m["version"] for m in member.messages if m["type"] == "state"]
         assert versions == sorted(versions)
     for member in members:
+        assert member.person.ws is not None
+        member.person.ws.close()
+
+
+def test_a_person_whose_relaying_process_dies_is_absent_and_their_grace_starts(
+    start_cluster: Callable[[int], list[Server]],
+) -> None:
+    servers = start_cluster(3)
+    host = Member(Person.at(servers[0]), "Ann")
+    made = host.person.http.post(
+        "/api/tables",
+        json={
+            "game": "indecision",
+            "seats": [{"kind": "human"}] * 2,
+            "shared": {"grace_seconds": 300},
+        },
+    )
+    assert made.status_code == 201, made.text
+    table_id, token = made.json()["table_id"], made.json()["invite"]["token"]
+    host.seat = made.json()["seat"]
+    guest = Member(Person.at(servers[1]), "Bea")
+    joined = _post(servers[1], guest.person, "/api/invites/join", {"token": token, "name": "Bea"})
+    assert joined.status_code == 200, joined.text
+    guest.seat = joined.json()["seat"]
+    host.open(servers[0], table_id)  # on the owner
+    guest.open(servers[2], table_id)  # through the relay, on the process about to die
+    host.send({"type": "start"})
+    for member in (host, guest):
+        member.until(lambda m: m["type"] == "state")
+    servers[2].process.send_signal(signal.SIGKILL)
+    servers[2].process.wait(10)
+    # The next message the owner relays to the dead process finds nobody listening: the
+    # person's socket is gone, and their grace period starts.
+    host.send({"type": "quick", "phrase": "one-moment"})
+    away = host.until(
+        lambda m: (
+            isinstance(m.get("room"), dict)
+            and not m["room"]["seats"][guest.seat]["connected"]
+            and m["room"]["seats"][guest.seat]["reconnecting_ms"] is not None
+        )
+    )
+    assert 0 < away["room"]["seats"][guest.seat]["reconnecting_ms"] <= 300_000
+    # The page connects again, through another process: the person is back.
+    assert guest.open(servers[1], table_id)["type"] == "state"
+    host.until(
+        lambda m: (
+            isinstance(m.get("room"), dict)
+            and m["room"]["seats"][guest.seat]["connected"]
+            and m["room"]["seats"][guest.seat]["reconnecting_ms"] is None
+        )
+    )
+    for member in (host, guest):
         assert member.person.ws is not None
         member.person.ws.close()

@@ -345,6 +345,7 @@ class Lobby:
         owner = self.tables.pop(table_id, None)
         if owner is None:
             return None
+        owner.retired = True
         owner.stop_bots()
         loop = asyncio.get_running_loop()
         for listeners in owner.connections.values():

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from cardtable.server.messages import away_message
 from cardtable.server.people import FINISHED, PLAYING, WAITING, Room
+from cardtable.storage import StorageError
 
 if TYPE_CHECKING:
     from cardtable.server.table import Connection, TableOwner
@@ -184,6 +185,15 @@ async def save_room(owner: TableOwner) -> None:
     await owner.store.save_room(owner.table_id, room.phase, room.to_json())
 
 
+async def _save_later(owner: TableOwner) -> None:
+    """Store the room from a task of its own: a refusal is logged (the database is away, or
+    the table passed to another process, which the log store has already acted on)."""
+    try:
+        await save_room(owner)
+    except StorageError as exc:
+        logger.warning("table %s: the room could not be stored: %s", owner.table_id, exc)
+
+
 # --- connections --------------------------------------------------------------------------------
 
 
@@ -206,7 +216,7 @@ def connection_opened(owner: TableOwner, seat: int) -> list[dict[str, Any]]:
         changed = True
         track_turn(owner)
     if changed:
-        _spawn(owner, "save", save_room(owner))
+        _spawn(owner, "save", _save_later(owner))
     return extra
 
 
@@ -214,6 +224,8 @@ def connection_closed(owner: TableOwner, seat: int, connection: Connection) -> N
     """A socket closed: when it was the person's last, their grace period starts (playing)."""
     owner.profiles.pop(connection, None)
     room = room_of(owner)
+    if owner.retired:  # another process serves the table now: its presence is that one's
+        return
     if (
         seat >= 0
         and room.phase == PLAYING
@@ -228,7 +240,7 @@ def connection_closed(owner: TableOwner, seat: int, connection: Connection) -> N
         room.disconnected[seat] = wall_time(owner, since)
         wait = seconds(owner, room.settings.grace_seconds)
         _spawn(owner, f"grace:{seat}", _grace(owner, seat, since, wait))
-        _spawn(owner, "save", save_room(owner))
+        _spawn(owner, "save", _save_later(owner))
     _spawn(owner, "presence", owner.broadcast_room())
 
 
@@ -258,7 +270,7 @@ def resume(owner: TableOwner) -> None:
         _spawn(owner, f"grace:{seat}", _grace(owner, seat, since, wait))
     _restore_turn(owner)
     if fresh:
-        _spawn(owner, "save", save_room(owner))
+        _spawn(owner, "save", _save_later(owner))
 
 
 def _restore_turn(owner: TableOwner) -> None:

@@ -133,6 +133,8 @@ class TableOwner:
     """Draws a people's table's seed at the start, from the people's contributions."""
     rematch_maker: Callable[[TableOwner], Awaitable[str]] | None = None
     """Makes the rematch table of a finished people's table; its id."""
+    retired: bool = False
+    """Another process of a cluster serves the table now: this copy starts no timers."""
     _bots: dict[int, Any] = field(default_factory=dict)
     _bot_task: asyncio.Task[None] | None = None
 
