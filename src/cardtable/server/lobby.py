@@ -362,27 +362,11 @@ class Lobby:
         if stored is None:
             return None
         try:
-            engine, rules, state, outcomes = await asyncio.to_thread(_replay, stored)
+            # With its room before settling: the record's marks.
+            owner = await self._from_log(stored, resume=True)
         except (CardtableError, ValueError, ImportError) as exc:
             logger.error("table %s does not replay: %s", table_id, exc)
             return None
-        owner = self._owner(
-            table_id=stored.id,
-            game=stored.game,
-            engine=engine,
-            rules=rules,
-            seed=stored.seed,
-            seats=seats_from_json(stored.seats),
-            seated=dict(stored.seated),
-            state=state,
-            log=list(stored.actions),
-            status=stored.status,
-            creator=stored.owner_id,
-        )
-        if stored.actions:
-            owner.last_outcomes = (owner.version, outcomes)
-        # Before settling: the record's marks.
-        await people_tables.load_room(self.store, owner, client_ids=stored.client_ids)
         if stored.actions:
             await owner.settle_after_load()
         if stored.owner_id not in self.options:
@@ -409,8 +393,13 @@ class Lobby:
         stored = await asyncio.to_thread(storage.load_table, self.db, table_id)
         if stored is None:
             return None
-        engine, rules, state, _outcomes = await asyncio.to_thread(_replay, stored)
-        copy = self._owner(
+        return await self._from_log(stored, resume=False)
+
+    async def _from_log(self, stored: storage.StoredTable, *, resume: bool) -> TableOwner:
+        """A stored table replayed from its log (off the event loop), with its room if it is a
+        people's table; ``resume``: its timers go on (the table is this process's now)."""
+        engine, rules, state, outcomes = await asyncio.to_thread(_replay, stored)
+        owner = self._owner(
             table_id=stored.id,
             game=stored.game,
             engine=engine,
@@ -423,8 +412,12 @@ class Lobby:
             status=stored.status,
             creator=stored.owner_id,
         )
-        await people_tables.load_room(self.store, copy, resume=False)
-        return copy
+        if stored.actions:
+            owner.last_outcomes = (owner.version, outcomes)
+        await people_tables.load_room(
+            self.store, owner, resume=resume, client_ids=stored.client_ids
+        )
+        return owner
 
     def thinkers(self) -> ProcessPoolExecutor | None:
         """The worker processes of the searching computer players, started on first use

@@ -41,10 +41,16 @@ async def _peek(lobby: Lobby, args: dict[str, Any]) -> Any:
     return peek(owner, int(args["profile"]))
 
 
-async def _join(lobby: Lobby, args: dict[str, Any]) -> Any:
+async def _profile(lobby: Lobby, args: dict[str, Any]) -> storage.Profile:
+    """The profile the call is made for (read again here: the owner may be another process)."""
     profile = await asyncio.to_thread(storage.get_profile, lobby.db, int(args["profile"]))
     if profile is None:
         raise HTTPException(401, "no such profile: load the page first")
+    return profile
+
+
+async def _join(lobby: Lobby, args: dict[str, Any]) -> Any:
+    profile = await _profile(lobby, args)
     try:
         owner = await table_of_invite(lobby, args.get("token"))
         seat, role = await join(
@@ -80,9 +86,7 @@ async def _close(lobby: Lobby, args: dict[str, Any]) -> Any:
 
 async def _seat(lobby: Lobby, args: dict[str, Any]) -> Any:
     table_id = str(args["table_id"])
-    profile = await asyncio.to_thread(storage.get_profile, lobby.db, int(args["profile"]))
-    if profile is None:
-        raise HTTPException(401, "no such profile: load the page first")
+    profile = await _profile(lobby, args)
     try:
         seat = await lobby.join(table_id, profile)
     except NotAllowedError as exc:

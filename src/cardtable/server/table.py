@@ -172,14 +172,23 @@ class TableOwner:
         return ["You" if seat == viewer else spec.name for seat, spec in enumerate(self.seats)]
 
     def state_for(self, seat: int) -> dict[str, Any]:
-        """The protocol's state message for ``seat`` (or the spectators)."""
-        if seat == SPECTATORS:
-            return self._spectator_state()
+        """The protocol's state message for ``seat``, or for the spectators: the public view,
+        no legal actions, and the announcements as an onlooker hears them."""
         engine, state = self.engine, self.state
-        view = engine.view(state, seat)
+        shown: int | None = seat
+        own: dict[str, Any] = {}
+        legal: list[str] = []
+        if seat == SPECTATORS:
+            shown = None
+            heard = engine.view(state, onlooker_seat(engine, state))
+            view = spectator_view(engine, state)
+        else:
+            heard = engine.view(state, seat)
+            view = heard.to_json()
+            own = own_facts(self.game, heard)
+            if self.status == "playing":
+                legal = [str(action) for action in engine.legal_actions(state, seat)]
         to_move = engine.current_player(state)
-        closed = self.status != "playing"
-        legal = [] if closed else [str(action) for action in engine.legal_actions(state, seat)]
         result = engine.result(state)
         names = self.names_for(seat)
         last = self.log[-1] if self.log else None
@@ -196,9 +205,9 @@ class TableOwner:
             }
         return state_message(
             version=self.version,
-            seat=seat,
-            view=view.to_json(),
-            own=own_facts(self.game, view),
+            seat=shown,
+            view=view,
+            own=own,
             legal=legal,
             to_move=to_move,
             result=None if result is None else result.to_json(),
@@ -210,53 +219,12 @@ class TableOwner:
                 names=names,
                 viewer=seat,
                 last_action=last,
-                view=view,
+                view=heard,
                 headline=None if summary is None else summary["headline"],
                 to_move=to_move,
                 finished=self.finished,
             ),
         ) | self._room_part(seat)
-
-    def _spectator_state(self) -> dict[str, Any]:
-        """The state message of the spectators: the public view, no legal actions."""
-        engine, state = self.engine, self.state
-        to_move = engine.current_player(state)
-        result = engine.result(state)
-        names = self.names_for(SPECTATORS)
-        last = self.log[-1] if self.log else None
-        summary = None
-        outcome_version, outcomes = self.last_outcomes
-        if outcomes and outcome_version == self.version:
-            summary = merge_summaries(outcomes, names)
-        last_action = None
-        if last is not None:
-            actor, notation = last
-            last_action = {
-                "seat": actor,
-                "action": public_notation(self.game, notation, actor, SPECTATORS),
-            }
-        return state_message(
-            version=self.version,
-            seat=None,
-            view=spectator_view(engine, state),
-            own={},
-            legal=[],
-            to_move=to_move,
-            result=None if result is None else result.to_json(),
-            last_action=last_action,
-            summary=summary,
-            announce=self._auto_sentence()
-            + announcement(
-                game=self.game,
-                names=names,
-                viewer=SPECTATORS,
-                last_action=last,
-                view=engine.view(state, onlooker_seat(engine, state)),
-                headline=None if summary is None else summary["headline"],
-                to_move=to_move,
-                finished=self.finished,
-            ),
-        ) | self._room_part(SPECTATORS)
 
     def _auto_sentence(self) -> str:
         """Who the computer player just moved for, and why ("" after anybody's own move)."""
