@@ -31,13 +31,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from cardtable.games.contract import CHANCE, TERMINAL, GameEngine
+from cardtable.games.contract import CHANCE, TERMINAL, AnyEngine
 from cardtable.games.declaration_rummy import actions as dr_act
 from cardtable.games.indian_rummy import actions as ir_act
 from cardtable.games.indian_rummy.state import IndianRummyState, Phase
 from cardtable.melds.indian import show_discards, surely_no_show
 
-AnyEngine = GameEngine[Any, Any, Any, Any]
 Choices = Callable[[Any, int, Sequence[Any]], Sequence[Any]]
 
 _IR_DISCARD: Final = Phase.DISCARD

@@ -23,6 +23,7 @@ from cardtable.cards import (
     format_cards,
     parse_card,
     parse_cards,
+    without,
 )
 from cardtable.errors import CardError, HandSizeError
 from cardtable.games.declaration_rummy.rules import Rules
@@ -63,12 +64,6 @@ HANDS_PER_DEALER = 2000
 
 def hand(text: str) -> tuple[Card, ...]:
     return parse_cards(text, deck=DECLARATION_RUMMY_DECK)
-
-
-def without(cards: Sequence[Card], card: Card) -> tuple[Card, ...]:
-    rest = list(cards)
-    rest.remove(card)
-    return tuple(rest)
 
 
 # --------------------------------------------------------------------------------------------

@@ -14,9 +14,9 @@ the rule book leaves room:
   twin go would be a pass the rule forbids.
 * Declaring is always legal after drawing; whether the show is valid is decided when it is made
   (wrong shows cost ``wrong_show_penalty``). Legal actions therefore never run the meld solver.
-  Before the exact search, :func:`surely_wrong_show` rejects in a few microseconds the hands
-  that plainly cannot be a show (most random ones); it only ever answers "wrong" when the exact
-  search would, which the tests check against the solver.
+  Before the exact search, :func:`surely_wrong_show` (the melds' ``surely_no_show``) rejects
+  in a few microseconds the hands that plainly cannot be a show (most random ones); it only
+  ever answers "wrong" when the exact search would, which the tests check against the solver.
 * The turn cap (``deal_turn_cap``, drops included) ends a deal with no show, and the deal counts
   towards ``deals``. In computer-only play (RULES.md 2.3: the cap is for AI-only simulations)
   the deal is abandoned and nobody scores, not even the players who dropped. When people are
@@ -35,7 +35,7 @@ from collections.abc import Mapping, Sequence
 from operator import itemgetter
 from typing import Final
 
-from cardtable.cards import PRINTED_JOKER, format_card, rank_of, shuffled, suit_of
+from cardtable.cards import PRINTED_JOKER, format_card, rank_of, shuffled
 from cardtable.errors import IllegalActionError, RuleKey
 from cardtable.games.contract import (
     CHANCE,
@@ -61,7 +61,7 @@ from cardtable.games.indian_rummy.state import (
     wild_rank_of,
 )
 from cardtable.games.indian_rummy.view import IndianRummyView, determinize, make_view
-from cardtable.melds.indian import is_valid_show, raw_points
+from cardtable.melds.indian import is_valid_show, raw_points, surely_no_show
 
 HAND_SIZE: Final = 13
 
@@ -90,11 +90,8 @@ _DECLARE_EVENTS: Final = tuple(
     tuple(PublicEvent(seat, "declare", (card,)) for card in _CARD_IDS) for seat in _SEATS
 )
 _DEAL_EVENTS: Final = tuple(PublicEvent(seat, "deal") for seat in _SEATS)
-# Each card's suit (4 for the printed joker) and its rank as a bit, for surely_wrong_show.
-# Tables rather than calls: these run for every show and every draw.
-_SUIT_OF: Final = (*(suit_of(card) for card in range(PRINTED_JOKER)), 4)
+# Each card's rank (-1 for the printed joker): a table rather than calls, read on every draw.
 _RANK_OF: Final = (*(rank_of(card) for card in range(PRINTED_JOKER)), -1)
-_RANK_BIT_OF: Final = (*(1 << rank_of(card) for card in range(PRINTED_JOKER)), 1)
 _OPEN_EVENTS: Final = tuple(
     tuple(PublicEvent(seat, "open-pile", (card,)) for card in _CARD_IDS) for seat in _SEATS
 )
@@ -103,80 +100,9 @@ _CUT_EVENTS: Final = tuple(
 )
 
 
-def surely_wrong_show(hand: Sequence[int], wild_rank: int | None) -> bool:
-    """True when ``hand`` certainly cannot be laid as a valid show; ``False`` means "maybe".
-
-    Three necessary conditions of RULES.md 2.4/2.7, each a few bit operations:
-
-    * some suit holds three consecutive ranks (a pure sequence; ace low or high);
-    * a card in no joker-free group (no pure three-card window around it, fewer than two other
-      suits of its rank) sits in a group with a joker; such groups each lie in one suit or one
-      rank, so the jokers must number at least the fewest suits and ranks covering those cards;
-    * a card with no card of its suit within two ranks and none of its rank needs two jokers in
-      its group, and a group holding k such cards needs at least k jokers.
-    """
-    # Most random hands fail the first test, so it runs on the suit masks alone.
-    suit_masks = [0, 0, 0, 0, 0]  # the fifth collects printed jokers, which belong to no suit
-    for c in hand:
-        suit_masks[_SUIT_OF[c]] |= _RANK_BIT_OF[c]
-    # Bit 13 is the ace played high (Q-K-A).
-    high = [m | ((m & 1) << 13) for m in suit_masks[:4]]
-    sp, he, di, cl = high
-    if not (
-        sp & (sp >> 1) & (sp >> 2)
-        or he & (he >> 1) & (he >> 2)
-        or di & (di >> 1) & (di >> 2)
-        or cl & (cl >> 1) & (cl >> 2)
-    ):
-        return True
-    jokers = 0
-    naturals = []
-    for c in hand:
-        if c == PRINTED_JOKER or _RANK_OF[c] == wild_rank:
-            jokers += 1
-        else:
-            naturals.append(c)
-    lonely = 0
-    needing = [0, 0, 0, 0]  # per suit, the ranks of cards that need a joker in their group
-    for c in naturals:
-        rank = _RANK_OF[c]
-        suit = _SUIT_OF[c]
-        same_rank = 0
-        for other in range(4):
-            if other != suit and suit_masks[other] >> rank & 1:
-                same_rank += 1
-        if same_rank >= 2:
-            continue
-        m = high[suit]
-        # Window bits 0..4 are ranks rank-2 .. rank+2 of the suit; bit 2 is the card itself.
-        if rank >= 2:
-            window = (m >> (rank - 2)) & 0b11111
-            in_run = (window & 7) == 7 or (window & 14) == 14 or (window & 28) == 28
-        elif rank == 1:
-            window = (m << 1) & 0b11111
-            in_run = (window & 14) == 14 or (window & 28) == 28
-        else:  # the ace: Q K on one side (bits 0, 1), 2 3 on the other (bits 3, 4); no K-A-2
-            window = ((m >> 11) & 0b11) | ((m & 0b111) << 2)
-            in_run = (window & 7) == 7 or (window & 28) == 28
-        if in_run:
-            continue
-        if not jokers:
-            return True
-        if not same_rank and not window & 0b11011:
-            lonely += 1
-        needing[suit] |= 1 << rank
-    if lonely and jokers < max(2, lonely):
-        return True
-    if not any(needing):
-        return False
-    fewest = 99
-    for suits_taken in range(16):
-        ranks = 0
-        for suit in range(4):
-            if not suits_taken >> suit & 1:
-                ranks |= needing[suit]
-        fewest = min(fewest, suits_taken.bit_count() + ranks.bit_count())
-    return jokers < fewest
+surely_wrong_show: Final = surely_no_show
+"""True when 13 cards certainly cannot be laid as a valid show; ``False`` means "maybe" (the
+melds' quick filter, :func:`cardtable.melds.indian.surely_no_show`)."""
 
 
 def show_is_valid(hand: Sequence[int], wild_rank: int | None, rules: Rules) -> bool:
