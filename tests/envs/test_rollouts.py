@@ -7,7 +7,8 @@ import pyspiel
 import pytest
 
 import cardtable.envs.openspiel as cardtable_spiel
-from cardtable.envs.rollouts import PlayoutEvaluator, indian_rummy_values
+from cardtable.envs.indian_rummy import rollout_values as indian_rummy_values
+from cardtable.envs.rollouts import PlayoutEvaluator
 from cardtable.games.indian_rummy.engine import hand_points
 from cardtable.games.indian_rummy.rules import Rules
 from cardtable.games.indian_rummy.state import scenario

@@ -8,48 +8,27 @@ shows in Indian Rummy only when the show is valid, proposes no tie in Declaratio
 legal action in Indecision), driving the engine directly rather than through ``pyspiel``, and
 redraws every chance step of a rollout from its own generator.
 
-Indian Rummy needs one thing more: two such seats seldom reach a valid show (most deals would
-be abandoned at the 400-turn cap, worth 0 to both), so a rollout there stops after
-``horizon`` seat decisions at the next draw and guesses the show: the live seat whose hand
-has the fewest points (its best arrangement, capped) is taken to show first and gets 0 (every
-such seat, on a tie), each other live seat minus its hand's points, a dropped seat minus its
-drop penalty. Valuing every seat at minus its own points instead would make a first drop (20)
-look better than playing nearly any hand. A rollout that ends the game first returns the game's
-utilities. ``prior`` is uniform over the legal actions.
+A game whose playing seats seldom finish says where a rollout may stop early and how the
+position is then valued (its research spec's :class:`~cardtable.envs.spec.RolloutCut`):
+Indian Rummy's rollouts stop after ``horizon`` seat decisions at the next draw and guess the
+show (:func:`cardtable.envs.indian_rummy.rollout_values`). A rollout that ends the game first
+returns the game's utilities. ``prior`` is uniform over the legal actions.
 """
 
 from __future__ import annotations
 
 import random
-from typing import Any, Final
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 from open_spiel.python.algorithms import mcts
 
 from cardtable.games.contract import CHANCE, TERMINAL
-from cardtable.games.indian_rummy.engine import hand_points
-from cardtable.games.indian_rummy.state import IndianRummyState, Phase
 from cardtable.playouts import playing_actions
 
 from .openspiel import CardtableState
-
-INDIAN_RUMMY_HORIZON: Final = 40
-"""Seat decisions of an Indian Rummy rollout before it is valued by hand points."""
-
-
-def indian_rummy_values(state: IndianRummyState) -> list[float]:
-    """Each seat's guessed value of a deal in progress at a draw (see the module docstring)."""
-    rules, wild = state.rules, state.wild_rank
-    points = [
-        None if drop is not None else hand_points(hand, wild, rules)
-        for hand, drop in zip(state.hands, state.drops, strict=True)
-    ]
-    best = min((p for p in points if p is not None), default=0)
-    return [
-        -float(drop or 0) if p is None else 0.0 if p == best else -float(p)
-        for p, drop in zip(points, state.drops, strict=True)
-    ]
+from .spec import RolloutCut
 
 
 class PlayoutEvaluator(mcts.Evaluator):  # type: ignore[misc]
@@ -69,8 +48,8 @@ class PlayoutEvaluator(mcts.Evaluator):  # type: ignore[misc]
         self._engine = game.engine
         self._choices = playing_actions(self._engine)
         self._rollouts = rollouts
-        self._cut = self._spec.name == "indian-rummy"
-        self._horizon = INDIAN_RUMMY_HORIZON if horizon is None and self._cut else horizon
+        self._cut: RolloutCut | None = self._spec.rollout_cut
+        self._horizon = self._cut.horizon if horizon is None and self._cut else horizon
         self._rng = random.Random(seed)
 
     def evaluate(self, state: CardtableState) -> npt.NDArray[np.float64]:
@@ -101,11 +80,9 @@ class PlayoutEvaluator(mcts.Evaluator):  # type: ignore[misc]
                 result = engine.result(s)
                 return [0.0] * engine.players(s) if result is None else list(result.utilities)
             else:
-                if horizon is not None and decisions >= horizon and self._at_cut(s):
-                    return indian_rummy_values(s)
+                cut = self._cut
+                if horizon is not None and decisions >= horizon and cut and cut.at_cut(s):
+                    return cut.values(s)
                 playing = choices(s, seat, legal_of(s, seat))
                 s = apply(s, playing[rng.randrange(len(playing))], seat)
                 decisions += 1
-
-    def _at_cut(self, s: Any) -> bool:
-        return bool(self._cut and s.phase is Phase.DRAW)

@@ -36,6 +36,20 @@ def _win_or_lose(rules: Any) -> tuple[float, float]:
     return 0.0, 1.0
 
 
+@dataclass(frozen=True, slots=True)
+class RolloutCut:
+    """Where a search's rollout of a game may stop before the end, and what each seat is then
+    worth (:class:`cardtable.envs.rollouts.PlayoutEvaluator`): for games whose playing seats
+    seldom finish (Indian Rummy's deals mostly run to the turn cap)."""
+
+    horizon: int
+    """Seat decisions of a rollout before it looks for a place to stop."""
+    at_cut: Callable[[Any], bool]
+    """Whether the rollout may stop at this state."""
+    values: Callable[[Any], list[float]]
+    """Each seat's guessed value of the state where the rollout stopped."""
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class GameSpec:
     """One game as the research adapters see it (see the module docstring)."""
@@ -61,6 +75,8 @@ class GameSpec:
     """The lowest and highest utility a seat can end with under these rules."""
     shaped_rewards: bool = False
     """Whether the environments can reward each finished deal by its points."""
+    rollout_cut: RolloutCut | None = None
+    """Where a search's rollout may stop early; ``None``: rollouts play to the end."""
 
     @property
     def engine(self) -> AnyEngine:
