@@ -7,6 +7,12 @@ Actions (109): ``0`` draw stock, ``1`` draw pile, ``2`` drop, ``3 + c`` discard 
 Free play (``deals=None``) has no end, so an environment plays one deal unless ``deals`` is
 given. Rewards can be each finished deal's points (``shaped_rewards``). A search's rollout stops
 early at a draw and guesses the show (:func:`rollout_values`).
+
+Observation (53 card ids): ``hand``, ``drawn``, ``taken`` (the card the seat on turn took from
+the pile), ``pile_top``, ``pile`` (every card on the pile), ``discarded`` (n x 53), ``known``
+(n x 53), ``wild_card``, ``wild_rank`` (13), ``phase``, ``turn``, ``dealer`` (relative),
+``hand_sizes`` (/ 14), ``dropped``, ``has_drawn``, ``totals`` (/ 80 per deal), ``stock_size``
+(/ 106), ``opening_on_top``, ``turns`` (/ the deal's turn cap).
 """
 
 from __future__ import annotations
@@ -14,18 +20,69 @@ from __future__ import annotations
 import dataclasses
 from typing import Final
 
+from cardtable.cards import PRINTED_JOKER
 from cardtable.games.indian_rummy import actions as ir
 from cardtable.games.indian_rummy.engine import hand_points
 from cardtable.games.indian_rummy.rules import Rules
 from cardtable.games.indian_rummy.state import IndianRummyState, Phase
+from cardtable.games.indian_rummy.view import IndianRummyView
 
 from .actions import ActionIndex
-from .encoding import encode_indian_rummy, indian_rummy_layout
+from .encoding import Layout, Vector, Writer, history, rel, rotate
 from .spec import GameSpec, RolloutCut
 
 ACTIONS: Final = ActionIndex(
     "indian-rummy", (ir.DRAW_STOCK, ir.DRAW_PILE, ir.DROP, *ir.DISCARDS, *ir.DECLARES)
 )
+
+
+# --- Observation ---------------------------------------------------------------------------------
+
+INDIAN_RUMMY_CARDS: Final = PRINTED_JOKER + 1
+"""Card ids of the pack: 0..51 and the printed joker 52."""
+_INDIAN_PHASES: Final = tuple(Phase)
+
+
+def indian_rummy_layout(players: int) -> Layout:
+    """The Indian Rummy vector's segments for ``players`` seats."""
+    c, n = INDIAN_RUMMY_CARDS, players
+    return Layout(
+        [
+            ("hand", c), ("drawn", c), ("taken", c), ("pile_top", c), ("pile", c),
+            ("discarded", n * c), ("known", n * c), ("wild_card", c), ("wild_rank", 13),
+            ("phase", len(_INDIAN_PHASES)), ("turn", n + 1), ("dealer", n + 1),
+            ("hand_sizes", n), ("dropped", n), ("has_drawn", n), ("totals", n),
+            ("stock_size", 1), ("opening_on_top", 1), ("turns", 1),
+        ]
+    )  # fmt: skip
+
+
+def encode_indian_rummy(view: IndianRummyView, layout: Layout) -> Vector:
+    """The Indian Rummy vector of ``view`` (see the module docstring)."""
+    rules = view.rules
+    n, me, c = rules.players, view.seat, INDIAN_RUMMY_CARDS
+    w = Writer(layout.size)
+    w.cards(view.hand, c)
+    w.one(view.drawn, c)
+    w.one(view.taken, c)
+    w.one(view.pile_top, c)
+    w.cards(view.pile, c)
+    discarded, known = history(view.events, me, n, c)
+    for counts in (*discarded, *known):
+        w.counts(counts, c)
+    w.one(view.wild_card, c)
+    w.one(view.wild_rank, 13)
+    w.one(_INDIAN_PHASES.index(view.phase), len(_INDIAN_PHASES))
+    w.one(rel(view.turn, me, n), n + 1)
+    w.one(rel(view.dealer, me, n), n + 1)
+    w.values([size / 14 for size in rotate(view.hand_sizes, me)])
+    w.values([0.0 if d is None else 1.0 for d in rotate(view.drops, me)])
+    w.values([1.0 if d else 0.0 for d in rotate(view.has_drawn, me)])
+    scale = 80.0 * max(1, len(view.deal_points))
+    w.values([total / scale for total in rotate(view.totals, me)])
+    w.values([view.stock_size / 106, 1.0 if view.opening_on_top else 0.0])
+    w.values([view.turns / max(1, rules.deal_turn_cap)])
+    return w.done()
 
 
 def one_deal_at_least(rules: Rules) -> Rules:
