@@ -442,3 +442,26 @@ def test_listings_say_which_tables_are_shared_with_people(client: TestClient) ->
     rows = {row["table_id"]: row for row in client.get("/api/tables").json()}
     assert rows[table["table_id"]]["shared"] is True
     assert rows[solo]["shared"] is False
+
+
+def test_the_lobby_lists_public_tables_with_free_seats_or_spectators(client: TestClient) -> None:
+    assert client.put("/api/profile", json={"name": "Ann"}).status_code == 200
+    public = shared_table(client, "indian-rummy", IR_THREE, rules={"deals": 1}, public=True)
+    shared_table(client, "indian-rummy", IR_THREE, rules={"deals": 1})  # private: not listed
+    listed = friend(client).get("/api/lobby")
+    assert listed.status_code == 200, listed.text
+    assert listed.json() == [
+        {
+            "table_id": public["table_id"],
+            "game": "indian-rummy",
+            "title": "Indian Rummy",
+            "phase": "waiting",
+            "host": "Ann",
+            "rules_summary": listed.json()[0]["rules_summary"],
+            "seats": 3,
+            "seats_free": 1,
+            "spectators": True,
+            "invite": public["invite"]["token"],
+        }
+    ]
+    assert listed.json()[0]["rules_summary"].startswith("3 players")

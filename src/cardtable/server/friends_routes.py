@@ -17,7 +17,14 @@ from fastapi import APIRouter, HTTPException, Request
 from cardtable.server.boundary import CheckedRoute
 from cardtable.server.cluster.relay import Relay
 from cardtable.server.dependencies import CurrentProfile, LobbyDep, check_rate, count_rate
-from cardtable.server.models import InviteRequest, Joined, JoinRequest, Refusal
+from cardtable.server.models import (
+    InvitePeek,
+    InviteRequest,
+    Joined,
+    JoinRequest,
+    PublicTable,
+    Refusal,
+)
 from cardtable.server.owner_calls import at_owner
 from cardtable.server.people_tables import public_tables
 
@@ -37,20 +44,21 @@ REFUSALS: dict[int | str, dict[str, Any]] = {
 }
 
 
-@router.post("/invites/peek", responses=REFUSALS)
+# A seat is sent with the fields that apply to its kind only (a bot's level, a person's name).
+@router.post("/invites/peek", responses=REFUSALS, response_model_exclude_unset=True)
 async def peek_invite(
     body: InviteRequest, request: Request, profile: CurrentProfile, lobby: LobbyDep
-) -> dict[str, Any]:
+) -> InvitePeek:
     """The table an invite opens, as seen before joining: game, rules, host, settings, seats
     (open, a person's name, or a computer player), and the caller's place if it has one."""
     check_rate(request, "join", profile)
     try:
-        seen: dict[str, Any] = await at_owner(
+        seen = await at_owner(
             lobby, _relay(request), "peek", {"token": body.token, "profile": profile.id}
         )
     finally:  # guessing tokens costs as much as joining
         count_rate(request, "join", profile)
-    return seen
+    return InvitePeek.model_validate(seen)
 
 
 @router.post("/invites/join", responses=REFUSALS)
@@ -78,7 +86,7 @@ def _relay(request: Request) -> Relay | None:
 
 
 @router.get("/lobby", responses=REFUSALS)
-async def lobby_tables(profile: CurrentProfile, lobby: LobbyDep) -> list[dict[str, Any]]:
+async def lobby_tables(profile: CurrentProfile, lobby: LobbyDep) -> list[PublicTable]:
     """Public people's tables: those waiting for people (with a seat free), and those playing
     that let people watch; the most recently changed first."""
-    return await public_tables(lobby)
+    return [PublicTable.model_validate(table) for table in await public_tables(lobby)]

@@ -178,6 +178,70 @@ class Joined(Answer):
     role: Literal["player", "spectator"]
 
 
+class RoomSettingsAnswer(Answer):
+    """A people's table's settings as answered (see :class:`SharedSettings`)."""
+
+    public: bool
+    spectators: bool
+    turn_seconds: int | None
+    bank_seconds: int
+    grace_seconds: int
+
+
+class InviteSeat(Answer):
+    """A seat as an invite shows it: open for a person, a person's name, or a computer
+    player (with its level)."""
+
+    seat: int
+    kind: Literal["open", "person", "bot"]
+    name: str | None = None
+    level: BotLevel | None = None
+
+
+class InvitePlace(Answer):
+    """The caller's place at the table an invite opens (both ``null`` before joining)."""
+
+    seat: int | None
+    role: Literal["player", "spectator"] | None
+
+
+TablePhase = Literal["waiting", "playing", "finished", "abandoned"]
+
+
+class InvitePeek(Answer):
+    """``POST /api/invites/peek``: the table an invite opens, as seen before joining."""
+
+    table_id: str
+    game: str
+    title: str
+    phase: TablePhase
+    rules: dict[str, Any]
+    host: str | None
+    """The host's name."""
+    settings: RoomSettingsAnswer
+    seats: list[InviteSeat]
+    commitment: str | None
+    """The fair deal's commitment, published before anybody contributes."""
+    you: InvitePlace
+
+
+class PublicTable(Answer):
+    """One table of ``GET /api/lobby``: a public people's table waiting for people or open
+    to spectators."""
+
+    table_id: str
+    game: str
+    title: str
+    phase: Literal["waiting", "playing"]
+    host: str | None
+    rules_summary: str
+    seats: int
+    seats_free: int
+    spectators: bool
+    invite: str
+    """The invite token (a public table's link is no secret)."""
+
+
 class PublicSeat(Answer):
     """A seat as every client sees it."""
 
