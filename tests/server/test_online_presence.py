@@ -142,9 +142,17 @@ def test_a_rematch_everybody_accepts_starts_at_once_with_the_same_seats(
     client: TestClient,
 ) -> None:
     table_id, bob = _table(client)
+    cy = friend(client)
+    room = owner_of(client, table_id).room
+    assert room is not None
+    assert join(cy, room.invite, "Cy", watch=True)["role"] == "spectator"
     _end_quickly(client, bob, table_id)
     url = f"/ws/tables/{table_id}"
-    with client.websocket_connect(url) as host, bob.websocket_connect(url) as guest:
+    with (
+        client.websocket_connect(url) as host,
+        bob.websocket_connect(url) as guest,
+        cy.websocket_connect(url) as watcher,
+    ):
         until(host, is_state)
         until(guest, is_state)
         host.send_json({"type": "rematch", "accept": True})
@@ -159,12 +167,18 @@ def test_a_rematch_everybody_accepts_starts_at_once_with_the_same_seats(
         guest.send_json({"type": "rematch", "accept": True})
         new_id = until(guest, lambda m: m["type"] == "rematch")["table_id"]
         assert until(host, lambda m: m["type"] == "rematch")["table_id"] == new_id
+        assert until(watcher, lambda m: m["type"] == "rematch")["table_id"] == new_id
     assert new_id != table_id
     with bob.websocket_connect(f"/ws/tables/{new_id}") as guest:
         state = until(guest, is_state)
         assert state["seat"] == 1 and state["version"] == 0
         assert state["room"]["phase"] == "playing"
         assert [s["name"] for s in state["room"]["seats"]] == ["Player", "Bob", "Ruby"]
+    # The spectator watches the rematch too.
+    with cy.websocket_connect(f"/ws/tables/{new_id}") as watcher:
+        state = until(watcher, is_state)
+        assert state["seat"] is None and state["room"]["you"]["role"] == "spectator"
+        assert state["room"]["spectators"] == 1
 
 
 def test_a_declined_rematch_reopens_the_seat_in_a_waiting_room(client: TestClient) -> None:

@@ -290,8 +290,9 @@ def rules_summary(owner: TableOwner) -> str:
 async def rematch(lobby: Lobby, owner: TableOwner) -> str:
     """The rematch table of a finished people's table: the same game, rules, seats and room
     settings; the people who accepted sit where they sat, the seats of those who declined or
-    left open again (computer players stay). It starts at once when no seat is open;
-    otherwise it waits for its host: the old host if they accepted, else the first who did."""
+    left open again (computer players stay), and the spectators watch it too. It starts at
+    once when no seat is open; otherwise it waits for its host: the old host if they
+    accepted, else the first who did."""
     from cardtable.server.room_control import start_now
 
     assert owner.room is not None
@@ -329,6 +330,9 @@ async def rematch(lobby: Lobby, owner: TableOwner) -> str:
         seats[seat] = seats[seat].named(name)
         if profile_id != host_id:
             await lobby.store.sit(table_id, seat, profile_id, name)
+    if room.settings.spectators:  # those watching watch the rematch too
+        for watcher in old.spectators():
+            room.members[watcher.profile_id] = Member(watcher.profile_id, watcher.name, None)
     await lobby.store.set_seats(table_id, [s.to_json() for s in seats])
     await lobby.store.create_room(
         StoredRoom(table_id, room.invite, room.settings.public, room.phase, room.to_json())
