@@ -44,10 +44,10 @@ from cardtable.server.models import (
     ProfileAnswer,
     ProfileChange,
     ProfileDocument,
-    Refusal,
     SeatAnswer,
     SharedTableAnswer,
     TableInfo,
+    refusals,
 )
 from cardtable.server.options import DEFAULT_OPTIONS, merge_options
 from cardtable.server.owner_calls import at_owner
@@ -57,14 +57,11 @@ from cardtable.server.rules_input import check_rule_types
 
 router = APIRouter(prefix="/api", route_class=CheckedRoute)
 
-REFUSALS: dict[int | str, dict[str, Any]] = {
-    status: {"description": text, "model": Refusal}
-    for status, text in [
-        (400, "Bad input: the detail names the problem."),
-        (401, "No profile cookie: load the page (or POST /api/profile) first."),
-        (429, "Too many requests: the detail says when to try again."),
-    ]
-}
+REFUSALS = refusals(
+    (400, "Bad input: the detail names the problem."),
+    (401, "No profile cookie: load the page (or POST /api/profile) first."),
+    (429, "Too many requests: the detail says when to try again."),
+)
 
 
 @router.get("/games")
@@ -175,12 +172,13 @@ async def join_table(
 
 @router.delete(
     "/tables/{table_id}",
-    responses={
-        **REFUSALS,
-        403: {"description": "Not started by the caller.", "model": Refusal},
-        404: {"description": "No such table.", "model": Refusal},
-        409: {"description": "Others sit at the table.", "model": Refusal},
-    },
+    responses=REFUSALS
+    | refusals(
+        (403, "Not started by the caller."),
+        (404, "No such table."),
+        (409, "Others sit at the table."),
+        (503, "The table's server process cannot be reached: try again in a moment."),
+    ),
 )
 async def leave_table(
     owner: Table, profile: CurrentProfile, lobby: LobbyDep, request: Request

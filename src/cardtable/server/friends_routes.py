@@ -10,8 +10,6 @@ and joining invites count against the ``join`` rate limit, per profile and per a
 
 from __future__ import annotations
 
-from typing import Any
-
 from fastapi import APIRouter, HTTPException, Request
 
 from cardtable.server.boundary import CheckedRoute
@@ -23,25 +21,22 @@ from cardtable.server.models import (
     Joined,
     JoinRequest,
     PublicTable,
-    Refusal,
+    refusals,
 )
 from cardtable.server.owner_calls import at_owner
 from cardtable.server.people_tables import public_tables
 
 router = APIRouter(prefix="/api", route_class=CheckedRoute)
 
-REFUSALS: dict[int | str, dict[str, Any]] = {
-    status: {"description": text, "model": Refusal}
-    for status, text in [
-        (400, "Bad input: the detail names the problem."),
-        (401, "No profile cookie: load the page (or POST /api/profile) first."),
-        (403, "Not allowed: removed by the host, or no spectators at this table."),
-        (404, "The invite link opens no table."),
-        (409, "The seat or the name is taken, or the game has started."),
-        (429, "Too many invites opened: the detail says when to try again."),
-        (503, "The table's server process cannot be reached: try again in a moment."),
-    ]
-}
+REFUSALS = refusals(
+    (400, "Bad input: the detail names the problem."),
+    (401, "No profile cookie: load the page (or POST /api/profile) first."),
+    (403, "Not allowed: removed by the host, or no spectators at this table."),
+    (404, "The invite link opens no table."),
+    (409, "The seat or the name is taken, or the game has started."),
+    (429, "Too many invites opened: the detail says when to try again."),
+    (503, "The table's server process cannot be reached: try again in a moment."),
+)
 
 
 # A seat is sent with the fields that apply to its kind only (a bot's level, a person's name).

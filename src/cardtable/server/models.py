@@ -46,6 +46,15 @@ class Refusal(Answer):
     detail: str
 
 
+def refusals(*statuses: tuple[int, str]) -> dict[int | str, dict[str, Any]]:
+    """A route's documented refusals, each a :class:`Refusal`, from ``(status, meaning)``.
+
+    >>> refusals((404, "No such table."))[404]["description"]
+    'No such table.'
+    """
+    return {status: {"description": text, "model": Refusal} for status, text in statuses}
+
+
 # --- games -------------------------------------------------------------------------------------
 
 
