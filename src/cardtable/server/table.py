@@ -464,15 +464,7 @@ class TableOwner:
                 self.on_outcomes(self, before, self.last_outcomes[1])
             except Exception:  # the analysis is extra: it never costs the players their summary
                 logger.exception("table %s: the finished deal's listeners failed", self.table_id)
-        result = self.engine.result(after)
-        if result is not None or self.engine.current_player(after) == TERMINAL:
-            self.status = FINISHED
-            try:
-                await self.store.set_status(
-                    self.table_id, FINISHED, None if result is None else result.to_json()
-                )
-            except Exception:
-                logger.exception("table %s: could not store the finished game", self.table_id)
+        await self._finish_if_over()
         if self.room is not None:
             from cardtable.server.presence import after_move
 
@@ -491,6 +483,11 @@ class TableOwner:
                 await self._record(outcomes)
             except Exception:
                 logger.exception("table %s: the end of a deal could not be recorded", self.table_id)
+        await self._finish_if_over()
+
+    async def _finish_if_over(self) -> None:
+        """Once the game is over, mark the table finished and store that with the result (a
+        failure to store it is logged: the players still see the end)."""
         result = self.engine.result(self.state)
         if self.status != PLAYING:
             return
