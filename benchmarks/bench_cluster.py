@@ -251,6 +251,9 @@ class Page:
     takeover)."""
     errors: int = 0
     """Error messages received (a move refused: stale, or the table's owner unreachable)."""
+    states_at: list[tuple[float, int, int]] = field(default_factory=list)
+    """Every state received: when (``perf_counter``, the system's monotonic clock, which the
+    chaos run's ``monotonic`` readings share), its version, and who was to move."""
 
     async def run(self, clock: dict[str, float], seat: list[int]) -> None:
         attempt = 0
@@ -269,6 +272,7 @@ class Page:
                         except TimeoutError:
                             continue
                         message = json.loads(raw)
+                        now = time.perf_counter()
                         if message["type"] == "error":
                             self.errors += 1
                             self.changed.set()
@@ -276,7 +280,7 @@ class Page:
                             continue
                         self.states += 1
                         version = message["version"]
-                        now = time.perf_counter()
+                        self.states_at.append((now, version, message["to_move"]))
                         if version not in self.seen_at:
                             self.seen_at[version] = now
                         last = message.get("last_action")
@@ -302,6 +306,10 @@ class TableRun:
     once per sending)."""
     acked: dict[int, str] = field(default_factory=dict)
     ended: str = ""
+    sent_at: list[tuple[float, int]] = field(default_factory=list)
+    """When each move was sent (``perf_counter``), and its move number."""
+    states_at: list[tuple[float, int, int]] = field(default_factory=list)
+    """The playing page's states (see :attr:`Page.states_at`)."""
     """Why the person stopped playing: the game's result, the time, or an error."""
 
 
@@ -354,6 +362,7 @@ async def play(
                 await asyncio.wait_for(player.changed.wait(), 0.25)
             continue
         table.sent.setdefault(version, []).append(action)
+        table.sent_at.append((sent, version))
         answered = False
         while time.perf_counter() < clock["stop"]:
             if all(max(page.seen_at, default=-1) > version for page in pages):
@@ -425,6 +434,7 @@ async def person(
                 table.ended = f"error: {exc!r}"
                 raise
             finally:
+                table.states_at = pages[0].states_at
                 for page in pages:
                     table.acked.update(page.acks)
                     out["reconnects"] += max(0, page.connects - 1)
@@ -475,6 +485,7 @@ def client_process(
             "latency": out["latency"],
             "tables": [(t.table_id, t.seat, t.sent, t.acked) for t in out["tables"]],
             "ended": {t.table_id: t.ended for t in out["tables"]},
+            "timeline": {t.table_id: (t.seat, t.states_at, t.sent_at) for t in out["tables"]},
             "ready": out["ready"],
             "reconnects": out["reconnects"],
             "cpu": cpu["stop"] - cpu["start"],
@@ -504,6 +515,7 @@ class Clients:
             "latency": [x for part in parts for x in part["latency"]],
             "tables": [x for part in parts for x in part["tables"]],
             "ended": {k: v for part in parts for k, v in part["ended"].items()},
+            "timeline": {k: v for part in parts for k, v in part["timeline"].items()},
             "ready": sum(part["ready"] for part in parts),
             "reconnects": sum(part["reconnects"] for part in parts),
             "cpu": sum(part["cpu"] for part in parts),
@@ -789,6 +801,7 @@ def chaos(
         stop_cluster(cluster)
         drop_database(schema)
     watches = watcher.watches if watcher is not None else []
+    after = after_takeover(watches, result["timeline"])
     unfinished = [w for w in watches if final.get(w.table_id, (0, "playing"))[1] == "playing"]
     not_recovered = sorted({w.table_id for w in unfinished if w.moved_at is None})
     owned = [w.owned_at - w.killed_at for w in watches if w.owned_at is not None]
@@ -812,6 +825,7 @@ def chaos(
         "owned": owned,
         "moved": moved,
         "settled": settled,
+        **after,
         "reconnects": result["reconnects"],
         "actions_per_second": (
             total(after, "cardtable_actions_total") - total(before, "cardtable_actions_total")
@@ -823,6 +837,31 @@ def chaos(
         "clients_cpu": result["cpu"] / (seconds + tail),
         "load": (load_start, load_end),
     }
+
+
+def after_takeover(watches: Sequence[Watch], timeline: dict[str, Any]) -> dict[str, list[float]]:
+    """Where the time goes between a table's new lease and its first stored move: until the
+    playing page has the table again (a state after the lease), then, when the person is to
+    move, from their move sent to it stored, and when a computer player is, from that state
+    to its move stored."""
+    page: list[float] = []
+    person: list[float] = []
+    bot: list[float] = []
+    for watch in watches:
+        if watch.owned_at is None or watch.moved_at is None or watch.table_id not in timeline:
+            continue
+        seat, states_at, sent_at = timeline[watch.table_id]
+        state = next((s for s in states_at if s[0] >= watch.owned_at), None)
+        if state is None or state[0] > watch.moved_at:
+            continue
+        page.append(state[0] - watch.owned_at)
+        if state[2] == seat:
+            sent = next((t for t, _version in sent_at if t >= state[0]), None)
+            if sent is not None and sent <= watch.moved_at:
+                person.append(watch.moved_at - sent)
+        else:
+            bot.append(watch.moved_at - state[0])
+    return {"page_back": page, "person_stored": person, "bot_stored": bot}
 
 
 def spread(values: Sequence[float]) -> str:
@@ -925,6 +964,11 @@ def main() -> None:
             f"    kill to lease taken by another worker: {spread(result['owned'])}\n"
             f"    kill to the first move stored by the new owner: {spread(result['moved'])}\n"
             f"    lease taken to that first move: {spread(result['settled'])}\n"
+            f"      of which, lease to the playing page's table again: "
+            f"{spread(result['page_back'])}\n"
+            f"      then the person's move, sent to stored: {spread(result['person_stored'])}\n"
+            f"      or a computer player's, page's table to stored: "
+            f"{spread(result['bot_stored'])}\n"
             f"    {lag_line(result['loop_lag'])}",
             flush=True,
         )
