@@ -26,7 +26,9 @@ machine used meanwhile, and the load average.
    sent for that move number (applied twice or made up); tables that did not recover (still
    unfinished at the end and without a stored move since the kill); the time from the kill to
    the table's lease being taken by another process (its time without an owner) and to the
-   first move stored by the new owner, as distributions over every table of every kill.
+   first move stored by the new owner, as distributions over every table of every kill;
+   and, from the pages' side (their clock is the same monotonic clock), how long after the new
+   lease the playing page had the table again, and how long the move then took to be stored.
 
 Every process runs on this machine: the clients share its two cores with the server, so the
 figures are a floor. Reproduce (PostgreSQL and Redis up, as ``make services`` leaves them)::
