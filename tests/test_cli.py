@@ -141,6 +141,11 @@ def test_simulate_beside_gin_reports_openspiel_cost_and_the_ratio() -> None:
     assert report["gin_rummy_microseconds_per_decision"] > 0
     ratio = report["microseconds_per_decision"] / report["gin_rummy_microseconds_per_decision"]
     assert report["cost_beside_gin_rummy"] == pytest.approx(ratio, rel=0.01)
+    assert report["gin_rummy_cpu_microseconds_per_decision"] > 0
+    cpu_ratio = (
+        report["cpu_microseconds_per_decision"] / report["gin_rummy_cpu_microseconds_per_decision"]
+    )
+    assert report["cpu_cost_beside_gin_rummy"] == pytest.approx(cpu_ratio, rel=0.01)
 
 
 def test_simulate_rejects_a_bad_rule_option() -> None:

@@ -110,12 +110,20 @@ class PlayoutTotals:
     decisions: int = 0
     chance_steps: int = 0
     seconds: float = 0.0
+    cpu_seconds: float = 0.0
+    """The process's CPU time over the same stretch: on a shared machine it leaves out the
+    time other processes had the processor, which wall-clock seconds include."""
     endings: Counter[str] = field(default_factory=Counter)
 
     @property
     def microseconds_per_decision(self) -> float:
         """All the work divided by the seat decisions."""
         return self.seconds / self.decisions * 1e6 if self.decisions else 0.0
+
+    @property
+    def cpu_microseconds_per_decision(self) -> float:
+        """The same in CPU time."""
+        return self.cpu_seconds / self.decisions * 1e6 if self.decisions else 0.0
 
 
 def random_playouts(
@@ -141,6 +149,7 @@ def random_playouts(
     apply = engine.apply_unchecked
     totals = PlayoutTotals()
     decisions = chance_steps = 0
+    cpu_start = time.process_time()
     start = time.perf_counter()
     deadline = start + (seconds or 0.0)
     while True:
@@ -161,6 +170,7 @@ def random_playouts(
         if totals.games == games or (seconds is not None and time.perf_counter() > deadline):
             break
     totals.seconds = time.perf_counter() - start
+    totals.cpu_seconds = time.process_time() - cpu_start
     totals.decisions = decisions
     totals.chance_steps = chance_steps
     return totals
@@ -181,6 +191,7 @@ def gin_rummy_playouts(
     choose = random.Random(seed).randrange
     totals = PlayoutTotals()
     decisions = chance_steps = 0
+    cpu_start = time.process_time()
     start = time.perf_counter()
     deadline = start + (seconds or 0.0)
     while True:
@@ -199,6 +210,7 @@ def gin_rummy_playouts(
         if totals.games == games or (seconds is not None and time.perf_counter() > deadline):
             break
     totals.seconds = time.perf_counter() - start
+    totals.cpu_seconds = time.process_time() - cpu_start
     totals.decisions = decisions
     totals.chance_steps = chance_steps
     return totals
