@@ -13,6 +13,7 @@ server runs every call itself.
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import Awaitable, Callable
 from typing import Any, Final
 
@@ -26,6 +27,8 @@ from cardtable.server.lobby import Lobby, NotAllowedError, TableInUseError
 from cardtable.server.models import Joined, LeftTable, SeatAnswer
 from cardtable.server.people_tables import InviteError, JoinRefused, join, peek, table_of_invite
 from cardtable.storage import StorageError
+
+logger = logging.getLogger(__name__)
 
 CALL_SECONDS: Final = 5.0
 """How long a call waits for the owner's answer."""
@@ -125,6 +128,9 @@ async def answer(lobby: Lobby, name: str, args: dict[str, Any]) -> tuple[int, An
         return NOT_HERE, None
     except StorageError as exc:
         return 503, str(exc)
+    except Exception:  # the caller must get an answer whatever went wrong here
+        logger.exception("the call %r failed", name)
+        return 500, "the server could not handle that request"
 
 
 async def at_owner(lobby: Lobby, relay: Relay | None, name: str, args: dict[str, Any]) -> Any:
