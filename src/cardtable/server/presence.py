@@ -186,12 +186,15 @@ async def save_room(owner: TableOwner) -> None:
 
 
 async def _save_later(owner: TableOwner) -> None:
-    """Store the room from a task of its own: a refusal is logged (the database is away, or
-    the table passed to another process, which the log store has already acted on)."""
+    """Store the room from a task of its own: a refusal is logged (the database is away, the
+    table passed to another process, which the log store has already acted on, or the server
+    is stopping)."""
     try:
         await save_room(owner)
     except StorageError as exc:
         logger.warning("table %s: the room could not be stored: %s", owner.table_id, exc)
+    except RuntimeError as exc:  # the store's writer has stopped: the server is stopping
+        logger.info("table %s: the room was not stored at shutdown: %s", owner.table_id, exc)
 
 
 # --- connections --------------------------------------------------------------------------------
