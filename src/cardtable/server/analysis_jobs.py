@@ -26,13 +26,14 @@ import multiprocessing
 import os
 import queue
 from collections.abc import Iterable
-from concurrent.futures import BrokenExecutor, Executor, ProcessPoolExecutor
+from concurrent.futures import BrokenExecutor, Executor
 from dataclasses import dataclass, field
 from typing import Any, Final
 
 from cardtable.replay import GameRecord, replay_steps
 from cardtable.review import lens_of, review_record
 from cardtable.server.table import TableOwner
+from cardtable.server.worker_processes import spawn_pool
 from cardtable.storage import Database, reviews
 
 logger = logging.getLogger(__name__)
@@ -307,14 +308,8 @@ class Analyses:
     def _pool(self) -> Executor:
         if self.executor is None:
             # A fresh interpreter: forking a process that runs an event loop and threads is unsafe.
-            context = multiprocessing.get_context("spawn")
-            self._progress = context.Queue()
-            self.executor = ProcessPoolExecutor(
-                max_workers=1,
-                mp_context=context,
-                initializer=start_worker,
-                initargs=(self._progress,),
-            )
+            self._progress = multiprocessing.get_context("spawn").Queue()
+            self.executor = spawn_pool(1, start_worker, (self._progress,))
         return self.executor
 
     async def _serve(self) -> None:

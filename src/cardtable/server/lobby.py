@@ -17,7 +17,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import multiprocessing
 import secrets
 import time
 from collections.abc import Callable
@@ -45,6 +44,7 @@ from cardtable.server.seating import (
 from cardtable.server.settings import Settings
 from cardtable.server.summary import summarize
 from cardtable.server.table import TableOwner, Timing, replay_log
+from cardtable.server.worker_processes import spawn_pool
 from cardtable.storage import (
     Database,
     DatabaseLogStore,
@@ -423,11 +423,7 @@ class Lobby:
         """The worker processes of the searching computer players, started on first use
         (``None`` when the settings ask for none)."""
         if self._thinkers is None and self.settings.bot_processes > 0:
-            # Spawned, not forked: this process runs threads and an event loop.
-            self._thinkers = ProcessPoolExecutor(
-                max_workers=self.settings.bot_processes,
-                mp_context=multiprocessing.get_context("spawn"),
-            )
+            self._thinkers = spawn_pool(self.settings.bot_processes)
         return self._thinkers
 
     # --- letting idle tables go ---------------------------------------------------------------
