@@ -12,7 +12,12 @@ per second (resets and chance steps included in the time). The goal set for the 
 at least 3x RLCard's rate. Beside them, each game's engine alone is driven by the same random
 choice among its legal actions (``new_game``, chance steps, ``legal_actions``,
 ``apply_unchecked``; no observation, no mask): the most an environment on this engine could
-reach.
+reach. The other bound is PettingZoo's own loop: per game, a *null* AEC environment with the
+game's spaces, in the same order-enforcing wrapper and driven by the same loop (the numpy masked
+draw included), whose episodes replay the lengths the game's environment just produced in the
+same run and which does nothing else (a constant observation, no engine): the most any
+environment could reach through that loop with those episodes. The game's environment is shown
+as a share of it.
 
 (b) **OpenSpiel.** ``pyspiel.random_sim_test`` (no serialisation, no logging) on each of our
 registered games (two players; Declaration Rummy deals 10 cards to two) and on OpenSpiel's own
@@ -29,10 +34,13 @@ import argparse
 import random
 import statistics
 import time
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Sequence
+from itertools import cycle
+from typing import Any, ClassVar
 
 import numpy as np
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
 
 from cardtable.envs import game_spec
 from cardtable.envs.pettingzoo import declaration_rummy_v0, indecision_v0, indian_rummy_v0
@@ -45,9 +53,17 @@ ENVS = {
 }
 
 
-def pettingzoo_steps(module: Any, seconds: float, seed: int) -> tuple[int, float]:
-    """Steps taken in about ``seconds`` of whole episodes, and the time they took."""
+def pettingzoo_steps(
+    module: Any, seconds: float, seed: int, lengths: list[int] | None = None
+) -> tuple[int, float]:
+    """Steps taken in about ``seconds`` of whole episodes, and the time they took; each
+    episode's number of steps is appended to ``lengths`` when given."""
     env = module.env(players=2)
+    return _drive(env, seconds, seed, lengths)
+
+
+def _drive(env: Any, seconds: float, seed: int, lengths: list[int] | None) -> tuple[int, float]:
+    """PettingZoo's usual loop with random masked actions, whole episodes for ``seconds``."""
     rng = np.random.default_rng(seed)
     steps = 0
     started = time.perf_counter()
@@ -55,6 +71,7 @@ def pettingzoo_steps(module: Any, seconds: float, seed: int) -> tuple[int, float
     while time.perf_counter() - started < seconds:
         env.reset(seed=episode)
         episode += 1
+        before = steps
         for _agent in env.agent_iter():
             obs, _reward, termination, truncation, _info = env.last()
             if termination or truncation:
@@ -63,7 +80,66 @@ def pettingzoo_steps(module: Any, seconds: float, seed: int) -> tuple[int, float
             legal = np.flatnonzero(obs["action_mask"])
             env.step(int(legal[rng.integers(len(legal))]))
             steps += 1
+        if lengths is not None:
+            lengths.append(steps - before)
     return steps, time.perf_counter() - started
+
+
+class NullAEC(AECEnv):  # type: ignore[misc]
+    """An AEC environment that does nothing but take turns: ``template``'s agents and spaces,
+    one constant observation (``template``'s first, its mask included), zero rewards, and
+    episodes of the given lengths in turn (steps of the acting agents, as counted by
+    :func:`_drive`). It prices PettingZoo's loop and wrapper alone."""
+
+    metadata: ClassVar[dict[str, Any]] = {"name": "null_v0", "is_parallelizable": False}
+
+    def __init__(self, template: Any, lengths: Sequence[int]) -> None:
+        super().__init__()
+        template.reset(seed=0)
+        self.possible_agents = list(template.possible_agents)
+        self.observation_spaces = {a: template.observation_space(a) for a in self.possible_agents}
+        self.action_spaces = {a: template.action_space(a) for a in self.possible_agents}
+        first = template.observe(template.agent_selection)
+        self._observation = {key: value.copy() for key, value in first.items()}
+        self._lengths = cycle([length for length in lengths if length > 0] or [1])
+        self._left = 0
+
+    def observation_space(self, agent: str) -> Any:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> Any:
+        return self.action_spaces[agent]
+
+    def observe(self, agent: str) -> dict[str, Any]:
+        return self._observation
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        self.agents = self.possible_agents[:]
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
+        self.agent_selection = self.agents[0]
+        self._left = next(self._lengths)
+
+    def step(self, action: int | None) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        self._cumulative_rewards[agent] = 0.0
+        agents = self.possible_agents
+        self.agent_selection = agents[(agents.index(agent) + 1) % len(agents)]
+        self._left -= 1
+        if self._left <= 0:
+            self.terminations = dict.fromkeys(self.agents, True)
+
+
+def null_steps(module: Any, lengths: Sequence[int], seconds: float, seed: int) -> tuple[int, float]:
+    """:func:`pettingzoo_steps` through a :class:`NullAEC` shaped like ``module``'s env."""
+    env = wrappers.OrderEnforcingWrapper(NullAEC(module.raw_env(players=2), lengths))
+    return _drive(env, seconds, seed, None)
 
 
 def engine_steps(game: str, seconds: float, seed: int) -> tuple[int, float]:
@@ -142,10 +218,22 @@ def _alternate(
 
 
 def environment_steps(runs: int, seconds: float) -> None:
-    """Part (a): PettingZoo steps per second per game beside RLCard gin-rummy."""
+    """Part (a): PettingZoo steps per second per game beside RLCard gin-rummy, the game's
+    engine alone and PettingZoo's loop alone."""
     contenders: dict[str, Callable[[int], tuple[int, float]]] = {}
     for name, module in ENVS.items():
-        contenders[name] = lambda run, m=module: pettingzoo_steps(m, seconds, 1000 * run)
+        # Each run's null environment replays the episode lengths of the same run's game env.
+        lengths: list[int] = []
+
+        def game_run(run: int, m: Any = module, seen: list[int] = lengths) -> tuple[int, float]:
+            seen.clear()
+            return pettingzoo_steps(m, seconds, 1000 * run, seen)
+
+        def null_run(run: int, m: Any = module, seen: list[int] = lengths) -> tuple[int, float]:
+            return null_steps(m, list(seen), seconds, 1000 * run)
+
+        contenders[name] = game_run
+        contenders[f"{name} loop alone"] = null_run
         contenders[f"{name} engine"] = lambda run, g=name: engine_steps(g, seconds, 1000 * run)
     try:
         import rlcard  # noqa: F401
@@ -159,7 +247,9 @@ def environment_steps(runs: int, seconds: float) -> None:
     for name, rate in rates.items():
         shown = baseline and name != "rlcard gin-rummy"
         ratio = f"  {rate / baseline:5.2f}x RLCard" if shown else ""
-        print(f"  {name:<26} {rate:9.0f} steps/s{ratio}")
+        ceiling = rates.get(f"{name} loop alone")
+        share = f"  {rate / ceiling:4.0%} of the loop alone" if ceiling else ""
+        print(f"  {name:<30} {rate:9.0f} steps/s{ratio}{share}")
 
 
 def openspiel_rates(runs: int, sims: int) -> None:
