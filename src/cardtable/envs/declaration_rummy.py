@@ -30,7 +30,7 @@ from cardtable.games.declaration_rummy.state import Phase as DeclarationPhase
 from cardtable.games.declaration_rummy.view import DeclarationRummyView
 
 from .actions import ActionIndex
-from .encoding import Layout, Vector, Writer, rel, rotate
+from .encoding import Layout, Vector, as_vector, rel
 from .spec import GameSpec
 
 MAX_TAKE: Final = 64
@@ -61,8 +61,8 @@ ACTIONS: Final = ActionIndex(
 
 DECLARATION_RUMMY_CARDS: Final = 63
 """Card ids of the pack: 0..51, then the optional and special cards."""
-_DECLARATION_PHASES: Final = tuple(DeclarationPhase)
-_DRAW_KINDS: Final = tuple(DrawKind)
+_DECLARATION_PHASE_INDEX: Final = {phase: i for i, phase in enumerate(DeclarationPhase)}
+_DRAW_KIND_INDEX: Final = {kind: i for i, kind in enumerate(DrawKind)}
 
 
 def declaration_rummy_layout(players: int) -> Layout:
@@ -72,7 +72,7 @@ def declaration_rummy_layout(players: int) -> Layout:
         [
             ("hand", c), ("drawn", c), ("discard_top", c), ("discard_pile", c),
             ("discarded", n * c), ("known", n * c), ("stock_level", 6), ("pile_level", 6),
-            ("phase", len(_DECLARATION_PHASES)), ("draw_kind", len(_DRAW_KINDS)),
+            ("phase", len(_DECLARATION_PHASE_INDEX)), ("draw_kind", len(_DRAW_KIND_INDEX)),
             ("to_act", n + 1), ("turn", n + 1), ("dealer", n + 1), ("hand_sizes", n),
             ("dropped", n), ("exhaustion", 1), ("tie_proposers", n), ("tie_accepted", n),
             ("tie_pending", n), ("match_wins", n),
@@ -82,38 +82,62 @@ def declaration_rummy_layout(players: int) -> Layout:
 
 def encode_declaration_rummy(view: DeclarationRummyView, layout: Layout) -> Vector:
     """The Declaration Rummy vector of ``view`` (see the module docstring)."""
+    (
+        hand, drawn, discard_top, discard_pile, discarded, known, stock_level, pile_level,
+        phase, draw_kind, to_act, turn, dealer, hand_sizes, dropped, exhaustion,
+        tie_proposers, tie_accepted, tie_pending, match_wins,
+    ) = layout.starts  # fmt: skip
     rules = view.rules
     n, me, c = rules.players, view.seat, DECLARATION_RUMMY_CARDS
-    w = Writer(layout.size)
-    w.cards(view.hand, c)
-    w.cards(view.drawn, c)
-    w.one(view.discard_top, c)
-    w.cards(view.discard_pile or (), c)
-    # The view's public history since the deal: per seat, sets of cards (its no-counting form).
+    out = layout.blank()
+    for card in view.hand:  # up to 3 WILDCARDs share an id
+        out[hand + card] += 1.0
+    for card in view.drawn:
+        out[drawn + card] += 1.0
+    if (one := view.discard_top) is not None and 0 <= one < c:
+        out[discard_top + one] = 1.0
+    for card in view.discard_pile or ():
+        out[discard_pile + card] += 1.0
+    # The view's public history since the deal: per seat, sets of cards (its no-counting form),
+    # read from the view's bitmasks bit by bit.
+    for block, masks in ((discarded, view.discard_masks), (known, view.held_masks)):
+        if not masks:
+            continue
+        for k in range(n):
+            mask, row = masks[(me + k) % n], block + k * c
+            while mask:
+                low = mask & -mask
+                out[row + low.bit_length() - 1] = 1.0
+                mask ^= low
+    if 0 <= (level := view.stock_level) < 6:
+        out[stock_level + level] = 1.0
+    if 0 <= (level := view.pile_level) < 6:
+        out[pile_level + level] = 1.0
+    out[phase + _DECLARATION_PHASE_INDEX[view.phase]] = 1.0
+    out[draw_kind + _DRAW_KIND_INDEX[view.draw_kind]] = 1.0
+    out[to_act + rel(view.to_act, me, n)] = 1.0
+    out[turn + rel(view.turn, me, n)] = 1.0
+    out[dealer + rel(view.dealer, me, n)] = 1.0
+    sizes, out_of_game, wins = view.hand_sizes, view.dropped, view.match_wins
+    needed = max(1, rules.match_wins)
     for k in range(n):
-        w.cards(view.discarded_by((me + k) % n), c)
-    for k in range(n):
-        w.cards(view.held_by((me + k) % n), c)
-    w.one(view.stock_level, 6)
-    w.one(view.pile_level, 6)
-    w.one(_DECLARATION_PHASES.index(view.phase), len(_DECLARATION_PHASES))
-    w.one(_DRAW_KINDS.index(view.draw_kind), len(_DRAW_KINDS))
-    w.one(rel(view.to_act, me, n), n + 1)
-    w.one(rel(view.turn, me, n), n + 1)
-    w.one(rel(view.dealer, me, n), n + 1)
-    w.values([size / 10 for size in rotate(view.hand_sizes, me)])
-    w.values([1.0 if d else 0.0 for d in rotate(view.dropped, me)])
-    w.values([1.0 if view.exhaustion else 0.0])
-    proposers = set(view.tie_proposers)
-    w.values([1.0 if (me + k) % n in proposers else 0.0 for k in range(n)])
+        seat = (me + k) % n
+        out[hand_sizes + k] = sizes[seat] / 10
+        if out_of_game[seat]:
+            out[dropped + k] = 1.0
+        out[match_wins + k] = wins[seat] / needed
+    if view.exhaustion:
+        out[exhaustion] = 1.0
     vote = view.vote
-    accepted = set(vote.accepted) if vote is not None else set()
-    pending = set(vote.pending) if vote is not None else set()
-    w.values([1.0 if (me + k) % n in accepted else 0.0 for k in range(n)])
-    w.values([1.0 if (me + k) % n in pending else 0.0 for k in range(n)])
-    wins = max(1, rules.match_wins)
-    w.values([won / wins for won in rotate(view.match_wins, me)])
-    return w.done()
+    for block, seats in (
+        (tie_proposers, view.tie_proposers),
+        (tie_accepted, vote.accepted if vote is not None else ()),
+        (tie_pending, vote.pending if vote is not None else ()),
+    ):
+        for seat in seats:
+            if 0 <= seat < n:
+                out[block + (seat - me) % n] = 1.0
+    return as_vector(out)
 
 
 def max_game_length(rules: Rules) -> int:

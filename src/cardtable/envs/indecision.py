@@ -24,7 +24,7 @@ from cardtable.games.indecision.state import Phase as IndecisionPhase
 from cardtable.games.indecision.view import IndecisionView
 
 from .actions import ActionIndex
-from .encoding import Layout, Vector, Writer, history, rel, rotate
+from .encoding import Layout, Vector, as_vector, rel, write_history
 from .spec import GameSpec
 
 ACTIONS: Final = ActionIndex(
@@ -36,7 +36,7 @@ ACTIONS: Final = ActionIndex(
 
 INDECISION_CARDS: Final = 52
 """Card ids of the pack: 0..51."""
-_INDECISION_PHASES: Final = tuple(IndecisionPhase)
+_INDECISION_PHASE_INDEX: Final = {phase: i for i, phase in enumerate(IndecisionPhase)}
 
 
 def indecision_layout(players: int) -> Layout:
@@ -45,7 +45,7 @@ def indecision_layout(players: int) -> Layout:
     return Layout(
         [
             ("hand", c), ("drawn", c), ("pile", c), ("pile_top", c), ("stop_card", c),
-            ("discarded", n * c), ("known", n * c), ("phase", len(_INDECISION_PHASES)),
+            ("discarded", n * c), ("known", n * c), ("phase", len(_INDECISION_PHASE_INDEX)),
             ("to_act", n + 1), ("dealer", n + 1), ("starter", n + 1), ("stopper", n + 1),
             ("had_turn", n), ("hand_sizes", n), ("totals", n), ("deck_size", 1),
         ]
@@ -54,27 +54,39 @@ def indecision_layout(players: int) -> Layout:
 
 def encode_indecision(view: IndecisionView, layout: Layout) -> Vector:
     """The Indecision vector of ``view`` (see the module docstring)."""
+    (
+        hand, drawn, pile, pile_top, stop_card, discarded, known, phase, to_act, dealer,
+        starter, stopper, had_turn, hand_sizes, totals, deck_size,
+    ) = layout.starts  # fmt: skip
     n, me, c = view.rules.players, view.seat, INDECISION_CARDS
-    w = Writer(layout.size)
-    w.cards(view.hand, c)
-    w.one(view.drawn, c)
-    w.cards(view.pile, c)
-    w.one(view.pile_top, c)
-    w.one(view.stop_card, c)
-    discarded, known = history(view.events, me, n, c)
-    for counts in (*discarded, *known):
-        w.counts(counts, c)
-    w.one(_INDECISION_PHASES.index(view.phase), len(_INDECISION_PHASES))
-    w.one(rel(view.to_act, me, n), n + 1)
-    w.one(rel(view.dealer, me, n), n + 1)
-    w.one(rel(view.starter, me, n), n + 1)
-    w.one(rel(view.stopper, me, n), n + 1)
-    w.values([1.0 if t else 0.0 for t in rotate(view.had_turn, me)])
-    w.values([size / 6 for size in rotate(view.hand_sizes, me)])
+    out = layout.blank()
+    for card in view.hand:
+        out[hand + card] += 1.0
+    if (one := view.drawn) is not None and 0 <= one < c:
+        out[drawn + one] = 1.0
+    cards = view.pile
+    for card in cards:
+        out[pile + card] += 1.0
+    if cards and 0 <= (card := cards[-1]) < c:
+        out[pile_top + card] = 1.0
+    if (one := view.stop_card) is not None and 0 <= one < c:
+        out[stop_card + one] = 1.0
+    write_history(out, view.events, me, n, c, discarded, known)
+    out[phase + _INDECISION_PHASE_INDEX[view.phase]] = 1.0
+    out[to_act + rel(view.to_act, me, n)] = 1.0
+    out[dealer + rel(view.dealer, me, n)] = 1.0
+    out[starter + rel(view.starter, me, n)] = 1.0
+    out[stopper + rel(view.stopper, me, n)] = 1.0
+    turned, sizes, points = view.had_turn, view.hand_sizes, view.totals
     target = max(1, view.rules.target_score)
-    w.values([total / target for total in rotate(view.totals, me)])
-    w.values([view.deck_size / 52])
-    return w.done()
+    for k in range(n):
+        seat = (me + k) % n
+        if turned[seat]:
+            out[had_turn + k] = 1.0
+        out[hand_sizes + k] = sizes[seat] / 6
+        out[totals + k] = points[seat] / target
+    out[deck_size] = view.deck_size / 52
+    return as_vector(out)
 
 
 def automatic_scoring_only(rules: Rules) -> Rules:

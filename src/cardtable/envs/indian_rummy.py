@@ -28,7 +28,7 @@ from cardtable.games.indian_rummy.state import IndianRummyState, Phase
 from cardtable.games.indian_rummy.view import IndianRummyView
 
 from .actions import ActionIndex
-from .encoding import Layout, Vector, Writer, history, rel, rotate
+from .encoding import Layout, Vector, as_vector, rel, write_history
 from .spec import GameSpec, RolloutCut
 
 ACTIONS: Final = ActionIndex(
@@ -40,7 +40,7 @@ ACTIONS: Final = ActionIndex(
 
 INDIAN_RUMMY_CARDS: Final = PRINTED_JOKER + 1
 """Card ids of the pack: 0..51 and the printed joker 52."""
-_INDIAN_PHASES: Final = tuple(Phase)
+_INDIAN_PHASE_INDEX: Final = {phase: i for i, phase in enumerate(Phase)}
 
 
 def indian_rummy_layout(players: int) -> Layout:
@@ -50,7 +50,7 @@ def indian_rummy_layout(players: int) -> Layout:
         [
             ("hand", c), ("drawn", c), ("taken", c), ("pile_top", c), ("pile", c),
             ("discarded", n * c), ("known", n * c), ("wild_card", c), ("wild_rank", 13),
-            ("phase", len(_INDIAN_PHASES)), ("turn", n + 1), ("dealer", n + 1),
+            ("phase", len(_INDIAN_PHASE_INDEX)), ("turn", n + 1), ("dealer", n + 1),
             ("hand_sizes", n), ("dropped", n), ("has_drawn", n), ("totals", n),
             ("stock_size", 1), ("opening_on_top", 1), ("turns", 1),
         ]
@@ -59,30 +59,47 @@ def indian_rummy_layout(players: int) -> Layout:
 
 def encode_indian_rummy(view: IndianRummyView, layout: Layout) -> Vector:
     """The Indian Rummy vector of ``view`` (see the module docstring)."""
+    (
+        hand, drawn, taken, pile_top, pile, discarded, known, wild_card, wild_rank, phase,
+        turn, dealer, hand_sizes, dropped, has_drawn, totals, stock_size, opening_on_top, turns,
+    ) = layout.starts  # fmt: skip
     rules = view.rules
     n, me, c = rules.players, view.seat, INDIAN_RUMMY_CARDS
-    w = Writer(layout.size)
-    w.cards(view.hand, c)
-    w.one(view.drawn, c)
-    w.one(view.taken, c)
-    w.one(view.pile_top, c)
-    w.cards(view.pile, c)
-    discarded, known = history(view.events, me, n, c)
-    for counts in (*discarded, *known):
-        w.counts(counts, c)
-    w.one(view.wild_card, c)
-    w.one(view.wild_rank, 13)
-    w.one(_INDIAN_PHASES.index(view.phase), len(_INDIAN_PHASES))
-    w.one(rel(view.turn, me, n), n + 1)
-    w.one(rel(view.dealer, me, n), n + 1)
-    w.values([size / 14 for size in rotate(view.hand_sizes, me)])
-    w.values([0.0 if d is None else 1.0 for d in rotate(view.drops, me)])
-    w.values([1.0 if d else 0.0 for d in rotate(view.has_drawn, me)])
+    out = layout.blank()
+    for card in view.hand:  # two decks: a card id can be held twice
+        out[hand + card] += 1.0
+    if (one := view.drawn) is not None and 0 <= one < c:
+        out[drawn + one] = 1.0
+    if (one := view.taken) is not None and 0 <= one < c:
+        out[taken + one] = 1.0
+    cards = view.pile
+    if cards and 0 <= (card := cards[-1]) < c:
+        out[pile_top + card] = 1.0
+    for card in cards:
+        out[pile + card] += 1.0
+    write_history(out, view.events, me, n, c, discarded, known)
+    if (one := view.wild_card) is not None and 0 <= one < c:
+        out[wild_card + one] = 1.0
+    if (rank := view.wild_rank) is not None and 0 <= rank < 13:
+        out[wild_rank + rank] = 1.0
+    out[phase + _INDIAN_PHASE_INDEX[view.phase]] = 1.0
+    out[turn + rel(view.turn, me, n)] = 1.0
+    out[dealer + rel(view.dealer, me, n)] = 1.0
+    sizes, drops, drawn_now, points = view.hand_sizes, view.drops, view.has_drawn, view.totals
     scale = 80.0 * max(1, len(view.deal_points))
-    w.values([total / scale for total in rotate(view.totals, me)])
-    w.values([view.stock_size / 106, 1.0 if view.opening_on_top else 0.0])
-    w.values([view.turns / max(1, rules.deal_turn_cap)])
-    return w.done()
+    for k in range(n):
+        seat = (me + k) % n
+        out[hand_sizes + k] = sizes[seat] / 14
+        if drops[seat] is not None:
+            out[dropped + k] = 1.0
+        if drawn_now[seat]:
+            out[has_drawn + k] = 1.0
+        out[totals + k] = points[seat] / scale
+    out[stock_size] = view.stock_size / 106
+    if view.opening_on_top:
+        out[opening_on_top] = 1.0
+    out[turns] = view.turns / max(1, rules.deal_turn_cap)
+    return as_vector(out)
 
 
 def one_deal_at_least(rules: Rules) -> Rules:
