@@ -32,6 +32,8 @@ from cardtable.games.contract import CHANCE, TERMINAL
 
 from ..spec import GameSpec, game_spec
 
+_INT8 = np.dtype(np.int8)
+
 
 class CardtableAEC(AECEnv):  # type: ignore[misc]
     """One game as a PettingZoo AEC environment (see the module docstring)."""
@@ -85,6 +87,11 @@ class CardtableAEC(AECEnv):  # type: ignore[misc]
         self._to_act = TERMINAL
         self._observed: dict[int, tuple[Any, Any]] = {}
         self._legal: list[int] | None = None
+        # Bound once: the step path reads them for every observation.
+        self._mask_size = size
+        self._encode = self.spec_.encoder
+        self._view = self.engine.view
+        self._zero_rewards = False
         self.game_seed = 0
 
     # ------------------------------------------------------------------ spaces and observations
@@ -102,11 +109,14 @@ class CardtableAEC(AECEnv):  # type: ignore[misc]
         seat = self.agent_name_mapping[agent]
         cached = self._observed.get(seat)
         if cached is None:
-            mask = np.zeros(len(self.spec_.actions), dtype=np.int8)
+            # A bytearray set item by item and wrapped without a copy costs less than numpy's
+            # fancy indexing for the dozen or so legal entries of a mask.
+            mask = bytearray(self._mask_size)
             if seat == self._to_act:
-                mask[self._legal_indices()] = 1
-            vector = self.spec_.encoder(self.engine.view(self.state, seat), self.layout)
-            cached = self._observed[seat] = (vector, mask)
+                for index in self._legal_indices():
+                    mask[index] = 1
+            vector = self._encode(self._view(self._state, seat), self.layout)
+            cached = self._observed[seat] = (vector, np.frombuffer(mask, _INT8))
         return {"observation": cached[0], "action_mask": cached[1]}
 
     def _legal_indices(self) -> list[int]:
@@ -115,7 +125,7 @@ class CardtableAEC(AECEnv):  # type: ignore[misc]
         if legal is None:
             seat = self._to_act
             legal = self._legal = (
-                self.spec_.actions.indices(self.engine.legal_actions(self.state, seat))
+                self.spec_.actions.indices(self.engine.legal_actions(self._state, seat))
                 if seat >= 0
                 else []
             )
@@ -166,6 +176,7 @@ class CardtableAEC(AECEnv):  # type: ignore[misc]
         self._set_state(self.engine.new_game(self.rules, self.game_seed))
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._zero_rewards = True
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
@@ -191,13 +202,18 @@ class CardtableAEC(AECEnv):  # type: ignore[misc]
             )
         self._cumulative_rewards[agent] = 0.0
         # Legal by the check above, so the engine's unchecked apply is safe.
-        self._set_state(self.engine.apply_unchecked(self.state, table.actions[index], seat))
-        self.rewards = dict.fromkeys(self.agents, 0.0)
-        if self.shaped_rewards:
-            self._shape_rewards()
+        self._set_state(self.engine.apply_unchecked(self._state, table.actions[index], seat))
         now = self._to_act
+        if self.shaped_rewards or now == TERMINAL:
+            self.rewards = dict.fromkeys(self.agents, 0.0)
+            self._zero_rewards = False
+            if self.shaped_rewards:
+                self._shape_rewards()
+        elif not self._zero_rewards:
+            self.rewards = dict.fromkeys(self.agents, 0.0)
+            self._zero_rewards = True
         if now == TERMINAL:
-            result = self.engine.result(self.state)
+            result = self.engine.result(self._state)
             if not self.shaped_rewards and result is not None:
                 for other in self.agents:
                     self.rewards[other] = float(result.utilities[self.agent_name_mapping[other]])
@@ -209,7 +225,9 @@ class CardtableAEC(AECEnv):  # type: ignore[misc]
             self.agent_selection = self.possible_agents[(seat + 1) % len(self.possible_agents)]
         else:
             self.agent_selection = self.possible_agents[now]
-        self._accumulate_rewards()
+        # A step with no reward (most of them) leaves every sum as it is.
+        if not self._zero_rewards:
+            self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
 
