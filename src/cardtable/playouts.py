@@ -11,6 +11,20 @@ the *playing* actions instead (:func:`playing_actions`):
 * Declaration Rummy: never drops and never proposes a tie;
 * Indecision: every legal action.
 
+A search's rollouts need more than that in Indian Rummy: two playing seats throw cards at
+random and seldom reach a show (8 of 100 seeded deals in 400 turns), so a hand kept looks no
+better than a drop. :func:`improving_actions` gives the seat that the rollouts of
+:class:`cardtable.envs.rollouts.PlayoutEvaluator` use instead, which improves its hand at the
+cost of a few bit operations per decision: it draws the pile's top card only when that card
+completes a pure sequence or a set, shows whenever the show is valid (the same check as the
+playing seat), otherwise keeps every card in a pure sequence or a set and throws the card
+with the fewest links to the others (another suit of its rank, its suit within two ranks),
+the highest of those (ties: the caller's random pick), never a joker, never drops. Two such
+seats reach a valid show within 40 decisions in about 80% of deals (the playing seats in
+about 1%). It does not count points with the solver: minimising the best arrangement's points
+over the fourteen possible discards cost about 0.4-1.2 ms a decision, three to ten times this
+seat, and reached shows later. The other games' improving seat is their playing seat.
+
 :func:`random_playouts` drives ``current_player`` / ``chance_step`` / ``legal_actions`` /
 ``apply_unchecked`` the way a search bot does, and times everything: chance steps, the legal
 lists, the playing-action filter, the random choice and applying it. Its figure is
@@ -31,11 +45,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 
+from cardtable.cards import PRINTED_JOKER
 from cardtable.games.contract import CHANCE, TERMINAL, AnyEngine
 from cardtable.games.declaration_rummy import actions as dr_act
 from cardtable.games.indian_rummy import actions as ir_act
 from cardtable.games.indian_rummy.state import IndianRummyState, Phase
-from cardtable.melds.indian import show_discards, surely_no_show
+from cardtable.melds.indian import card_value, show_discards, surely_no_show
 
 Choices = Callable[[Any, int, Sequence[Any]], Sequence[Any]]
 
@@ -44,21 +59,26 @@ _DR_DROP: Final = dr_act.DROP
 _DR_PROPOSE_TIE: Final = dr_act.PROPOSE_TIE
 
 
+def _valid_shows(state: IndianRummyState, hand: Sequence[int]) -> tuple[int, ...]:
+    """The cards whose put-down leaves a valid show of ``hand``'s other 13 (a few bit tests
+    first: most hands of a playout are far from a show)."""
+    if surely_no_show(hand, state.wild_rank):
+        return ()
+    rules = state.rules
+    return show_discards(
+        hand,
+        state.wild_rank,
+        jokers_per_sequence=rules.jokers_per_sequence,
+        all_joker_groups=rules.all_joker_groups,
+    )
+
+
 def _indian_rummy_choices(
     state: IndianRummyState, seat: int, legal: Sequence[Any]
 ) -> Sequence[Any]:
     if state.phase is not _IR_DISCARD:
         return [action for action in legal if action is not ir_act.DROP]
-    hand = state.hands[seat]
-    rules = state.rules
-    valid: tuple[int, ...] = ()
-    if not surely_no_show(hand, state.wild_rank):
-        valid = show_discards(
-            hand,
-            state.wild_rank,
-            jokers_per_sequence=rules.jokers_per_sequence,
-            all_joker_groups=rules.all_joker_groups,
-        )
+    valid = _valid_shows(state, state.hands[seat])
     # legal lists the discards, then as many declarations; keep the declarations that show.
     half = len(legal) // 2
     if not valid:
@@ -89,6 +109,109 @@ _CHOICES: Final[dict[str, Choices]] = {
 def playing_actions(engine: AnyEngine) -> Choices:
     """The filter ``(state, seat, legal) -> actions`` a playout seat of ``engine`` picks from."""
     return _CHOICES.get(engine.name, _every_action)
+
+
+# --- The improving seat (search rollouts) ---------------------------------------------------
+
+_IR_DRAW: Final = Phase.DRAW
+_IR_VALUES: Final = (*(card_value(c, None) for c in range(PRINTED_JOKER)), 0)
+_IR_RANK: Final = (*(c % 13 for c in range(PRINTED_JOKER)), -1)
+_IR_SUIT: Final = (*(c // 13 for c in range(PRINTED_JOKER)), 4)
+_IR_NEAR: Final = tuple(
+    sum(1 << r for r in range(13) if 0 < min(abs(rank - r), 13 - abs(rank - r)) <= 2)
+    for rank in range(13)
+)
+"""``_IR_NEAR[rank]``: the ranks at most two places from ``rank``, round the corner too (the
+link test only has to let through every card that could share a sequence)."""
+_ALL_RANKS: Final = (1 << 13) - 1
+
+
+def _melded(cards: Sequence[int], wild: int | None) -> int:
+    """The natural cards of ``cards`` (by card id, as bits) that lie in a pure sequence of
+    three or more (ace low or high) or in a set of three or four suits."""
+    suits = [0, 0, 0, 0]
+    suits_of_rank = [0] * 13
+    for c in cards:
+        rank = _IR_RANK[c]
+        if rank < 0 or rank == wild:
+            continue
+        suits[_IR_SUIT[c]] |= 1 << rank
+        suits_of_rank[rank] |= 1 << _IR_SUIT[c]
+    out = 0
+    for suit, m in enumerate(suits):
+        m |= (m & 1) << 13  # the ace played high, above the king
+        starts = m & (m >> 1) & (m >> 2)
+        if starts:
+            covered = starts | (starts << 1) | (starts << 2)
+            out |= ((covered | covered >> 13) & _ALL_RANKS) << (13 * suit)
+    for rank, held in enumerate(suits_of_rank):
+        if held.bit_count() >= 3:
+            for suit in range(4):
+                if held >> suit & 1:
+                    out |= 1 << (13 * suit + rank)
+    return out
+
+
+def _links(card: int, hand: Sequence[int]) -> int:
+    """How many natural cards of ``hand`` could share a group with ``card`` (its rank in
+    another suit, or its suit at most two ranks away), counted up to 2."""
+    rank, suit, near = _IR_RANK[card], _IR_SUIT[card], _IR_NEAR[_IR_RANK[card]]
+    links = 0
+    for c in hand:
+        if c != PRINTED_JOKER and (
+            (_IR_RANK[c] == rank and _IR_SUIT[c] != suit)
+            or (_IR_SUIT[c] == suit and near >> _IR_RANK[c] & 1)
+        ):
+            links += 1
+            if links == 2:
+                break
+    return links
+
+
+def _indian_rummy_improving(
+    state: IndianRummyState, seat: int, legal: Sequence[Any]
+) -> Sequence[Any]:
+    """The improving seat's choices (see the module docstring): one draw, the valid shows, or
+    the tied best discards."""
+    hand = state.hands[seat]
+    wild = state.wild_rank
+    if state.phase is _IR_DRAW:
+        if ir_act.DRAW_PILE in legal:
+            top = state.pile[-1]
+            # Take the pile's card only when it completes a pure sequence or a set (a twin of
+            # a card already in one completes nothing).
+            if _melded((*hand, top), wild) >> top & 1 and not _melded(hand, wild) >> top & 1:
+                return (ir_act.DRAW_PILE,)
+        return (ir_act.DRAW_STOCK,)
+    valid = _valid_shows(state, hand)
+    if valid:
+        shows = [a for a in legal[len(legal) // 2 :] if a.card in valid]
+        if shows:
+            return shows
+    kept = state.drawn if state.drawn_from_pile else None
+    melded = _melded(hand, wild)
+    best: tuple[int, int, int] | None = None
+    out: list[Any] = []
+    for c in dict.fromkeys(hand):
+        rank = _IR_RANK[c]
+        if c == kept or rank < 0 or rank == wild:
+            continue
+        key = (melded >> c & 1, _links(c, hand), -_IR_VALUES[c])
+        if best is None or key < best:
+            best, out = key, [ir_act.DISCARDS[c]]
+        elif key == best:
+            out.append(ir_act.DISCARDS[c])
+    return out or legal[: len(legal) // 2]
+
+
+_IMPROVING: Final[dict[str, Choices]] = {"indian-rummy": _indian_rummy_improving}
+
+
+def improving_actions(engine: AnyEngine) -> Choices:
+    """The filter ``(state, seat, legal) -> actions`` of a search's rollout seat: in Indian
+    Rummy the seat that improves its hand (see the module docstring), in the other games the
+    playing seat of :func:`playing_actions`."""
+    return _IMPROVING.get(engine.name) or playing_actions(engine)
 
 
 def ending(engine: AnyEngine, state: Any) -> str:
