@@ -11,10 +11,11 @@ averaged first, as they share the cards), Indian Rummy's points per deal for bot
 both sides' decision times (median and 95th percentile).
 
 The search's leaf evaluator is, by default, :class:`cardtable.envs.rollouts.PlayoutEvaluator`:
-rollouts by :mod:`cardtable.playouts`' playing seat (never drops, shows in Indian Rummy only
-when the show is valid, no tie proposals), Indian Rummy's cut after 40 seat decisions and
-valued by hand points; ``--evaluator random`` gives OpenSpiel's ``RandomRolloutEvaluator``,
-whose random seats drop at once.
+rollouts by :func:`cardtable.playouts.improving_actions`' seat (in Indian Rummy one that
+improves its hand and shows whenever the show is valid, never drops; no tie proposals in
+Declaration Rummy), Indian Rummy's cut after 40 seat decisions (``--horizon``) and valued by
+hand points; ``--evaluator random`` gives OpenSpiel's ``RandomRolloutEvaluator``, whose random
+seats drop at once. Indian Rummy's rows add how often ISMCTS dropped and made a wrong show.
 
 The pairings are played deal by deal in turn (deal 0 of every pairing, then deal 1, ...), and
 with ``--out FILE`` every finished half is appended to ``FILE`` as a JSON line, so a run cut
@@ -67,12 +68,12 @@ def _uct_c(game: Any) -> float:
     return 2.0 * (game.max_utility() - game.min_utility())
 
 
-def _evaluator(game: Any, kind: str, rollouts: int, seed: int) -> Any:
+def _evaluator(game: Any, kind: str, rollouts: int, seed: int, horizon: int | None = None) -> Any:
     if kind == "random":
         return mcts.RandomRolloutEvaluator(
             n_rollouts=rollouts, random_state=np.random.RandomState(seed)
         )
-    return PlayoutEvaluator(game, rollouts=rollouts, seed=seed)
+    return PlayoutEvaluator(game, rollouts=rollouts, seed=seed, horizon=horizon)
 
 
 def _hand_over(state: Any) -> bool:
@@ -87,6 +88,15 @@ def _hand_points(state: Any) -> list[float]:
     return points
 
 
+def _indian_rummy_ending(state: Any, search_seat: int) -> dict[str, Any]:
+    """How the search's seat left the deal: dropped, declared a wrong show, or neither."""
+    deal = state.engine_state.last_deal
+    return {
+        "dropped": deal.drops[search_seat] is not None,
+        "wrong_show": deal.outcome == "wrong-show" and deal.declarer == search_seat,
+    }
+
+
 def play_deal(
     game_name: str,
     level: str,
@@ -99,7 +109,10 @@ def play_deal(
     single_hand = game_name == "indecision" and options.indecision_hand
     rows = []
     for search_seat in (0, 1):
-        evaluator = _evaluator(game, options.evaluator, options.rollouts, deal * 2 + search_seat)
+        horizon = options.horizon if game_name == "indian-rummy" else None
+        evaluator = _evaluator(
+            game, options.evaluator, options.rollouts, deal * 2 + search_seat, horizon
+        )
         search = ismcts.ISMCTSBot(
             game,
             evaluator,
@@ -125,12 +138,15 @@ def play_deal(
             state.apply_action(action)
         returns = _hand_points(state) if single_hand else state.returns()
         mine, theirs = returns[search_seat], returns[1 - search_seat]
+        extra: dict[str, Any] = {}
         if game_name == "indian-rummy":
             score = 1.0 if mine > theirs else 0.0 if mine < theirs else 0.5
+            extra = _indian_rummy_ending(state, search_seat)
         else:
             score = mine / (mine + theirs) if mine + theirs > 0 else 0.5
         rows.append(
             {
+                **extra,
                 "game": game_name,
                 "opponent": level,
                 "deal": deal,
@@ -188,6 +204,9 @@ def summarise(halves: list[dict[str, Any]]) -> list[dict[str, Any]]:
         if game == "indian-rummy":
             row["ismcts_points_per_deal"] = -statistics.fmean(h["mine"] for h in played)
             row["ours_points_per_deal"] = -statistics.fmean(h["theirs"] for h in played)
+            if "dropped" in played[0]:
+                row["ismcts_drops"] = statistics.fmean(h["dropped"] for h in played)
+                row["ismcts_wrong_shows"] = statistics.fmean(h["wrong_show"] for h in played)
         rows.append(row)
     return rows
 
@@ -206,6 +225,11 @@ def _print_row(row: dict[str, Any]) -> None:
         text += (
             f"; points/deal ISMCTS {row['ismcts_points_per_deal']:.1f}, "
             f"{row['opponent']} {row['ours_points_per_deal']:.1f}"
+        )
+    if "ismcts_drops" in row:
+        text += (
+            f"; ISMCTS dropped {row['ismcts_drops'] * 100:.1f}%, "
+            f"wrong shows {row['ismcts_wrong_shows'] * 100:.1f}%"
         )
     print(text, flush=True)
 
@@ -228,6 +252,9 @@ def main(argv: list[str] | None = None) -> None:
         help="a game's own budget, e.g. indian-rummy=100",
     )
     parser.add_argument("--rollouts", type=int, default=1)
+    parser.add_argument(
+        "--horizon", type=int, help="Indian Rummy: seat decisions before a rollout is cut"
+    )
     parser.add_argument("--evaluator", choices=("playout", "random"), default="playout")
     parser.add_argument("--indecision-preset", default="short")
     parser.add_argument("--indecision-hand", action="store_true")

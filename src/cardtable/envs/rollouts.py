@@ -3,10 +3,13 @@
 OpenSpiel's ``RandomRolloutEvaluator`` plays uniformly random legal actions to the end. In
 the rummy games that measures nothing: a random Indian Rummy seat drops or makes an 80-point
 wrong show within a few turns, a random Declaration Rummy seat drops or proposes a tie. The
-evaluator here rolls out with :mod:`cardtable.playouts`' playing seat instead (never drops,
-shows in Indian Rummy only when the show is valid, proposes no tie in Declaration Rummy; every
-legal action in Indecision), driving the engine directly rather than through ``pyspiel``, and
-redraws every chance step of a rollout from its own generator.
+evaluator here rolls out with :func:`cardtable.playouts.improving_actions`' seat instead
+(``choices`` may name another filter): in Indian Rummy a seat that improves its hand (takes
+the pile's card only to complete a group, keeps its groups, throws its least linked highest
+card, shows whenever the show is valid, never drops), in the other games the playing seat
+(proposes no tie in Declaration Rummy; every legal action in Indecision). It drives the engine
+directly rather than through ``pyspiel`` and redraws every chance step of a rollout from its
+own generator.
 
 A game whose playing seats seldom finish says where a rollout may stop early and how the
 position is then valued (its research spec's :class:`~cardtable.envs.spec.RolloutCut`):
@@ -25,14 +28,15 @@ import numpy.typing as npt
 from open_spiel.python.algorithms import mcts
 
 from cardtable.games.contract import CHANCE, TERMINAL
-from cardtable.playouts import playing_actions
+from cardtable.playouts import Choices, improving_actions
 
 from .openspiel import CardtableState
 from .spec import RolloutCut
 
 
 class PlayoutEvaluator(mcts.Evaluator):  # type: ignore[misc]
-    """Rollouts by :func:`cardtable.playouts.playing_actions` (see the module docstring)."""
+    """Rollouts by :func:`cardtable.playouts.improving_actions`, or by ``choices`` (see the
+    module docstring)."""
 
     def __init__(
         self,
@@ -41,12 +45,13 @@ class PlayoutEvaluator(mcts.Evaluator):  # type: ignore[misc]
         rollouts: int = 1,
         horizon: int | None = None,
         seed: int = 0,
+        choices: Choices | None = None,
     ) -> None:
         if rollouts < 1:
             raise ValueError(f"rollouts must be at least 1, not {rollouts}")
         self._spec = game.spec
         self._engine = game.engine
-        self._choices = playing_actions(self._engine)
+        self._choices = choices or improving_actions(self._engine)
         self._rollouts = rollouts
         self._cut: RolloutCut | None = self._spec.rollout_cut
         self._horizon = self._cut.horizon if horizon is None and self._cut else horizon
