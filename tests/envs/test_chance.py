@@ -4,6 +4,7 @@ from the chosen outcomes (``ScriptedRandom``)."""
 
 from __future__ import annotations
 
+import numpy as np
 import pyspiel
 import pytest
 
@@ -119,3 +120,29 @@ def test_resampling_keeps_the_information_state_after_a_card_by_card_deal() -> N
     other = state.resample_from_infostate(seat, pyspiel.UniformProbabilitySampler(0.0, 1.0))
     assert other.information_state_string(seat) == state.information_state_string(seat)
     assert other.engine_state.stock != state.engine_state.stock
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "python_cardtable_indecision",
+        "python_cardtable_indian_rummy(players=3)",
+        "python_cardtable_declaration_rummy(players=2)",
+    ],
+)
+def test_each_chance_node_is_the_one_running_the_step_again_would_ask(name: str) -> None:
+    # Within a draw the adapter takes the next node from the last one instead of running the
+    # engine's step again: every node must be the one that step would ask for.
+    game = pyspiel.load_game(name)
+    state = game.new_initial_state()
+    rng = np.random.default_rng(11)
+    nodes = 0
+    while state.is_chance_node():
+        engine = state._game.engine
+        with pytest.raises(NeedOutcome) as asked:
+            engine.chance_step(state.engine_state, ScriptedRandom(state._script))
+        assert state.chance_outcomes() == asked.value.outcomes
+        outcomes, probs = zip(*state.chance_outcomes(), strict=True)
+        state.apply_action(int(rng.choice(outcomes, p=probs)))
+        nodes += 1
+    assert nodes > 40 and not state.is_terminal()

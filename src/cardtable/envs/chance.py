@@ -17,6 +17,13 @@ offers as the next chance node. Once the script answers every draw, the step com
 
 The engine's result is therefore the deal the outcomes spell out, with the same distribution as
 its own shuffle. ``random()`` on its own has no card to name and is refused.
+
+Replaying a step's script from the start for every node would make a shuffle's nodes cost the
+square of its cards. The :class:`ChanceNode` a :class:`NeedOutcome` carries therefore also says
+which node follows each of its outcomes *within the same draw* (:meth:`ChanceNode.then`: the
+same shuffle or sample with that card taken out), which is exactly what running the step again
+with that outcome appended would ask next; the adapter runs the engine again only when a draw
+is complete.
 """
 
 from __future__ import annotations
@@ -33,14 +40,69 @@ CARD: Final = "card"
 DRAW: Final = "draw"
 
 
-class NeedOutcome(Exception):
-    """The next draw of a chance step: ``outcomes`` as (outcome, probability), and its kind
-    (:data:`CARD` or :data:`DRAW`)."""
+class ChanceNode:
+    """A chance node: ``outcomes`` as (outcome, probability), and its kind (:data:`CARD` or
+    :data:`DRAW`)."""
 
     def __init__(self, outcomes: list[tuple[int, float]], kind: str) -> None:
-        super().__init__(kind)
         self.outcomes = outcomes
         self.kind = kind
+
+    def then(self, outcome: int) -> ChanceNode | None:
+        """The node that follows ``outcome`` within the same draw, or ``None`` when that
+        outcome completes the draw (the step must then run on with the longer script)."""
+        return None
+
+
+class NeedOutcome(Exception):
+    """Raised by the first draw the script cannot answer: that draw's chance ``node`` (with
+    its ``outcomes`` and ``kind``)."""
+
+    def __init__(self, node: ChanceNode) -> None:
+        super().__init__(node.kind)
+        self.node = node
+        self.outcomes = node.outcomes
+        self.kind = node.kind
+
+
+class _CardsLeft(ChanceNode):
+    """A node of a shuffle: ``remaining`` (card: copies, none zero) holds ``left`` cards."""
+
+    def __init__(self, remaining: dict[int, int], left: int) -> None:
+        super().__init__(
+            [(card, remaining[card] / left) for card in sorted(remaining)],
+            CARD,
+        )
+        self._remaining = remaining
+        self._left = left
+
+    def then(self, outcome: int) -> ChanceNode | None:
+        # The shuffle goes on while more than one card is unplaced (the last is forced).
+        if self._left - 1 <= 1:
+            return None
+        remaining = dict(self._remaining)
+        if remaining[outcome] == 1:
+            del remaining[outcome]
+        else:
+            remaining[outcome] -= 1
+        return _CardsLeft(remaining, self._left - 1)
+
+
+class _SampleLeft(ChanceNode):
+    """A node of ``sample``: ``draws`` values still to draw from ``pool`` (sorted, distinct)."""
+
+    def __init__(self, pool: list[int], draws: int) -> None:
+        super().__init__([(p, 1.0 / len(pool)) for p in pool], CARD)
+        self._pool = pool
+        self._draws = draws
+
+    def then(self, outcome: int) -> ChanceNode | None:
+        # A draw from a pool of one is forced and takes no node: let the step run on then.
+        if self._draws - 1 <= 0 or len(self._pool) - 1 <= 1:
+            return None
+        pool = list(self._pool)
+        pool.remove(outcome)
+        return _SampleLeft(pool, self._draws - 1)
 
 
 class ScriptedRandom(random.Random):
@@ -68,7 +130,7 @@ class ScriptedRandom(random.Random):
             return start
         value = self._next()
         if value is None:
-            raise NeedOutcome([(k, 1.0 / count) for k in range(count)], DRAW)
+            raise NeedOutcome(ChanceNode([(k, 1.0 / count) for k in range(count)], DRAW))
         return start + value
 
     def card_order(self, cards: Iterable[int]) -> list[int]:
@@ -79,10 +141,7 @@ class ScriptedRandom(random.Random):
         while left > 1:
             value = self._next()
             if value is None:
-                raise NeedOutcome(
-                    [(card, count / left) for card, count in sorted(remaining.items()) if count],
-                    CARD,
-                )
+                raise NeedOutcome(_CardsLeft({card: n for card, n in remaining.items() if n}, left))
             remaining[value] -= 1
             out.append(value)
             left -= 1
@@ -98,10 +157,10 @@ class ScriptedRandom(random.Random):
             raise ValueError("sample with counts has no card-by-card outcome")
         pool = sorted(population)
         out: list[int] = []
-        for _ in range(k):
+        for drawn in range(k):
             value = pool[0] if len(pool) == 1 else self._next()
             if value is None:
-                raise NeedOutcome([(p, 1.0 / len(pool)) for p in pool], CARD)
+                raise NeedOutcome(_SampleLeft(list(pool), k - drawn))
             pool.remove(value)
             out.append(value)
         return out

@@ -38,7 +38,7 @@ from cardtable.bots import Bot, make_bot
 from cardtable.cards import format_card
 from cardtable.games.contract import CHANCE, TERMINAL
 
-from .chance import CARD, MAX_CHANCE_OUTCOMES, NeedOutcome, ScriptedRandom
+from .chance import CARD, MAX_CHANCE_OUTCOMES, ChanceNode, NeedOutcome, ScriptedRandom
 from .spec import GameSpec, research_games
 
 
@@ -64,10 +64,6 @@ def _game_type(spec: GameSpec) -> Any:
         provides_observation_tensor=True,
         parameter_specification={"players": spec.default_players, "preset": "default"},
     )
-
-
-_Node = tuple[tuple[tuple[int, float], ...], str]
-"""A chance node's outcomes with their probabilities, and its kind."""
 
 
 class _Shared:
@@ -141,8 +137,9 @@ class CardtableState(pyspiel.State):  # type: ignore[misc]
         self._context = context
         self._held = _Shared(engine_state)
         self._views: dict[int, Any] = {}
+        self._strings: dict[tuple[int, bool], str] = {}
         # The outcomes chosen so far for the engine's chance step in progress, and the next
-        # node's outcomes (shared by copies: never changed in place).
+        # chance node (shared by copies: never changed in place).
         self._script: tuple[int, ...] = ()
         self._pending = _Shared(None)
         self._settle()
@@ -161,6 +158,7 @@ class CardtableState(pyspiel.State):  # type: ignore[misc]
     def engine_state(self, value: Any) -> None:
         self._held = _Shared(value)
         self._views = {}
+        self._strings = {}
 
     def current_player(self) -> int:
         seat: int = self._game.engine.current_player(self.engine_state)
@@ -179,8 +177,8 @@ class CardtableState(pyspiel.State):  # type: ignore[misc]
         )
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        pending: _Node | None = self._pending.value
-        return [] if pending is None else list(pending[0])
+        pending: ChanceNode | None = self._pending.value
+        return [] if pending is None else list(pending.outcomes)
 
     def _settle(self) -> None:
         """Run the engine's chance steps as far as the chosen outcomes go; leave the next
@@ -190,7 +188,7 @@ class CardtableState(pyspiel.State):  # type: ignore[misc]
             try:
                 after = engine.chance_step(self.engine_state, ScriptedRandom(self._script))
             except NeedOutcome as need:
-                self._pending = _Shared((tuple(need.outcomes), need.kind))
+                self._pending = _Shared(need.node)
                 return
             self._script = ()
             self.engine_state = after
@@ -201,11 +199,16 @@ class CardtableState(pyspiel.State):  # type: ignore[misc]
         engine = game.engine
         seat = engine.current_player(self.engine_state)
         if seat == CHANCE:
-            pending: _Node | None = self._pending.value
-            if pending is None or all(action != outcome for outcome, _ in pending[0]):
+            pending: ChanceNode | None = self._pending.value
+            if pending is None or all(action != outcome for outcome, _ in pending.outcomes):
                 raise ValueError(f"{action} is not an outcome of this chance node")
             self._script = (*self._script, int(action))
-            self._settle()
+            # Within one draw the next node is known without running the step again.
+            following = pending.then(int(action))
+            if following is None:
+                self._settle()
+            else:
+                self._pending = _Shared(following)
             return
         chosen = game.spec.actions.action(int(action))
         self.engine_state = engine.apply(self.engine_state, chosen, seat)
@@ -213,8 +216,8 @@ class CardtableState(pyspiel.State):  # type: ignore[misc]
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
-            pending: _Node | None = self._pending.value
-            if pending is not None and pending[1] == CARD:
+            pending: ChanceNode | None = self._pending.value
+            if pending is not None and pending.kind == CARD:
                 return f"deal {format_card(int(action))}"
             return f"draw {action}"
         return str(self._game.spec.actions.action(int(action)))
@@ -243,6 +246,19 @@ class CardtableState(pyspiel.State):  # type: ignore[misc]
             view = self._views[player] = self._game.engine.view(self.engine_state, player)
         return view
 
+    def view_string(self, player: int, perfect_recall: bool) -> str:
+        """The seat's whole view as JSON (information state), or the view without its log of
+        events (observation); kept until the state changes, as a search asks for the same
+        seat's string several times per state."""
+        key = (player, perfect_recall)
+        text = self._strings.get(key)
+        if text is None:
+            data = self.view_of(player).to_json()
+            if not perfect_recall:
+                data.pop("events", None)
+            text = self._strings[key] = json.dumps(data, sort_keys=True, separators=(",", ":"))
+        return text
+
     def __str__(self) -> str:
         return repr(self.engine_state)
 
@@ -267,10 +283,7 @@ class CardtableObserver:
     def string_from(self, state: CardtableState, player: int) -> str:
         """The seat's whole view as JSON (information state), or the view without its log of
         events (observation)."""
-        data = state.view_of(player).to_json()
-        if not self.perfect_recall:
-            data.pop("events", None)
-        return json.dumps(data, sort_keys=True, separators=(",", ":"))
+        return state.view_string(player, self.perfect_recall)
 
 
 class CardtableBot(pyspiel.Bot):  # type: ignore[misc]
