@@ -29,6 +29,27 @@ def test_other_seat_counts_pass_the_api_test(module: object, players: int) -> No
     api_test(module.env(players=players), num_cycles=100)  # type: ignore[attr-defined]
 
 
+def _deals_after(env: object, resets: list[int | None]) -> list[int]:
+    """The game seeds of a run of resets (``None``: no seed given)."""
+    seeds = []
+    for seed in resets:
+        env.reset(seed=seed)  # type: ignore[attr-defined]
+        seeds.append(env.unwrapped.game_seed)  # type: ignore[attr-defined]
+    return seeds
+
+
+@pytest.mark.parametrize("module", MODULES, ids=lambda m: m.__name__.rsplit(".", 1)[-1])
+def test_the_games_after_a_seeded_reset_follow_from_that_seed_alone(module: object) -> None:
+    make = module.env  # type: ignore[attr-defined]
+    chain = _deals_after(make(), [11, None, None, None])
+    assert chain[0] == 11 and len(set(chain)) == 4
+    # Whatever came before, the same seed starts the same chain, and unseeded resets go on from
+    # where the chain is (a fresh environment's games differ from run to run).
+    assert _deals_after(make(), [5, None, 11, None, None, None])[2:] == chain
+    assert _deals_after(make(), [None, 11, None, None, None])[1:] == chain
+    assert _deals_after(make(), [None, None])[1] not in chain
+
+
 def _play_out(env: object, seed: int) -> dict[str, float]:
     """Play masked random actions to the end; return each agent's summed reward."""
     rng = np.random.default_rng(seed)

@@ -83,6 +83,7 @@ class CardtableAEC(AECEnv):  # type: ignore[misc]
         }
         self.action_spaces = {agent: spaces.Discrete(size) for agent in self.possible_agents}
         self._seeds = random.Random()
+        self._reseed: int | None = None
         self._state: Any = None
         self._to_act = TERMINAL
         self._observed: dict[int, tuple[Any, Any]] = {}
@@ -156,7 +157,11 @@ class CardtableAEC(AECEnv):  # type: ignore[misc]
         while seat == CHANCE:
             state = chance(state)
             seat = current(state)
-        self._hold(state, seat)
+        # As _hold does, without the call: this runs on every step.
+        self._state = state
+        self._to_act = seat
+        self._observed = {}
+        self._legal = None
 
     def legal_actions(self, agent: str | None = None) -> list[Any]:
         """The legal actions (engine objects) of ``agent`` (default: the agent to act)."""
@@ -169,9 +174,14 @@ class CardtableAEC(AECEnv):  # type: ignore[misc]
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         if seed is not None:
-            self._seeds.seed(seed)
+            # The generator of later seeds starts from ``seed`` when one is first wanted: seeding
+            # takes a few microseconds, and a caller that gives every seed never needs it.
+            self._reseed = seed
             self.game_seed = seed
         else:
+            if self._reseed is not None:
+                self._seeds.seed(self._reseed)
+                self._reseed = None
             self.game_seed = self._seeds.getrandbits(62)
         self._set_state(self.engine.new_game(self.rules, self.game_seed))
         self.agents = self.possible_agents[:]
