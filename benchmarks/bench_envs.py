@@ -19,6 +19,12 @@ same run and which does nothing else (a constant observation, no engine): the mo
 environment could reach through that loop with those episodes. The game's environment is shown
 as a share of it.
 
+(c) **Observations** (``--part c``). Per game, the views every seat sees along random games
+(two players, random legal actions, as in part (a)); each run times, over the same views, the
+engine's ``view``, the game's observation encoder and the reference encoder it must match
+(the first, plain encoders, kept in ``tests/reference/observation_encoders.py``), alternated;
+figures are medians over runs of microseconds per observation.
+
 (b) **OpenSpiel.** ``pyspiel.random_sim_test`` (no serialisation, no logging) on each of our
 registered games (two players; Declaration Rummy deals 10 cards to two) and on OpenSpiel's own
 C++ ``gin_rummy``, timed per simulated game in alternation; a game's mean length (seat actions
@@ -26,6 +32,7 @@ and chance outcomes, from random games played through ``pyspiel`` beforehand) tu
 second into state transitions per second, so the games can be compared despite their lengths.
 
     python -m benchmarks.bench_envs --runs 5 --seconds 2 --sims 5
+    python -m benchmarks.bench_envs --part c --runs 7
 """
 
 from __future__ import annotations
@@ -252,6 +259,80 @@ def environment_steps(runs: int, seconds: float) -> None:
         print(f"  {name:<30} {rate:9.0f} steps/s{ratio}{share}")
 
 
+def seen_views(game: str, count: int, seed: int) -> list[tuple[Any, Any]]:
+    """``count`` (state, seat) pairs: every seat at every position of random 2-seat games."""
+    spec = game_spec(game)
+    engine = spec.engine
+    rules = spec.make_rules(players=2)
+    rng = random.Random(seed)
+    seen: list[tuple[Any, Any]] = []
+    episode = seed
+    while len(seen) < count:
+        state = engine.new_game(rules, episode)
+        episode += 1
+        while len(seen) < count:
+            seat = engine.current_player(state)
+            if seat == CHANCE:
+                state = engine.chance_step(state)
+                continue
+            seen.extend((state, observer) for observer in range(2))
+            if seat == TERMINAL:
+                break
+            legal = engine.legal_actions(state, seat)
+            state = engine.apply_unchecked(state, legal[rng.randrange(len(legal))], seat)
+    return seen[:count]
+
+
+def _observation_cost(
+    game: str, reference: Callable[[Any, Any], Any], runs: int, count: int
+) -> dict[str, float]:
+    """Median microseconds per observation: the engine's view, the encoder, the reference."""
+    spec = game_spec(game)
+    engine, layout = spec.engine, spec.layout_for(2)
+    seen = seen_views(game, count, 7)
+    views = [engine.view(state, seat) for state, seat in seen]
+
+    def all_views() -> None:
+        for state, seat in seen:
+            engine.view(state, seat)
+
+    def encode_with(encoder: Callable[[Any, Any], Any]) -> Callable[[], None]:
+        def run() -> None:
+            for view in views:
+                encoder(view, layout)
+
+        return run
+
+    parts = {"view": all_views, "encoder": encode_with(spec.encoder)}
+    parts["reference"] = encode_with(reference)
+    times: dict[str, list[float]] = {name: [] for name in parts}
+    for _ in range(runs):
+        for name, work in parts.items():
+            started = time.perf_counter()
+            work()
+            times[name].append((time.perf_counter() - started) / count * 1e6)
+    return {name: statistics.median(samples) for name, samples in times.items()}
+
+
+def observation_costs(runs: int, count: int = 4000) -> None:
+    """Part (c): microseconds per observation of the view, the encoder and the reference."""
+    from tests.reference import observation_encoders as reference
+
+    references = {
+        "indecision": reference.encode_indecision,
+        "indian-rummy": reference.encode_indian_rummy,
+        "declaration-rummy": reference.encode_declaration_rummy,
+    }
+    print("(c) microseconds per observation (median of runs; the same views for each)")
+    for game, first in references.items():
+        cost = _observation_cost(game, first, runs, count)
+        print(
+            f"  {game:<18} view {cost['view']:6.2f}  encoder {cost['encoder']:6.2f}  "
+            f"reference encoder {cost['reference']:6.2f} us  "
+            f"(encoder {cost['reference'] / cost['encoder']:4.2f}x faster)"
+        )
+
+
 def openspiel_rates(runs: int, sims: int) -> None:
     """Part (b): random_sim_test games per second and transitions per second."""
     import pyspiel
@@ -288,12 +369,14 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--seconds", type=float, default=2.0, help="length of one env run")
     parser.add_argument("--sims", type=int, default=5, help="random_sim_test games per run")
-    parser.add_argument("--part", choices=("a", "b", "both"), default="both")
+    parser.add_argument("--part", choices=("a", "b", "c", "both"), default="both")
     args = parser.parse_args(argv)
     if args.part in ("a", "both"):
         environment_steps(args.runs, args.seconds)
     if args.part in ("b", "both"):
         openspiel_rates(args.runs, args.sims)
+    if args.part == "c":
+        observation_costs(args.runs)
 
 
 if __name__ == "__main__":
