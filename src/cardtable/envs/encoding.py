@@ -1,15 +1,16 @@
 """Observation vectors: one seat's view of a game as a fixed-length ``float32`` array.
 
 Each game's vector is a concatenation of named segments (:class:`Layout`); ``describe()`` lists
-them with their offsets. This module holds what every game's encoder shares (the layout, a blank
-vector to fill and its array, the public history since the deal, relative seats); each game's
-research module (``cardtable.envs.<game>``) lays out and encodes its own view and documents
-its segments. Only the seat's view is read, so the vector holds nothing the seat may not know.
-Seats are **relative**: segment entry ``k`` of a per-seat block is the seat ``k`` places after
-the observer (``0`` is the observer). Card blocks are indexed by card id and hold the number of
-copies (0-2 in Indian Rummy, up to 3 WILDCARDs in Declaration Rummy) unless said otherwise.
-Public history since the deal is encoded compactly as, per seat, the cards it discarded and the
-cards it is known to hold (taken face up from the pile and not discarded since).
+them with their offsets. This module holds what every game's encoder shares (the layout and its
+blank vector, the wrapping of a filled one as a numpy array, the public history since the deal,
+relative seats); each game's research module (``cardtable.envs.<game>``) lays out and encodes
+its own view and documents its segments. Only the seat's view is read, so the vector holds
+nothing the seat may not know. Seats are **relative**: segment entry ``k`` of a per-seat block
+is the seat ``k`` places after the observer (``0`` is the observer). Card blocks are indexed by
+card id and hold the number of copies (0-2 in Indian Rummy, up to 3 WILDCARDs in Declaration
+Rummy) unless said otherwise. Public history since the deal is encoded compactly as, per seat,
+the cards it discarded and the cards it is known to hold (taken face up from the pile and not
+discarded since).
 
 An encoder runs for every observation an environment hands out, so it is written for speed:
 it fills a C ``float`` array (:meth:`Layout.blank`) cell by cell (most cells are zero, and one
