@@ -78,6 +78,86 @@ def as_vector(cells: array[float]) -> Vector:
     return np.frombuffer(cells, _FLOAT32)
 
 
+class _Tally:
+    """The public history of one ``events`` tuple, per **absolute** seat: copies of each card
+    discarded and known to be held (``players x cards`` cells each). Never changed once made,
+    so a tally may be shared freely."""
+
+    __slots__ = ("discarded", "events", "known")
+
+    def __init__(
+        self, events: tuple[PublicEvent, ...], discarded: array[float], known: array[float]
+    ):
+        self.events = events
+        self.discarded = discarded
+        self.known = known
+
+
+_LAST_TALLY: dict[tuple[int, int], _Tally] = {}
+"""The last tally made per ``(players, cards)``. An environment's next observation is of a
+state whose events extend the last one's by an event or two, so only those are read: without
+this, every observation would read the whole deal's events again, and an Indian Rummy deal of
+several hundred turns would cost quadratic time. A lookup that does not extend the last tally
+(another game, a search jumping between states) reads its events from the start."""
+
+
+def _fold(
+    discarded: array[float],
+    known: array[float],
+    events: Sequence[PublicEvent],
+    players: int,
+    cards: int,
+) -> None:
+    """Add ``events`` to the absolute-seat tallies ``discarded`` and ``known`` in place."""
+    kinds = _VERB_KINDS.get
+    for event in events:
+        kind = kinds(event.verb)
+        if kind is None:
+            continue
+        if kind == _RESET:
+            # Only the events since the last deal count (a view may keep older ones).
+            blank = bytes(4 * players * cards)
+            discarded[:] = array("f", blank)
+            known[:] = array("f", blank)
+            continue
+        shown, seat = event.cards, event.seat
+        if not shown or not 0 <= seat < players:
+            continue
+        row = seat * cards
+        if kind == _TAKE:
+            for card in shown:
+                known[row + card] += 1.0
+        else:
+            card = shown[0]
+            if card < cards:
+                discarded[row + card] += 1.0
+                if known[row + card] > 0.0:
+                    known[row + card] -= 1.0
+
+
+def _tally(events: Sequence[PublicEvent], players: int, cards: int) -> _Tally:
+    """The tally of ``events``, extending the last one made when ``events`` begins with its."""
+    held = tuple(events)
+    key = (players, cards)
+    last = _LAST_TALLY.get(key)
+    if last is not None:
+        if held is last.events:
+            return last
+        done = len(last.events)
+        # Tuple comparison checks identity before equality, item by item in C: successive
+        # states share their earlier events, so this costs a few nanoseconds an event.
+        if len(held) >= done and held[:done] == last.events:
+            discarded, known = array("f", last.discarded), array("f", last.known)
+            _fold(discarded, known, held[done:], players, cards)
+            tally = _LAST_TALLY[key] = _Tally(held, discarded, known)
+            return tally
+    blank = bytes(4 * players * cards)
+    discarded, known = array("f", blank), array("f", blank)
+    _fold(discarded, known, held, players, cards)
+    tally = _LAST_TALLY[key] = _Tally(held, discarded, known)
+    return tally
+
+
 def write_history(
     cells: array[float],
     events: Sequence[PublicEvent],
@@ -87,36 +167,62 @@ def write_history(
     discarded: int,
     known: int,
 ) -> None:
-    """Add the public history since the deal to ``cells``: per relative seat, the copies of
-    each card it discarded (the block of ``players x cards`` cells at ``discarded``) and of
-    each card it is known to hold (at ``known``), as the layouts document. A discard of a card
-    the seat is known to hold lets one known copy go."""
-    kinds = _VERB_KINDS.get
-    for event in events:
-        kind = kinds(event.verb)
-        if kind is None:
-            continue
-        if kind == _RESET:
-            # Only the events since the last deal count (a view may keep older ones).
-            width = players * cards
-            cells[discarded : discarded + width] = array("f", bytes(4 * width))
-            cells[known : known + width] = array("f", bytes(4 * width))
-            continue
-        shown, seat = event.cards, event.seat
-        if not shown or not 0 <= seat < players:
-            continue
-        row = (seat - me) % players * cards
-        if kind == _TAKE:
-            held = known + row
-            for card in shown:
-                cells[held + card] += 1.0
+    """Write the public history since the deal into ``cells`` (whose history blocks are still
+    zero): per relative seat, the copies of each card it discarded (the block of
+    ``players x cards`` cells at ``discarded``) and of each card it is known to hold (at
+    ``known``), as the layouts document. A discard of a card the seat is known to hold lets one
+    known copy go."""
+    tally = _tally(events, players, cards)
+    for place in range(players):
+        row = (me + place) % players * cards
+        to = place * cards
+        cells[discarded + to : discarded + to + cards] = tally.discarded[row : row + cards]
+        cells[known + to : known + to + cards] = tally.known[row : row + cards]
+
+
+class _Counts:
+    """The copies of each card id in one tuple of cards (never changed once made)."""
+
+    __slots__ = ("cards", "counts")
+
+    def __init__(self, cards: tuple[int, ...], counts: array[float]) -> None:
+        self.cards = cards
+        self.counts = counts
+
+
+_LAST_COUNTS: dict[int, _Counts] = {}
+"""The last count made per block width: as with the history, a pile that grew or lost its top
+since the last observation is counted from the difference, not card by card again (an Indian
+Rummy pile keeps every card of a long deal)."""
+
+
+def _counted(cards: tuple[int, ...], width: int) -> array[float]:
+    """Copies of each card id below ``width`` in ``cards``."""
+    last = _LAST_COUNTS.get(width)
+    if last is not None:
+        if cards is last.cards:
+            return last.counts
+        done, now = len(last.cards), len(cards)
+        # As in _tally: C-level comparisons that meet the shared cards by identity.
+        if now >= done and cards[:done] == last.cards:
+            counts, change, step = array("f", last.counts), cards[done:], 1.0
+        elif now < done and last.cards[:now] == cards:
+            counts, change, step = array("f", last.counts), last.cards[now:], -1.0
         else:
-            card = shown[0]
-            if card < cards:
-                cells[discarded + row + card] += 1.0
-                held = known + row + card
-                if cells[held] > 0.0:
-                    cells[held] -= 1.0
+            counts, change, step = array("f", bytes(4 * width)), cards, 1.0
+    else:
+        counts, change, step = array("f", bytes(4 * width)), cards, 1.0
+    for card in change:
+        if 0 <= card < width:
+            counts[card] += step
+    _LAST_COUNTS[width] = _Counts(cards, counts)
+    return counts
+
+
+def write_counts(cells: array[float], start: int, cards: Sequence[int], width: int) -> None:
+    """Write the copies of each card in ``cards`` into the still-zero block of ``width`` cells
+    at ``start`` (card ids outside the block are left out)."""
+    cells[start : start + width] = _counted(tuple(cards), width)
 
 
 def rel(seat: int | None, me: int, players: int) -> int:

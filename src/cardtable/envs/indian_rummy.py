@@ -28,7 +28,7 @@ from cardtable.games.indian_rummy.state import IndianRummyState, Phase
 from cardtable.games.indian_rummy.view import IndianRummyView
 
 from .actions import ActionIndex
-from .encoding import Layout, Vector, as_vector, rel, write_history
+from .encoding import Layout, Vector, as_vector, rel, write_counts, write_history
 from .spec import GameSpec, RolloutCut
 
 ACTIONS: Final = ActionIndex(
@@ -75,8 +75,7 @@ def encode_indian_rummy(view: IndianRummyView, layout: Layout) -> Vector:
     cards = view.pile
     if cards and 0 <= (card := cards[-1]) < c:
         out[pile_top + card] = 1.0
-    for card in cards:
-        out[pile + card] += 1.0
+    write_counts(out, pile, cards, c)
     write_history(out, view.events, me, n, c, discarded, known)
     if (one := view.wild_card) is not None and 0 <= one < c:
         out[wild_card + one] = 1.0
