@@ -16,7 +16,10 @@ An encoder runs for every observation an environment hands out, so it is written
 it fills a C ``float`` array (:meth:`Layout.blank`) cell by cell (most cells are zero, and one
 item write there costs a fraction of a numpy call) and wraps it as a numpy array without a copy
 (:func:`as_vector`). Storing a Python float in that array rounds it to ``float32`` exactly as a
-numpy write does, so the vectors are the same as any other way of filling them.
+numpy write does, so the vectors are the same as any other way of filling them. The parts that
+grow with a deal (the public history, a pile that keeps every card) are tallied from what the
+position adds to the last one encoded, which is what an environment asks for next: an
+observation's cost does not grow with the length of the deal.
 """
 
 from __future__ import annotations
