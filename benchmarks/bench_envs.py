@@ -19,6 +19,19 @@ same run and which does nothing else (a constant observation, no engine): the mo
 environment could reach through that loop with those episodes. The game's environment is shown
 as a share of it.
 
+(d) **Playing seats** (``--part d``). Random masked actions end most Indian Rummy and
+Declaration Rummy episodes within a few steps (a drop, a wrong show, a tie proposal), so part (a)
+times mostly resets, while RLCard's random gin-rummy episodes run about 125 steps (its legal
+list only offers a knock or gin that is valid). Part (d) drives the same environments through
+the same loop with full-length episodes: each acting agent picks uniformly among the actions
+:func:`cardtable.playouts.playing_actions` keeps of the engine's legal list (never a drop, an
+Indian Rummy show only when it is valid, no Declaration Rummy tie proposal; every action in
+Indecision), the policy that ``cardtable simulate`` and the engine-cost comparison with
+OpenSpiel use. The policy reads the engine's state and legal list itself, and that time counts
+against the environment. Beside it, the same loop alone (the null environment replaying those
+episode lengths), the engine alone with the same policy (:func:`cardtable.playouts.random_playouts`)
+and RLCard as in part (a).
+
 (c) **Observations** (``--part c``). Per game, the views every seat sees along random games
 (two players, random legal actions, as in part (a)); each run times, over the same views, the
 engine's ``view``, the game's observation encoder and the reference encoder it must match
@@ -33,6 +46,7 @@ second into state transitions per second, so the games can be compared despite t
 
     python -m benchmarks.bench_envs --runs 5 --seconds 2 --sims 5
     python -m benchmarks.bench_envs --part c --runs 7
+    python -m benchmarks.bench_envs --part d --runs 5 --seconds 2
 """
 
 from __future__ import annotations
@@ -52,6 +66,10 @@ from pettingzoo.utils import wrappers
 from cardtable.envs import game_spec
 from cardtable.envs.pettingzoo import declaration_rummy_v0, indecision_v0, indian_rummy_v0
 from cardtable.games.contract import CHANCE, TERMINAL
+from cardtable.playouts import playing_actions, random_playouts
+
+Chooser = Callable[[Any, np.random.Generator], int]
+"""How an acting agent picks: ``(observation, generator) -> action number``."""
 
 ENVS = {
     "indecision": indecision_v0,
@@ -61,16 +79,45 @@ ENVS = {
 
 
 def pettingzoo_steps(
-    module: Any, seconds: float, seed: int, lengths: list[int] | None = None
+    module: Any,
+    seconds: float,
+    seed: int,
+    lengths: list[int] | None = None,
+    *,
+    playing: bool = False,
 ) -> tuple[int, float]:
     """Steps taken in about ``seconds`` of whole episodes, and the time they took; each
-    episode's number of steps is appended to ``lengths`` when given."""
+    episode's number of steps is appended to ``lengths`` when given. With ``playing``, agents
+    pick among the playing actions (part (d)) instead of every masked entry."""
     env = module.env(players=2)
-    return _drive(env, seconds, seed, lengths)
+    return _drive(env, seconds, seed, lengths, playing_chooser(env) if playing else None)
 
 
-def _drive(env: Any, seconds: float, seed: int, lengths: list[int] | None) -> tuple[int, float]:
-    """PettingZoo's usual loop with random masked actions, whole episodes for ``seconds``."""
+def playing_chooser(env: Any) -> Chooser:
+    """Uniformly among the playing actions (:func:`cardtable.playouts.playing_actions`) of the
+    agent on turn, read from the environment's engine state."""
+    raw = env.unwrapped
+    engine, table = raw.engine, raw.spec_.actions
+    keep, legal_of, number = playing_actions(engine), engine.legal_actions, table.indices
+    seat_of = raw.agent_name_mapping
+
+    def choose(_observation: Any, rng: np.random.Generator) -> int:
+        state, seat = raw.state, seat_of[raw.agent_selection]
+        playing = keep(state, seat, legal_of(state, seat))
+        return number([playing[int(rng.integers(len(playing)))]])[0]
+
+    return choose
+
+
+def _drive(
+    env: Any,
+    seconds: float,
+    seed: int,
+    lengths: list[int] | None,
+    choose: Chooser | None = None,
+) -> tuple[int, float]:
+    """PettingZoo's usual loop (random masked actions unless ``choose`` is given), whole
+    episodes for ``seconds``."""
     rng = np.random.default_rng(seed)
     steps = 0
     started = time.perf_counter()
@@ -84,8 +131,11 @@ def _drive(env: Any, seconds: float, seed: int, lengths: list[int] | None) -> tu
             if termination or truncation:
                 env.step(None)
                 continue
-            legal = np.flatnonzero(obs["action_mask"])
-            env.step(int(legal[rng.integers(len(legal))]))
+            if choose is None:
+                legal = np.flatnonzero(obs["action_mask"])
+                env.step(int(legal[rng.integers(len(legal))]))
+            else:
+                env.step(choose(obs, rng))
             steps += 1
         if lengths is not None:
             lengths.append(steps - before)
@@ -259,6 +309,51 @@ def environment_steps(runs: int, seconds: float) -> None:
         print(f"  {name:<30} {rate:9.0f} steps/s{ratio}{share}")
 
 
+def engine_playing_steps(game: str, seconds: float, seed: int) -> tuple[int, float]:
+    """The engine alone with the playing seats of part (d): decisions in about ``seconds``."""
+    spec = game_spec(game)
+    totals = random_playouts(spec.engine, spec.make_rules(players=2), seed, seconds=seconds)
+    return totals.decisions, totals.seconds
+
+
+def playing_steps(runs: int, seconds: float) -> None:
+    """Part (d): steps per second with full-length episodes (playing seats) beside RLCard
+    gin-rummy, the engine alone with the same seats and PettingZoo's loop alone."""
+    contenders: dict[str, Callable[[int], tuple[int, float]]] = {}
+    mean_lengths: dict[str, list[float]] = {}
+    for name, module in ENVS.items():
+        lengths: list[int] = []
+        means = mean_lengths[name] = []
+
+        def game_run(
+            run: int, m: Any = module, seen: list[int] = lengths, means: list[float] = means
+        ) -> tuple[int, float]:
+            seen.clear()
+            measured = pettingzoo_steps(m, seconds, 1000 * run, seen, playing=True)
+            means.append(statistics.fmean(seen) if seen else 0.0)
+            return measured
+
+        def null_run(run: int, m: Any = module, seen: list[int] = lengths) -> tuple[int, float]:
+            return null_steps(m, list(seen), seconds, 1000 * run)
+
+        contenders[name] = game_run
+        contenders[f"{name} loop alone"] = null_run
+        contenders[f"{name} engine"] = lambda run, g=name: engine_playing_steps(
+            g, seconds, 1000 * run
+        )
+    contenders["rlcard gin-rummy"] = lambda run: rlcard_steps(seconds, run)
+    rates = _alternate(contenders, runs)
+    baseline = rates["rlcard gin-rummy"]
+    print("(d) environment steps per second, playing seats (full-length episodes; median of runs)")
+    for name, rate in rates.items():
+        ratio = f"  {rate / baseline:5.2f}x RLCard" if name != "rlcard gin-rummy" else ""
+        ceiling = rates.get(f"{name} loop alone")
+        share = f"  {rate / ceiling:4.0%} of the loop alone" if ceiling else ""
+        steps = mean_lengths.get(name)
+        length = f"  ({statistics.median(steps):.0f} steps an episode)" if steps else ""
+        print(f"  {name:<30} {rate:9.0f} steps/s{ratio}{share}{length}")
+
+
 def seen_views(game: str, count: int, seed: int) -> list[tuple[Any, Any]]:
     """``count`` (state, seat) pairs: every seat at every position of random 2-seat games."""
     spec = game_spec(game)
@@ -369,7 +464,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--seconds", type=float, default=2.0, help="length of one env run")
     parser.add_argument("--sims", type=int, default=5, help="random_sim_test games per run")
-    parser.add_argument("--part", choices=("a", "b", "c", "both"), default="both")
+    parser.add_argument("--part", choices=("a", "b", "c", "d", "both"), default="both")
     args = parser.parse_args(argv)
     if args.part in ("a", "both"):
         environment_steps(args.runs, args.seconds)
@@ -377,6 +472,8 @@ def main(argv: list[str] | None = None) -> None:
         openspiel_rates(args.runs, args.sims)
     if args.part == "c":
         observation_costs(args.runs)
+    if args.part == "d":
+        playing_steps(args.runs, args.seconds)
 
 
 if __name__ == "__main__":
