@@ -29,7 +29,9 @@ from cardtable.cards import (
     parse_card,
     parse_cards,
     parse_rank,
+    random_below,
     rank_of,
+    shuffle_in_place,
     shuffled,
     suit_of,
 )
@@ -151,3 +153,59 @@ def test_shuffled_keeps_every_card_and_draws_one_number_per_card(
     for _ in cards:
         follow.random()
     assert rng.random() == follow.random()
+
+
+class _CountingRandom(random.Random):
+    """A generator whose draws go through Python methods (no fast path applies to it)."""
+
+    def random(self) -> float:
+        return super().random()
+
+
+@given(st.lists(st.integers(min_value=0, max_value=62), max_size=110), st.integers(0, 2**32))
+def test_shuffled_orders_a_plain_generator_s_cards_as_any_other_generator_does(
+    cards: list[int], seed: int
+) -> None:
+    plain, other = random.Random(seed), _CountingRandom(seed)
+    assert shuffled(cards, plain) == shuffled(cards, other)
+    assert plain.random() == other.random()
+
+
+@given(st.integers(min_value=1, max_value=300), st.integers(0, 2**32))
+def test_random_below_draws_what_randrange_draws(size: int, seed: int) -> None:
+    ours, stdlib = random.Random(seed), random.Random(seed)
+    assert [random_below(ours, size) for _ in range(30)] == [
+        stdlib.randrange(size) for _ in range(30)
+    ]
+    assert ours.random() == stdlib.random()  # the generators are left in the same state
+
+
+def test_random_below_refuses_an_empty_range_as_randrange_does() -> None:
+    with pytest.raises(ValueError):
+        random_below(random.Random(1), 0)
+
+
+@given(st.lists(st.integers(min_value=0, max_value=62), max_size=300), st.integers(0, 2**32))
+def test_shuffle_in_place_puts_cards_where_random_shuffle_does(
+    cards: list[int], seed: int
+) -> None:
+    ours, stdlib = list(cards), list(cards)
+    ours_rng, stdlib_rng = random.Random(seed), random.Random(seed)
+    shuffle_in_place(ours, ours_rng)
+    stdlib_rng.shuffle(stdlib)
+    assert ours == stdlib
+    assert ours_rng.random() == stdlib_rng.random()
+
+
+def test_random_helpers_ask_any_other_generator_through_its_methods() -> None:
+    class Scripted(random.Random):
+        def randrange(self, start: int, stop: int | None = None, step: int = 1) -> int:
+            return 0
+
+        def shuffle(self, x: list[int]) -> None:  # type: ignore[override]
+            x.reverse()
+
+    cards = [1, 2, 3]
+    shuffle_in_place(cards, Scripted(1))
+    assert cards == [3, 2, 1]
+    assert random_below(Scripted(1), 40) == 0

@@ -47,7 +47,7 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import ClassVar, Final
 
-from cardtable.cards import format_card, rank_of, without
+from cardtable.cards import format_card, rank_of, shuffle_in_place, without
 from cardtable.errors import IllegalActionError, RuleKey, RulesError
 from cardtable.games.contract import CHANCE, TERMINAL, GameEngine, GameResult, chance_rng
 from cardtable.games.indecision.actions import (
@@ -482,10 +482,12 @@ class IndecisionEngine(GameEngine[State, IndecisionAction, Rules, IndecisionView
             winners=(),
             end_reason="",
         )
-        return state._replace(
+        # Every field is set: building the state costs less than ``_replace``.
+        return State(
             table=new_table,
             phase=Phase.DEAL if dealer >= 0 else Phase.CUT,
             chance_steps=state.chance_steps + 1,
+            hands=state.hands,
             deck=(),
             pile=(),
             to_act=-1,
@@ -501,7 +503,7 @@ class IndecisionEngine(GameEngine[State, IndecisionAction, Rules, IndecisionView
         table = state.table
         players = table.rules.players
         deck = list(range(52))
-        rng.shuffle(deck)
+        shuffle_in_place(deck, rng)
         # The deck's top card is its last; dealing one at a time clockwise from the starter
         # gives the seat at offset i the cards popped at turns i, i + players, ... so a
         # reversed slice with a stride deals them all at once.
@@ -512,7 +514,7 @@ class IndecisionEngine(GameEngine[State, IndecisionAction, Rules, IndecisionView
         for offset in range(players):
             hands[(starter + offset) % players] = tuple(from_top[offset:dealt:players])
         hands[starter] += (from_top[dealt],)
-        return state._replace(
+        return State(
             table=table._replace(hand_number=table.hand_number + 1, winners=(), end_reason=""),
             phase=Phase.OPENING,
             chance_steps=state.chance_steps + 1,
@@ -531,7 +533,7 @@ class IndecisionEngine(GameEngine[State, IndecisionAction, Rules, IndecisionView
     def _reshuffle(self, state: State, rng: random.Random) -> State:
         pile = state.pile
         deck = list(pile[:-1])
-        rng.shuffle(deck)
+        shuffle_in_place(deck, rng)
         seat = state.to_act
         card = deck.pop()
         return state._replace(

@@ -35,7 +35,7 @@ from collections.abc import Mapping, Sequence
 from operator import itemgetter
 from typing import Final
 
-from cardtable.cards import PRINTED_JOKER, format_card, rank_of, shuffled
+from cardtable.cards import PRINTED_JOKER, format_card, random_below, rank_of, shuffled
 from cardtable.errors import IllegalActionError, RuleKey
 from cardtable.games.contract import (
     CHANCE,
@@ -398,7 +398,7 @@ class IndianRummyEngine(GameEngine[IndianRummyState, IndianRummyAction, Rules, I
         steps = record.chance_steps + 1
         s = state
         if phase is _CHOOSE_DEALER:
-            dealer = rng.randrange(record.rules.players)
+            dealer = random_below(rng, record.rules.players)
             return build_state(
                 deal=build_deal(
                     rules=record.rules, seed=record.seed, chance_steps=steps, deal_number=0,
@@ -506,7 +506,7 @@ def _deal(s: IndianRummyState, rng: random.Random, steps: int) -> IndianRummySta
     wild_card: int | None = None
     if rules.wild_joker_cut:
         # The cut takes the card at a random place of the stock (deck[dealt + 1:]).
-        cut = dealt + 1 + rng.randrange(len(deck) - dealt - 1)
+        cut = dealt + 1 + random_below(rng, len(deck) - dealt - 1)
         wild_card = deck[cut]
         stock = deck[dealt + 1 : cut] + deck[cut + 1 :]
         events = (
