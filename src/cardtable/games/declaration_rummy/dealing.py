@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import Final
 
-from cardtable.cards import rank_of, shuffled, suit_of
+from cardtable.cards import random_below, rank_of, shuffled, suit_of
 from cardtable.games.declaration_rummy.rules import Rules
 from cardtable.games.declaration_rummy.state import optional_card_ids
 
@@ -40,7 +41,7 @@ _PRELIMINARY_ORDER: Final = tuple(rank * 4 + suit for rank, suit in map(prelimin
 
 def cut_pack(pack: tuple[int, ...], rng: random.Random) -> tuple[int, ...]:
     """Cut at a random depth (depth 0: the player chose not to cut)."""
-    depth = rng.randrange(len(pack)) if pack else 0
+    depth = random_below(rng, len(pack)) if pack else 0
     return pack[-depth:] + pack[:-depth] if depth else pack
 
 
@@ -70,7 +71,7 @@ class RandomDraws:
 
     def pop(self) -> int:
         cards = self._cards
-        index = self._rng.randrange(len(cards))
+        index = random_below(self._rng, len(cards))
         cards[index], cards[-1] = cards[-1], cards[index]
         return cards.pop()
 
@@ -89,22 +90,30 @@ def preliminary_deal(
     >>> dealer, dealt[1]
     (0, (25,))
     """
-    cards = pack if isinstance(pack, RandomDraws) else list(pack)
+    pop = (pack if isinstance(pack, RandomDraws) else list(pack)).pop
     n = len(order)
     dealt: list[tuple[int, ...]] = [()] * n
+    # The highest card so far; regular cards are all different, so no two seats tie.
+    dealer = best = -1
     for step in range(1, n + 1):
         seat = order[step % n]
         if dropped[seat]:
             continue
-        received: list[int] = []
-        card = cards.pop()
-        while card >= 52:  # optional cards are passed over
+        card = pop()
+        if card < 52:
+            dealt[seat] = (card,)
+        else:
+            received = [card]
+            card = pop()
+            while card >= 52:  # optional cards are passed over
+                received.append(card)
+                card = pop()
             received.append(card)
-            card = cards.pop()
-        received.append(card)
-        dealt[seat] = tuple(received)
-    contenders = [seat for seat in range(n) if dealt[seat]]
-    dealer = max(contenders, key=lambda seat: _PRELIMINARY_ORDER[dealt[seat][-1]])
+            dealt[seat] = tuple(received)
+        if _PRELIMINARY_ORDER[card] > best:
+            dealer, best = seat, _PRELIMINARY_ORDER[card]
+    if dealer < 0:
+        raise ValueError("the Preliminary needs a player still in the game")
     return tuple(dealt), dealer
 
 
@@ -120,11 +129,11 @@ def choose_places(
         (seat for seat in range(n) if preliminary[seat] and seat != dealer),
         key=lambda seat: preliminary_key(preliminary[seat][-1]),
     )
-    place: dict[int, int] = {choosers[0]: rng.randrange(n)}
+    place: dict[int, int] = {choosers[0]: random_below(rng, n)}
     place[dealer] = (place[choosers[0]] - 1) % n
     for seat in choosers[1:]:
         free = [p for p in range(n) if p not in place.values()]
-        place[seat] = free[rng.randrange(len(free))]
+        place[seat] = free[random_below(rng, len(free))]
     free = [p for p in range(n) if p not in place.values()]
     for seat in range(n):
         if seat not in place:
@@ -179,6 +188,8 @@ def shuffled_pack(rules: Rules, rng: random.Random) -> tuple[list[int], list[int
     regular cards and the top ``missing_regular`` cards removed. The dealer then shuffles, and
     the Shuffle Option deals the pack into seven piles and stacks them.
     """
+    if not rules.missing_cards and not rules.shuffle_option:
+        return list(shuffled(_dealer_pack(rules.optional_cards), rng)), []
     optional = list(optional_card_ids(rules.optional_cards))
     removed: list[int] = []
     if rules.missing_cards:
@@ -198,3 +209,10 @@ def shuffled_pack(rules: Rules, rng: random.Random) -> tuple[list[int], list[int
     if rules.shuffle_option:
         pack = seven_piles(pack)
     return pack, removed
+
+
+@lru_cache(maxsize=64)
+def _dealer_pack(labels: tuple[str, ...]) -> tuple[int, ...]:
+    """The pack the dealer shuffles without Missing Cards: the regular cards, then the
+    optional ones in the order the rules list them (the order the shuffle draws keys in)."""
+    return (*_REGULAR, *optional_card_ids(labels))

@@ -206,7 +206,10 @@ class DeclarationRummyEngine(GameEngine[State, Action, Rules, DeclarationRummyVi
     rules_type = Rules
 
     def __init__(self) -> None:
-        self._chance: dict[Phase, Callable[[State, random.Random], State]] = {
+        self._blank: State | None = None
+        """The last new game made, kept as a template: a new game differs from another under
+        the same rules only by its seed, and playouts and environments start one per game."""
+        self._chance: dict[Phase, Callable[[State, random.Random, int], State]] = {
             Phase.PRELIMINARY: self._preliminary,
             Phase.SEATING: self._seating,
             Phase.SHUFFLE: self._shuffle,
@@ -228,22 +231,27 @@ class DeclarationRummyEngine(GameEngine[State, Action, Rules, DeclarationRummyVi
         >>> s.phase.value, ENGINE.current_player(s) == CHANCE
         ('preliminary', True)
         """
-        _validate(rules)
+        blank = self._blank
+        if blank is None or blank.rules is not rules:
+            _validate(rules)
+            blank = None
         if not isinstance(seed, int) or isinstance(seed, bool):
             raise RulesError(f"the seed must be a whole number, not {seed!r}")
-        n = rules.players
-        return State(
-            seed=seed,
-            chance_steps=0,
-            order=tuple(range(n)),
-            positions=tuple(range(n)),
-            phase=Phase.PRELIMINARY,
-            dealer=-1,
-            turn=-1,
-            match_wins=(0,) * n,
-            history=(),
-            **_fresh_table(rules, events=(), game_number=1),
-        )
+        if blank is None:
+            n = rules.players
+            blank = self._blank = State(
+                seed=seed,
+                chance_steps=0,
+                order=tuple(range(n)),
+                positions=tuple(range(n)),
+                phase=Phase.PRELIMINARY,
+                dealer=-1,
+                turn=-1,
+                match_wins=(0,) * n,
+                history=(),
+                **_fresh_table(rules, events=(), game_number=1),
+            )
+        return replace_state(blank, seed=seed)
 
     def rules_of(self, state: State) -> Rules:
         """The rules the current game is played under."""
@@ -404,7 +412,8 @@ class DeclarationRummyEngine(GameEngine[State, Action, Rules, DeclarationRummyVi
             raise IllegalActionError("no chance step is due now", rule=RuleKey.NO_CHANCE_STEP)
         if rng is None:
             rng = chance_rng(state.seed, state.chance_steps)
-        return handler(replace_state(state, chance_steps=state.chance_steps + 1), rng)
+        # Each step counts itself in the one new state it builds (``chance_steps=steps``).
+        return handler(state, rng, state.chance_steps + 1)
 
     def next_game(self, state: State, rules: Rules | None = None) -> State:
         """Start a match's next game, with ``rules`` for it (``None`` keeps the current ones).
@@ -604,31 +613,31 @@ class DeclarationRummyEngine(GameEngine[State, Action, Rules, DeclarationRummyVi
 
     # --- chance steps ----------------------------------------------------------------------------
 
-    def _preliminary(self, state: State, rng: random.Random) -> State:
+    def _preliminary(self, state: State, rng: random.Random, steps: int) -> State:
         # Shuffling, cutting and dealing from the top of a uniformly shuffled pack hands out
         # cards uniformly at random without replacement, whatever the cut; so the face-up
         # cards are drawn at random one by one, which is exact and needs only the few cards
         # the Preliminary deals.
+        rules = state.rules
         shuffler = state.order[0]
         events = [*state.events, _plain_event(shuffler, "shuffle")]
-        if state.rules.offer_cut:
+        if rules.offer_cut:
             events.append(_plain_event(seat_right_of(state, shuffler), "cut"))
-        state = replace_state(state, events=tuple(events))
-        return self._preliminary_deal(state, RandomDraws(pack_cards(state.rules), rng))
-
-    def _preliminary_deal(self, state: State, pack: RandomDraws) -> State:
-        dealt, dealer = preliminary_deal(state.order, state.dropped, pack)
+        pack = pack_cards(rules)
+        dealt, dealer = preliminary_deal(state.order, state.dropped, RandomDraws(pack, rng))
         # Every face-up card is public in ``state.preliminary``; one event names the dealer.
+        events.append(PublicEvent(dealer, "first-dealer", (dealt[dealer][-1],)))
         return replace_state(
             state,
-            phase=Phase.SEATING if state.rules.seating else Phase.SHUFFLE,
-            stock=pack_cards(state.rules),
+            chance_steps=steps,
+            phase=Phase.SEATING if rules.seating else Phase.SHUFFLE,
+            stock=pack,
             preliminary=dealt,
             dealer=dealer,
-            events=_event(state, dealer, "first-dealer", (dealt[dealer][-1],)),
+            events=tuple(events),
         )
 
-    def _seating(self, state: State, rng: random.Random) -> State:
+    def _seating(self, state: State, rng: random.Random, steps: int) -> State:
         order = choose_places(state.preliminary, state.dealer, rng)
         positions = [0] * len(order)
         for position, seat in enumerate(order):
@@ -638,45 +647,86 @@ class DeclarationRummyEngine(GameEngine[State, Action, Rules, DeclarationRummyVi
         )
         return replace_state(
             state,
+            chance_steps=steps,
             phase=Phase.SHUFFLE,
             order=order,
             positions=tuple(positions),
             events=_event(state, lowest, "seating"),
         )
 
-    def _shuffle(self, state: State, rng: random.Random) -> State:
+    def _shuffle(self, state: State, rng: random.Random, steps: int) -> State:
         pack, removed = shuffled_pack(state.rules, rng)
         events = _event(state, state.dealer, "shuffle")
         if state.rules.offer_cut:
             return replace_state(
-                state, phase=Phase.CUT, stock=tuple(pack), removed=tuple(removed), events=events
+                state,
+                chance_steps=steps,
+                phase=Phase.CUT,
+                stock=tuple(pack),
+                removed=tuple(removed),
+                events=events,
             )
-        state = replace_state(state, removed=tuple(removed), events=events)
-        return self._deal(state, tuple(pack))
+        return self._deal(state, tuple(pack), steps, events, removed=tuple(removed))
 
-    def _cut_and_deal(self, state: State, rng: random.Random) -> State:
+    def _cut_and_deal(self, state: State, rng: random.Random, steps: int) -> State:
         cutter = seat_right_of(state, state.dealer)
-        state = replace_state(state, events=_event(state, cutter, "cut"))
-        return self._deal(state, cut_pack(state.stock, rng))
+        events = _event(state, cutter, "cut")
+        return self._deal(state, cut_pack(state.stock, rng), steps, events, removed=state.removed)
 
-    def _deal(self, state: State, pack: tuple[int, ...]) -> State:
-        hands, stock = deal_hands(
-            state.order, state.dealer, state.dropped, state.rules.hand_size, pack
-        )
-        first = next_remaining(state, seat_left_of(state, state.dealer), include_self=True)
+    def _deal(
+        self,
+        state: State,
+        pack: tuple[int, ...],
+        steps: int,
+        events: tuple[PublicEvent, ...],
+        *,
+        removed: tuple[int, ...],
+    ) -> State:
+        """Deal ``pack`` and begin the first turn; the chance step's count, its ``events`` and
+        the cards it ``removed`` go into the same new state."""
+        dealer = state.dealer
+        rules = state.rules
+        hands, stock = deal_hands(state.order, dealer, state.dropped, rules.hand_size, pack)
+        first = next_remaining(state, seat_left_of(state, dealer), include_self=True)
+        events = (*events, _plain_event(dealer, "deal"))
+        if stock and state.turns < rules.turn_cap:
+            # The usual first turn, built at once (what _begin_turn makes of this deal).
+            kept = events[state.turn_event_start :]
+            return replace_state(
+                state,
+                chance_steps=steps,
+                hands=hands,
+                stock=stock,
+                pile=(),
+                removed=removed,
+                first_player=first,
+                phase=Phase.DRAW,
+                turn=first,
+                turns=state.turns + 1,
+                drawn=(),
+                draw_kind=DrawKind.NONE,
+                tie_proposers=(),
+                vote=None,
+                exhaustion=False,
+                events=kept,
+                turn_event_start=len(kept),
+            )
         state = replace_state(
             state,
+            chance_steps=steps,
             hands=hands,
             stock=stock,
             pile=(),
+            removed=removed,
             first_player=first,
-            events=_event(state, state.dealer, "deal"),
+            events=events,
         )
         return self._begin_turn(state, first)
 
-    def _reshuffle(self, state: State, rng: random.Random) -> State:
+    def _reshuffle(self, state: State, rng: random.Random, steps: int) -> State:
         state = replace_state(
             state,
+            chance_steps=steps,
             stock=shuffled(state.pile[:-1], rng),
             pile=state.pile[-1:],
             events=_event(state, state.dealer, "reshuffle"),
@@ -685,10 +735,13 @@ class DeclarationRummyEngine(GameEngine[State, Action, Rules, DeclarationRummyVi
             return replace_state(state, phase=Phase.RESHUFFLE_CUT)
         return self._begin_turn(state, state.turn)
 
-    def _reshuffle_cut(self, state: State, rng: random.Random) -> State:
+    def _reshuffle_cut(self, state: State, rng: random.Random, steps: int) -> State:
         cutter = seat_right_of(state, state.dealer)
         state = replace_state(
-            state, stock=cut_pack(state.stock, rng), events=_event(state, cutter, "cut")
+            state,
+            chance_steps=steps,
+            stock=cut_pack(state.stock, rng),
+            events=_event(state, cutter, "cut"),
         )
         return self._begin_turn(state, state.turn)
 
@@ -819,23 +872,23 @@ class DeclarationRummyEngine(GameEngine[State, Action, Rules, DeclarationRummyVi
         return self._begin_turn(state, following)
 
     def _decline(self, state: State, action: Decline, seat: int) -> State:
-        state = replace_state(state, events=_event(state, seat, "decline"))
-        return self._finish(state, "declined", ender=seat)
+        events = _event(state, seat, "decline")
+        return self._finish(state, "declined", ender=seat, events=events)
 
     def _declare(self, state: State, action: Declare, seat: int) -> State:
-        state = replace_state(state, events=_event(state, seat, "declare", state.hands[seat]))
-        return self._finish(state, "declared", ender=seat, declarer=seat)
+        events = _event(state, seat, "declare", state.hands[seat])
+        return self._finish(state, "declared", ender=seat, declarer=seat, events=events)
 
     def _go_out(self, state: State, action: GoOut, seat: int) -> State:
-        state = replace_state(state, events=_event(state, seat, "go-out", state.hands[seat]))
-        return self._finish(state, "went-out", ender=seat, winner=seat)
+        events = _event(state, seat, "go-out", state.hands[seat])
+        return self._finish(state, "went-out", ender=seat, winner=seat, events=events)
 
     def _four_sevens(self, state: State, action: FourSevens, seat: int) -> State:
         sevens = tuple(
             card for card in state.hands[seat] if is_regular(card) and rank_of(card) == SEVEN
         )
-        state = replace_state(state, events=_event(state, seat, "four-sevens", sevens))
-        return self._finish(state, "four-sevens", ender=seat, winner=seat)
+        events = _event(state, seat, "four-sevens", sevens)
+        return self._finish(state, "four-sevens", ender=seat, winner=seat, events=events)
 
     def _propose_tie(self, state: State, action: ProposeTie, seat: int) -> State:
         voters: list[int] = []
@@ -904,22 +957,31 @@ class DeclarationRummyEngine(GameEngine[State, Action, Rules, DeclarationRummyVi
         ender: int | None = None,
         declarer: int | None = None,
         winner: int | None = None,
+        events: tuple[PublicEvent, ...] | None = None,
     ) -> State:
+        """End the game with ``reason``; ``events``, when given, replace the state's events in
+        the same new state (the ending action's own event added)."""
         outcome = make_outcome(state, reason, ender=ender, declarer=declarer, winner=winner)
         rules = state.rules
-        history = (*state.history, outcome)
-        base = replace_state(
-            state, outcome=outcome, history=history, vote=None, drawn=(), draw_kind=DrawKind.NONE
-        )
+        ended: dict[str, Any] = {
+            "outcome": outcome,
+            "history": (*state.history, outcome),
+            "vote": None,
+            "drawn": (),
+            "draw_kind": DrawKind.NONE,
+            "events": state.events if events is None else events,
+        }
         if not rules.match:
-            return replace_state(base, phase=Phase.OVER, turn=-1)
+            return replace_state(state, phase=Phase.OVER, turn=-1, **ended)
         wins = list(state.match_wins)
         if outcome.winner is not None:
             wins[outcome.winner] += 1
         if max(wins) >= rules.match_wins or state.game_number >= rules.match_game_cap:
-            return replace_state(base, phase=Phase.OVER, turn=-1, match_wins=tuple(wins))
+            return replace_state(state, phase=Phase.OVER, turn=-1, match_wins=tuple(wins), **ended)
         first = outcome.winner if outcome.winner is not None else state.first_player
-        return replace_state(base, phase=Phase.BETWEEN_GAMES, turn=first, match_wins=tuple(wins))
+        return replace_state(
+            state, phase=Phase.BETWEEN_GAMES, turn=first, match_wins=tuple(wins), **ended
+        )
 
     def _next_game(self, state: State, action: NextGame, seat: int) -> State:
         rules = dataclasses.replace(state.rules, **dict(action.changes))

@@ -23,19 +23,15 @@ CARD_COUNTS: Final = tuple(card_count(card) if card != 52 else 0 for card in ran
 """What each card id counts unmelded (the printed joker, id 52, is not in this game)."""
 
 
+@lru_cache(maxsize=1 << 16)
 def hand_count(hand: tuple[int, ...]) -> int:
     """The count of a sorted hand (cached :func:`~cardtable.melds.declaration.dr_count`).
 
-    A meld needs three cards, so a smaller hand simply adds up its cards.
+    A meld needs three cards, so a smaller hand simply adds up its cards. Small hands are
+    cached too: a ten-player game counts ten two-card hands at its end, and a cache hit costs
+    less than the sum.
     """
-    if len(hand) < 3:
-        return sum(map(CARD_COUNTS.__getitem__, hand))
-    return _cached_count(hand)
-
-
-@lru_cache(maxsize=1 << 16)
-def _cached_count(hand: tuple[int, ...]) -> int:
-    if surely_unmelded(hand) == len(hand):
+    if len(hand) < 3 or surely_unmelded(hand) == len(hand):
         return sum(map(CARD_COUNTS.__getitem__, hand))  # no card can meld
     return dr_count(hand)
 

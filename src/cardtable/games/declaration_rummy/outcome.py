@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from typing import Final
 
 from cardtable.games.contract import GameResult
-from cardtable.games.declaration_rummy.hands import CARD_COUNTS, hand_count
+from cardtable.games.declaration_rummy.hands import hand_count
 from cardtable.games.declaration_rummy.state import (
     DeclarationRummyState,
     GameOutcome,
@@ -33,19 +33,22 @@ def make_outcome(
     and counted, the declarer's count reduced under Declare Bonus, and the winner (given, or
     by comparing counts)."""
     rules = state.rules
-    n = rules.players
-    hands: list[tuple[int, ...] | None] = [None] * n
-    counts: list[int | None] = [None] * n
-    compared: list[int | None] = [None] * n
     dropped = state.dropped
-    for seat, hand in enumerate(state.hands):
-        if dropped[seat]:
-            continue
-        # A hand of fewer than three cards holds no meld (many players deal small hands).
-        count = sum(map(CARD_COUNTS.__getitem__, hand)) if len(hand) < 3 else hand_count(hand)
-        hands[seat] = hand
-        counts[seat] = count
-        compared[seat] = count - 1 if seat == declarer and rules.declare_bonus else count
+    hands: tuple[tuple[int, ...] | None, ...]
+    counts: list[int | None]
+    if True in dropped:
+        hands = tuple(None if out else hand for hand, out in zip(state.hands, dropped, strict=True))
+        counts = [None if hand is None else hand_count(hand) for hand in hands]
+    else:
+        # Every hand is revealed (the usual case; many players deal hands too small to meld,
+        # which hand_count adds up without the solver).
+        hands = state.hands
+        counts = list(map(hand_count, hands))
+    compared = list(counts)
+    if declarer is not None and rules.declare_bonus:
+        count = counts[declarer]
+        if count is not None:
+            compared[declarer] = count - 1
     tie_break: str | None = None
     if reason in COMPARING_REASONS:
         winner, tie_break = lowest_count_winner(state, compared)
@@ -58,7 +61,7 @@ def make_outcome(
         winner=winner,
         ender=ender,
         declarer=declarer,
-        hands=tuple(hands),
+        hands=hands,
         counts=tuple(counts),
         compared=tuple(compared),
         tie_break=tie_break,
@@ -70,10 +73,10 @@ def make_outcome(
 def lowest_count_winner(state: State, compared: Sequence[int | None]) -> tuple[int, str | None]:
     """The lowest compared count wins; among tied players the one furthest left of the first
     player (the highest clockwise offset) wins (RULES.md 3.8)."""
-    low = min(count for count in compared if count is not None)
+    low = min([count for count in compared if count is not None])
+    if compared.count(low) == 1:
+        return compared.index(low), None
     tied = [seat for seat, count in enumerate(compared) if count == low]
-    if len(tied) == 1:
-        return tied[0], None
     # Ties are common with small hands (many players): each offset is worked out once.
     n = len(state.order)
     positions = state.positions
@@ -132,14 +135,17 @@ def _summary(
 
 def game_result(outcome: GameOutcome, dropped: Sequence[bool]) -> GameResult:
     n = len(outcome.compared)
-    if outcome.winner is None:
+    winner = outcome.winner
+    if winner is None:
         remaining = [seat for seat in range(n) if not dropped[seat]]
         share = 1.0 / len(remaining)
         utilities = tuple(share if seat in remaining else 0.0 for seat in range(n))
         winners: tuple[int, ...] = ()
     else:
-        utilities = tuple(1.0 if seat == outcome.winner else 0.0 for seat in range(n))
-        winners = (outcome.winner,)
+        won = [0.0] * n
+        won[winner] = 1.0
+        utilities = tuple(won)
+        winners = (winner,)
     return GameResult(
         winners=winners,
         scores=outcome.compared,
