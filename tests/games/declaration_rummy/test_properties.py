@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import json
 import random
+from collections import Counter
+from itertools import combinations_with_replacement
 from typing import Any
 
 from hypothesis import HealthCheck, given, settings
@@ -15,8 +17,15 @@ from cardtable.cards import WILDCARD, parse_card
 from cardtable.games.contract import CHANCE, TERMINAL
 from cardtable.games.declaration_rummy.actions import DROP
 from cardtable.games.declaration_rummy.engine import ENGINE
-from cardtable.games.declaration_rummy.rules import DEAL_SIZES, OPTIONAL_LABELS, Rules
-from cardtable.games.declaration_rummy.state import Phase
+from cardtable.games.declaration_rummy.hands import hand_can_go_out, hand_count
+from cardtable.games.declaration_rummy.rules import (
+    ALL_OPTIONAL,
+    DEAL_SIZES,
+    OPTIONAL_LABELS,
+    Rules,
+)
+from cardtable.games.declaration_rummy.state import Phase, pack_cards
+from cardtable.melds.declaration import dr_can_go_out, dr_count
 from cardtable.replay import record_of, replay
 
 from .helpers import State, WeightedRandomBot, assert_conserved
@@ -225,3 +234,27 @@ def test_long_games_without_early_endings_reach_the_exhaustion_ending(
     assert state.outcome is not None
     assert exhausted_seen
     assert state.outcome.reason in ("declined", "exhaustion-cap", "turn-cap")
+
+
+def _three_card_hands() -> list[tuple[int, ...]]:
+    """Every sorted three-card hand the pack with all optional cards can deal."""
+    ids = sorted(set(pack_cards(Rules(optional_cards=ALL_OPTIONAL))))
+    copies = Counter(pack_cards(Rules(optional_cards=ALL_OPTIONAL)))
+    return [
+        hand
+        for hand in combinations_with_replacement(ids, 3)
+        if all(n <= copies[card] for card, n in Counter(hand).items())
+    ]
+
+
+def test_three_card_hands_count_and_go_out_as_the_solver_says() -> None:
+    # The engine answers three-card hands (every turn's hand with 8-10 players) without the
+    # search; every such hand must get the solver's answers.
+    hands = _three_card_hands()
+    assert len(hands) > 37_000
+    for hand in hands:
+        assert hand_count(hand) == dr_count(hand), hand
+        for single_meld in (False, True):
+            assert hand_can_go_out(hand, single_meld) == dr_can_go_out(
+                hand, single_meld=single_meld
+            ), (hand, single_meld)
