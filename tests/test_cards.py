@@ -186,9 +186,7 @@ def test_random_below_refuses_an_empty_range_as_randrange_does() -> None:
 
 
 @given(st.lists(st.integers(min_value=0, max_value=62), max_size=300), st.integers(0, 2**32))
-def test_shuffle_in_place_puts_cards_where_random_shuffle_does(
-    cards: list[int], seed: int
-) -> None:
+def test_shuffle_in_place_puts_cards_where_random_shuffle_does(cards: list[int], seed: int) -> None:
     ours, stdlib = list(cards), list(cards)
     ours_rng, stdlib_rng = random.Random(seed), random.Random(seed)
     shuffle_in_place(ours, ours_rng)

@@ -140,6 +140,12 @@ from cardtable.melds.declaration import has_four_natural_sevens
 
 SEVEN: Final = 6
 """The rank index of the sevens (Four 7's)."""
+# The phases asked about on every call of the hot paths, as module names (no class lookup).
+_DRAW: Final = Phase.DRAW
+_PLAY: Final = Phase.PLAY
+_BETWEEN_GAMES: Final = Phase.BETWEEN_GAMES
+_TIE_VOTE: Final = Phase.TIE_VOTE
+_OVER: Final = Phase.OVER
 _TAKES: Final = tuple(TakeDiscard(k) if k != 1 else TAKE_DISCARD for k in range(70))
 
 
@@ -260,12 +266,12 @@ class DeclarationRummyEngine(GameEngine[State, Action, Rules, DeclarationRummyVi
     def current_player(self, state: State) -> int:
         """The seat to act, ``CHANCE`` or ``TERMINAL`` (a tie vote's voter acts in its turn)."""
         phase = state.phase
-        if phase is Phase.DRAW or phase is Phase.PLAY or phase is Phase.BETWEEN_GAMES:
+        if phase is _DRAW or phase is _PLAY or phase is _BETWEEN_GAMES:
             return state.turn
-        if phase is Phase.TIE_VOTE:
+        if phase is _TIE_VOTE:
             assert state.vote is not None
             return state.vote.pending[0]
-        if phase is Phase.OVER:
+        if phase is _OVER:
             return TERMINAL
         return CHANCE
 
@@ -274,7 +280,7 @@ class DeclarationRummyEngine(GameEngine[State, Action, Rules, DeclarationRummyVi
         turn, once per turn) and ``drop``. ``propose tie`` and ``drop`` always come last, in
         that order (the random playouts cut them off the end)."""
         phase = state.phase
-        if phase is not Phase.DRAW and phase is not Phase.PLAY:
+        if phase is not _DRAW and phase is not _PLAY:
             return self._legal_between_turns(state, seat)
         if not 0 <= seat < len(state.dropped) or state.dropped[seat]:
             return ()
@@ -283,7 +289,7 @@ class DeclarationRummyEngine(GameEngine[State, Action, Rules, DeclarationRummyVi
         rules = state.rules
         hand = state.hands[seat]
         actions: list[Action] = []
-        if phase is Phase.DRAW:
+        if phase is _DRAW:
             if state.exhaustion:
                 if state.pile:
                     actions.append(TAKE_DISCARD)
@@ -295,11 +301,11 @@ class DeclarationRummyEngine(GameEngine[State, Action, Rules, DeclarationRummyVi
                     if rules.spread_out_discard:
                         actions.extend(_TAKES[2 : len(state.pile) + 1])
         else:
-            if may_declare(hand, rules):
+            if CANT_DECLARE_0 not in hand and (not rules.gin_rummy or may_declare(hand, rules)):
                 actions.append(DECLARE)
             if hand_can_go_out(hand, rules.going_out_single_meld):
                 actions.append(GO_OUT)
-            if self._may_take_extra(state):
+            if rules.three_card_draw and self._may_take_extra(state):
                 actions.append(TAKE_EXTRA)
             previous = -1
             for card in hand:
