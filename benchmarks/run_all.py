@@ -18,6 +18,7 @@ BENCHMARKS = (
     "bench_indian_rummy_playouts",
     "bench_declaration_rummy_playouts",
     "bench_engines_cpu",
+    "bench_deal",
     "bench_bots",
     "bench_server",
     "bench_page_load",
