@@ -10,7 +10,7 @@ import statistics
 from collections.abc import Sequence
 from typing import Any
 
-from cardtable.cards import parse_card, parse_cards
+from cardtable.cards import parse_card
 from cardtable.games.contract import CHANCE, TERMINAL
 from cardtable.games.declaration_rummy.engine import ENGINE as DR_ENGINE
 from cardtable.games.indecision.engine import ENGINE as INDECISION_ENGINE
@@ -193,4 +193,3 @@ def test_the_improving_seat_declares_a_valid_show() -> None:
 def test_the_other_games_improving_seat_is_their_playing_seat() -> None:
     assert improving_actions(DR_ENGINE) is playing_actions(DR_ENGINE)
     assert improving_actions(INDECISION_ENGINE) is playing_actions(INDECISION_ENGINE)
-    assert parse_cards("KD")  # the notation used above reads
