@@ -31,7 +31,8 @@ two), Indian Rummy one deal. ``--indecision-preset short`` (61 points) keeps an 
 to a few hands; ``--indecision-hand`` plays only its first hand (the search still values whole
 games). ``uct_c`` is 2 times the game's utility range (2 for Indecision and Declaration Rummy,
 whose utilities lie in 0..1; 160 for Indian Rummy, whose lie in -80..0), as UCT's constant is
-meant for returns in a unit range. It never fails on time or strength.
+meant for returns in a unit range; ``--uct-c`` sets another. It never fails on time or
+strength.
 """
 
 from __future__ import annotations
@@ -116,7 +117,7 @@ def play_deal(
         search = ismcts.ISMCTSBot(
             game,
             evaluator,
-            uct_c=_uct_c(game),
+            uct_c=options.uct_c or _uct_c(game),
             max_simulations=simulations,
             random_state=np.random.RandomState(deal),
         )
@@ -255,6 +256,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument(
         "--horizon", type=int, help="Indian Rummy: seat decisions before a rollout is cut"
     )
+    parser.add_argument("--uct-c", type=float, help="UCT's constant (default: 2 x the range)")
     parser.add_argument("--evaluator", choices=("playout", "random"), default="playout")
     parser.add_argument("--indecision-preset", default="short")
     parser.add_argument("--indecision-hand", action="store_true")
