@@ -17,7 +17,8 @@ Both make the same search (the same nodes, outcomes and strings), so the ratio o
 the saving. ``--split`` also times the parts of both ways' runs: rollouts (the evaluator),
 ``resample_from_infostate``, information-state keys, ``apply_action`` and ``legal_actions`` in
 the tree; the rest is OpenSpiel's own tree code (selection, its chance sampling, bookkeeping).
-It never fails on time.
+It also prints the process's CPU time per move, which the load of other processes leaves
+out. It never fails on time.
 
     nice -n 10 python -m benchmarks.bench_ismcts_speed --simulations 100 --rounds 3 --split
 """
@@ -126,8 +127,11 @@ def split_into(clock: _Clock) -> Iterator[None]:
             setattr(cls, name, original)
 
 
-def search(game: Any, state: Any, simulations: int, seed: int, clock: _Clock | None) -> float:
-    """Seconds for one ISMCTS move of ``simulations`` simulations from ``state``."""
+def search(
+    game: Any, state: Any, simulations: int, seed: int, clock: _Clock | None
+) -> tuple[float, float]:
+    """Wall-clock and CPU seconds of one ISMCTS move of ``simulations`` simulations from
+    ``state`` (the process's CPU time leaves out the time other processes had the core)."""
     evaluator = PlayoutEvaluator(game, seed=seed)
     bot = ismcts.ISMCTSBot(
         game,
@@ -140,13 +144,13 @@ def search(game: Any, state: Any, simulations: int, seed: int, clock: _Clock | N
         evaluator.evaluate = clock.wrap("rollouts", evaluator.evaluate)  # type: ignore[method-assign]
         bot.resample_from_infostate = clock.wrap("resample", bot.resample_from_infostate)
         bot.get_state_key = clock.wrap("information-state keys", bot.get_state_key)
-    started = time.perf_counter()
+    started, cpu = time.perf_counter(), time.process_time()
     if clock is None:
         bot.step(state.clone())
     else:
         with split_into(clock):
             bot.step(state.clone())
-    return time.perf_counter() - started
+    return time.perf_counter() - started, time.process_time() - cpu
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -162,6 +166,7 @@ def main(argv: list[str] | None = None) -> None:
     rates: dict[str, list[float]] = {"adapter": [], "replay": []}
     clocks = {way: _Clock() if args.split else None for way in rates}
     total = {"adapter": 0.0, "replay": 0.0}
+    cpu_per_move: dict[str, list[float]] = {"adapter": [], "replay": []}
     for round_ in range(args.rounds):
         spent = {"adapter": 0.0, "replay": 0.0}
         for i, state in enumerate(states):
@@ -169,7 +174,9 @@ def main(argv: list[str] | None = None) -> None:
             # Alternate which side goes first, so a change of load falls on both alike.
             for way in ("adapter", "replay") if i % 2 == 0 else ("replay", "adapter"):
                 with replayed() if way == "replay" else contextlib.nullcontext():
-                    spent[way] += search(game, state, args.simulations, seed, clocks[way])
+                    wall, cpu = search(game, state, args.simulations, seed, clocks[way])
+                spent[way] += wall
+                cpu_per_move[way].append(cpu)
         for way in total:
             total[way] += spent[way]
         sims = args.simulations * len(states)
@@ -185,6 +192,12 @@ def main(argv: list[str] | None = None) -> None:
         f"median over {args.rounds} rounds: adapter {adapter:.0f} sims/s, replay {replay:.0f} "
         f"sims/s, adapter / replay {adapter / replay:.2f}x"
     )
+    for way, moves in cpu_per_move.items():
+        print(
+            f"{way}: CPU time per move of {args.simulations} sims p50 "
+            f"{1000 * statistics.median(moves):.0f} ms, "
+            f"{args.simulations * len(moves) / sum(moves):.0f} sims per CPU second"
+        )
     for way, clock in clocks.items():
         if clock is None:
             continue
