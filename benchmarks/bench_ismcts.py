@@ -16,6 +16,9 @@ improves its hand and shows whenever the show is valid, never drops; no tie prop
 Declaration Rummy), Indian Rummy's cut after 40 seat decisions (``--horizon``) and valued by
 hand points; ``--evaluator random`` gives OpenSpiel's ``RandomRolloutEvaluator``, whose random
 seats drop at once. Indian Rummy's rows add how often ISMCTS dropped and made a wrong show.
+``--valid-shows-only`` loads Indian Rummy with ``wrong_shows=false``: every seat (ISMCTS and
+ours alike) is offered a show only when it is valid, so the search no longer spends its
+first visits of a node on a dozen certain 80-point penalties each turn.
 
 The pairings are played deal by deal in turn (deal 0 of every pairing, then deal 1, ...), and
 with ``--out FILE`` every finished half is appended to ``FILE`` as a JSON line, so a run cut
@@ -58,10 +61,12 @@ GAMES = ("indecision", "indian-rummy", "declaration-rummy")
 LEVELS = ("hard", "normal")
 
 
-def _load(game: str, indecision_preset: str) -> Any:
+def _load(game: str, indecision_preset: str, valid_shows_only: bool = False) -> Any:
     params = "players=2"
     if game == "indecision":
         params += f",preset={indecision_preset}"
+    if game == "indian-rummy" and valid_shows_only:
+        params += ",wrong_shows=false"
     return pyspiel.load_game(f"{cardtable_spiel.short_name(game)}({params})")
 
 
@@ -106,7 +111,8 @@ def play_deal(
     options: argparse.Namespace,
 ) -> list[dict[str, Any]]:
     """Both halves of duplicate deal ``deal``: ISMCTS in seat 0, then in seat 1."""
-    game = _load(game_name, options.indecision_preset)
+    valid_only = game_name == "indian-rummy" and options.valid_shows_only
+    game = _load(game_name, options.indecision_preset, valid_only)
     single_hand = game_name == "indecision" and options.indecision_hand
     rows = []
     for search_seat in (0, 1):
@@ -155,6 +161,7 @@ def play_deal(
                 "simulations": simulations,
                 "evaluator": options.evaluator,
                 "single_hand": single_hand,
+                "valid_shows_only": valid_only,
                 "score": score,
                 "mine": mine,
                 "theirs": theirs,
@@ -173,13 +180,14 @@ def _ms(values: list[float], q: float) -> float:
 
 def summarise(halves: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """One row per pairing (game, opponent, budget) from the halves played, whole deals only."""
-    groups: dict[tuple[str, str, int], dict[int, list[dict[str, Any]]]] = defaultdict(
+    groups: dict[tuple[str, str, int, bool], dict[int, list[dict[str, Any]]]] = defaultdict(
         lambda: defaultdict(list)
     )
     for half in halves:
-        groups[(half["game"], half["opponent"], half["simulations"])][half["deal"]].append(half)
+        key = (half["game"], half["opponent"], half["simulations"], half.get("valid_shows_only"))
+        groups[key][half["deal"]].append(half)
     rows = []
-    for (game, level, simulations), deals in groups.items():
+    for (game, level, simulations, valid_only), deals in groups.items():
         whole = [pair for pair in deals.values() if len(pair) == 2]
         played = [h for pair in whole for h in pair]
         if not played:
@@ -194,6 +202,7 @@ def summarise(halves: list[dict[str, Any]]) -> list[dict[str, Any]]:
             "simulations": simulations,
             "evaluator": played[0]["evaluator"],
             "single_hand": played[0]["single_hand"],
+            "valid_shows_only": bool(valid_only),
             "ismcts_share": score.mean,
             "ci95": [score.low, score.high],
             "ismcts_ms_p50": _ms(search_times, 0.5),
@@ -216,7 +225,8 @@ def _print_row(row: dict[str, Any]) -> None:
     low, high = row["ci95"]
     what = "hands" if row["single_hand"] else "games"
     text = (
-        f"{row['game']:<18} ISMCTS({row['simulations']} sims, {row['evaluator']}) vs "
+        f"{row['game']:<18} ISMCTS({row['simulations']} sims, {row['evaluator']}"
+        f"{', valid shows only' if row.get('valid_shows_only') else ''}) vs "
         f"{row['opponent']:<6} {what} {row['games']:>4}  ISMCTS share "
         f"{row['ismcts_share'] * 100:5.1f}% [{low * 100:.1f}, {high * 100:.1f}]  "
         f"ISMCTS move p50 {row['ismcts_ms_p50']:.0f} ms p95 {row['ismcts_ms_p95']:.0f} ms; "
@@ -258,6 +268,11 @@ def main(argv: list[str] | None = None) -> None:
     )
     parser.add_argument("--uct-c", type=float, help="UCT's constant (default: 2 x the range)")
     parser.add_argument("--evaluator", choices=("playout", "random"), default="playout")
+    parser.add_argument(
+        "--valid-shows-only",
+        action="store_true",
+        help="Indian Rummy: load the game with wrong_shows=false (only valid shows offered)",
+    )
     parser.add_argument("--indecision-preset", default="short")
     parser.add_argument("--indecision-hand", action="store_true")
     parser.add_argument("--first-deal", type=int, default=0)

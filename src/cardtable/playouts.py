@@ -60,9 +60,9 @@ _DR_DROP: Final = dr_act.DROP
 _DR_PROPOSE_TIE: Final = dr_act.PROPOSE_TIE
 
 
-def _valid_shows(state: IndianRummyState, hand: Sequence[int]) -> tuple[int, ...]:
-    """The cards whose put-down leaves a valid show of ``hand``'s other 13 (a few bit tests
-    first: most hands of a playout are far from a show)."""
+def valid_shows(state: IndianRummyState, hand: Sequence[int]) -> tuple[int, ...]:
+    """Indian Rummy: the cards whose put-down leaves a valid show of ``hand``'s other 13 (a few
+    bit tests first: most hands of a playout are far from a show)."""
     if surely_no_show(hand, state.wild_rank):
         return ()
     rules = state.rules
@@ -79,7 +79,7 @@ def _indian_rummy_choices(
 ) -> Sequence[Any]:
     if state.phase is not _IR_DISCARD:
         return [action for action in legal if action is not ir_act.DROP]
-    valid = _valid_shows(state, state.hands[seat])
+    valid = valid_shows(state, state.hands[seat])
     # legal lists the discards, then as many declarations; keep the declarations that show.
     half = len(legal) // 2
     if not valid:
@@ -184,7 +184,7 @@ def _indian_rummy_improving(
             if _melded((*hand, top), wild) >> top & 1 and not _melded(hand, wild) >> top & 1:
                 return (ir_act.DRAW_PILE,)
         return (ir_act.DRAW_STOCK,)
-    valid = _valid_shows(state, hand)
+    valid = valid_shows(state, hand)
     if valid:
         shows = [a for a in legal[len(legal) // 2 :] if a.card in valid]
         if shows:

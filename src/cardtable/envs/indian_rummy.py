@@ -18,6 +18,7 @@ the pile), ``pile_top``, ``pile`` (every card on the pile), ``discarded`` (n x 5
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Sequence
 from typing import Final
 
 from cardtable.cards import PRINTED_JOKER
@@ -26,6 +27,7 @@ from cardtable.games.indian_rummy.engine import hand_points
 from cardtable.games.indian_rummy.rules import Rules
 from cardtable.games.indian_rummy.state import IndianRummyState, Phase
 from cardtable.games.indian_rummy.view import IndianRummyView
+from cardtable.playouts import valid_shows
 
 from .actions import ActionIndex
 from .encoding import Layout, Vector, as_vector, rel, write_counts, write_history
@@ -152,6 +154,21 @@ def rollout_values(state: IndianRummyState) -> list[float]:
     ]
 
 
+def without_wrong_shows(
+    state: IndianRummyState, seat: int, legal: Sequence[object]
+) -> Sequence[object]:
+    """``legal`` without the declarations whose show would be wrong (the research spec's
+    ``without_wrong_shows``); the solver runs only when ``legal`` holds a declaration."""
+    if not any(type(action) is ir.Declare for action in legal):
+        return legal
+    valid = valid_shows(state, state.hands[seat])
+    return [
+        action
+        for action in legal
+        if type(action) is not ir.Declare or action.card in valid
+    ]
+
+
 RESEARCH: Final = GameSpec(
     name="indian-rummy",
     title="Indian Rummy",
@@ -164,5 +181,6 @@ RESEARCH: Final = GameSpec(
     utility_bounds=utility_bounds,
     shaped_rewards=True,
     rollout_cut=RolloutCut(ROLLOUT_HORIZON, at_a_draw, rollout_values),
+    without_wrong_shows=without_wrong_shows,
 )
 """Indian Rummy's research spec, named by its registry declaration."""

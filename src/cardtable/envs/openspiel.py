@@ -3,7 +3,10 @@
 After ``import cardtable.envs.openspiel``, ``pyspiel.load_game`` knows
 ``python_cardtable_<game>`` (``python_cardtable_indecision``, ``python_cardtable_indian_rummy``
 and ``python_cardtable_declaration_rummy``), with the parameters ``players`` and ``preset`` (a named
-rule set), e.g. ``python_cardtable_indian_rummy(players=3,preset=no-cap)``.
+rule set), e.g. ``python_cardtable_indian_rummy(players=3,preset=no-cap)``. Indian Rummy also
+takes ``wrong_shows`` (default true): with ``wrong_shows=false`` a seat is offered a show only
+when it is valid (the research spec's ``without_wrong_shows``), which is what lets OpenSpiel's
+information-set MCTS, trying every action of a node once, search the game at all.
 
 Chance is card by card (:mod:`cardtable.envs.chance`): a shuffle is one chance node per card,
 in the order the engine deals them, each outcome a card id with its true probability (the share
@@ -62,8 +65,16 @@ def _game_type(spec: GameSpec) -> Any:
         provides_information_state_tensor=True,
         provides_observation_string=True,
         provides_observation_tensor=True,
-        parameter_specification={"players": spec.default_players, "preset": "default"},
+        parameter_specification=_parameters(spec),
     )
+
+
+def _parameters(spec: GameSpec) -> dict[str, Any]:
+    """The game's OpenSpiel parameters and their defaults."""
+    parameters: dict[str, Any] = {"players": spec.default_players, "preset": "default"}
+    if spec.without_wrong_shows is not None:
+        parameters["wrong_shows"] = True
+    return parameters
 
 
 class _Shared:
@@ -82,11 +93,13 @@ class _Shared:
 class _Context:
     """What every state of one loaded game needs: the spec, rules, engine and layout."""
 
-    def __init__(self, spec: GameSpec, rules: Any, layout: Any) -> None:
+    def __init__(self, spec: GameSpec, rules: Any, layout: Any, wrong_shows: bool) -> None:
         self.spec = spec
         self.rules = rules
         self.engine = spec.engine
         self.layout = layout
+        self.keep = None if wrong_shows else spec.without_wrong_shows
+        """The filter of the legal actions (``wrong_shows=false``), or ``None``."""
 
 
 class CardtableGame(pyspiel.Game):  # type: ignore[misc]
@@ -103,6 +116,9 @@ class CardtableGame(pyspiel.Game):  # type: ignore[misc]
         )
         self.engine = spec.engine
         self.layout = spec.layout_for(self.rules.players)
+        self.wrong_shows = bool(params.get("wrong_shows", True))
+        if not self.wrong_shows and spec.without_wrong_shows is None:
+            raise ValueError(f"{spec.title} has no wrong shows to leave out")
         low, high = spec.utility_bounds(self.rules)
         info = pyspiel.GameInfo(
             num_distinct_actions=len(spec.actions),
@@ -116,7 +132,7 @@ class CardtableGame(pyspiel.Game):  # type: ignore[misc]
 
     def new_initial_state(self) -> CardtableState:
         """The game before its first chance step."""
-        context = _Context(self.spec, self.rules, self.layout)
+        context = _Context(self.spec, self.rules, self.layout, self.wrong_shows)
         return CardtableState(self, _Shared(context), self.engine.new_game(self.rules, 0))
 
     def make_py_observer(
@@ -169,12 +185,14 @@ class CardtableState(pyspiel.State):  # type: ignore[misc]
         return seat
 
     def _legal_actions(self, player: int) -> list[int]:
-        engine = self._game.engine
-        if engine.current_player(self.engine_state) != player:
+        game = self._game
+        engine, state = game.engine, self.engine_state
+        if engine.current_player(state) != player:
             return []
-        return sorted(
-            self._game.spec.actions.indices(engine.legal_actions(self.engine_state, player))
-        )
+        legal = engine.legal_actions(state, player)
+        if game.keep is not None:
+            legal = game.keep(state, player, legal)
+        return sorted(game.spec.actions.indices(legal))
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         pending: ChanceNode | None = self._pending.value
@@ -211,6 +229,10 @@ class CardtableState(pyspiel.State):  # type: ignore[misc]
                 self._pending = _Shared(following)
             return
         chosen = game.spec.actions.action(int(action))
+        if game.keep is not None and not game.keep(self.engine_state, seat, [chosen]):
+            raise ValueError(
+                f"{chosen} is a wrong show, which this game (wrong_shows=false) refuses"
+            )
         self.engine_state = engine.apply(self.engine_state, chosen, seat)
         self._settle()
 

@@ -14,7 +14,7 @@ Each game offered to the environments declares its spec in its own module
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -77,6 +77,13 @@ class GameSpec:
     """Whether the environments can reward each finished deal by its points."""
     rollout_cut: RolloutCut | None = None
     """Where a search's rollout may stop early; ``None``: rollouts play to the end."""
+    without_wrong_shows: Callable[[Any, int, Sequence[Any]], Sequence[Any]] | None = None
+    """For a game where a seat may declare a show the rules then find wrong (Indian Rummy): the
+    legal actions ``(state, seat, legal)`` keeps when such shows are left out. The OpenSpiel game
+    then has the parameter ``wrong_shows`` (default true); with ``wrong_shows=false`` its seats
+    are offered only valid shows. A search that tries every action once (OpenSpiel's
+    information-set MCTS) otherwise spends its budget on a dozen certain 80-point penalties a
+    turn and values playing on below dropping. ``None``: the game has no such actions."""
 
     @property
     def engine(self) -> AnyEngine:
