@@ -17,9 +17,10 @@ from cardtable.games.indecision.rules import Rules as IndecisionRules
 from cardtable.games.indian_rummy import actions as ir_act
 from cardtable.games.indian_rummy.engine import ENGINE as IR_ENGINE
 from cardtable.games.indian_rummy.rules import Rules as IrRules
-from cardtable.games.indian_rummy.state import Phase, scenario
+from cardtable.games.indian_rummy.state import Phase
 from cardtable.melds.indian import show_discards
 from cardtable.playouts import playing_actions, random_playouts
+from games.indian_rummy.helpers import show_once_kd_is_down
 
 
 def test_indian_rummy_playout_seat_never_drops_and_offers_exactly_the_valid_shows() -> None:
@@ -51,16 +52,7 @@ def test_indian_rummy_playout_seat_never_drops_and_offers_exactly_the_valid_show
 def test_indian_rummy_playout_seat_may_declare_a_valid_show_but_not_a_wrong_one() -> None:
     # 14 cards holding a show once KD is put down (wild rank 7): declare KD is on offer, no
     # other declaration is, and every discard is.
-    rules = IrRules(players=2)
-    state = scenario(
-        rules,
-        ["5H 6H 7H 9S 10S JS 2C 2D 2S 4H 4D 4C 4S KD", "AS 2H 3C 5D 6D 8C 9C 10C JC QC KC AC 3D"],
-        pile="QH",
-        wild_card="7C",
-        phase=Phase.DISCARD,
-        turn=0,
-        drawn="KD",
-    )
+    state = show_once_kd_is_down(IrRules(players=2))
     legal = IR_ENGINE.legal_actions(state, 0)
     playing = playing_actions(IR_ENGINE)(state, 0, legal)
     assert [a for a in playing if isinstance(a, ir_act.Declare)] == [

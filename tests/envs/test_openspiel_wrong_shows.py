@@ -12,22 +12,13 @@ from cardtable.cards import parse_card
 from cardtable.envs.indian_rummy import ACTIONS
 from cardtable.games.indian_rummy import actions as ir_act
 from cardtable.games.indian_rummy.rules import Rules
-from cardtable.games.indian_rummy.state import Phase, scenario
+from games.indian_rummy.helpers import show_once_kd_is_down
 
 NAME = "python_cardtable_indian_rummy"
 
 
 def _show_once_kd_is_down() -> object:
-    # 14 cards holding a show once KD is put down (wild rank 7); every other put-down is wrong.
-    return scenario(
-        Rules(players=2, deals=1),
-        ["5H 6H 7H 9S 10S JS 2C 2D 2S 4H 4D 4C 4S KD", "AS 2H 3C 5D 6D 8C 9C 10C JC QC KC AC 3D"],
-        pile="QH",
-        wild_card="7C",
-        phase=Phase.DISCARD,
-        turn=0,
-        drawn="KD",
-    )
+    return show_once_kd_is_down(Rules(players=2, deals=1))
 
 
 def _at(game: pyspiel.Game, engine_state: object) -> pyspiel.State:

@@ -9,7 +9,7 @@ from typing import Any
 import engine_moves
 from cardtable.games.indian_rummy import actions as act
 from cardtable.games.indian_rummy.engine import ENGINE
-from cardtable.games.indian_rummy.state import IndianRummyState, Phase
+from cardtable.games.indian_rummy.state import IndianRummyState, Phase, scenario
 from engine_moves import card as card
 from engine_moves import cards as cards
 
@@ -50,3 +50,17 @@ class ScriptBot:
 def all_cards(state: IndianRummyState) -> Iterable[int]:
     """Every card in every place of the state."""
     yield from state.card_places().elements()
+
+
+def show_once_kd_is_down(rules: Any) -> IndianRummyState:
+    """Seat 0 to discard with 14 cards that hold a valid show once KD is put down (wild rank
+    7); putting down any other card would be a wrong show."""
+    return scenario(
+        rules,
+        ["5H 6H 7H 9S 10S JS 2C 2D 2S 4H 4D 4C 4S KD", "AS 2H 3C 5D 6D 8C 9C 10C JC QC KC AC 3D"],
+        pile="QH",
+        wild_card="7C",
+        phase=Phase.DISCARD,
+        turn=0,
+        drawn="KD",
+    )
