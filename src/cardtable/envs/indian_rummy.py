@@ -162,11 +162,7 @@ def without_wrong_shows(
     if not any(type(action) is ir.Declare for action in legal):
         return legal
     valid = valid_shows(state, state.hands[seat])
-    return [
-        action
-        for action in legal
-        if type(action) is not ir.Declare or action.card in valid
-    ]
+    return [action for action in legal if type(action) is not ir.Declare or action.card in valid]
 
 
 RESEARCH: Final = GameSpec(

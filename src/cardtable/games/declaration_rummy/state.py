@@ -32,6 +32,7 @@ from cardtable.cards import (
 from cardtable.errors import RulesError
 from cardtable.games.contract import PublicEvent
 from cardtable.games.declaration_rummy.rules import Rules
+from cardtable.games.replacing import replacer
 
 _OPTIONAL_IDS: Final = {label: card for card, label in SPECIAL_LABELS.items() if card != 52}
 
@@ -226,25 +227,10 @@ class DeclarationRummyState(NamedTuple):
 State = DeclarationRummyState
 """The state type under the name every game package gives it."""
 
-_FIELD_INDEX: Final = {name: index for index, name in enumerate(DeclarationRummyState._fields)}
-_new_state: Final = tuple.__new__
-
-
-def replace_state(state: DeclarationRummyState, **changes: Any) -> DeclarationRummyState:
-    """``state._replace(**changes)`` at half the cost: the engine builds a new state for every
-    action and chance step, and ``_replace`` looks up all 29 fields by name each time. An
-    unknown field name raises ``KeyError``.
-
-    >>> from cardtable.games.declaration_rummy.engine import ENGINE
-    >>> s = ENGINE.new_game(Rules(players=3), seed=1)
-    >>> replace_state(s, turn=2, turns=5) == s._replace(turn=2, turns=5)
-    True
-    """
-    values = list(state)
-    index = _FIELD_INDEX
-    for name, value in changes.items():
-        values[index[name]] = value
-    return _new_state(DeclarationRummyState, values)
+replace_state: Final = replacer(DeclarationRummyState)
+"""``replace_state(state, **changes)``: ``state._replace(**changes)`` at about half the cost
+(the engine builds a new state for every action and chance step; see
+:mod:`cardtable.games.replacing`)."""
 
 
 def seat_left_of(state: DeclarationRummyState, seat: int) -> int:

@@ -15,6 +15,9 @@ from cardtable.games.indecision.state import (
     State,
     Table,
     event,
+    replace_counting,
+    replace_state,
+    replace_table,
 )
 
 
@@ -33,7 +36,7 @@ def begin_counting(state: State, counting: Counting) -> State:
             forfeited=True,
             total=state.table.totals[stopper],
         )
-        counting = counting._replace(results=(forfeit,))
+        counting = replace_counting(counting, results=(forfeit,))
     return _ask_next_declaration(state, state.table, counting)
 
 
@@ -78,20 +81,23 @@ def _count_automatically(state: State, counting: Counting) -> State:
         )
         if first_to_target and totals[seat] >= target:
             winners = (seat,)
-    return _finish_hand(state, counting._replace(results=tuple(results)), tuple(totals), winners)
+    return _finish_hand(
+        state, replace_counting(counting, results=tuple(results)), tuple(totals), winners
+    )
 
 
 def declare(state: State, seat: int, points: int) -> State:
     """``seat`` announces ``points`` (manual declaration); it then confirms or corrects them."""
     counting = state.counting
     assert counting is not None
-    return state._replace(
+    return replace_state(
+        state,
         phase=Phase.CONFIRM,
         to_act=seat,
         drawn=-1,
         drawn_from_pile=False,
         events=(*state.events, event("declare", seat)),
-        counting=counting._replace(pending=points),
+        counting=replace_counting(counting, pending=points),
     )
 
 
@@ -125,9 +131,9 @@ def record_declaration(state: State, seat: int, declared: int, announced: int | 
     totals = _with_total(table.totals, seat, total)
     results = (*counting.results, result)
     events = (*state.events, event("confirm" if announced is None else "correct", seat))
-    recorded = counting._replace(results=results, pending=-1)
-    state = state._replace(
-        to_act=-1, drawn=-1, drawn_from_pile=False, events=events, counting=recorded
+    recorded = replace_counting(counting, results=results, pending=-1)
+    state = replace_state(
+        state, to_act=-1, drawn=-1, drawn_from_pile=False, events=events, counting=recorded
     )
     if rules.win_check == "counting-order" and total >= rules.target_score:
         uncounted = []
@@ -143,15 +149,16 @@ def record_declaration(state: State, seat: int, declared: int, announced: int | 
                     counted=False,
                 )
             )
-        final = recorded._replace(results=results + tuple(uncounted))
+        final = replace_counting(recorded, results=results + tuple(uncounted))
         return _finish_hand(state, final, totals, (seat,))
-    return _ask_next_declaration(state, table._replace(totals=totals), recorded)
+    return _ask_next_declaration(state, replace_table(table, totals=totals), recorded)
 
 
 def _ask_next_declaration(state: State, table: Table, counting: Counting) -> State:
     if len(counting.results) == len(counting.order):
         return _finish_hand(state, counting, table.totals, ())
-    return state._replace(
+    return replace_state(
+        state,
         table=table,
         phase=Phase.DECLARE,
         to_act=counting.order[len(counting.results)],
@@ -223,8 +230,10 @@ def _after_hand(
             reason = "hand-limit"
     else:
         phase, reason, dealer = Phase.DEAL, "", table.starter
-    return state._replace(
-        table=table._replace(
+    return replace_state(
+        state,
+        table=replace_table(
+            table,
             dealer=dealer,
             totals=totals,
             last_hand=summary,

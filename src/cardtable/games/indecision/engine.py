@@ -81,6 +81,8 @@ from cardtable.games.indecision.state import (
     State,
     Table,
     event,
+    replace_state,
+    replace_table,
 )
 from cardtable.games.indecision.view import IndecisionView, determinize, make_view
 
@@ -356,7 +358,8 @@ class IndecisionEngine(GameEngine[State, IndecisionAction, Rules, IndecisionView
         following = seat + 1
         if following == rules.players:
             following = 0
-        after = state._replace(
+        after = replace_state(
+            state,
             phase=Phase.DRAW,
             hands=_with_hand(state.hands, seat, without(state.hands[seat], card)),
             pile=(*state.pile, card),
@@ -387,11 +390,17 @@ class IndecisionEngine(GameEngine[State, IndecisionAction, Rules, IndecisionView
     def _draw_deck(self, state: State, seat: int) -> State:
         deck = state.deck
         if not deck:
-            return state._replace(
-                phase=Phase.RESHUFFLE, to_act=seat, drawn=-1, drawn_from_pile=False, counting=None
+            return replace_state(
+                state,
+                phase=Phase.RESHUFFLE,
+                to_act=seat,
+                drawn=-1,
+                drawn_from_pile=False,
+                counting=None,
             )
         card = deck[-1]
-        return state._replace(
+        return replace_state(
+            state,
             phase=Phase.DISCARD,
             hands=_with_hand(state.hands, seat, (*state.hands[seat], card)),
             deck=deck[:-1],
@@ -405,7 +414,8 @@ class IndecisionEngine(GameEngine[State, IndecisionAction, Rules, IndecisionView
     def _draw_pile(self, state: State, seat: int) -> State:
         pile = state.pile
         card = pile[-1]
-        return state._replace(
+        return replace_state(
+            state,
             phase=Phase.DISCARD,
             hands=_with_hand(state.hands, seat, (*state.hands[seat], card)),
             pile=pile[:-1],
@@ -431,7 +441,8 @@ class IndecisionEngine(GameEngine[State, IndecisionAction, Rules, IndecisionView
         if not table.scorer.value(kept)[1]:
             problems = (*problems, UNUSED_PROBLEM)
         order = tuple((seat + i) % players for i in range(players))
-        stopped = state._replace(
+        stopped = replace_state(
+            state,
             hands=_with_hand(state.hands, seat, kept),
             to_act=-1,
             turns=state.turns + 1,
@@ -473,7 +484,8 @@ class IndecisionEngine(GameEngine[State, IndecisionAction, Rules, IndecisionView
         lowest = min(rank_of(card) for _, card in cut)
         tied = tuple(seat for seat, card in cut if rank_of(card) == lowest)
         dealer = tied[0] if len(tied) == 1 else -1
-        new_table = table._replace(
+        new_table = replace_table(
+            table,
             dealer=dealer,
             hand_number=0,
             cut_rounds=(*table.cut_rounds, cut),
@@ -515,7 +527,9 @@ class IndecisionEngine(GameEngine[State, IndecisionAction, Rules, IndecisionView
             hands[(starter + offset) % players] = tuple(from_top[offset:dealt:players])
         hands[starter] += (from_top[dealt],)
         return State(
-            table=table._replace(hand_number=table.hand_number + 1, winners=(), end_reason=""),
+            table=replace_table(
+                table, hand_number=table.hand_number + 1, winners=(), end_reason=""
+            ),
             phase=Phase.OPENING,
             chance_steps=state.chance_steps + 1,
             hands=tuple(hands),
@@ -536,7 +550,8 @@ class IndecisionEngine(GameEngine[State, IndecisionAction, Rules, IndecisionView
         shuffle_in_place(deck, rng)
         seat = state.to_act
         card = deck.pop()
-        return state._replace(
+        return replace_state(
+            state,
             phase=Phase.DISCARD,
             chance_steps=state.chance_steps + 1,
             hands=_with_hand(state.hands, seat, (*state.hands[seat], card)),
