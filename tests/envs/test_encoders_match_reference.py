@@ -13,11 +13,19 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from tests.reference.observation_encoders import (
-    encode_declaration_rummy,
-    encode_indecision,
-    encode_indian_rummy,
-)
+
+try:
+    from tests.reference.observation_encoders import (
+        encode_declaration_rummy,
+        encode_indecision,
+        encode_indian_rummy,
+    )
+except ImportError:  # tests/ itself is the import root when it is not a package
+    from reference.observation_encoders import (
+        encode_declaration_rummy,
+        encode_indecision,
+        encode_indian_rummy,
+    )
 
 from cardtable.envs import game_spec
 from cardtable.envs.encoding import Layout
