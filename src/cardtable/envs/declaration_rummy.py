@@ -30,7 +30,7 @@ from cardtable.games.declaration_rummy.state import Phase as DeclarationPhase
 from cardtable.games.declaration_rummy.view import DeclarationRummyView
 
 from .actions import ActionIndex
-from .encoding import Layout, Vector, as_vector, rel
+from .encoding import Layout, Vector, as_vector, rel, write_counts
 from .spec import GameSpec
 
 MAX_TAKE: Final = 64
@@ -96,8 +96,7 @@ def encode_declaration_rummy(view: DeclarationRummyView, layout: Layout) -> Vect
         out[drawn + card] += 1.0
     if (one := view.discard_top) is not None and 0 <= one < c:
         out[discard_top + one] = 1.0
-    for card in view.discard_pile or ():
-        out[discard_pile + card] += 1.0
+    write_counts(out, discard_pile, view.discard_pile or (), c)
     # The view's public history since the deal: per seat, sets of cards (its no-counting form),
     # read from the view's bitmasks bit by bit.
     for block, masks in ((discarded, view.discard_masks), (known, view.held_masks)):

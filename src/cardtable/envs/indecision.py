@@ -24,7 +24,7 @@ from cardtable.games.indecision.state import Phase as IndecisionPhase
 from cardtable.games.indecision.view import IndecisionView
 
 from .actions import ActionIndex
-from .encoding import Layout, Vector, as_vector, rel, write_history
+from .encoding import Layout, Vector, as_vector, rel, write_counts, write_history
 from .spec import GameSpec
 
 ACTIONS: Final = ActionIndex(
@@ -65,8 +65,7 @@ def encode_indecision(view: IndecisionView, layout: Layout) -> Vector:
     if (one := view.drawn) is not None and 0 <= one < c:
         out[drawn + one] = 1.0
     cards = view.pile
-    for card in cards:
-        out[pile + card] += 1.0
+    write_counts(out, pile, cards, c)
     if cards and 0 <= (card := cards[-1]) < c:
         out[pile_top + card] = 1.0
     if (one := view.stop_card) is not None and 0 <= one < c:
