@@ -92,7 +92,12 @@ def play_hand_by_hand(page: Page, max_moves: int = 300) -> dict[str, int]:
 
 @pytest.mark.parametrize(
     ("game", "setup"),
-    [("declaration-rummy", {"cards_dealt": 3}), ("indian-rummy", {"preset": "single-deal"})],
+    [
+        # Easy computer players: a random one drops or declares before our first draw in about
+        # two games of five with three cards dealt, an easy one in under one in a hundred.
+        ("declaration-rummy", {"cards_dealt": 3, "level": "easy"}),
+        ("indian-rummy", {"preset": "single-deal"}),
+    ],
 )
 def test_a_whole_game_is_played_by_clicking_the_stock_and_dragging_cards_to_the_pile(
     server: LiveServer, open_page: Callable[..., BrowserPage], game: str, setup: dict[str, Any]
