@@ -1,26 +1,33 @@
 """Every write of a people's table's room carries the owner's lease token: the database refuses
 one carrying an old token (SQLite and PostgreSQL), and a server whose lease passed to another
 process has its room change refused, keeps nothing of it, drops the table and sends its page
-to connect again."""
+to connect again. A move is stored with the room after it (turn timer, time banks) in one
+transaction: both land or neither (SQLite and PostgreSQL), so a server that stops right after
+a move leaves the next one the clock of the turn that move started, not a fresh turn."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from sqlalchemy.exc import SQLAlchemyError
 from starlette.websockets import WebSocketDisconnect
 
 from cardtable import storage
 from cardtable.server.context import context_of
+from cardtable.server.identity import COOKIE_NAME
 from cardtable.server.settings import Settings
 from cardtable.storage import Database, FencedOutError, shared
 from cardtable.storage.shared import StoredRoom
 
-from .conftest import receive, run_async
-from .online import shared_table, until
+from .conftest import cookie_of, owner_of, receive, run_async
+from .online import friend, is_state, join, shared_table, until
 from .test_cluster_fencing import _forget, a_table, steal, stored_fence
+from .test_online_tables import _play_until
 
 ROOM = {"phase": "waiting", "members": [1]}
 
@@ -97,3 +104,104 @@ def test_a_stale_owners_room_change_is_refused_and_the_table_dropped(
     db.close()
     assert stored_fence(postgres_url, table_id) == token
     run_async(_forget(redis_url, table_id))
+
+
+def moves_carry_their_room(url: str) -> None:
+    db = Database(url)
+    table_id = a_table(db)
+    assert storage.claim_table(db, table_id, 3) is None
+    shared.create_room(db, StoredRoom(table_id, f"tok-{table_id}", False, "playing", ROOM), fence=3)
+    first = {**ROOM, "turn": [1, 1, 100.0]}
+    storage.append_action(db, table_id, 0, 0, "draw stock", fence=3, room=("playing", first))
+
+    def stored() -> tuple[tuple[tuple[int, str], ...], str, dict[str, Any]]:
+        table, room = storage.load_table(db, table_id), shared.load_room(db, table_id)
+        assert table is not None and room is not None
+        return table.actions, room.phase, room.room
+
+    assert stored() == (((0, "draw stock"),), "playing", first)
+    # A room the database cannot store takes its move with it: one transaction.
+    with pytest.raises((SQLAlchemyError, TypeError)):  # as each driver reports it
+        storage.append_action(
+            db, table_id, 1, 0, "discard 5h", fence=3, room=("playing", {"bad": object()})
+        )
+    assert stored() == (((0, "draw stock"),), "playing", first)
+    # Another process takes the table over: the old owner's move stores no room either.
+    assert storage.claim_table(db, table_id, 4) is None
+    with pytest.raises(FencedOutError):
+        storage.append_action(db, table_id, 1, 0, "discard 5h", fence=3, room=("finished", ROOM))
+    assert stored() == (((0, "draw stock"),), "playing", first)
+    second = {**ROOM, "turn": [0, 2, 101.0]}
+    storage.append_action(db, table_id, 1, 1, "discard 5h", fence=4, room=("playing", second))
+    assert stored() == (((0, "draw stock"), (1, "discard 5h")), "playing", second)
+    db.close()
+
+
+def test_sqlite_stores_a_move_and_its_room_together(tmp_path: Path) -> None:
+    moves_carry_their_room(storage.sqlite_url(tmp_path))
+
+
+def test_postgresql_stores_a_move_and_its_room_together(postgres_url: str) -> None:
+    moves_carry_their_room(postgres_url)
+
+
+TURN_SECONDS = 30
+
+
+def test_a_server_stopping_right_after_a_move_leaves_the_next_one_the_turn_it_started(
+    make_client: Callable[..., TestClient], db_url: str
+) -> None:
+    client = make_client()
+    seats = [{"kind": "human"}, {"kind": "human"}, {"kind": "bot", "level": "easy"}]
+    table = shared_table(
+        client,
+        "indian-rummy",
+        seats,
+        rules={"deals": 1},
+        turn_seconds=TURN_SECONDS,
+        bank_seconds=0,
+        grace_seconds=600,
+    )
+    table_id = table["table_id"]
+    join(friend(client, "Bob"), table["invite"]["token"], "Bob")
+    owner = owner_of(client, table_id)
+
+    async def stopped(table_id: str, phase: str, room: dict[str, Any]) -> None:
+        """The process stops right after storing a move: no later write of the room lands."""
+
+    url = f"/ws/tables/{table_id}"
+    with client.websocket_connect(url) as ws:
+        receive(ws)
+        ws.send_json({"type": "start"})
+        start = until(ws, is_state)
+        assert start["seat"] == 0 and start["to_move"] == 0, start  # Ann plays first
+        owner.store.save_room = stopped  # type: ignore[method-assign]
+        # Ann draws and discards; the computer player moves; Bob's turn starts.
+        bob_turn = _play_until(
+            ws, lambda m: is_state(m) and m["to_move"] == 1 and m["version"] > 0, first=start
+        )
+        moved_at = time.time()
+        assert owner.room is not None and owner.room.turn is not None
+        memory = owner.room.to_json()
+    assert memory["turn"][:2] == [1, bob_turn["version"]]
+    kept = shared.load_room(Database(db_url), table_id)
+    assert kept is not None and kept.phase == "playing"
+    assert kept.room["turn"][:2] == memory["turn"][:2]
+    assert abs(kept.room["turn"][2] - memory["turn"][2]) < 0.5
+    assert {k: v for k, v in kept.room.items() if k != "turn"} == {
+        k: v for k, v in memory.items() if k != "turn"
+    }
+    time.sleep(1.5)
+    # Another server loads the table: Bob's turn goes on from when the move started it.
+    token = cookie_of(client)
+    client.__exit__(None, None, None)
+    fresh = make_client(profile=False)
+    fresh.cookies.set(COOKIE_NAME, token)
+    with fresh.websocket_connect(url) as ws:
+        message = until(ws, lambda m: isinstance(m.get("room"), dict) and m["room"]["turn"])
+        looked = time.time()
+    turn = message["room"]["turn"]
+    assert turn["seat"] == 1, turn
+    full = TURN_SECONDS * 1000
+    assert turn["remaining_ms"] <= full - 1500, turn
+    assert turn["remaining_ms"] >= full - (looked - moved_at) * 1000 - 1000, turn

@@ -327,9 +327,50 @@ async def _grace(owner: TableOwner, seat: int, since: float, wait: float) -> Non
 # --- moves and the turn timer -------------------------------------------------------------------
 
 
-def moved(owner: TableOwner, seat: int, auto: str | None) -> None:
-    """Count a move a computer player made for a person (the lock is held)."""
+def room_after_move(
+    owner: TableOwner, after: Any, seat: int, auto: str | None, client_id: str | None, now: float
+) -> tuple[str, dict[str, Any]]:
+    """The room's phase and document as they will be once the move leading to ``after`` is
+    applied at ``now`` on the table's clock (the lock is held; the room itself is left as it
+    is). Stored by the move's own write: a process taking the table over after it finds the
+    turn timer and time banks that go with the log, whenever the owner stopped."""
+    room = Room.from_json(room_of(owner).to_json())
+    _count_move(room, seat, auto)
+    if client_id is not None:
+        room.remember(seat, client_id)
+    over = _over(owner, after)
+    _turn_after(owner, room, after, owner.version + 1, over, now)
+    if over and room.phase == PLAYING:
+        room.phase = FINISHED
+    return room.phase, room.to_json()
+
+
+def move_applied(owner: TableOwner, seat: int, auto: str | None, now: float) -> None:
+    """After a stored move, the table's state now the new one (the lock is held): the room
+    changes as :func:`room_after_move` said it would, and the turn timer follows."""
     room = room_of(owner)
+    _count_move(room, seat, auto)
+    current = owner.presence.turn
+    over = _over(owner, owner.state)
+    turn = _turn_after(owner, room, owner.state, owner.version, over, now)
+    if over and room.phase == PLAYING:
+        room.phase = FINISHED
+    _run_turn(owner, current, turn)
+
+
+def _over(owner: TableOwner, state: Any) -> bool:
+    """Whether the table is over once at ``state`` (as the owner will mark it just after)."""
+    from cardtable.games.contract import TERMINAL
+
+    return (
+        owner.status != PLAYING
+        or owner.engine.current_player(state) == TERMINAL
+        or owner.engine.result(state) is not None
+    )
+
+
+def _count_move(room: Room, seat: int, auto: str | None) -> None:
+    """Count a move a computer player made for a person."""
     if auto is None:
         return
     room.assisted.add(seat)
@@ -337,51 +378,55 @@ def moved(owner: TableOwner, seat: int, auto: str | None) -> None:
         room.away_moves[seat] = room.away_moves.get(seat, 0) + 1
 
 
-async def after_move(owner: TableOwner) -> None:
-    """After a stored move (the lock is held): the turn timer follows, and a finished game
-    ends the room's play."""
-    room = room_of(owner)
-    before = room.turn
-    track_turn(owner)
-    if owner.finished and room.phase == PLAYING:
-        room.phase = FINISHED
-        await save_room(owner)
-    elif (owner.last_auto is not None and owner.last_auto[0] == owner.version) or (
-        room.turn != before
-    ):
-        # A new turn's timer (and the bank the last one used) must survive a takeover.
-        await save_room(owner)
-
-
 def track_turn(owner: TableOwner) -> None:
     """Start, keep or stop the turn timer after a change (the lock is held)."""
-    room = room_of(owner)
-    turn_seconds = room.settings.turn_seconds
     current = owner.presence.turn
-    now = owner.clock()
-    if turn_seconds is None or room.phase != PLAYING or owner.finished:
+    turn = _turn_after(
+        owner, room_of(owner), owner.state, owner.version, owner.finished, owner.clock()
+    )
+    _run_turn(owner, current, turn)
+
+
+def _turn_after(
+    owner: TableOwner, room: Room, state: Any, version: int, over: bool, now: float
+) -> tuple[int, float, int] | None:
+    """The turn the timer runs for once the table is at ``state`` (move ``version``) at
+    ``now``: the running one when the same person is still to move, else a new one, or none.
+    Only ``room`` changes (an ended turn's overtime taken from the bank, the turn as stored);
+    no task is started or stopped."""
+    current = owner.presence.turn
+    if room.settings.turn_seconds is None or room.phase != PLAYING or over:
         if current is not None:
-            _settle(owner, current, now)
-        owner.presence.turn = None
+            _settle(owner, room, current, now)
         room.turn = None
-        _cancel(owner, "turn")
-        return
-    to_move = owner.engine.current_player(owner.state)
+        return None
+    to_move = owner.engine.current_player(state)
     timed = _timed(owner, to_move)
     if current is not None and current[0] == to_move and timed:
-        return  # the same person's turn goes on (a draw, then a discard)
+        return current  # the same person's turn goes on (a draw, then a discard)
     if current is not None:
-        _settle(owner, current, now)
-    _cancel(owner, "turn")
+        _settle(owner, room, current, now)
     if not timed:
-        owner.presence.turn = None
         room.turn = None
-        return
-    turn = (to_move, now, owner.version)
-    owner.presence.turn = turn
-    room.turn = (to_move, owner.version, wall_time(owner, now))
+        return None
+    room.turn = (to_move, version, wall_time(owner, now))
     room.banks_ms.setdefault(to_move, round(seconds(owner, room.settings.bank_seconds) * 1000))
-    wait = seconds(owner, turn_seconds) + room.banks_ms[to_move] / 1000
+    return (to_move, now, version)
+
+
+def _run_turn(
+    owner: TableOwner, current: tuple[int, float, int] | None, turn: tuple[int, float, int] | None
+) -> None:
+    """Run the timer of ``turn`` (replacing the one of ``current``, unless it goes on)."""
+    if turn is not None and turn is current:
+        return
+    owner.presence.turn = turn
+    _cancel(owner, "turn")
+    if turn is None:
+        return
+    room = room_of(owner)
+    assert room.settings.turn_seconds is not None
+    wait = seconds(owner, room.settings.turn_seconds) + room.banks_ms[turn[0]] / 1000
     _spawn(owner, "turn", _time_out(owner, turn, wait))
 
 
@@ -391,9 +436,8 @@ def _timed(owner: TableOwner, seat: int) -> bool:
     return seat >= 0 and not owner.bot_seat(seat) and room.person_at(seat) is not None
 
 
-def _settle(owner: TableOwner, turn: tuple[int, float, int], now: float) -> None:
+def _settle(owner: TableOwner, room: Room, turn: tuple[int, float, int], now: float) -> None:
     """A turn ended: take the time beyond the turn's own from the person's bank."""
-    room = room_of(owner)
     assert room.settings.turn_seconds is not None
     seat, started, _version = turn
     over = (now - started) - seconds(owner, room.settings.turn_seconds)

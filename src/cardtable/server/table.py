@@ -421,8 +421,9 @@ class TableOwner:
         client_id: str | None = None,
     ) -> None:
         """Store and publish a move already checked by the engine (the lock is held), with
-        the client id it was sent with stored beside it (whichever process loads the table
-        next knows it was applied).
+        the client id it was sent with and, at a people's table, the room after it (turn timer,
+        time banks) stored in the same write (whichever process loads the table next knows the
+        move was applied and goes on with the clock that followed it).
 
         Once the move is stored it is the table's state, whatever happens next: a failure
         while describing or recording the finished deal is logged and the players still get
@@ -435,9 +436,17 @@ class TableOwner:
         except Exception:  # a listing's detail must never cost a move: keep the last summary
             logger.exception("table %s: no summary after move %d", self.table_id, self.version)
             summary = None
+        now = self.clock()
+        room: tuple[str, dict[str, Any]] | None = None
+        if self.room is not None:
+            from cardtable.server.presence import room_after_move
+
+            # The room (turn timer, banks) after the move is stored with the move itself, so
+            # whoever loads the table next finds the clock that goes with the log.
+            room = room_after_move(self, after, seat, auto, client_id, now)
         try:
             await self.store.append(
-                self.table_id, self.version, seat, notation, summary, client_id=client_id
+                self.table_id, self.version, seat, notation, summary, client_id=client_id, room=room
             )
         except StorageError as exc:
             raise ProtocolError("unavailable", str(exc)) from None
@@ -448,9 +457,9 @@ class TableOwner:
         self.log.append((seat, notation))
         self.last_auto = None if auto is None else (self.version, auto)
         if self.room is not None:
-            from cardtable.server.presence import moved
+            from cardtable.server.presence import move_applied
 
-            moved(self, seat, auto)
+            move_applied(self, seat, auto, now)
         try:
             outcomes = finished_between(self.game, self.engine, before, after)
             self.last_outcomes = (self.version, tuple(outcomes))
@@ -465,10 +474,6 @@ class TableOwner:
             except Exception:  # the analysis is extra: it never costs the players their summary
                 logger.exception("table %s: the finished deal's listeners failed", self.table_id)
         await self._finish_if_over()
-        if self.room is not None:
-            from cardtable.server.presence import after_move
-
-            await after_move(self)
         await self.broadcast()
 
     async def settle_after_load(self) -> None:

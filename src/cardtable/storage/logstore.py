@@ -54,9 +54,11 @@ class LogStore(Protocol):
         summary: TableSummary | None,
         *,
         client_id: str | None = None,
+        room: tuple[str, dict[str, Any]] | None = None,
     ) -> None:
-        """Store move number ``index``, the table's summary after it (if any) and the client
-        id it was sent with (if any)."""
+        """Store move number ``index``, the table's summary after it (if any), the client id
+        it was sent with (if any) and a people's table's room phase and document after it (if
+        any), all or nothing."""
 
     async def set_summary(self, table_id: str, summary: TableSummary) -> None:
         """Store the summary of a table stored before summaries were kept."""
@@ -171,11 +173,13 @@ class DatabaseLogStore:
         *,
         fence: int | None = None,
         client_id: str | None = None,
+        room: tuple[str, dict[str, Any]] | None = None,
     ) -> None:
-        """Store move number ``index``, the table's summary after it (if any) and its client
-        id (if any); with ``fence``, only while the table is claimed with that lease token."""
+        """Store move number ``index``, the table's summary after it (if any), its client id
+        (if any) and the room after it (if any) in one transaction; with ``fence``, only while
+        the table is claimed with that lease token."""
         await self._write(
-            functools.partial(tables.append_action, fence=fence, client_id=client_id),
+            functools.partial(tables.append_action, fence=fence, client_id=client_id, room=room),
             self.db,
             table_id,
             index,

@@ -4,7 +4,9 @@ listings read from each table's stored summary.
 A table's moves are inserted one row at a time (the primary key ``(table_id, index)`` refuses a
 second move with the same index), so a server that stops between two moves loses nothing that a
 player saw. The same transaction writes the table's summary (move count, deal number, scores,
-seat to move), so a listing is one indexed query per page whatever the number of tables.
+seat to move), so a listing is one indexed query per page whatever the number of tables, and
+at a people's table the room after the move (its turn timer and time banks), so the clock a
+process finds when it loads the table always goes with the log.
 
 In a cluster, the process that owns a table first claims it with its lease's fencing token
 (:func:`claim_table`), and every move it stores carries that token: the update of the table's
@@ -167,11 +169,13 @@ def append_action(
     *,
     fence: int | None = None,
     client_id: str | None = None,
+    room: tuple[str, dict[str, Any]] | None = None,
 ) -> None:
     """Append move number ``index`` (0-based) to a table's log, with the table's summary after
-    it when given, and the client id the move was sent with. With ``fence``, only while the
-    table is claimed with that token (:class:`FencedOutError` otherwise, storing nothing, as
-    when another process stored a move with this number first; without, that is an
+    it when given, the client id the move was sent with, and a people's table's room phase and
+    document after it (``room``), all in one transaction. With ``fence``, only while the table
+    is claimed with that token (:class:`FencedOutError` otherwise, storing nothing, as when
+    another process stored a move with this number first; without, that is an
     ``IntegrityError``)."""
     # Plain statements rather than ORM objects: this runs after every move of every table.
     values: dict[str, Any] = {"updated_at": utc_now(), "moves": index + 1}
@@ -198,6 +202,15 @@ def append_action(
                     client_id=client_id,
                 )
             )
+            if room is not None:
+                # The turn timer that follows the move lands with it or not at all: a process
+                # that stops right after the move leaves no clock behind from before it.
+                phase, document = room
+                session.execute(
+                    update(SharedTableRow)
+                    .where(SharedTableRow.table_id == table_id)
+                    .values(phase=phase, room=document, updated_at=values["updated_at"])
+                )
     except IntegrityError as exc:  # the log's primary key: this move number is taken
         if fence is None:
             raise

@@ -200,12 +200,21 @@ class LeasedLogStore:
         summary: TableSummary | None,
         *,
         client_id: str | None = None,
+        room: tuple[str, dict[str, Any]] | None = None,
     ) -> None:
-        """Store a move (with its client id), only while this process still owns the table."""
+        """Store a move (with its client id and the room after it), only while this process
+        still owns the table."""
         await self._fenced(
             table_id,
             lambda token: self.inner.append(
-                table_id, index, seat, notation, summary, fence=token, client_id=client_id
+                table_id,
+                index,
+                seat,
+                notation,
+                summary,
+                fence=token,
+                client_id=client_id,
+                room=room,
             ),
         )
 
