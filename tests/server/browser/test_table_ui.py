@@ -13,7 +13,9 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, expect
 
-from .harness import PHONE, BrowserPage, LiveServer
+from cardtable.server.settings import Settings
+
+from .harness import PHONE, BrowserPage, LiveServer, Servers
 from .tablekit import (
     answer_panel,
     hand_at,
@@ -224,6 +226,81 @@ def test_sorting_by_rank_and_by_suit_and_keyboard_reordering(
     page.locator(".hand .hand-card").first.focus()
     page.keyboard.press("Shift+ArrowRight")
     assert hand_labels(page) == [before[1], before[0], *before[2:]]
+
+
+SPECIALS = ["PJ", "W", "C1", "C2", "C3", "C4", "C7", "C12", "NM0", "NM2", "CD0"]
+
+
+def rank_order(label: str) -> tuple[int, int]:
+    """Where "Sort by rank" puts a card: by rank (ace low), then suit; special cards last."""
+    if label in SPECIALS:
+        return 100, SPECIALS.index(label)
+    return RANKS.index(label[:-1]) * 4 + "SHDC".index(label[-1]), 0
+
+
+SORT_HOLDS_SEED = 5
+"""A deal the Easy computer player does not end before our third draw, whichever cards we
+discard (with a random deal it does so about once in sixty)."""
+
+
+def draw_from_stock(page: Page) -> list[str]:
+    """Draw a card from the stock on our turn; return the hand the page then shows."""
+    wait_my_turn(page)
+    assert table_state(page).phase == "draw"
+    # The page may move on at once (computer players): read the hand of the draw's own version.
+    record_hands(page)
+    version = table_state(page).version
+    page.click("[data-zone=stock] button.zone-button")
+    wait_version_after(page, version)
+    return hand_at(page, version + 1)
+
+
+def discard_one(page: Page) -> None:
+    """Discard a card (the first one the rules allow) and wait for the move to land."""
+    version = table_state(page).version
+    assert lift_playable_card(page) is not None
+    tap_lifted(page)
+    wait_version_after(page, version)
+
+
+def test_a_chosen_sort_holds_for_cards_drawn_later_and_a_hand_arranged_by_hand_is_kept(
+    servers: Servers, open_page: Callable[..., BrowserPage]
+) -> None:
+    server = servers.start(Settings(rate_limits=False, test_seed=SORT_HOLDS_SEED))
+    page = open_page().page
+    start_game(page, server.url, "indian-rummy", preset="single-deal", level="easy")
+    wait_my_turn(page)
+    settle(page)
+    page.locator(".hand-tools .btn", has_text="Sort by rank").click()
+    assert hand_labels(page) == sorted(hand_labels(page), key=rank_order)
+    # The drawn card takes its place in the chosen sort instead of going to the end.
+    drawn = draw_from_stock(page)
+    assert len(drawn) == 14
+    assert drawn == sorted(drawn, key=rank_order)
+    discard_one(page)
+    # The sort is kept with the table's order: it still holds after the page is opened again.
+    page.reload()
+    page.wait_for_selector(".table[data-version]")
+    drawn = draw_from_stock(page)
+    assert drawn == sorted(drawn, key=rank_order)
+    discard_one(page)
+    # Arranged by hand (the first card dragged one place right, out of the sorted order), the
+    # hand keeps the player's order and the next card drawn goes at the end.
+    wait_my_turn(page)
+    settle(page)
+    before = hand_labels(page)
+    first = page.locator(".hand .hand-card").first.bounding_box()
+    second = page.locator(".hand .hand-card").nth(1).bounding_box()
+    assert first is not None and second is not None
+    page.mouse.move(first["x"] + 10, first["y"] + 20)
+    page.mouse.down()
+    page.mouse.move(second["x"] + 10, first["y"] + 20, steps=5)
+    page.mouse.up()
+    arranged = hand_labels(page)
+    assert arranged == [before[1], before[0], *before[2:]]
+    assert arranged != sorted(arranged, key=rank_order)
+    drawn = draw_from_stock(page)
+    assert drawn[:-1] == arranged
 
 
 def test_grouping_puts_runs_and_sets_first(

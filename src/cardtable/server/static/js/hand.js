@@ -1,6 +1,10 @@
 // The player's hand: client-side card order (kept per table in the browser), lifting a card,
 // tap-again to play it, press-and-hold or drag to move it, arrow-key focus, sorting and
 // grouping. The server never sees the order; it only receives actions.
+//
+// A sort the player chose holds for the cards that arrive later (a draw, the next deal): they
+// take their place in it. Once the player arranges the hand themselves (dragging, moving a card
+// with the keyboard, grouping melds), their order is kept and new cards go at the end.
 
 import { cardElement, cardName, label, parse, rankKey, suitKey } from "./cards.js";
 import { h } from "./dom.js";
@@ -9,6 +13,7 @@ const HOLD_MS = 350;
 const DRAG_THRESHOLD_PX = 6;
 // The least width of a card left uncovered by the next one: a finger's touch target.
 const MIN_EXPOSED_PX = 32;
+const SORT_KEYS = { suit: suitKey, rank: rankKey };
 
 let uidCounter = 0;
 
@@ -113,6 +118,9 @@ export class Hand {
     this.onLift = onLift;
     this.describe = describe;
     this.entries = [];
+    // The sort chosen with the sort buttons ("suit" or "rank"), or null while the order is the
+    // deal's or the player's own.
+    this.sortKind = null;
     this.liftedUid = null;
     this.focusUid = null;
     this.enabled = true;
@@ -127,9 +135,12 @@ export class Hand {
   restore() {
     try {
       const saved = JSON.parse(localStorage.getItem(this.storageKey) || "null");
-      if (Array.isArray(saved)) {
-        this.entries = saved.map((e) => ({ card: e.card, group: e.group ?? null, uid: (uidCounter += 1), fresh: false }));
+      // Saved as {cards, sort}; a bare list of cards is an order saved before sorts were kept.
+      const cards = Array.isArray(saved) ? saved : saved?.cards;
+      if (Array.isArray(cards)) {
+        this.entries = cards.map((e) => ({ card: e.card, group: e.group ?? null, uid: (uidCounter += 1), fresh: false }));
       }
+      this.sortKind = SORT_KEYS[saved?.sort] ? saved.sort : null;
     } catch {
       this.entries = [];
     }
@@ -139,7 +150,7 @@ export class Hand {
     try {
       localStorage.setItem(
         this.storageKey,
-        JSON.stringify(this.entries.map((e) => ({ card: e.card, group: e.group }))),
+        JSON.stringify({ cards: this.entries.map((e) => ({ card: e.card, group: e.group })), sort: this.sortKind }),
       );
     } catch {
       // Storage full or disabled: the order simply is not kept across reloads.
@@ -157,7 +168,8 @@ export class Hand {
 
   /** Take the server's hand (a multiset of labels) and keep the player's order for it. A new
    * deal (`newDeal`) starts afresh: sorted, nothing lifted, grouped or marked new; `quiet`
-   * marks nothing new (the first state after opening the page). */
+   * marks nothing new (the first state after opening the page). New cards go where the chosen
+   * sort puts them, else at the end; a fresh hand is sorted by the chosen sort, else by suit. */
   sync(cards, { sortNew = false, newDeal = false, quiet = false } = {}) {
     if (newDeal) this.entries = [];
     const wanted = new Map();
@@ -181,8 +193,12 @@ export class Hand {
     const firstDeal = kept.length === 0;
     // A fresh hand (a new deal): the table animates it being dealt.
     this.dealt = firstDeal && added.length > 1;
-    if (firstDeal || sortNew) added.sort((a, b) => suitKey(a.card) - suitKey(b.card));
+    const key = SORT_KEYS[this.sortKind] ?? suitKey;
+    if (firstDeal || sortNew) added.sort((a, b) => key(a.card) - key(b.card));
     this.entries = [...kept, ...added];
+    // The kept cards are still in the chosen sort (arranging by hand forgets it): a stable sort
+    // slots each new card in after its equals and moves no kept card.
+    if (this.sortKind) this.entries.sort((a, b) => key(a.card) - key(b.card));
     if (!this.entries.some((e) => e.uid === this.liftedUid)) this.liftedUid = null;
     if (!this.entries.some((e) => e.uid === this.focusUid)) {
       this.focusUid = added[0]?.uid ?? this.entries[0]?.uid ?? null;
@@ -191,7 +207,8 @@ export class Hand {
   }
 
   sortBy(kind) {
-    const key = kind === "rank" ? rankKey : suitKey;
+    this.sortKind = kind === "rank" ? "rank" : "suit";
+    const key = SORT_KEYS[this.sortKind];
     this.entries.sort((a, b) => key(a.card) - key(b.card));
     for (const e of this.entries) e.group = null;
     this.save();
@@ -216,6 +233,7 @@ export class Hand {
       : [];
     for (const e of [...leftovers, ...pool]) next.push({ ...e, group: null });
     this.entries = next;
+    this.sortKind = null;
     this.save();
     this.render();
   }
@@ -358,6 +376,7 @@ export class Hand {
     const [entry] = this.entries.splice(index, 1);
     entry.group = this.entries[Math.min(target, this.entries.length - 1)]?.group ?? null;
     this.entries.splice(target, 0, entry);
+    this.sortKind = null;
     this.save();
     this.render();
     this.focusCurrent();
@@ -484,6 +503,8 @@ export class Hand {
       if (target !== index && index >= 0) {
         const [entry] = this.entries.splice(index, 1);
         this.entries.splice(target, 0, entry);
+        // The player's own order from now on (a state landing mid-drag must not re-sort it).
+        this.sortKind = null;
         const others = children.filter((c) => c !== el);
         this.element.insertBefore(el, others[target] || null);
       }
