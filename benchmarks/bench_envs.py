@@ -381,7 +381,8 @@ def seen_views(game: str, count: int, seed: int) -> list[tuple[Any, Any]]:
 def _observation_cost(
     game: str, reference: Callable[[Any, Any], Any], runs: int, count: int
 ) -> dict[str, float]:
-    """Median microseconds per observation: the engine's view, the encoder, the reference."""
+    """Median microseconds per observation: the engine's view, the encoder, the game's
+    ``observe`` (the two at once, from the state), the reference encoder."""
     spec = game_spec(game)
     engine, layout = spec.engine, spec.layout_for(2)
     seen = seen_views(game, count, 7)
@@ -398,7 +399,12 @@ def _observation_cost(
 
         return run
 
-    parts = {"view": all_views, "encoder": encode_with(spec.encoder)}
+    def observe_all() -> None:
+        observe = spec.observe
+        for state, seat in seen:
+            observe(state, seat, layout)
+
+    parts = {"view": all_views, "encoder": encode_with(spec.encoder), "observe": observe_all}
     parts["reference"] = encode_with(reference)
     times: dict[str, list[float]] = {name: [] for name in parts}
     for _ in range(runs):
@@ -423,8 +429,9 @@ def observation_costs(runs: int, count: int = 4000) -> None:
         cost = _observation_cost(game, first, runs, count)
         print(
             f"  {game:<18} view {cost['view']:6.2f}  encoder {cost['encoder']:6.2f}  "
-            f"reference encoder {cost['reference']:6.2f} us  "
-            f"(encoder {cost['reference'] / cost['encoder']:4.2f}x faster)"
+            f"observe {cost['observe']:6.2f}  reference encoder {cost['reference']:6.2f} us  "
+            f"(encoder {cost['reference'] / cost['encoder']:4.2f}x faster; observe "
+            f"{(cost['view'] + cost['encoder']) / cost['observe']:4.2f}x view + encoder)"
         )
 
 

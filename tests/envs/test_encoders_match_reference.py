@@ -1,7 +1,8 @@
 """Each game's observation encoder gives exactly the vectors of the reference encoders (the
 first, plain ones, kept in ``tests/reference/observation_encoders.py``): the same shape, dtype
 and bytes for every seat's view at every position of random games, for every player count
-(2-4; Declaration Rummy up to 10) and every preset an environment can play."""
+(2-4; Declaration Rummy up to 10) and every preset an environment can play. So does the game's
+``observe``, which reads the same from the state without building the view."""
 
 from __future__ import annotations
 
@@ -84,7 +85,9 @@ def test_encoder_equals_the_reference_on_every_view_of_random_games(
         for observer in range(players):
             view = engine.view(state, observer)
             where = f"{game} {preset} {players} seats, seed {seed}, decision {decisions}"
-            _assert_same(spec.encoder(view, layout), reference(view, layout), where)
+            want = reference(view, layout)
+            _assert_same(spec.encoder(view, layout), want, where)
+            _assert_same(spec.observe(state, observer, layout), want, f"{where}, from the state")
         if seat == TERMINAL or decisions == DECISIONS:
             break
         options = choices(state, seat, engine.legal_actions(state, seat))
@@ -129,4 +132,6 @@ def test_history_is_the_same_whatever_order_positions_are_encoded_in(
     for number, (state, seat) in enumerate(asked):
         view = engine.view(state, seat)
         where = f"{game} seed {seed}, position {number} of a shuffled order"
-        _assert_same(spec.encoder(view, layout), reference(view, layout), where)
+        want = reference(view, layout)
+        _assert_same(spec.encoder(view, layout), want, where)
+        _assert_same(spec.observe(state, seat, layout), want, f"{where}, from the state")

@@ -15,13 +15,16 @@ last entry for "none"), ``had_turn`` (n), ``hand_sizes`` (n, / 6), ``totals`` (n
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Final
 
 from cardtable.errors import RulesError
+from cardtable.games.contract import PublicEvent
 from cardtable.games.indecision import actions as ind
 from cardtable.games.indecision.rules import Rules
 from cardtable.games.indecision.state import Phase as IndecisionPhase
-from cardtable.games.indecision.view import IndecisionView
+from cardtable.games.indecision.state import State
+from cardtable.games.indecision.view import NOBODY_ACTS, IndecisionView
 
 from .actions import ActionIndex
 from .encoding import Layout, Vector, as_vector, rel, write_counts, write_history
@@ -54,37 +57,82 @@ def indecision_layout(players: int) -> Layout:
 
 def encode_indecision(view: IndecisionView, layout: Layout) -> Vector:
     """The Indecision vector of ``view`` (see the module docstring)."""
+    turned = sum(1 << seat for seat, had in enumerate(view.had_turn) if had)
+    return _encode(
+        layout, view.rules, view.seat, view.hand, view.drawn, view.pile, view.stop_card,
+        view.events, view.phase, view.to_act, view.dealer, view.starter, view.stopper,
+        turned, view.hand_sizes, view.totals, view.deck_size,
+    )  # fmt: skip
+
+
+def observe_indecision(state: State, seat: int, layout: Layout) -> Vector:
+    """``encode_indecision(make_view(state, seat), layout)`` without building the view: the
+    environments' step path. It reads what that view shows ``seat`` and nothing else: its own
+    hand, a drawn card only when the seat drew it or it came from the pile, its own face-down
+    stop card, the other hands' sizes."""
+    table, counting = state.table, state.counting
+    mover = state.to_act
+    drawn = state.drawn if state.drawn >= 0 and (state.drawn_from_pile or mover == seat) else None
+    stopper = -1 if counting is None else counting.stopper
+    return _encode(
+        layout, table.rules, seat, state.hands[seat], drawn, state.pile,
+        counting.stop_card if counting is not None and stopper == seat else None,
+        state.events, state.phase, -1 if state.phase in NOBODY_ACTS else mover, table.dealer,
+        table.starter, stopper, state.had_turn, tuple(map(len, state.hands)), table.totals,
+        len(state.deck),
+    )  # fmt: skip
+
+
+def _encode(
+    layout: Layout,
+    rules: Rules,
+    me: int,
+    held: Sequence[int],
+    one_drawn: int | None,
+    cards: Sequence[int],
+    spare: int | None,
+    events: Sequence[PublicEvent],
+    now: IndecisionPhase,
+    mover: int | None,
+    dealt_by: int | None,
+    first: int | None,
+    stopped_by: int | None,
+    turned: int,
+    sizes: Sequence[int],
+    points: Sequence[int],
+    deck: int,
+) -> Vector:
+    """The vector from what one seat sees (``turned``: a bit mask of the seats that had a turn;
+    a seat of ``None`` or below 0 is "none")."""
     (
         hand, drawn, pile, pile_top, stop_card, discarded, known, phase, to_act, dealer,
         starter, stopper, had_turn, hand_sizes, totals, deck_size,
     ) = layout.starts  # fmt: skip
-    n, me, c = view.rules.players, view.seat, INDECISION_CARDS
+    n, c = rules.players, INDECISION_CARDS
     out = layout.blank()
-    for card in view.hand:
+    for card in held:
         out[hand + card] += 1.0
-    if (one := view.drawn) is not None and 0 <= one < c:
-        out[drawn + one] = 1.0
-    cards = view.pile
+    if one_drawn is not None and 0 <= one_drawn < c:
+        out[drawn + one_drawn] = 1.0
     write_counts(out, pile, cards, c)
     if cards and 0 <= (card := cards[-1]) < c:
         out[pile_top + card] = 1.0
-    if (one := view.stop_card) is not None and 0 <= one < c:
-        out[stop_card + one] = 1.0
-    write_history(out, view.events, me, n, c, discarded, known)
-    out[phase + _INDECISION_PHASE_INDEX[view.phase]] = 1.0
-    out[to_act + rel(view.to_act, me, n)] = 1.0
-    out[dealer + rel(view.dealer, me, n)] = 1.0
-    out[starter + rel(view.starter, me, n)] = 1.0
-    out[stopper + rel(view.stopper, me, n)] = 1.0
-    turned, sizes, points = view.had_turn, view.hand_sizes, view.totals
-    target = max(1, view.rules.target_score)
+    if spare is not None and 0 <= spare < c:
+        out[stop_card + spare] = 1.0
+    write_history(out, events, me, n, c, discarded, known)
+    out[phase + _INDECISION_PHASE_INDEX[now]] = 1.0
+    out[to_act + rel(mover, me, n)] = 1.0
+    out[dealer + rel(dealt_by, me, n)] = 1.0
+    out[starter + rel(first, me, n)] = 1.0
+    out[stopper + rel(stopped_by, me, n)] = 1.0
+    target = max(1, rules.target_score)
     for k in range(n):
         seat = (me + k) % n
-        if turned[seat]:
+        if turned >> seat & 1:
             out[had_turn + k] = 1.0
         out[hand_sizes + k] = sizes[seat] / 6
         out[totals + k] = points[seat] / target
-    out[deck_size] = view.deck_size / 52
+    out[deck_size] = deck / 52
     return as_vector(out)
 
 
@@ -109,6 +157,7 @@ RESEARCH: Final = GameSpec(
     actions=ACTIONS,
     layout_for=indecision_layout,
     encoder=encode_indecision,
+    observe=observe_indecision,
     default_players=2,
     max_game_length=max_game_length,
     adapt_rules=automatic_scoring_only,

@@ -22,6 +22,7 @@ from collections.abc import Sequence
 from typing import Final
 
 from cardtable.cards import PRINTED_JOKER
+from cardtable.games.contract import PublicEvent
 from cardtable.games.indian_rummy import actions as ir
 from cardtable.games.indian_rummy.engine import hand_points
 from cardtable.games.indian_rummy.rules import Rules
@@ -61,33 +62,78 @@ def indian_rummy_layout(players: int) -> Layout:
 
 def encode_indian_rummy(view: IndianRummyView, layout: Layout) -> Vector:
     """The Indian Rummy vector of ``view`` (see the module docstring)."""
+    return _encode(
+        layout, view.rules, view.seat, view.hand, view.drawn, view.taken, view.pile,
+        view.events, view.wild_card, view.wild_rank, view.phase, view.turn, view.dealer,
+        view.hand_sizes, view.drops, view.has_drawn, view.totals, len(view.deal_points),
+        view.stock_size, view.opening_on_top, view.turns,
+    )  # fmt: skip
+
+
+def observe_indian_rummy(state: IndianRummyState, seat: int, layout: Layout) -> Vector:
+    """``encode_indian_rummy(make_view(state, seat), layout)`` without building the view: the
+    environments' step path. It reads what that view shows ``seat`` and nothing else: its own
+    hand, the card drawn this turn only when the seat is on turn (or took it from the pile),
+    the other hands' sizes."""
+    deal, turn = state.deal, state.turn
+    drawn = state.drawn
+    return _encode(
+        layout, deal.rules, seat, state.hands[seat], drawn if turn == seat else None,
+        drawn if state.drawn_from_pile else None, state.pile, state.events, deal.wild_card,
+        deal.wild_rank, state.phase, turn, deal.dealer, tuple(map(len, state.hands)),
+        state.drops, state.has_drawn, deal.totals, len(deal.deal_points), len(state.stock),
+        state.opening_on_top, state.turns,
+    )  # fmt: skip
+
+
+def _encode(
+    layout: Layout,
+    rules: Rules,
+    me: int,
+    held: Sequence[int],
+    one_drawn: int | None,
+    one_taken: int | None,
+    cards: Sequence[int],
+    events: Sequence[PublicEvent],
+    wild: int | None,
+    rank: int | None,
+    now: Phase,
+    mover: int | None,
+    dealt_by: int | None,
+    sizes: Sequence[int],
+    drops: Sequence[int | None],
+    drawn_now: Sequence[bool],
+    points: Sequence[int],
+    deals: int,
+    stock: int,
+    opening: bool,
+    turned: int,
+) -> Vector:
+    """The vector from what one seat sees (``deals``: the deals scored so far)."""
     (
         hand, drawn, taken, pile_top, pile, discarded, known, wild_card, wild_rank, phase,
         turn, dealer, hand_sizes, dropped, has_drawn, totals, stock_size, opening_on_top, turns,
     ) = layout.starts  # fmt: skip
-    rules = view.rules
-    n, me, c = rules.players, view.seat, INDIAN_RUMMY_CARDS
+    n, c = rules.players, INDIAN_RUMMY_CARDS
     out = layout.blank()
-    for card in view.hand:  # two decks: a card id can be held twice
+    for card in held:  # two decks: a card id can be held twice
         out[hand + card] += 1.0
-    if (one := view.drawn) is not None and 0 <= one < c:
-        out[drawn + one] = 1.0
-    if (one := view.taken) is not None and 0 <= one < c:
-        out[taken + one] = 1.0
-    cards = view.pile
+    if one_drawn is not None and 0 <= one_drawn < c:
+        out[drawn + one_drawn] = 1.0
+    if one_taken is not None and 0 <= one_taken < c:
+        out[taken + one_taken] = 1.0
     if cards and 0 <= (card := cards[-1]) < c:
         out[pile_top + card] = 1.0
     write_counts(out, pile, cards, c)
-    write_history(out, view.events, me, n, c, discarded, known)
-    if (one := view.wild_card) is not None and 0 <= one < c:
-        out[wild_card + one] = 1.0
-    if (rank := view.wild_rank) is not None and 0 <= rank < 13:
+    write_history(out, events, me, n, c, discarded, known)
+    if wild is not None and 0 <= wild < c:
+        out[wild_card + wild] = 1.0
+    if rank is not None and 0 <= rank < 13:
         out[wild_rank + rank] = 1.0
-    out[phase + _INDIAN_PHASE_INDEX[view.phase]] = 1.0
-    out[turn + rel(view.turn, me, n)] = 1.0
-    out[dealer + rel(view.dealer, me, n)] = 1.0
-    sizes, drops, drawn_now, points = view.hand_sizes, view.drops, view.has_drawn, view.totals
-    scale = 80.0 * max(1, len(view.deal_points))
+    out[phase + _INDIAN_PHASE_INDEX[now]] = 1.0
+    out[turn + rel(mover, me, n)] = 1.0
+    out[dealer + rel(dealt_by, me, n)] = 1.0
+    scale = 80.0 * max(1, deals)
     for k in range(n):
         seat = (me + k) % n
         out[hand_sizes + k] = sizes[seat] / 14
@@ -96,10 +142,10 @@ def encode_indian_rummy(view: IndianRummyView, layout: Layout) -> Vector:
         if drawn_now[seat]:
             out[has_drawn + k] = 1.0
         out[totals + k] = points[seat] / scale
-    out[stock_size] = view.stock_size / 106
-    if view.opening_on_top:
+    out[stock_size] = stock / 106
+    if opening:
         out[opening_on_top] = 1.0
-    out[turns] = view.turns / max(1, rules.deal_turn_cap)
+    out[turns] = turned / max(1, rules.deal_turn_cap)
     return as_vector(out)
 
 
@@ -171,6 +217,7 @@ RESEARCH: Final = GameSpec(
     actions=ACTIONS,
     layout_for=indian_rummy_layout,
     encoder=encode_indian_rummy,
+    observe=observe_indian_rummy,
     default_players=2,
     max_game_length=max_game_length,
     adapt_rules=one_deal_at_least,

@@ -64,6 +64,11 @@ class GameSpec:
     """The observation layout for a number of seats."""
     encoder: Callable[[Any, Layout], Vector]
     """A seat's view as its observation vector."""
+    observe: Callable[[Any, int, Layout], Vector]
+    """``(state, seat, layout)``: the same vector as ``encoder(engine.view(state, seat),
+    layout)``, read from the state's fields that view shows the seat without building the view
+    (the views carry display-ready parts the vector does not need); what the environments hand
+    out at every step."""
     default_players: int
     """Seats when none are asked for (OpenSpiel's default parameter)."""
     max_game_length: Callable[[Any], int]

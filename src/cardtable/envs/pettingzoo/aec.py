@@ -6,7 +6,8 @@ actions of the engine (a Declaration Rummy drop while another seat is on turn) a
 a seat drops on its own turn.
 
 Observations are ``{"observation": float32 vector, "action_mask": int8 vector}``: the vector
-encodes the agent's own view only (:mod:`cardtable.envs.encoding`), the mask marks the legal
+encodes the agent's own view only (:mod:`cardtable.envs.encoding`; read from the state's fields
+that view shows, by the game's ``observe``, without building the view), the mask marks the legal
 entries of the game's fixed action table (its research spec's ``actions``) and is all zeros for a
 seat not on turn. Both are computed at most once per position and seat (PettingZoo's loop asks
 for the same position more than once), and the step checks the action against the same list of
@@ -90,8 +91,7 @@ class CardtableAEC(AECEnv):  # type: ignore[misc]
         self._legal: list[int] | None = None
         # Bound once: the step path reads them for every observation.
         self._mask_size = size
-        self._encode = self.spec_.encoder
-        self._view = self.engine.view
+        self._encode = self.spec_.observe
         self._zero_rewards = False
         self.game_seed = 0
 
@@ -116,7 +116,8 @@ class CardtableAEC(AECEnv):  # type: ignore[misc]
             if seat == self._to_act:
                 for index in self._legal_indices():
                     mask[index] = 1
-            vector = self._encode(self._view(self._state, seat), self.layout)
+            # Straight from the state: the seat's view encoded, without building the view.
+            vector = self._encode(self._state, seat, self.layout)
             cached = self._observed[seat] = (vector, np.frombuffer(mask, _INT8))
         return {"observation": cached[0], "action_mask": cached[1]}
 

@@ -218,18 +218,24 @@ def _mask_cards(mask: int) -> tuple[int, ...]:
     return tuple(card for card in range(mask.bit_length()) if mask >> card & 1)
 
 
+def to_act_of(state: DeclarationRummyState) -> int | None:
+    """The seat a view shows on turn: the seat playing, the next voter in a tie vote, ``None``
+    while nobody acts."""
+    phase = state.phase
+    if phase is Phase.DRAW or phase is Phase.PLAY or phase is Phase.BETWEEN_GAMES:
+        return state.turn
+    if phase is Phase.TIE_VOTE:
+        assert state.vote is not None
+        return state.vote.pending[0]
+    return None
+
+
 def make_view(state: DeclarationRummyState, seat: int) -> DeclarationRummyView:
     """The view of ``state`` from ``seat``."""
     if not 0 <= seat < state.rules.players:
         raise RulesError(f"there is no seat {seat!r} at this table")
     phase = state.phase
-    if phase is Phase.DRAW or phase is Phase.PLAY or phase is Phase.BETWEEN_GAMES:
-        to_act: int | None = state.turn
-    elif phase is Phase.TIE_VOTE:
-        assert state.vote is not None
-        to_act = state.vote.pending[0]
-    else:
-        to_act = None
+    to_act = to_act_of(state)
     own_dropped = state.dropped[seat]
     mine_on_turn = seat == state.turn and phase in (Phase.PLAY, Phase.TIE_VOTE)
     pile = state.pile

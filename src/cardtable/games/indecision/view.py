@@ -139,8 +139,9 @@ class IndecisionView:
         }
 
 
-# Phases in which no seat acts: chance steps and the end of the game.
-_NOBODY_ACTS: Final = frozenset({Phase.CUT, Phase.DEAL, Phase.RESHUFFLE, Phase.GAME_OVER})
+NOBODY_ACTS: Final = frozenset({Phase.CUT, Phase.DEAL, Phase.RESHUFFLE, Phase.GAME_OVER})
+"""Phases in which no seat acts: chance steps and the end of the game (a view's ``to_act`` is
+then ``None``)."""
 
 
 def make_view(state: State, seat: int) -> IndecisionView:
@@ -150,7 +151,7 @@ def make_view(state: State, seat: int) -> IndecisionView:
     if not isinstance(seat, int) or not 0 <= seat < players:
         raise RulesError(f"seat {seat!r} does not exist: this game has seats 0 to {players - 1}")
     counting = state.counting
-    to_act = -1 if state.phase in _NOBODY_ACTS else state.to_act
+    to_act = -1 if state.phase in NOBODY_ACTS else state.to_act
     drawn: int | None = None
     drawn_from: str | None = None
     if state.drawn >= 0:
