@@ -13,7 +13,7 @@ the cards it discarded and the cards it is known to hold (taken face up from the
 discarded since).
 
 An encoder runs for every observation an environment hands out, so it is written for speed:
-it fills a C ``float`` array (:meth:`Layout.blank`) cell by cell (most cells are zero, and one
+it fills a C ``float`` array (:attr:`Layout.blank`) cell by cell (most cells are zero, and one
 item write there costs a fraction of a numpy call) and wraps it as a numpy array without a copy
 (:func:`as_vector`). Storing a Python float in that array rounds it to ``float32`` exactly as a
 numpy write does, so the vectors are the same as any other way of filling them. The parts that
@@ -25,7 +25,7 @@ observation's cost does not grow with the length of the deal.
 from __future__ import annotations
 
 from array import array
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Final
 
 import numpy as np
@@ -61,11 +61,11 @@ class Layout:
         self.size = offset
         self.starts: tuple[int, ...] = tuple(self.offsets[name] for name, _ in self.segments)
         """Each segment's first cell, in layout order (an encoder unpacks them at once)."""
-        self._zeros = bytes(4 * offset)
-
-    def blank(self) -> array[float]:
+        # Never written: blank() hands out copies. An array's own copy is a bare memcpy, half
+        # the cost of building one from bytes, and binding it here saves a call per vector.
+        self._zeros = array("f", bytes(4 * offset))
+        self.blank: Callable[[], array[float]] = self._zeros.__copy__
         """An all-zero vector of this layout to fill cell by cell (see the module docstring)."""
-        return array("f", self._zeros)
 
     def describe(self) -> list[str]:
         """One line per segment: ``name: start-end``."""
@@ -150,7 +150,7 @@ def _tally(events: Sequence[PublicEvent], players: int, cards: int) -> _Tally:
         # Tuple comparison checks identity before equality, item by item in C: successive
         # states share their earlier events, so this costs a few nanoseconds an event.
         if len(held) >= done and held[:done] == last.events:
-            discarded, known = array("f", last.discarded), array("f", last.known)
+            discarded, known = last.discarded.__copy__(), last.known.__copy__()
             _fold(discarded, known, held[done:], players, cards)
             tally = _LAST_TALLY[key] = _Tally(held, discarded, known)
             return tally
@@ -176,11 +176,19 @@ def write_history(
     ``known``), as the layouts document. A discard of a card the seat is known to hold lets one
     known copy go."""
     tally = _tally(events, players, cards)
-    for place in range(players):
-        row = (me + place) % players * cards
-        to = place * cards
-        cells[discarded + to : discarded + to + cards] = tally.discarded[row : row + cards]
-        cells[known + to : known + to + cards] = tally.known[row : row + cards]
+    # Relative seats are the absolute rows rotated by ``me``: the rows from ``me`` on, then
+    # those before it (the observer at seat 0 takes each block whole, with no copy).
+    size = players * cards
+    if me == 0:
+        cells[discarded : discarded + size] = tally.discarded
+        cells[known : known + size] = tally.known
+        return
+    cut = me * cards
+    head = size - cut
+    cells[discarded : discarded + head] = tally.discarded[cut:]
+    cells[discarded + head : discarded + size] = tally.discarded[:cut]
+    cells[known : known + head] = tally.known[cut:]
+    cells[known + head : known + size] = tally.known[:cut]
 
 
 class _Counts:
@@ -208,9 +216,9 @@ def _counted(cards: tuple[int, ...], width: int) -> array[float]:
         done, now = len(last.cards), len(cards)
         # As in _tally: C-level comparisons that meet the shared cards by identity.
         if now >= done and cards[:done] == last.cards:
-            counts, change, step = array("f", last.counts), cards[done:], 1.0
+            counts, change, step = last.counts.__copy__(), cards[done:], 1.0
         elif now < done and last.cards[:now] == cards:
-            counts, change, step = array("f", last.counts), last.cards[now:], -1.0
+            counts, change, step = last.counts.__copy__(), last.cards[now:], -1.0
         else:
             counts, change, step = array("f", bytes(4 * width)), cards, 1.0
     else:
