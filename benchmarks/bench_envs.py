@@ -17,26 +17,39 @@ game's spaces, in the same order-enforcing wrapper and driven by the same loop (
 draw included), whose episodes replay the lengths the game's environment just produced in the
 same run and which does nothing else (a constant observation, no engine): the most any
 environment could reach through that loop with those episodes. The game's environment is shown
-as a share of it.
+as a share of it. The ``raw_env`` rows drive the game's bare environment through the same loop:
+the standard ``env()`` less PettingZoo's order-enforcing wrapper, which forwards every
+attribute the loop reads (``agents``, ``agent_selection``, the reward, termination and info
+dicts: about eight lookups a step) through its ``__getattr__``. The goal is set for ``env()``.
 
 (d) **Playing seats** (``--part d``). Random masked actions end most Indian Rummy and
-Declaration Rummy episodes within a few steps (a drop, a wrong show, a tie proposal), so part (a)
-times mostly resets, while RLCard's random gin-rummy episodes run about 125 steps (its legal
-list only offers a knock or gin that is valid). Part (d) drives the same environments through
-the same loop with full-length episodes: each acting agent picks uniformly among the actions
-:func:`cardtable.playouts.playing_actions` keeps of the engine's legal list (never a drop, an
-Indian Rummy show only when it is valid, no Declaration Rummy tie proposal; every action in
-Indecision), the policy that ``cardtable simulate`` and the engine-cost comparison with
-OpenSpiel use. The policy reads the engine's state and legal list itself, and that time counts
-against the environment. Beside it, the same loop alone (the null environment replaying those
-episode lengths), the engine alone with the same policy (:func:`cardtable.playouts.random_playouts`)
-and RLCard as in part (a).
+Declaration Rummy episodes within a few steps (a drop, a wrong show, a tie proposal), so part
+(a) times mostly resets, while RLCard's random gin-rummy episodes run about 125 steps (its legal
+list only offers a knock or gin that is valid). Part (d) drives the same environments (``env()``
+and ``raw_env``) through the same loop with full-length episodes: each acting agent picks
+uniformly among the actions :func:`cardtable.playouts.playing_actions` keeps of the engine's
+legal list (never a drop, an Indian Rummy show only when it is valid, no Declaration Rummy tie
+proposal; every action in Indecision), the policy that ``cardtable simulate`` and the
+engine-cost comparison with OpenSpiel use. The policy reads the engine's state and legal list
+itself, and that time counts against the environment. Beside it, the same loop alone (the null
+environment replaying those episode lengths), the engine alone with the same policy
+(:func:`cardtable.playouts.random_playouts`) and RLCard as in part (a).
 
 (c) **Observations** (``--part c``). Per game, the views every seat sees along random games
 (two players, random legal actions, as in part (a)); each run times, over the same views, the
-engine's ``view``, the game's observation encoder and the reference encoder it must match
-(the first, plain encoders, kept in ``tests/reference/observation_encoders.py``), alternated;
+engine's ``view``, the game's observation encoder, the game's ``observe`` (the vector straight
+from the state, as the environments build it) and the reference encoder they must match (the
+first, plain encoders, kept in ``tests/reference/observation_encoders.py``), alternated;
 figures are medians over runs of microseconds per observation.
+
+(e) **Where a step's time goes** (``--part e``). Per game, in CPU time (the process's, so that
+other work on the machine counts less than in wall time), the step of part (a) taken apart by
+removing one thing at a time, the variants alternated run by run: ``env()``; ``raw_env`` (the
+difference is PettingZoo's order-enforcing wrapper); ``raw_env`` whose observation vector is
+one constant array (the difference is the vectors; masks are still built, the loop needs them);
+PettingZoo's loop alone without the wrapper (the null environment replaying the episode lengths
+of the same run) and the engine alone (as in part (a)); what is left of ``env()`` is the
+environment's masks, legality check and bookkeeping.
 
 (b) **OpenSpiel.** ``pyspiel.random_sim_test`` (no serialisation, no logging) on each of our
 registered games (two players; Declaration Rummy deals 10 cards to two) and on OpenSpiel's own
@@ -47,6 +60,7 @@ second into state transitions per second, so the games can be compared despite t
     python -m benchmarks.bench_envs --runs 5 --seconds 2 --sims 5
     python -m benchmarks.bench_envs --part c --runs 7
     python -m benchmarks.bench_envs --part d --runs 5 --seconds 2
+    python -m benchmarks.bench_envs --part e --runs 5 --seconds 2
 """
 
 from __future__ import annotations
@@ -85,11 +99,13 @@ def pettingzoo_steps(
     lengths: list[int] | None = None,
     *,
     playing: bool = False,
+    raw: bool = False,
 ) -> tuple[int, float]:
     """Steps taken in about ``seconds`` of whole episodes, and the time they took; each
     episode's number of steps is appended to ``lengths`` when given. With ``playing``, agents
-    pick among the playing actions (part (d)) instead of every masked entry."""
-    env = module.env(players=2)
+    pick among the playing actions (part (d)) instead of every masked entry; with ``raw``, the
+    environment is ``raw_env``, without PettingZoo's order-enforcing wrapper."""
+    env = module.raw_env(players=2) if raw else module.env(players=2)
     return _drive(env, seconds, seed, lengths, playing_chooser(env) if playing else None)
 
 
@@ -290,6 +306,9 @@ def environment_steps(runs: int, seconds: float) -> None:
             return null_steps(m, list(seen), seconds, 1000 * run)
 
         contenders[name] = game_run
+        contenders[f"{name} raw_env"] = lambda run, m=module: pettingzoo_steps(
+            m, seconds, 1000 * run, raw=True
+        )
         contenders[f"{name} loop alone"] = null_run
         contenders[f"{name} engine"] = lambda run, g=name: engine_steps(g, seconds, 1000 * run)
     try:
@@ -337,6 +356,9 @@ def playing_steps(runs: int, seconds: float) -> None:
             return null_steps(m, list(seen), seconds, 1000 * run)
 
         contenders[name] = game_run
+        contenders[f"{name} raw_env"] = lambda run, m=module: pettingzoo_steps(
+            m, seconds, 1000 * run, playing=True, raw=True
+        )
         contenders[f"{name} loop alone"] = null_run
         contenders[f"{name} engine"] = lambda run, g=name: engine_playing_steps(
             g, seconds, 1000 * run
@@ -352,6 +374,55 @@ def playing_steps(runs: int, seconds: float) -> None:
         steps = mean_lengths.get(name)
         length = f"  ({statistics.median(steps):.0f} steps an episode)" if steps else ""
         print(f"  {name:<30} {rate:9.0f} steps/s{ratio}{share}{length}")
+
+
+def _cpu(measure: Callable[[], tuple[int, float]]) -> tuple[int, float]:
+    """``measure``'s count with the process CPU time it took instead of its wall time."""
+    started = time.process_time()
+    count, _wall = measure()
+    return count, time.process_time() - started
+
+
+def step_costs(runs: int, seconds: float) -> None:
+    """Part (e): where a step's time goes, per game, in CPU microseconds per step (random
+    masked actions, as in part (a)): ``env()``, ``raw_env``, ``raw_env`` with free observation
+    vectors (one constant vector; masks still computed), PettingZoo's loop alone without the
+    wrapper (a null environment replaying the lengths of the same run's episodes), the engine
+    alone."""
+    print("(e) CPU microseconds per step (median of runs; random masked actions)")
+    for name, module in ENVS.items():
+        lengths: list[int] = []
+
+        def free_vectors(run: int, m: Any = module, seen: list[int] = lengths) -> tuple[int, float]:
+            env = m.raw_env(players=2)
+            constant = np.zeros(env.layout.size, dtype=np.float32)
+            env._encode = lambda _state, _seat, _layout: constant
+            seen.clear()
+            return _drive(env, seconds, 1000 * run, seen)
+
+        def bare_loop(run: int, m: Any = module, seen: list[int] = lengths) -> tuple[int, float]:
+            return _drive(NullAEC(m.raw_env(players=2), list(seen)), seconds, 1000 * run, None)
+
+        contenders: dict[str, Callable[[int], tuple[int, float]]] = {
+            "env()": lambda run, m=module: pettingzoo_steps(m, seconds, 1000 * run),
+            "raw_env": lambda run, m=module: pettingzoo_steps(m, seconds, 1000 * run, raw=True),
+            "raw_env, free vectors": free_vectors,
+            "loop alone, unwrapped": bare_loop,
+            "engine alone": lambda run, g=name: engine_steps(g, seconds, 1000 * run),
+        }
+        timed = {key: (lambda run, f=f: _cpu(lambda: f(run))) for key, f in contenders.items()}
+        cost = {key: 1e6 / rate for key, rate in _alternate(timed, runs).items()}
+        total = cost["env()"]
+        parts = {
+            "order-enforcing wrapper": total - cost["raw_env"],
+            "observation vectors": cost["raw_env"] - cost["raw_env, free vectors"],
+            "PettingZoo's loop (unwrapped)": cost["loop alone, unwrapped"],
+            "engine": cost["engine alone"],
+        }
+        parts["masks, bookkeeping, the rest"] = total - sum(parts.values())
+        print(f"  {name}: " + ", ".join(f"{key} {value:.1f}" for key, value in cost.items()))
+        for key, value in parts.items():
+            print(f"    {key:<32} {value:6.1f} us  {value / total:4.0%}")
 
 
 def seen_views(game: str, count: int, seed: int) -> list[tuple[Any, Any]]:
@@ -471,7 +542,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--seconds", type=float, default=2.0, help="length of one env run")
     parser.add_argument("--sims", type=int, default=5, help="random_sim_test games per run")
-    parser.add_argument("--part", choices=("a", "b", "c", "d", "both"), default="both")
+    parser.add_argument("--part", choices=("a", "b", "c", "d", "e", "both"), default="both")
     args = parser.parse_args(argv)
     if args.part in ("a", "both"):
         environment_steps(args.runs, args.seconds)
@@ -481,6 +552,8 @@ def main(argv: list[str] | None = None) -> None:
         observation_costs(args.runs)
     if args.part == "d":
         playing_steps(args.runs, args.seconds)
+    if args.part == "e":
+        step_costs(args.runs, args.seconds)
 
 
 if __name__ == "__main__":
