@@ -23,6 +23,7 @@ import time
 from typing import Any
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+from starlette.websockets import WebSocketState
 
 from cardtable.server import metrics, presence, room_control
 from cardtable.server.cluster.proxy import serve_through_relay
@@ -57,6 +58,8 @@ CLOSE_NOT_SEATED = 4403
 CLOSE_NO_TABLE = 4404
 CLOSE_TRY_AGAIN = 1013
 MOVED = "this table moved to another server process: connect again"
+NOWHERE = -2
+"""No place at a table (:data:`~cardtable.server.table.SPECTATORS` is -1)."""
 
 
 class SocketConnection:
@@ -144,22 +147,31 @@ async def _seat(websocket: WebSocket, table_id: str, profile_id: int) -> None:
         await refuse(websocket, CLOSE_NO_TABLE, "no-table", f"there is no table {table_id!r}")
         return
     connection = SocketConnection(websocket)
-    seat = await greet(owner, connection, profile_id)
-    if seat is None:
-        await refuse(websocket, CLOSE_NOT_SEATED, *outsider(owner))
-        return
-    limits, socket_key = context_of(websocket.app).limits, f"socket:{id(connection)}"
-    for raw in unanswered:  # sent through the relay to an owner that died before answering
-        place = await answer_frame(
-            owner, connection, seat, profile_id, raw, time.perf_counter(), limits, socket_key
-        )
-        seat = seat if place is None else place
+    seat: int | None = None
     try:
+        seat = await greet(owner, connection, profile_id)
+        if seat is None:
+            await refuse(websocket, CLOSE_NOT_SEATED, *outsider(owner))
+            return
+        limits, socket_key = context_of(websocket.app).limits, f"socket:{id(connection)}"
+        for raw in unanswered:  # sent through the relay to an owner that died before answering
+            place = await answer_frame(
+                owner, connection, seat, profile_id, raw, time.perf_counter(), limits, socket_key
+            )
+            seat = seat if place is None else place
         await _serve(websocket, connection, owner, seat, profile_id)
-    except WebSocketDisconnect:
-        pass
+    except (WebSocketDisconnect, RuntimeError) as exc:
+        if not went_away(websocket, exc):
+            raise
+        # The page went away, maybe while it was being greeted (just after this process took
+        # its table over, say): a normal end of the socket.
+        logger.debug("table %s: the page went away", owner.table_id)
     finally:
-        owner.detach(attached_seat(owner, connection, seat), connection)
+        # Greeting attaches the connection before writing to it: a page gone meanwhile
+        # leaves it attached, with no seat known here.
+        place = attached_seat(owner, connection, NOWHERE if seat is None else seat)
+        if place != NOWHERE:
+            owner.detach(place, connection)
 
 
 def _place(owner: TableOwner, profile_id: int) -> int | None:
@@ -225,6 +237,18 @@ async def _follow(
             listeners.remove(connection)
         owner.attach(place, connection)
     return place
+
+
+def went_away(websocket: WebSocket, error: BaseException) -> bool:
+    """Whether ``error``, raised writing to ``websocket``, only says that its page went away
+    (the connection was lost under the write, or the socket was closed already): a normal end
+    of a socket, not a failure."""
+    if isinstance(error, WebSocketDisconnect):
+        return True
+    return isinstance(error, RuntimeError) and WebSocketState.DISCONNECTED in (
+        websocket.application_state,
+        websocket.client_state,
+    )
 
 
 async def refuse(websocket: WebSocket, code: int, error: Any, message: str) -> None:

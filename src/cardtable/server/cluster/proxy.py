@@ -7,17 +7,18 @@ owner says the table moved, the proxy looks at the table's lease: free, this pro
 table over and the socket is then served here like any other; held by another process, the
 proxy introduces itself to that one, and sends again the actions the old owner never answered
 (see :attr:`~cardtable.server.cluster.relay.Proxy.unconfirmed`). The page keeps its socket all
-along.
+along; a page that goes away, even while something is being written to it, just ends the proxy.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import time
 from typing import Any
 
-from fastapi import WebSocket
+from fastapi import WebSocket, WebSocketDisconnect
 
 from cardtable.server.cluster.lease import LeaseUnavailableError
 from cardtable.server.cluster.relay import Relay
@@ -26,6 +27,8 @@ from cardtable.server.context import context_of
 from cardtable.server.messages import dumps, error_message
 from cardtable.server.table import TableOwner
 from cardtable.storage import StorageError
+
+logger = logging.getLogger(__name__)
 
 
 async def serve_through_relay(
@@ -118,6 +121,13 @@ async def serve_through_relay(
                 owner, known = await _find_owner(relay, context.lobby, proxy, known, look)
                 if owner is not None:
                     return owner, [raw for _version, raw in proxy.unconfirmed.values()]
+    except (WebSocketDisconnect, RuntimeError) as exc:
+        if not sockets.went_away(websocket, exc):
+            raise
+        # The page went away while something was written to it (a view, an error, the
+        # close): as normal as a disconnect read from it.
+        logger.debug("table %s: a relayed page went away while being written to", table_id)
+        return None
     finally:
         receiver.cancel()
         getter.cancel()
