@@ -89,9 +89,14 @@ class CardtableAEC(AECEnv):  # type: ignore[misc]
         self._to_act = TERMINAL
         self._observed: dict[int, tuple[Any, Any]] = {}
         self._legal: list[int] | None = None
-        # Bound once: the step path reads them for every observation.
+        # Bound once: the step path reads them for every observation and step.
         self._mask_size = size
         self._encode = self.spec_.observe
+        self._apply = self.engine.apply_unchecked
+        self._current = self.engine.current_player
+        self._chance = self.engine.chance_step
+        # A seat not on turn gets this mask: numpy keeps an array over bytes read-only.
+        self._no_actions = np.frombuffer(bytes(size), _INT8)
         self._zero_rewards = False
         self.game_seed = 0
 
@@ -110,15 +115,18 @@ class CardtableAEC(AECEnv):  # type: ignore[misc]
         seat = self.agent_name_mapping[agent]
         cached = self._observed.get(seat)
         if cached is None:
-            # A bytearray set item by item and wrapped without a copy costs less than numpy's
-            # fancy indexing for the dozen or so legal entries of a mask.
-            mask = bytearray(self._mask_size)
             if seat == self._to_act:
+                # A bytearray set item by item and wrapped without a copy costs less than
+                # numpy's fancy indexing for the dozen or so legal entries of a mask.
+                mask = bytearray(self._mask_size)
                 for index in self._legal_indices():
                     mask[index] = 1
+                actions = np.frombuffer(mask, _INT8)
+            else:
+                actions = self._no_actions
             # Straight from the state: the seat's view encoded, without building the view.
             vector = self._encode(self._state, seat, self.layout)
-            cached = self._observed[seat] = (vector, np.frombuffer(mask, _INT8))
+            cached = self._observed[seat] = (vector, actions)
         return {"observation": cached[0], "action_mask": cached[1]}
 
     def _legal_indices(self) -> list[int]:
@@ -152,8 +160,7 @@ class CardtableAEC(AECEnv):  # type: ignore[misc]
     def _set_state(self, state: Any) -> None:
         """Run the chance steps due, then hold ``state`` and forget what was computed for the
         previous one."""
-        engine = self.engine
-        current, chance = engine.current_player, engine.chance_step
+        current, chance = self._current, self._chance
         seat = current(state)
         while seat == CHANCE:
             state = chance(state)
@@ -205,7 +212,8 @@ class CardtableAEC(AECEnv):  # type: ignore[misc]
             raise ValueError(f"{agent} is on turn and must act; None is only for finished agents")
         index = int(action)
         table = self.spec_.actions
-        if index not in self._legal_indices():
+        legal = self._legal
+        if index not in (self._legal_indices() if legal is None else legal):
             chosen = table.action(index)  # raises for a number outside the table
             raise ValueError(
                 f"action {index} ({chosen}) is not legal for {agent} now; "
@@ -213,7 +221,7 @@ class CardtableAEC(AECEnv):  # type: ignore[misc]
             )
         self._cumulative_rewards[agent] = 0.0
         # Legal by the check above, so the engine's unchecked apply is safe.
-        self._set_state(self.engine.apply_unchecked(self._state, table.actions[index], seat))
+        self._set_state(self._apply(self._state, table.actions[index], seat))
         now = self._to_act
         if self.shaped_rewards or now == TERMINAL:
             self.rewards = dict.fromkeys(self.agents, 0.0)
