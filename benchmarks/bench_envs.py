@@ -49,7 +49,8 @@ difference is PettingZoo's order-enforcing wrapper); ``raw_env`` whose observati
 one constant array (the difference is the vectors; masks are still built, the loop needs them);
 PettingZoo's loop alone without the wrapper (the null environment replaying the episode lengths
 of the same run) and the engine alone (as in part (a)); what is left of ``env()`` is the
-environment's masks, legality check and bookkeeping.
+environment's masks, legality check and bookkeeping. The engine's episode starts (a new game
+and its chance steps up to the first decision) are timed alone too and shown per step.
 
 (b) **OpenSpiel.** ``pyspiel.random_sim_test`` (no serialisation, no logging) on each of our
 registered games (two players; Declaration Rummy deals 10 cards to two) and on OpenSpiel's own
@@ -383,6 +384,23 @@ def _cpu(measure: Callable[[], tuple[int, float]]) -> tuple[int, float]:
     return count, time.process_time() - started
 
 
+def episode_starts(game: str, seconds: float, seed: int) -> tuple[int, float]:
+    """The engine's episode starts alone: new games and their chance steps (the deal) up to
+    the first seat decision, in about ``seconds``."""
+    spec = game_spec(game)
+    engine = spec.engine
+    rules = spec.make_rules(players=2)
+    current, chance = engine.current_player, engine.chance_step
+    starts = 0
+    started = time.perf_counter()
+    while time.perf_counter() - started < seconds:
+        state = engine.new_game(rules, seed + starts)
+        while current(state) == CHANCE:
+            state = chance(state)
+        starts += 1
+    return starts, time.perf_counter() - started
+
+
 def step_costs(runs: int, seconds: float) -> None:
     """Part (e): where a step's time goes, per game, in CPU microseconds per step (random
     masked actions, as in part (a)): ``env()``, ``raw_env``, ``raw_env`` with free observation
@@ -409,9 +427,12 @@ def step_costs(runs: int, seconds: float) -> None:
             "raw_env, free vectors": free_vectors,
             "loop alone, unwrapped": bare_loop,
             "engine alone": lambda run, g=name: engine_steps(g, seconds, 1000 * run),
+            "episode start": lambda run, g=name: episode_starts(g, seconds, 1000 * run),
         }
         timed = {key: (lambda run, f=f: _cpu(lambda: f(run))) for key, f in contenders.items()}
         cost = {key: 1e6 / rate for key, rate in _alternate(timed, runs).items()}
+        # Per step: an episode start's cost times the episodes a step (those of the last run).
+        starts = cost.pop("episode start") * len(lengths) / max(1, sum(lengths))
         total = cost["env()"]
         parts = {
             "order-enforcing wrapper": total - cost["raw_env"],
@@ -423,6 +444,12 @@ def step_costs(runs: int, seconds: float) -> None:
         print(f"  {name}: " + ", ".join(f"{key} {value:.1f}" for key, value in cost.items()))
         for key, value in parts.items():
             print(f"    {key:<32} {value:6.1f} us  {value / total:4.0%}")
+            if key == "engine":
+                mean = sum(lengths) / max(1, len(lengths))
+                print(
+                    f"      {'of which episode starts':<30} {starts:6.1f} us  {starts / total:4.0%}"
+                    f"  (new game and deal; {mean:.1f} steps an episode)"
+                )
 
 
 def seen_views(game: str, count: int, seed: int) -> list[tuple[Any, Any]]:
