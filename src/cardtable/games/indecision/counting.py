@@ -7,6 +7,8 @@ end of the game. The engine calls these when a hand ends; each returns the next 
 
 from __future__ import annotations
 
+from typing import Final
+
 from cardtable.games.indecision.state import (
     Counting,
     HandSummary,
@@ -19,6 +21,8 @@ from cardtable.games.indecision.state import (
     replace_state,
     replace_table,
 )
+
+_new: Final = tuple.__new__
 
 
 def begin_counting(state: State, counting: Counting) -> State:
@@ -50,40 +54,30 @@ def _count_automatically(state: State, counting: Counting) -> State:
     totals = list(table.totals)
     results: list[SeatResult] = []
     winners: tuple[int, ...] = ()
+    hands = state.hands
+    # SeatResult's fields in order (seat, cards, score, all_cards_used, forfeited, declared,
+    # announced, penalty, points, total, counted): passed by position, as this runs once a
+    # hand in every simulated game.
     for seat in counting.order:
-        cards = state.hands[seat]
+        cards = hands[seat]
         score, used = value(cards)
         if winners:
             results.append(
-                SeatResult(
-                    seat=seat,
-                    cards=cards,
-                    score=score,
-                    all_cards_used=used,
-                    total=totals[seat],
-                    counted=False,
-                )
+                SeatResult(seat, cards, score, used, False, None, None, 0, 0, totals[seat], False)
             )
             continue
         forfeited = seat == forfeiting
         points = 0 if forfeited else score
-        totals[seat] += points
+        total = totals[seat] + points
+        totals[seat] = total
         results.append(
-            SeatResult(
-                seat=seat,
-                cards=cards,
-                score=score,
-                all_cards_used=used,
-                forfeited=forfeited,
-                points=points,
-                total=totals[seat],
-            )
+            SeatResult(seat, cards, score, used, forfeited, None, None, 0, points, total, True)
         )
-        if first_to_target and totals[seat] >= target:
+        if first_to_target and total >= target:
             winners = (seat,)
-    return _finish_hand(
-        state, replace_counting(counting, results=tuple(results)), tuple(totals), winners
-    )
+    ending, stopper, stop_card, stop_problems, order, _, pending = counting
+    counted = Counting(ending, stopper, stop_card, stop_problems, order, tuple(results), pending)
+    return _finish_hand(state, counted, tuple(totals), winners)
 
 
 def declare(state: State, seat: int, points: int) -> State:
@@ -180,16 +174,18 @@ def _finish_hand(
         best = max(totals)
         if best >= rules.target_score:
             winners = tuple(seat for seat, total in enumerate(totals) if total == best)
+    # HandSummary's fields in order: hand_number, dealer, starter, ending, stopper,
+    # stop_problems, results, winners, rules.
     summary = HandSummary(
-        hand_number=table.hand_number,
-        dealer=table.dealer,
-        starter=table.starter,
-        ending=counting.ending,
-        stopper=None if counting.stopper < 0 else counting.stopper,
-        stop_problems=counting.stop_problems,
-        results=counting.results,
-        winners=winners,
-        rules=rules,
+        table.hand_number,
+        table.dealer,
+        table.starter,
+        counting.ending,
+        None if counting.stopper < 0 else counting.stopper,
+        counting.stop_problems,
+        counting.results,
+        winners,
+        rules,
     )
     return _after_hand(state, summary, totals, counting)
 
@@ -230,22 +226,43 @@ def _after_hand(
             reason = "hand-limit"
     else:
         phase, reason, dealer = Phase.DEAL, "", table.starter
-    return replace_state(
-        state,
-        table=replace_table(
-            table,
-            dealer=dealer,
-            totals=totals,
-            last_hand=summary,
-            winners=winners,
-            end_reason=reason,
+    # Both records are built from all their fields in order (``tuple.__new__`` on the
+    # NamedTuple class): this runs at the end of every hand.
+    after_table: Table = _new(
+        Table,
+        (
+            table.rules,
+            table.seed,
+            dealer,
+            table.hand_number,
+            totals,
+            table.cut_rounds,
+            table.cutters,
+            summary,
+            winners,
+            reason,
+            table.scorer,
         ),
-        phase=phase,
-        to_act=-1,
-        drawn=-1,
-        drawn_from_pile=False,
-        counting=counting,
     )
+    after: State = _new(
+        State,
+        (
+            after_table,
+            phase,
+            state.chance_steps,
+            state.hands,
+            state.deck,
+            state.pile,
+            -1,
+            state.turns,
+            state.had_turn,
+            -1,
+            False,
+            state.events,
+            counting,
+        ),
+    )
+    return after
 
 
 def _with_total(totals: tuple[int, ...], seat: int, total: int) -> tuple[int, ...]:

@@ -93,8 +93,33 @@ UNUSED_PROBLEM: Final = "not all five kept cards are used by counted melds"
 
 _DISCARD_EVENTS: Final = tuple(tuple(event("discard", s, c) for c in range(52)) for s in range(4))
 _TAKE_EVENTS: Final = tuple(tuple(event("take-discard", s, c) for c in range(52)) for s in range(4))
+_DISCARD_OF: Final = DISCARDS.__getitem__
+_STOP_OF: Final = STOPS.__getitem__
 _BOTH_DRAWS: Final = (DRAW_DECK, DRAW_PILE)
 _PILE_ONLY: Final = (DRAW_PILE,)
+_STOPPED_EVENTS: Final = tuple(event("stop", s) for s in range(4))
+_DRAW_STOCK_EVENTS: Final = tuple(event("draw-stock", s) for s in range(4))
+_DEAL_EVENTS: Final = tuple((event("deal", s),) for s in range(4))
+_ORDERS: Final = tuple(
+    tuple(tuple((first + i) % players for i in range(players)) for first in range(players))
+    for players in range(5)
+)
+"""``_ORDERS[players][first]``: the seats clockwise from ``first`` (the counting order)."""
+_DECK: Final = tuple(range(52))
+# Enum members read from module constants: ``Phase.DRAW`` is an attribute lookup on the
+# enum class on every use, several times per decision.
+_CUT: Final = Phase.CUT
+_DEAL: Final = Phase.DEAL
+_OPENING: Final = Phase.OPENING
+_DRAW: Final = Phase.DRAW
+_RESHUFFLE: Final = Phase.RESHUFFLE
+_DISCARD: Final = Phase.DISCARD
+_DECLARE: Final = Phase.DECLARE
+_CONFIRM: Final = Phase.CONFIRM
+_GAME_OVER: Final = Phase.GAME_OVER
+# The hot paths build each next state from all its fields in order: ``tuple.__new__`` on the
+# NamedTuple class skips the keyword handling of ``State(...)`` and ``replace_state``.
+_new: Final = tuple.__new__
 _PHASE_DOING: Final = {
     Phase.OPENING: "make the opening discard",
     Phase.DRAW: "draw",
@@ -173,9 +198,9 @@ class IndecisionEngine(GameEngine[State, IndecisionAction, Rules, IndecisionView
     def current_player(self, state: State) -> int:
         """The seat to act, ``CHANCE`` (cut, deal, reshuffle due) or ``TERMINAL``."""
         phase = state.phase
-        if phase is Phase.GAME_OVER:
+        if phase is _GAME_OVER:
             return TERMINAL
-        if phase is Phase.CUT or phase is Phase.DEAL or phase is Phase.RESHUFFLE:
+        if phase is _DEAL or phase is _CUT or phase is _RESHUFFLE:
             return CHANCE
         return state.to_act
 
@@ -184,18 +209,20 @@ class IndecisionEngine(GameEngine[State, IndecisionAction, Rules, IndecisionView
         if seat != state.to_act:
             return ()
         phase = state.phase
-        if phase is Phase.DRAW:
+        if phase is _DRAW:
             return _BOTH_DRAWS if state.deck or len(state.pile) > 1 else _PILE_ONLY
-        if phase is Phase.DISCARD or phase is Phase.OPENING:
+        if phase is _DISCARD or phase is _OPENING:
             hand = state.hands[seat]
-            discards = tuple(map(DISCARDS.__getitem__, hand))
             if state.drawn_from_pile and not state.table.rules.may_discard_taken_card:
                 taken = state.drawn
-                discards = tuple(d for d in discards if d.card != taken)
-            return discards + tuple(map(STOPS.__getitem__, hand))
-        if phase is Phase.DECLARE:
+                return (
+                    *(DISCARDS[card] for card in hand if card != taken),
+                    *map(_STOP_OF, hand),
+                )
+            return (*map(_DISCARD_OF, hand), *map(_STOP_OF, hand))
+        if phase is _DECLARE:
             return self._declaration_actions(state.table)[0]
-        if phase is Phase.CONFIRM:
+        if phase is _CONFIRM:
             return (CONFIRM, *self._declaration_actions(state.table)[1])
         return ()
 
@@ -328,15 +355,16 @@ class IndecisionEngine(GameEngine[State, IndecisionAction, Rules, IndecisionView
 
     def apply_unchecked(self, state: State, action: IndecisionAction, seat: int) -> State:
         """Fast apply of an action taken from ``legal_actions(state, seat)``."""
+        # The four playing actions first, the commonest first.
         match action:
             case Discard():
                 return self._discard(state, seat, action.card)
+            case Stop():
+                return self._stop(state, seat, action.card)
             case DrawDeck():
                 return self._draw_deck(state, seat)
             case DrawPile():
                 return self._draw_pile(state, seat)
-            case Stop():
-                return self._stop(state, seat, action.card)
             case Declare(points):
                 return declare(state, seat, points)
             case Confirm():
@@ -358,31 +386,43 @@ class IndecisionEngine(GameEngine[State, IndecisionAction, Rules, IndecisionView
         following = seat + 1
         if following == rules.players:
             following = 0
-        after = replace_state(
-            state,
-            phase=Phase.DRAW,
-            hands=_with_hand(state.hands, seat, without(state.hands[seat], card)),
-            pile=(*state.pile, card),
-            to_act=following,
-            turns=turns,
-            had_turn=state.had_turn | 1 << seat,
-            drawn=-1,
-            drawn_from_pile=False,
-            events=(*state.events, _DISCARD_EVENTS[seat][card]),
-            counting=None,
+        hands = state.hands
+        after: State = _new(
+            State,
+            (
+                table,
+                _DRAW,
+                state.chance_steps,
+                _with_hand(hands, seat, without(hands[seat], card)),
+                state.deck,
+                (*state.pile, card),
+                following,
+                turns,
+                state.had_turn | 1 << seat,
+                -1,
+                False,
+                (*state.events, _DISCARD_EVENTS[seat][card]),
+                None,
+            ),
         )
         if turns >= rules.hand_turn_cap:
             if not rules.people_seated:
                 return abandon_hand(after)
-            order = tuple((following + i) % rules.players for i in range(rules.players))
             counting = Counting(
-                ending="turn-limit", stopper=-1, stop_card=-1, stop_problems=(), order=order
+                ending="turn-limit",
+                stopper=-1,
+                stop_card=-1,
+                stop_problems=(),
+                order=_ORDERS[rules.players][following],
             )
             return begin_counting(after, counting)
         if not state.deck and rules.deck_exhaustion == "score-hand":
-            order = tuple((following + i) % rules.players for i in range(rules.players))
             counting = Counting(
-                ending="deck-exhausted", stopper=-1, stop_card=-1, stop_problems=(), order=order
+                ending="deck-exhausted",
+                stopper=-1,
+                stop_card=-1,
+                stop_problems=(),
+                order=_ORDERS[rules.players][following],
             )
             return begin_counting(after, counting)
         return after
@@ -399,61 +439,87 @@ class IndecisionEngine(GameEngine[State, IndecisionAction, Rules, IndecisionView
                 counting=None,
             )
         card = deck[-1]
-        return replace_state(
-            state,
-            phase=Phase.DISCARD,
-            hands=_with_hand(state.hands, seat, (*state.hands[seat], card)),
-            deck=deck[:-1],
-            to_act=seat,
-            drawn=card,
-            drawn_from_pile=False,
-            events=(*state.events, event("draw-stock", seat)),
-            counting=None,
+        hands = state.hands
+        drawn: State = _new(
+            State,
+            (
+                state.table,
+                _DISCARD,
+                state.chance_steps,
+                _with_hand(hands, seat, (*hands[seat], card)),
+                deck[:-1],
+                state.pile,
+                seat,
+                state.turns,
+                state.had_turn,
+                card,
+                False,
+                (*state.events, _DRAW_STOCK_EVENTS[seat]),
+                None,
+            ),
         )
+        return drawn
 
     def _draw_pile(self, state: State, seat: int) -> State:
         pile = state.pile
         card = pile[-1]
-        return replace_state(
-            state,
-            phase=Phase.DISCARD,
-            hands=_with_hand(state.hands, seat, (*state.hands[seat], card)),
-            pile=pile[:-1],
-            to_act=seat,
-            drawn=card,
-            drawn_from_pile=True,
-            events=(*state.events, _TAKE_EVENTS[seat][card]),
-            counting=None,
+        hands = state.hands
+        drawn: State = _new(
+            State,
+            (
+                state.table,
+                _DISCARD,
+                state.chance_steps,
+                _with_hand(hands, seat, (*hands[seat], card)),
+                state.deck,
+                pile[:-1],
+                seat,
+                state.turns,
+                state.had_turn,
+                card,
+                True,
+                (*state.events, _TAKE_EVENTS[seat][card]),
+                None,
+            ),
         )
+        return drawn
 
     def _stop(self, state: State, seat: int, card: int) -> State:
         table = state.table
         rules = table.rules
         players = rules.players
-        kept = without(state.hands[seat], card)
+        hands = state.hands
+        kept = without(hands[seat], card)
         everyone = (1 << players) - 1
+        had_turn = state.had_turn | 1 << seat
         problems: tuple[str, ...] = ()
         if rules.strict_stop_turns:
             if state.had_turn != everyone:
                 problems = (STRICT_TURN_PROBLEM,)
-        elif state.had_turn | 1 << seat != everyone:
+        elif had_turn != everyone:
             problems = (TURN_PROBLEM,)
         if not table.scorer.value(kept)[1]:
             problems = (*problems, UNUSED_PROBLEM)
-        order = tuple((seat + i) % players for i in range(players))
-        stopped = replace_state(
-            state,
-            hands=_with_hand(state.hands, seat, kept),
-            to_act=-1,
-            turns=state.turns + 1,
-            had_turn=state.had_turn | 1 << seat,
-            drawn=-1,
-            drawn_from_pile=False,
-            events=(*state.events, event("stop", seat)),
-            counting=None,
+        stopped: State = _new(
+            State,
+            (
+                table,
+                state.phase,
+                state.chance_steps,
+                _with_hand(hands, seat, kept),
+                state.deck,
+                state.pile,
+                -1,
+                state.turns + 1,
+                had_turn,
+                -1,
+                False,
+                (*state.events, _STOPPED_EVENTS[seat]),
+                None,
+            ),
         )
-        counting = Counting(
-            ending="stop", stopper=seat, stop_card=card, stop_problems=problems, order=order
+        counting: Counting = _new(
+            Counting, ("stop", seat, card, problems, _ORDERS[players][seat], (), -1)
         )
         return begin_counting(stopped, counting)
 
@@ -514,7 +580,7 @@ class IndecisionEngine(GameEngine[State, IndecisionAction, Rules, IndecisionView
     def _deal(self, state: State, rng: random.Random) -> State:
         table = state.table
         players = table.rules.players
-        deck = list(range(52))
+        deck = list(_DECK)
         shuffle_in_place(deck, rng)
         # The deck's top card is its last; dealing one at a time clockwise from the starter
         # gives the seat at offset i the cards popped at turns i, i + players, ... so a
@@ -526,23 +592,25 @@ class IndecisionEngine(GameEngine[State, IndecisionAction, Rules, IndecisionView
         for offset in range(players):
             hands[(starter + offset) % players] = tuple(from_top[offset:dealt:players])
         hands[starter] += (from_top[dealt],)
-        return State(
-            table=replace_table(
-                table, hand_number=table.hand_number + 1, winners=(), end_reason=""
+        dealt_state: State = _new(
+            State,
+            (
+                replace_table(table, hand_number=table.hand_number + 1, winners=(), end_reason=""),
+                _OPENING,
+                state.chance_steps + 1,
+                tuple(hands),
+                tuple(deck[: 52 - dealt - 1]),
+                (),
+                starter,
+                0,
+                0,
+                -1,
+                False,
+                _DEAL_EVENTS[table.dealer],
+                None,
             ),
-            phase=Phase.OPENING,
-            chance_steps=state.chance_steps + 1,
-            hands=tuple(hands),
-            deck=tuple(deck[: 52 - dealt - 1]),
-            pile=(),
-            to_act=starter,
-            turns=0,
-            had_turn=0,
-            drawn=-1,
-            drawn_from_pile=False,
-            events=(event("deal", table.dealer),),
-            counting=None,
         )
+        return dealt_state
 
     def _reshuffle(self, state: State, rng: random.Random) -> State:
         pile = state.pile
