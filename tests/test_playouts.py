@@ -19,7 +19,7 @@ from cardtable.games.indian_rummy.engine import ENGINE as IR_ENGINE
 from cardtable.games.indian_rummy.rules import Rules as IrRules
 from cardtable.games.indian_rummy.state import Phase
 from cardtable.melds.indian import show_discards
-from cardtable.playouts import playing_actions, random_playouts
+from cardtable.playouts import gin_rummy_playouts, playing_actions, random_playouts
 from games.indian_rummy.helpers import show_once_kd_is_down
 
 
@@ -103,6 +103,15 @@ def test_random_playouts_count_the_games_and_replay_from_the_seed() -> None:
     assert first.microseconds_per_decision > 0
     indecision = random_playouts(INDECISION_ENGINE, IndecisionRules(), 5, games=2)
     assert indecision.games == 2 and indecision.decisions > 0
+
+
+def test_gin_rummy_playouts_play_whole_games_until_the_cpu_budget_is_spent() -> None:
+    pytest.importorskip("pyspiel")
+    timed = gin_rummy_playouts(3, cpu_seconds=0.05)
+    assert timed.cpu_seconds >= 0.05 and timed.games >= 1
+    assert sum(timed.endings.values()) == timed.games and timed.decisions > timed.games
+    with pytest.raises(ValueError, match="one of a number of games, seconds or CPU seconds"):
+        gin_rummy_playouts(3, games=1, cpu_seconds=0.05)
 
 
 def test_random_playouts_want_games_or_seconds() -> None:

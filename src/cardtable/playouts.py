@@ -301,15 +301,20 @@ def random_playouts(
 
 
 def gin_rummy_playouts(
-    seed: int, *, games: int | None = None, seconds: float | None = None
+    seed: int,
+    *,
+    games: int | None = None,
+    seconds: float | None = None,
+    cpu_seconds: float | None = None,
 ) -> PlayoutTotals:
-    """Random OpenSpiel ``gin_rummy`` games (every legal action allowed) for ``games`` games or
-    ``seconds``, driven through ``pyspiel`` as :func:`random_playouts` drives our engines.
+    """Random OpenSpiel ``gin_rummy`` games (every legal action allowed) for ``games`` games,
+    ``seconds`` of wall-clock time or ``cpu_seconds`` of the process's CPU time (whole games,
+    at least one), driven through ``pyspiel`` as :func:`random_playouts` drives our engines.
 
     Raises :class:`ImportError` when ``pyspiel`` is not installed.
     """
-    if (games is None) == (seconds is None):
-        raise ValueError("give either a number of games or a number of seconds")
+    if (games is not None) + (seconds is not None) + (cpu_seconds is not None) != 1:
+        raise ValueError("give one of a number of games, seconds or CPU seconds")
     pyspiel: Any = importlib.import_module("pyspiel")
     game = pyspiel.load_game("gin_rummy")
     choose = random.Random(seed).randrange
@@ -318,6 +323,7 @@ def gin_rummy_playouts(
     cpu_start = time.process_time()
     start = time.perf_counter()
     deadline = start + (seconds or 0.0)
+    cpu_deadline = cpu_start + (cpu_seconds or 0.0)
     while True:
         state = game.new_initial_state()
         while not state.is_terminal():
@@ -331,7 +337,11 @@ def gin_rummy_playouts(
                 decisions += 1
         totals.games += 1
         totals.endings["game-over"] += 1
-        if totals.games == games or (seconds is not None and time.perf_counter() > deadline):
+        if (
+            totals.games == games
+            or (seconds is not None and time.perf_counter() > deadline)
+            or (cpu_seconds is not None and time.process_time() > cpu_deadline)
+        ):
             break
     totals.seconds = time.perf_counter() - start
     totals.cpu_seconds = time.process_time() - cpu_start
