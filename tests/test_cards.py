@@ -195,6 +195,19 @@ def test_shuffle_in_place_puts_cards_where_random_shuffle_does(cards: list[int],
     assert ours_rng.random() == stdlib_rng.random()
 
 
+@given(st.permutations(range(52)), st.integers(0, 2**32))
+def test_shuffle_in_place_of_52_cards_puts_them_where_random_shuffle_does(
+    deck: list[int], seed: int
+) -> None:
+    # 52 cards take the written-out shuffle, not the loop.
+    ours, stdlib = list(deck), list(deck)
+    ours_rng, stdlib_rng = random.Random(seed), random.Random(seed)
+    shuffle_in_place(ours, ours_rng)
+    stdlib_rng.shuffle(stdlib)
+    assert ours == stdlib
+    assert ours_rng.getstate() == stdlib_rng.getstate()
+
+
 def test_random_helpers_ask_any_other_generator_through_its_methods() -> None:
     class Scripted(random.Random):
         def randrange(self, start: int, stop: int | None = None, step: int = 1) -> int:

@@ -25,10 +25,14 @@ from cardtable.games.indecision.state import (
 _new: Final = tuple.__new__
 
 
-def begin_counting(state: State, counting: Counting) -> State:
-    """Start counting a finished hand: automatically, or by asking the first seat to declare."""
+def begin_counting(
+    state: State, counting: Counting, stopper_value: tuple[int, bool] | None = None
+) -> State:
+    """Start counting a finished hand: automatically, or by asking the first seat to declare.
+    ``stopper_value`` is the stopper's ``(score, all_cards_used)`` when the caller has it (the
+    stop checked it), so that hand is not scored twice."""
     if not state.table.rules.manual_declaration:
-        return _count_automatically(state, counting)
+        return _count_automatically(state, counting, stopper_value)
     if counting.stop_problems:
         stopper = counting.stopper
         score, used = state.table.scorer.value(state.hands[stopper])
@@ -44,7 +48,9 @@ def begin_counting(state: State, counting: Counting) -> State:
     return _ask_next_declaration(state, state.table, counting)
 
 
-def _count_automatically(state: State, counting: Counting) -> State:
+def _count_automatically(
+    state: State, counting: Counting, stopper_value: tuple[int, bool] | None
+) -> State:
     table = state.table
     rules = table.rules
     value = table.scorer.value
@@ -58,9 +64,12 @@ def _count_automatically(state: State, counting: Counting) -> State:
     # SeatResult's fields in order (seat, cards, score, all_cards_used, forfeited, declared,
     # announced, penalty, points, total, counted): passed by position, as this runs once a
     # hand in every simulated game.
+    stopper, known = -1, (0, False)
+    if stopper_value is not None:
+        stopper, known = counting.stopper, stopper_value
     for seat in counting.order:
         cards = hands[seat]
-        score, used = value(cards)
+        score, used = known if seat == stopper else value(cards)
         if winners:
             results.append(
                 SeatResult(seat, cards, score, used, False, None, None, 0, 0, totals[seat], False)

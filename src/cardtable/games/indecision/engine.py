@@ -106,6 +106,20 @@ _ORDERS: Final = tuple(
 )
 """``_ORDERS[players][first]``: the seats clockwise from ``first`` (the counting order)."""
 _DECK: Final = tuple(range(52))
+_DEAL_CUTS: Final = tuple(
+    tuple(
+        tuple(
+            slice(51 - (seat - starter) % players, 51 - 5 * players, -players)
+            for seat in range(players)
+        )
+        for starter in range(players)
+    )
+    for players in range(5)
+)
+"""``_DEAL_CUTS[players][starter][seat]``: where ``seat``'s five cards lie in a shuffled deck.
+The deck's top card is its last; dealt one at a time clockwise from the starter, the seat at
+offset ``i`` from the starter gets the cards at ``51 - i``, ``51 - i - players``, ... (the
+starter's sixth card is the next one, at ``51 - 5 * players``)."""
 # Enum members read from module constants: ``Phase.DRAW`` is an attribute lookup on the
 # enum class on every use, several times per decision.
 _CUT: Final = Phase.CUT
@@ -498,7 +512,8 @@ class IndecisionEngine(GameEngine[State, IndecisionAction, Rules, IndecisionView
                 problems = (STRICT_TURN_PROBLEM,)
         elif had_turn != everyone:
             problems = (TURN_PROBLEM,)
-        if not table.scorer.value(kept)[1]:
+        kept_value = table.scorer.value(kept)
+        if not kept_value[1]:
             problems = (*problems, UNUSED_PROBLEM)
         stopped: State = _new(
             State,
@@ -521,7 +536,7 @@ class IndecisionEngine(GameEngine[State, IndecisionAction, Rules, IndecisionView
         counting: Counting = _new(
             Counting, ("stop", seat, card, problems, _ORDERS[players][seat], (), -1)
         )
-        return begin_counting(stopped, counting)
+        return begin_counting(stopped, counting, kept_value)
 
     # -- counting a hand -----------------------------------------------------------------------
 
@@ -582,20 +597,31 @@ class IndecisionEngine(GameEngine[State, IndecisionAction, Rules, IndecisionView
         players = table.rules.players
         deck = list(_DECK)
         shuffle_in_place(deck, rng)
-        # The deck's top card is its last; dealing one at a time clockwise from the starter
-        # gives the seat at offset i the cards popped at turns i, i + players, ... so a
-        # reversed slice with a stride deals them all at once.
-        from_top = deck[::-1]
-        starter = table.starter
+        dealer = table.dealer
+        starter = dealer + 1 if dealer + 1 < players else 0
         dealt = 5 * players
-        hands: list[tuple[int, ...]] = [()] * players
-        for offset in range(players):
-            hands[(starter + offset) % players] = tuple(from_top[offset:dealt:players])
-        hands[starter] += (from_top[dealt],)
+        hands = [tuple(deck[cut]) for cut in _DEAL_CUTS[players][starter]]
+        hands[starter] += (deck[51 - dealt],)
+        dealt_table: Table = _new(
+            Table,
+            (
+                table.rules,
+                table.seed,
+                dealer,
+                table.hand_number + 1,
+                table.totals,
+                table.cut_rounds,
+                table.cutters,
+                table.last_hand,
+                (),
+                "",
+                table.scorer,
+            ),
+        )
         dealt_state: State = _new(
             State,
             (
-                replace_table(table, hand_number=table.hand_number + 1, winners=(), end_reason=""),
+                dealt_table,
                 _OPENING,
                 state.chance_steps + 1,
                 tuple(hands),
@@ -606,7 +632,7 @@ class IndecisionEngine(GameEngine[State, IndecisionAction, Rules, IndecisionView
                 0,
                 -1,
                 False,
-                _DEAL_EVENTS[table.dealer],
+                _DEAL_EVENTS[dealer],
                 None,
             ),
         )
