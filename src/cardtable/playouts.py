@@ -33,7 +33,8 @@ microseconds per seat decision, the engine's cost that the benchmarks set beside
 ``gin_rummy`` and that ``cardtable simulate`` reports. :func:`gin_rummy_playouts` plays
 OpenSpiel's ``gin_rummy`` by the same loop from Python (when ``pyspiel`` is installed, as the
 ``research`` extra does), chance outcomes drawn uniformly, which is its own distribution for
-the deal and the draws.
+the deal and the draws. Both loops choose with :func:`~cardtable.cards.random_below`, the
+number ``randrange`` would give from the same draws at about half its cost.
 """
 
 from __future__ import annotations
@@ -46,7 +47,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from cardtable.cards import PRINTED_JOKER
+from cardtable.cards import PRINTED_JOKER, random_below
 from cardtable.games.contract import CHANCE, TERMINAL, AnyEngine
 from cardtable.games.declaration_rummy import actions as dr_act
 from cardtable.games.indian_rummy import actions as ir_act
@@ -265,7 +266,6 @@ def random_playouts(
     if (games is None) == (seconds is None):
         raise ValueError("give either a number of games or a number of seconds")
     rng = rng or random.Random(seed)
-    choose = rng.randrange
     choices = playing_actions(engine)
     current = engine.current_player
     chance = engine.chance_step
@@ -287,7 +287,7 @@ def random_playouts(
                 break
             else:
                 playing = choices(state, seat, legal_of(state, seat))
-                state = apply(state, playing[choose(len(playing))], seat)
+                state = apply(state, playing[random_below(rng, len(playing))], seat)
                 decisions += 1
         totals.games += 1
         totals.endings[ending(engine, state)] += 1
@@ -317,7 +317,7 @@ def gin_rummy_playouts(
         raise ValueError("give one of a number of games, seconds or CPU seconds")
     pyspiel: Any = importlib.import_module("pyspiel")
     game = pyspiel.load_game("gin_rummy")
-    choose = random.Random(seed).randrange
+    rng = random.Random(seed)
     totals = PlayoutTotals()
     decisions = chance_steps = 0
     cpu_start = time.process_time()
@@ -329,11 +329,11 @@ def gin_rummy_playouts(
         while not state.is_terminal():
             if state.is_chance_node():
                 outcomes = state.chance_outcomes()
-                state.apply_action(outcomes[choose(len(outcomes))][0])
+                state.apply_action(outcomes[random_below(rng, len(outcomes))][0])
                 chance_steps += 1
             else:
                 legal = state.legal_actions()
-                state.apply_action(legal[choose(len(legal))])
+                state.apply_action(legal[random_below(rng, len(legal))])
                 decisions += 1
         totals.games += 1
         totals.endings["game-over"] += 1
