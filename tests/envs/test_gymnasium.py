@@ -30,6 +30,25 @@ def test_masked_random_episode_ends_with_the_games_result(env_id: str) -> None:
     assert obs["action_mask"].sum() == 0
 
 
+@pytest.mark.parametrize("env_id", list(ENV_IDS))
+def test_each_observation_is_the_seats_view_encoded(env_id: str) -> None:
+    env = gymnasium.make(env_id, players=3, seat=1, opponents="easy").unwrapped
+    obs, _ = env.reset(seed=4)
+    rng = np.random.default_rng(1)
+    for _ in range(30):
+        view = env.engine.view(env.state, env.seat)
+        assert obs["observation"].tobytes() == env.game.encoder(view, env.layout).tobytes()
+        if not obs["action_mask"].any():
+            break
+        obs, _reward, done, _truncated, _info = env.step(
+            int(rng.choice(np.flatnonzero(obs["action_mask"])))
+        )
+        if done:
+            view = env.engine.view(env.state, env.seat)
+            assert obs["observation"].tobytes() == env.game.encoder(view, env.layout).tobytes()
+            break
+
+
 def test_module_path_make_imports_the_registration() -> None:
     env = gymnasium.make("cardtable.envs.gymnasium:cardtable/IndianRummy-v0", seat=1)
     obs, _ = env.reset(seed=2)

@@ -109,9 +109,9 @@ class SingleSeatEnv(gymnasium.Env[dict[str, Any], Any]):
         return mask
 
     def _observation(self) -> dict[str, Any]:
-        view = self.engine.view(self.state, self.seat)
         return {
-            "observation": self.game.encoder(view, self.layout),
+            # The seat's view encoded, read from the state without building the view.
+            "observation": self.game.observe(self.state, self.seat, self.layout),
             "action_mask": self.action_masks(),
         }
 
