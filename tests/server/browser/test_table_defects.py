@@ -16,6 +16,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
+from cardtable.server.settings import Settings
+
 from .harness import PHONE, BrowserPage, LiveServer, Servers
 from .tablekit import (
     answer_panel,
@@ -41,6 +43,17 @@ SPOKEN_CARD = re.compile(
     r"(spades|hearts|diamonds|clubs)"
 )
 BARE_LABEL = re.compile(r"\b(10|[2-9AJQK])[SHDC]\b")
+
+DECLARE_SEED = 4
+"""A two-card Declaration Rummy game in which the Random computer player neither declares,
+drops nor proposes a tie before we can declare, whichever card we discard and however we answer
+a tie (with a random deal one of these happens first in about two games of five, so six games
+in a row failed about once in two hundred runs). The deal and the computer player's moves
+follow from the seed."""
+
+SCORING_SEED = 4
+"""An Indecision game in which somebody has scored within our first eight moves (with a random
+deal nobody has in about one game in eleven, and the test was then skipped)."""
 
 
 def wait_draw_phase(page: Page) -> None:
@@ -103,8 +116,9 @@ def test_a_table_one_does_not_sit_at_is_not_available_and_is_never_retried(
 
 
 def test_a_card_lifted_when_declaring_is_put_down(
-    server: LiveServer, open_page: Callable[..., BrowserPage]
+    servers: Servers, open_page: Callable[..., BrowserPage]
 ) -> None:
+    server = servers.start(Settings(rate_limits=False, test_seed=DECLARE_SEED))
     page = open_page().page
     declared: list[bool] = []
 
@@ -122,13 +136,9 @@ def test_a_card_lifted_when_declaring_is_put_down(
         declared.append(True)
         return True
 
-    # The computer player may end a game first; a few games give us a declaration.
-    for _ in range(6):
-        start_game(page, server.url, "declaration-rummy", cards_dealt=2)
-        play_with_mouse(page, special=lift_then_declare)
-        if declared:
-            break
-    assert declared, "the computer player ended every game before we could declare"
+    start_game(page, server.url, "declaration-rummy", cards_dealt=2)
+    play_with_mouse(page, special=lift_then_declare)
+    assert declared, "the computer player ended the game before we could declare"
     assert table_state(page).finished
     expect(page.locator(".hand .hand-card")).not_to_have_count(0)
     expect(page.locator(".hand .hand-card.lifted")).to_have_count(0)
@@ -340,8 +350,9 @@ def test_a_new_deal_marks_no_card_new_and_keeps_nothing_lifted(
 
 
 def test_score_star_is_explained_and_the_chart_table_uses_the_games_word(
-    server: LiveServer, open_page: Callable[..., BrowserPage]
+    servers: Servers, open_page: Callable[..., BrowserPage]
 ) -> None:
+    server = servers.start(Settings(rate_limits=False, test_seed=SCORING_SEED))
     page = open_page().page
     page.goto(server.url)
     page.wait_for_selector("body.ready")
@@ -367,7 +378,7 @@ def test_score_star_is_explained_and_the_chart_table_uses_the_games_word(
             tap_lifted(page)
         wait_version_after(page, version)
     else:
-        pytest.skip("nobody scored in the first turns of this deal")
+        raise AssertionError("nobody scored in our first eight moves")
     expect(page.locator(".score-note .leader-legend")).to_contain_text("★ highest total")
 
 
