@@ -6,8 +6,11 @@ seed, dealer, totals, the last hand's summary, the result), and :class:`State` i
 changes on every action (hands, deck, pile, whose turn). Applying an action builds one new
 :class:`State` and usually shares the :class:`Table`, which keeps the hot path of simulations
 short. Both are ``NamedTuple`` s, as every game package's state is: the engine builds the next
-one with ``_replace``, naming the fields it changes, which costs less than constructing a frozen
-dataclass.
+one with ``replace_state``, naming the fields it changes, which costs less than constructing a
+frozen dataclass. The steps every simulated hand takes (a discard, a draw, a stop, the
+automatic count, the deal) build their :class:`State`, :class:`Table` and :class:`Counting`
+from all the fields in order (``tuple.__new__`` on the class, a third of a keyword build's
+cost), so the order of the fields below is relied on: a test pins it.
 
 Card places during a hand (every card is in exactly one): the seats' ``hands``, the face-down
 ``deck`` (top card last), the face-up ``pile`` (top card last) and, once a hand is stopped,
