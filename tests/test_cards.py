@@ -199,7 +199,7 @@ def test_shuffle_in_place_puts_cards_where_random_shuffle_does(cards: list[int],
 def test_shuffle_in_place_of_52_cards_puts_them_where_random_shuffle_does(
     deck: list[int], seed: int
 ) -> None:
-    # 52 cards take the written-out shuffle, not the loop.
+    # A whole deck, as every Indecision deal shuffles.
     ours, stdlib = list(deck), list(deck)
     ours_rng, stdlib_rng = random.Random(seed), random.Random(seed)
     shuffle_in_place(ours, ours_rng)

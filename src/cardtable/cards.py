@@ -26,11 +26,11 @@ from __future__ import annotations
 import random
 import re
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping, MutableSequence, Sequence
+from collections.abc import Iterable, Mapping, MutableSequence, Sequence
 from dataclasses import dataclass, field
 from itertools import repeat
 from operator import itemgetter
-from typing import Any, Final
+from typing import Final
 
 from cardtable.errors import CardError
 
@@ -377,33 +377,6 @@ _SHUFFLE_STEPS: Final = tuple((i, i + 1, (i + 1).bit_length()) for i in range(25
 """Fisher-Yates steps: position ``i`` swaps with ``randrange(i + 1)``."""
 
 
-_Shuffle = Callable[[MutableSequence[Card], Callable[[int], int]], None]
-
-
-def _written_out_shuffle(size: int) -> _Shuffle:
-    """The Fisher-Yates shuffle of exactly ``size`` cards with every step written out, as
-    ``shuffle(cards, rng.getrandbits)``: the loop of :func:`shuffle_in_place` without the loop
-    (no step tuple to unpack, the bounds as constants), a quarter cheaper; it draws the same
-    numbers in the same order."""
-    lines = ["def shuffle(cards, getrandbits):"]
-    for i in range(size - 1, 0, -1):
-        bits = (i + 1).bit_length()
-        lines += [
-            f"    j = getrandbits({bits})",
-            f"    while j > {i}:",
-            f"        j = getrandbits({bits})",
-            f"    cards[{i}], cards[j] = cards[j], cards[{i}]",
-        ]
-    namespace: dict[str, Any] = {}
-    exec("\n".join(lines), namespace)
-    shuffle: _Shuffle = namespace["shuffle"]
-    return shuffle
-
-
-_SHUFFLE_52: Final = _written_out_shuffle(52)
-"""The written-out shuffle of a 52-card deck (every Indecision deal)."""
-
-
 def random_below(rng: random.Random, n: int) -> int:
     """``rng.randrange(n)``: the same number from the same draws, at half the cost for a plain
     ``random.Random`` (a cut, a first dealer, one card of a lazy shuffle).
@@ -433,9 +406,6 @@ def shuffle_in_place(cards: MutableSequence[Card], rng: random.Random) -> None:
     n = len(cards)
     if type(rng) is not random.Random or n > len(_SHUFFLE_STEPS):
         rng.shuffle(cards)
-        return
-    if n == 52:
-        _SHUFFLE_52(cards, rng.getrandbits)
         return
     if n < 2:
         return

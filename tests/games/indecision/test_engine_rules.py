@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
-
 import pytest
 
 from cardtable.cards import format_cards
@@ -21,7 +19,6 @@ from cardtable.games.indecision import (
 )
 from cardtable.games.indecision import text as ENGINE_TEXT
 from cardtable.games.indecision.engine import STRICT_TURN_PROBLEM, TURN_PROBLEM, UNUSED_PROBLEM
-from cardtable.games.indecision.state import Counting, HandSummary, SeatResult, Table
 
 from .helpers import advance, cards, check_invariants, dealt, play_moves, position
 
@@ -38,30 +35,6 @@ def opening(rules: Rules = TWO_PLAYERS, **kwargs: object) -> State:
 
 
 # -- 1.2 setup: cut, deal, opening discard -------------------------------------------------------
-
-
-def test_the_records_built_by_position_keep_their_field_order() -> None:
-    # The engine's hot paths build these records from all their fields in this order (see
-    # the state module's docstring): a field added or moved must be added or moved there too.
-    assert State._fields == (
-        "table", "phase", "chance_steps", "hands", "deck", "pile", "to_act", "turns",
-        "had_turn", "drawn", "drawn_from_pile", "events", "counting",
-    )  # fmt: skip
-    assert Table._fields == (
-        "rules", "seed", "dealer", "hand_number", "totals", "cut_rounds", "cutters",
-        "last_hand", "winners", "end_reason", "scorer",
-    )  # fmt: skip
-    assert Counting._fields == (
-        "ending", "stopper", "stop_card", "stop_problems", "order", "results", "pending",
-    )  # fmt: skip
-    assert [f.name for f in dataclasses.fields(SeatResult)] == [
-        "seat", "cards", "score", "all_cards_used", "forfeited", "declared", "announced",
-        "penalty", "points", "total", "counted",
-    ]  # fmt: skip
-    assert [f.name for f in dataclasses.fields(HandSummary)] == [
-        "hand_number", "dealer", "starter", "ending", "stopper", "stop_problems", "results",
-        "winners", "rules",
-    ]  # fmt: skip
 
 
 def test_lowest_cut_deals_first() -> None:

@@ -7,8 +7,6 @@ end of the game. The engine calls these when a hand ends; each returns the next 
 
 from __future__ import annotations
 
-from typing import Final
-
 from cardtable.games.indecision.state import (
     Counting,
     HandSummary,
@@ -21,8 +19,6 @@ from cardtable.games.indecision.state import (
     replace_state,
     replace_table,
 )
-
-_new: Final = tuple.__new__
 
 
 def begin_counting(
@@ -61,9 +57,6 @@ def _count_automatically(
     results: list[SeatResult] = []
     winners: tuple[int, ...] = ()
     hands = state.hands
-    # SeatResult's fields in order (seat, cards, score, all_cards_used, forfeited, declared,
-    # announced, penalty, points, total, counted): passed by position, as this runs once a
-    # hand in every simulated game.
     stopper, known = -1, (0, False)
     if stopper_value is not None:
         stopper, known = counting.stopper, stopper_value
@@ -72,7 +65,14 @@ def _count_automatically(
         score, used = known if seat == stopper else value(cards)
         if winners:
             results.append(
-                SeatResult(seat, cards, score, used, False, None, None, 0, 0, totals[seat], False)
+                SeatResult(
+                    seat=seat,
+                    cards=cards,
+                    score=score,
+                    all_cards_used=used,
+                    total=totals[seat],
+                    counted=False,
+                )
             )
             continue
         forfeited = seat == forfeiting
@@ -80,12 +80,19 @@ def _count_automatically(
         total = totals[seat] + points
         totals[seat] = total
         results.append(
-            SeatResult(seat, cards, score, used, forfeited, None, None, 0, points, total, True)
+            SeatResult(
+                seat=seat,
+                cards=cards,
+                score=score,
+                all_cards_used=used,
+                forfeited=forfeited,
+                points=points,
+                total=total,
+            )
         )
         if first_to_target and total >= target:
             winners = (seat,)
-    ending, stopper, stop_card, stop_problems, order, _, pending = counting
-    counted = Counting(ending, stopper, stop_card, stop_problems, order, tuple(results), pending)
+    counted = replace_counting(counting, results=tuple(results))
     return _finish_hand(state, counted, tuple(totals), winners)
 
 
@@ -183,18 +190,16 @@ def _finish_hand(
         best = max(totals)
         if best >= rules.target_score:
             winners = tuple(seat for seat, total in enumerate(totals) if total == best)
-    # HandSummary's fields in order: hand_number, dealer, starter, ending, stopper,
-    # stop_problems, results, winners, rules.
     summary = HandSummary(
-        table.hand_number,
-        table.dealer,
-        table.starter,
-        counting.ending,
-        None if counting.stopper < 0 else counting.stopper,
-        counting.stop_problems,
-        counting.results,
-        winners,
-        rules,
+        hand_number=table.hand_number,
+        dealer=table.dealer,
+        starter=table.starter,
+        ending=counting.ending,
+        stopper=None if counting.stopper < 0 else counting.stopper,
+        stop_problems=counting.stop_problems,
+        results=counting.results,
+        winners=winners,
+        rules=rules,
     )
     return _after_hand(state, summary, totals, counting)
 
@@ -235,43 +240,22 @@ def _after_hand(
             reason = "hand-limit"
     else:
         phase, reason, dealer = Phase.DEAL, "", table.starter
-    # Both records are built from all their fields in order (``tuple.__new__`` on the
-    # NamedTuple class): this runs at the end of every hand.
-    after_table: Table = _new(
-        Table,
-        (
-            table.rules,
-            table.seed,
-            dealer,
-            table.hand_number,
-            totals,
-            table.cut_rounds,
-            table.cutters,
-            summary,
-            winners,
-            reason,
-            table.scorer,
+    return replace_state(
+        state,
+        table=replace_table(
+            table,
+            dealer=dealer,
+            totals=totals,
+            last_hand=summary,
+            winners=winners,
+            end_reason=reason,
         ),
+        phase=phase,
+        to_act=-1,
+        drawn=-1,
+        drawn_from_pile=False,
+        counting=counting,
     )
-    after: State = _new(
-        State,
-        (
-            after_table,
-            phase,
-            state.chance_steps,
-            state.hands,
-            state.deck,
-            state.pile,
-            -1,
-            state.turns,
-            state.had_turn,
-            -1,
-            False,
-            state.events,
-            counting,
-        ),
-    )
-    return after
 
 
 def _with_total(totals: tuple[int, ...], seat: int, total: int) -> tuple[int, ...]:

@@ -131,9 +131,6 @@ _DISCARD: Final = Phase.DISCARD
 _DECLARE: Final = Phase.DECLARE
 _CONFIRM: Final = Phase.CONFIRM
 _GAME_OVER: Final = Phase.GAME_OVER
-# The hot paths build each next state from all its fields in order: ``tuple.__new__`` on the
-# NamedTuple class skips the keyword handling of ``State(...)`` and ``replace_state``.
-_new: Final = tuple.__new__
 _PHASE_DOING: Final = {
     Phase.OPENING: "make the opening discard",
     Phase.DRAW: "draw",
@@ -401,23 +398,20 @@ class IndecisionEngine(GameEngine[State, IndecisionAction, Rules, IndecisionView
         if following == rules.players:
             following = 0
         hands = state.hands
-        after: State = _new(
-            State,
-            (
-                table,
-                _DRAW,
-                state.chance_steps,
-                _with_hand(hands, seat, without(hands[seat], card)),
-                state.deck,
-                (*state.pile, card),
-                following,
-                turns,
-                state.had_turn | 1 << seat,
-                -1,
-                False,
-                (*state.events, _DISCARD_EVENTS[seat][card]),
-                None,
-            ),
+        after = State(
+            table=table,
+            phase=_DRAW,
+            chance_steps=state.chance_steps,
+            hands=_with_hand(hands, seat, without(hands[seat], card)),
+            deck=state.deck,
+            pile=(*state.pile, card),
+            to_act=following,
+            turns=turns,
+            had_turn=state.had_turn | 1 << seat,
+            drawn=-1,
+            drawn_from_pile=False,
+            events=(*state.events, _DISCARD_EVENTS[seat][card]),
+            counting=None,
         )
         if turns >= rules.hand_turn_cap:
             if not rules.people_seated:
@@ -454,23 +448,20 @@ class IndecisionEngine(GameEngine[State, IndecisionAction, Rules, IndecisionView
             )
         card = deck[-1]
         hands = state.hands
-        drawn: State = _new(
-            State,
-            (
-                state.table,
-                _DISCARD,
-                state.chance_steps,
-                _with_hand(hands, seat, (*hands[seat], card)),
-                deck[:-1],
-                state.pile,
-                seat,
-                state.turns,
-                state.had_turn,
-                card,
-                False,
-                (*state.events, _DRAW_STOCK_EVENTS[seat]),
-                None,
-            ),
+        drawn = State(
+            table=state.table,
+            phase=_DISCARD,
+            chance_steps=state.chance_steps,
+            hands=_with_hand(hands, seat, (*hands[seat], card)),
+            deck=deck[:-1],
+            pile=state.pile,
+            to_act=seat,
+            turns=state.turns,
+            had_turn=state.had_turn,
+            drawn=card,
+            drawn_from_pile=False,
+            events=(*state.events, _DRAW_STOCK_EVENTS[seat]),
+            counting=None,
         )
         return drawn
 
@@ -478,23 +469,20 @@ class IndecisionEngine(GameEngine[State, IndecisionAction, Rules, IndecisionView
         pile = state.pile
         card = pile[-1]
         hands = state.hands
-        drawn: State = _new(
-            State,
-            (
-                state.table,
-                _DISCARD,
-                state.chance_steps,
-                _with_hand(hands, seat, (*hands[seat], card)),
-                state.deck,
-                pile[:-1],
-                seat,
-                state.turns,
-                state.had_turn,
-                card,
-                True,
-                (*state.events, _TAKE_EVENTS[seat][card]),
-                None,
-            ),
+        drawn = State(
+            table=state.table,
+            phase=_DISCARD,
+            chance_steps=state.chance_steps,
+            hands=_with_hand(hands, seat, (*hands[seat], card)),
+            deck=state.deck,
+            pile=pile[:-1],
+            to_act=seat,
+            turns=state.turns,
+            had_turn=state.had_turn,
+            drawn=card,
+            drawn_from_pile=True,
+            events=(*state.events, _TAKE_EVENTS[seat][card]),
+            counting=None,
         )
         return drawn
 
@@ -515,26 +503,27 @@ class IndecisionEngine(GameEngine[State, IndecisionAction, Rules, IndecisionView
         kept_value = table.scorer.value(kept)
         if not kept_value[1]:
             problems = (*problems, UNUSED_PROBLEM)
-        stopped: State = _new(
-            State,
-            (
-                table,
-                state.phase,
-                state.chance_steps,
-                _with_hand(hands, seat, kept),
-                state.deck,
-                state.pile,
-                -1,
-                state.turns + 1,
-                had_turn,
-                -1,
-                False,
-                (*state.events, _STOPPED_EVENTS[seat]),
-                None,
-            ),
+        stopped = State(
+            table=table,
+            phase=state.phase,
+            chance_steps=state.chance_steps,
+            hands=_with_hand(hands, seat, kept),
+            deck=state.deck,
+            pile=state.pile,
+            to_act=-1,
+            turns=state.turns + 1,
+            had_turn=had_turn,
+            drawn=-1,
+            drawn_from_pile=False,
+            events=(*state.events, _STOPPED_EVENTS[seat]),
+            counting=None,
         )
-        counting: Counting = _new(
-            Counting, ("stop", seat, card, problems, _ORDERS[players][seat], (), -1)
+        counting = Counting(
+            ending="stop",
+            stopper=seat,
+            stop_card=card,
+            stop_problems=problems,
+            order=_ORDERS[players][seat],
         )
         return begin_counting(stopped, counting, kept_value)
 
@@ -602,39 +591,33 @@ class IndecisionEngine(GameEngine[State, IndecisionAction, Rules, IndecisionView
         dealt = 5 * players
         hands = [tuple(deck[cut]) for cut in _DEAL_CUTS[players][starter]]
         hands[starter] += (deck[51 - dealt],)
-        dealt_table: Table = _new(
-            Table,
-            (
-                table.rules,
-                table.seed,
-                dealer,
-                table.hand_number + 1,
-                table.totals,
-                table.cut_rounds,
-                table.cutters,
-                table.last_hand,
-                (),
-                "",
-                table.scorer,
-            ),
+        dealt_table = Table(
+            rules=table.rules,
+            seed=table.seed,
+            dealer=dealer,
+            hand_number=table.hand_number + 1,
+            totals=table.totals,
+            cut_rounds=table.cut_rounds,
+            cutters=table.cutters,
+            last_hand=table.last_hand,
+            winners=(),
+            end_reason="",
+            scorer=table.scorer,
         )
-        dealt_state: State = _new(
-            State,
-            (
-                dealt_table,
-                _OPENING,
-                state.chance_steps + 1,
-                tuple(hands),
-                tuple(deck[: 52 - dealt - 1]),
-                (),
-                starter,
-                0,
-                0,
-                -1,
-                False,
-                _DEAL_EVENTS[dealer],
-                None,
-            ),
+        dealt_state = State(
+            table=dealt_table,
+            phase=_OPENING,
+            chance_steps=state.chance_steps + 1,
+            hands=tuple(hands),
+            deck=tuple(deck[: 52 - dealt - 1]),
+            pile=(),
+            to_act=starter,
+            turns=0,
+            had_turn=0,
+            drawn=-1,
+            drawn_from_pile=False,
+            events=_DEAL_EVENTS[dealer],
+            counting=None,
         )
         return dealt_state
 

@@ -7,10 +7,8 @@ changes on every action (hands, deck, pile, whose turn). Applying an action buil
 :class:`State` and usually shares the :class:`Table`, which keeps the hot path of simulations
 short. Both are ``NamedTuple`` s, as every game package's state is: the engine builds the next
 one with ``replace_state``, naming the fields it changes, which costs less than constructing a
-frozen dataclass. The steps every simulated hand takes (a discard, a draw, a stop, the
-automatic count, the deal) build their :class:`State`, :class:`Table` and :class:`Counting`
-from all the fields in order (``tuple.__new__`` on the class, a third of a keyword build's
-cost), so the order of the fields below is relied on: a test pins it.
+frozen dataclass; the steps every simulated hand takes (a discard, a draw, a stop, the deal)
+name every field of the record they build.
 
 Card places during a hand (every card is in exactly one): the seats' ``hands``, the face-down
 ``deck`` (top card last), the face-up ``pile`` (top card last) and, once a hand is stopped,
