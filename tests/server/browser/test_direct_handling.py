@@ -127,6 +127,9 @@ def test_a_card_let_go_away_from_the_pile_stays_in_the_hand(
     version = table_state(page).version
     card = page.locator(".hand .hand-card").first
     label = card.get_attribute("data-card")
+    # The press must land on the card at rest, not where the deal is still flying it in (a
+    # press that misses the card would leave the hand unchanged without testing anything).
+    settle(page)
     box = card.bounding_box()
     assert box is not None
     page.mouse.move(box["x"] + 8, box["y"] + 12)
@@ -134,6 +137,9 @@ def test_a_card_let_go_away_from_the_pile_stays_in_the_hand(
     # Out of the hand, but let go over the opponents rather than the pile.
     x, y = centre_of(page.locator(".seat.opponent").first)
     page.mouse.move(x, y, steps=6)
+    # Picked up: the card followed the pointer out of the hand.
+    expect(page.locator(".hand .hand-card.dragged-out")).to_have_count(1)
     page.mouse.up()
+    expect(page.locator(".hand .hand-card.dragged-out")).to_have_count(0)
     expect(page.locator(f".hand .hand-card[data-card='{label}']")).to_have_count(1)
     assert table_state(page).version == version
