@@ -98,6 +98,9 @@ class Lobby:
         self.on_let_go: Callable[[str], None] | None = None
         """Called with the id of every table that leaves memory (a cluster gives its lease
         back)."""
+        self.on_loaded: Callable[[str], None] | None = None
+        """Called with the id of every table loaded from the log store into memory (a cluster
+        announces the tables it took over)."""
         self._loading: dict[str, asyncio.Future[TableOwner | None]] = {}
         self._creating = asyncio.Lock()
         self._sweeper: asyncio.Task[None] | None = None
@@ -310,6 +313,8 @@ class Lobby:
                     owner = await self._load(table_id)
                     if owner is not None:
                         self.tables[table_id] = owner
+                        if self.on_loaded is not None:
+                            self.on_loaded(table_id)
                     loading.set_result(owner)
                 except BaseException as exc:
                     loading.set_exception(exc)

@@ -16,7 +16,9 @@ caller's process channel.
 
 The proxy watches the table's lease. When it lapses (the owner died) the proxy's process takes
 the table over itself (it claims the lease, replays the log, and serves the socket as its own);
-when another process holds it, the proxy says hello again to the new owner. Either way the
+when another process holds it, the proxy says hello again to the new owner. A process that took
+a table over says so on :data:`TAKEOVERS` once the table is loaded, and every proxy of the table
+greets it then, without waiting for its next look at the lease. Either way the
 page keeps its socket and gets the table's state again. Actions carry the version they were
 made for, so one that was sent again after a takeover is refused as stale, never applied twice.
 """
@@ -52,6 +54,12 @@ def inbox(table_id: str) -> str:
     'cardtable:inbox:t1'
     """
     return f"{PREFIX}inbox:{table_id}"
+
+
+TAKEOVERS: Final = f"{PREFIX}takeovers"
+"""The channel every process listens on for tables taken over (their owner died): a process
+relaying sockets of such a table greets the new owner at once instead of at its next look at
+the lease."""
 
 
 def process_channel(holder: str) -> str:
@@ -198,7 +206,7 @@ class Relay:
     async def _ensure_reader(self) -> PubSub:
         if self._pubsub is None:
             self._pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
-            await self._pubsub.subscribe(process_channel(self.holder))
+            await self._pubsub.subscribe(process_channel(self.holder), TAKEOVERS)
         if self._reader is None or self._reader.done():
             self._reader = asyncio.get_running_loop().create_task(self._read_forever())
         return self._pubsub
@@ -213,7 +221,8 @@ class Relay:
                 logger.warning("the relay lost Redis: %s; listening again", exc)
                 await asyncio.sleep(0.5)
                 with contextlib.suppress(RedisError):
-                    channels = [process_channel(self.holder), *map(inbox, self._owned)]
+                    channels = [process_channel(self.holder), TAKEOVERS]
+                    channels += map(inbox, self._owned)
                     await pubsub.subscribe(*channels)
                     for proxy in self.proxies.values():
                         proxy.inbox.put_nowait({"moved": True})  # say hello again
@@ -235,6 +244,12 @@ class Relay:
                 logger.exception("the relay could not read a message")
 
     def _dispatch(self, channel: str, payload: dict[str, Any]) -> None:
+        if channel == TAKEOVERS:
+            table_id = str(payload.get("table"))
+            for relayed in self.proxies.values():
+                if relayed.table_id == table_id:
+                    relayed.inbox.put_nowait({"moved": True})  # greet the new owner now
+            return
         if channel == process_channel(self.holder):
             if "reply" in payload:
                 waiting = self._calls.get(str(payload["reply"]))
@@ -270,6 +285,13 @@ class Relay:
         pubsub = await self._ensure_reader()
         self._owned.add(table_id)
         await pubsub.subscribe(inbox(table_id))
+
+    async def announce_takeover(self, table_id: str) -> None:
+        """Tell every process that this one took the table over and serves it now (its
+        proxies of the table greet this one at once). Only a shortcut: a notice Redis does not
+        carry leaves them to notice at their next look at the lease."""
+        with contextlib.suppress(ConnectionError):
+            await self.publish(TAKEOVERS, {"table": table_id, "holder": self.holder})
 
     async def disown(self, table_id: str) -> None:
         """Stop listening on the table's inbox, and tell its proxied sockets to look for the

@@ -59,6 +59,9 @@ class LeasedLogStore:
         self.on_lost: Callable[[str], None] | None = None
         self.on_claimed: Callable[[str], Awaitable[None]] | None = None
         """Awaited once the table is this process's (the relay listens for its messages)."""
+        self.taken_over: set[str] = set()
+        """Tables claimed from an owner whose lease lapsed (it died), until the lobby has
+        loaded them (:meth:`take_over_done`)."""
         previous = leases.on_lost
 
         def lost(table_id: str) -> None:
@@ -94,6 +97,7 @@ class LeasedLogStore:
                 if self.on_claimed is not None:
                     await self.on_claimed(table_id)
                 if lease.takeover:
+                    self.taken_over.add(table_id)
                     LEASE_TAKEOVERS.inc()
                     logger.info(
                         "took table %s over (lease token %d)",
@@ -116,6 +120,13 @@ class LeasedLogStore:
         await self.leases.release(table_id)
         raise TableElsewhereError(table_id)
 
+    def take_over_done(self, table_id: str) -> bool:
+        """Whether the table, now loaded, was taken over from an owner that died (once)."""
+        if table_id in self.taken_over:
+            self.taken_over.discard(table_id)
+            return True
+        return False
+
     def _token(self, table_id: str) -> int:
         lease = self.leases.lease_of(table_id)
         if lease is None:
@@ -136,6 +147,7 @@ class LeasedLogStore:
 
     async def release(self, table_id: str) -> None:
         """Give the table's lease back (it left this process's memory)."""
+        self.taken_over.discard(table_id)
         await self.leases.release(table_id)
 
     # --- the LogStore interface ---------------------------------------------------------------

@@ -1,7 +1,8 @@
 """One process's part in a cluster: its Redis client, its leases, its leased log store and its
 relay, and how they are tied to the lobby (a table whose lease is lost is dropped; a table
 that leaves memory gives its lease back; a claimed table's inbox is listened to, and what
-arrives there is answered as a local socket or request would be)."""
+arrives there is answered as a local socket or request would be; a table taken over from a
+process that died is announced once loaded)."""
 
 from __future__ import annotations
 
@@ -85,6 +86,12 @@ class Cluster:
             await self.relay.disown(table_id)
             await self.store.release(table_id)
 
+        def loaded(table_id: str) -> None:
+            # Only now, the table in memory: a proxy greeting this process sooner would be
+            # told the table is not here and look again.
+            if self.store.take_over_done(table_id):
+                self._later(self.relay.announce_takeover(table_id))
+
         def let_go(table_id: str) -> None:
             self._later(release(table_id))
 
@@ -100,6 +107,7 @@ class Cluster:
 
         self.relay.handle_call = call
         lobby.on_let_go = let_go
+        lobby.on_loaded = loaded
 
     def _later(self, work: Coroutine[Any, Any, None]) -> None:
         task = asyncio.get_running_loop().create_task(work)
