@@ -30,11 +30,18 @@ machine used meanwhile, and the load average.
    and, from the pages' side (their clock is the same monotonic clock), how long after the new
    lease the playing page had the table again, and how long the move then took to be stored.
 
+3. **Takeover** (``--only takeover``): three single-process servers, ``--tables`` quiet tables
+   owned by the first, each with a page on each of the two others (both relayed). The owner is
+   killed; one of the others takes each table over. Reported: how much later the page on the
+   third process has the table again than the page on the new owner (the time its process
+   takes to learn of the new owner), per table.
+
 Every process runs on this machine: the clients share its two cores with the server, so the
 figures are a floor. Reproduce (PostgreSQL and Redis up, as ``make services`` leaves them)::
 
     .venv/bin/python -m benchmarks.bench_cluster --only load --tables 200 --sockets 5
     .venv/bin/python -m benchmarks.bench_cluster --only chaos --tables 200 --sockets 5
+    .venv/bin/python -m benchmarks.bench_cluster --only takeover --tables 40
 """
 
 from __future__ import annotations
@@ -841,6 +848,105 @@ def chaos(
     }
 
 
+def takeover(tables: int, lease_seconds: float, log: Path) -> dict[str, Any]:
+    """Three single-process servers; ``tables`` quiet tables (the person to move) owned by the
+    first, each with one page on each of the two others (both relayed). The owner is killed;
+    one of the others takes each table over, and the figure is how much later the page on the
+    third process (relaying to the new owner) has the table again than the page on the new
+    owner: that page waits for its process to learn of the new owner."""
+    database_url, schema = fresh_database()
+    ports = []
+    for _ in range(3):
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            ports.append(probe.getsockname()[1])
+    bases = [f"http://127.0.0.1:{port}" for port in ports]
+    environment = {
+        **os.environ,
+        "CARDTABLE_BOT_DELAY_SCALE": "0",
+        "CARDTABLE_RATE_LIMITS": "false",
+        "CARDTABLE_BOT_PROCESSES": "0",
+        "CARDTABLE_LEASE_SECONDS": str(lease_seconds),
+        "CARDTABLE_ALLOWED_ORIGINS": ",".join(bases),
+        "CARDTABLE_MAX_UNFINISHED_TABLES": "1000",
+    }
+    servers: list[subprocess.Popen[bytes]] = []
+    try:
+        with log.open("wb") as out:
+            for port in ports:
+                command = [str(Path(sys.executable).parent / "cardtable"), "serve"]
+                command += ["--port", str(port), "--database-url", database_url]
+                command += ["--redis-url", REDIS_URL]
+                servers.append(
+                    subprocess.Popen(
+                        command,
+                        env=environment,
+                        stdout=out,
+                        stderr=subprocess.STDOUT,
+                        start_new_session=True,
+                    )
+                )
+        for base in bases:
+            deadline = time.monotonic() + 120
+            while True:
+                with suppress(httpx.HTTPError):
+                    if httpx.get(f"{base}/readyz", timeout=2).status_code == 200:
+                        break
+                if time.monotonic() > deadline:
+                    raise RuntimeError(f"{base} did not start:\n{log.read_text()}")
+                time.sleep(0.3)
+        lags = asyncio.run(_takeover_pages(bases, tables, servers[0]))
+    finally:
+        for server in servers:
+            with suppress(ProcessLookupError):
+                os.killpg(server.pid, signal.SIGKILL)
+            server.wait(10)
+        drop_database(schema)
+    return {"lags": lags, "load": load_average()}
+
+
+async def _takeover_pages(
+    bases: list[str], tables: int, owner: subprocess.Popen[bytes]
+) -> list[float]:
+    async with httpx.AsyncClient(
+        base_url=bases[0], headers={"Origin": bases[0]}, timeout=60
+    ) as http:
+        assert (await http.post("/api/profile")).status_code == 201
+        spec = {
+            "game": "indian-rummy",
+            "seats": [{"kind": "human"}, {"kind": "bot", "level": "easy"}],
+        }
+        table_ids = []
+        for _ in range(tables):
+            created = await http.post("/api/tables", json=spec)
+            assert created.status_code == 201, created.text
+            table_ids.append(created.json()["table_id"])
+        cookie = f"{COOKIE}={http.cookies[COOKIE]}"
+    pages: list[tuple[ClientConnection, ClientConnection]] = []
+    for table_id in table_ids:
+        pair = []
+        for base in bases[1:]:
+            url = base.replace("http", "ws") + f"/ws/tables/{table_id}"
+            page = await connect(url, additional_headers={"Cookie": cookie, "Origin": base})
+            while json.loads(await page.recv())["type"] != "state":
+                pass
+            pair.append(page)
+        pages.append((pair[0], pair[1]))
+    await asyncio.sleep(1.0)  # the proxies' views are all in
+
+    async def back(page: ClientConnection) -> float:
+        while True:
+            if json.loads(await asyncio.wait_for(page.recv(), 60))["type"] == "state":
+                return time.monotonic()
+
+    os.killpg(owner.pid, signal.SIGKILL)
+    times = await asyncio.gather(*(asyncio.gather(back(a), back(b)) for a, b in pages))
+    for pair in pages:
+        for page in pair:
+            await page.close()
+    return [abs(first - second) for first, second in times]
+
+
 def after_takeover(watches: Sequence[Watch], timeline: dict[str, Any]) -> dict[str, list[float]]:
     """Where the time goes between a table's new lease and its first stored move: until the
     playing page has the table again (a state after the lease), then, when the person is to
@@ -887,7 +993,7 @@ def lag_line(recorded: dict[str, Any]) -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--only", choices=("load", "chaos"))
+    parser.add_argument("--only", choices=("load", "chaos", "takeover"))
     parser.add_argument("--workers", default="1,2")
     parser.add_argument("--tables", type=int, default=200)
     parser.add_argument("--sockets", type=int, default=5)
@@ -896,6 +1002,7 @@ def main() -> None:
     parser.add_argument("--kill-every", type=float, default=15.0)
     parser.add_argument("--client-processes", type=int, default=2)
     parser.add_argument("--log", type=Path, default=Path("bench_cluster.log"))
+    parser.add_argument("--lease-seconds", type=float, default=5.0)
     parser.add_argument("--keep-schema", action="store_true")
     args = parser.parse_args()
     global KEEP_SCHEMA
@@ -906,6 +1013,15 @@ def main() -> None:
         f"process(es); load {load_average():.2f}",
         flush=True,
     )
+    if args.only == "takeover":
+        found = takeover(args.tables, args.lease_seconds, args.log)
+        print(
+            f"  takeover, lease {args.lease_seconds:g} s: the page relayed to the new owner "
+            f"has the table again after the page on it by {spread(found['lags'])}; "
+            f"load {found['load']:.2f}",
+            flush=True,
+        )
+        return
     if args.only in (None, "load"):
         rows = []
         for workers in args.workers.split(","):
