@@ -15,7 +15,9 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Page, expect
 
-from .harness import BrowserPage, LiveServer
+from cardtable.server.settings import Settings
+
+from .harness import BrowserPage, LiveServer, Servers
 from .tablekit import (
     answer_panel,
     lift_playable_card,
@@ -153,15 +155,23 @@ def end_first_hand(page: Page, game: str) -> None:
     raise AssertionError(f"the first hand of {game} did not end")
 
 
+AUDIT_SEED = 4
+"""Deals in which the first hand lasts until our first turn, so that the table is audited while
+play goes on: in a two-card Declaration Rummy game the Random computer player ends it first in
+about one game in four (22% of 3,000 games played with the engine), and the audit of the table
+in play was then left out. The deal and the computer players' moves follow from the seed."""
+
+
 @pytest.mark.parametrize("game", GAMES)
 def test_each_table_and_its_summary_pass_axe_and_show_no_internal_names(
-    server: LiveServer, open_page: Callable[..., BrowserPage], game: str
+    servers: Servers, open_page: Callable[..., BrowserPage], game: str
 ) -> None:
+    server = servers.start(Settings(rate_limits=False, test_seed=AUDIT_SEED))
     page = open_page().page
     start_game(page, server.url, game, cards_dealt=2 if game == "declaration-rummy" else None)
     wait_idle(page)
-    if panel_name(page) is None:
-        audit(page, f"{game} table")
+    assert panel_name(page) is None, "the first hand ended before our first turn"
+    audit(page, f"{game} table")
     end_first_hand(page, game)
     audit(page, f"{game} summary")
     close_panel(page)
