@@ -54,6 +54,7 @@ from cardtable.storage import (
     ABANDONED,
     FINISHED,
     PLAYING,
+    FencedOutError,
     LogStore,
     RecordEvent,
     StorageError,
@@ -492,7 +493,9 @@ class TableOwner:
 
     async def _finish_if_over(self) -> None:
         """Once the game is over, mark the table finished and store that with the result (a
-        failure to store it is logged: the players still see the end)."""
+        failure to store it is logged: the players still see the end). A refusal because
+        another process of a cluster owns the table now is expected there (the new owner
+        stores the end when it loads the table): a warning, not an error."""
         result = self.engine.result(self.state)
         if self.status != PLAYING:
             return
@@ -502,6 +505,10 @@ class TableOwner:
         try:
             await self.store.set_status(
                 self.table_id, FINISHED, None if result is None else result.to_json()
+            )
+        except FencedOutError as exc:
+            logger.warning(
+                "table %s: the finished game was not stored here: %s", self.table_id, exc
             )
         except Exception:
             logger.exception("table %s: could not store the finished game", self.table_id)
