@@ -185,6 +185,7 @@ class Relay:
         self._numbers = itertools.count(1)
         self._pubsub: PubSub | None = None
         self._reader: asyncio.Task[None] | None = None
+        self._starting = asyncio.Lock()
         self._owned: set[str] = set()
         self._queues: dict[str, asyncio.Queue[dict[str, Any]]] = {}
         self._tasks: dict[str, asyncio.Task[None]] = {}
@@ -204,12 +205,23 @@ class Relay:
         return int(listeners)
 
     async def _ensure_reader(self) -> PubSub:
-        if self._pubsub is None:
-            self._pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
-            await self._pubsub.subscribe(process_channel(self.holder), TAKEOVERS)
-        if self._reader is None or self._reader.done():
-            self._reader = asyncio.get_running_loop().create_task(self._read_forever())
-        return self._pubsub
+        """The subscription, subscribed to this process's channels, with its reader running.
+        Callers at once (the first sockets and calls of a process just started) wait for one
+        another: a reader started before the subscribe has finished reads a connection that
+        is not there yet."""
+        async with self._starting:
+            if self._pubsub is None:
+                pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
+                try:
+                    await pubsub.subscribe(process_channel(self.holder), TAKEOVERS)
+                except BaseException:  # Redis away: the next caller subscribes afresh
+                    with contextlib.suppress(Exception):
+                        await pubsub.aclose()  # type: ignore[no-untyped-call]
+                    raise
+                self._pubsub = pubsub  # only once subscribed, for the reader to read
+            if self._reader is None or self._reader.done():
+                self._reader = asyncio.get_running_loop().create_task(self._read_forever())
+            return self._pubsub
 
     async def _read_forever(self) -> None:
         while True:
