@@ -355,6 +355,31 @@ def test_a_new_deal_marks_no_card_new_and_keeps_nothing_lifted(
     assert marks == {"draw": ["9H"], "kept": "AS", "deal": 0, "lifted": None}
 
 
+def test_a_chosen_sort_orders_the_next_deal_and_arranging_by_hand_forgets_it(
+    server: LiveServer, open_page: Callable[..., BrowserPage]
+) -> None:
+    page = open_page().page
+    page.goto(server.url)
+    page.wait_for_selector("body.ready")
+    orders = module_result(
+        page,
+        "hand",
+        "((h) => { h.sync(['AS','KH','QD','2C','10S']); h.sortBy('rank');"
+        " h.sync(['AS','KH','QD','2C','10S','3D']); const drawn = h.cards();"
+        " h.sync(['9S','2H','KC','5D','AH'], {newDeal: true}); const dealt = h.cards();"
+        " h.focusUid = h.entries[0].uid; h.moveCard(1);"
+        " const moved = h.cards(); h.sync([...moved, '4C']);"
+        " return {drawn, dealt, moved, after: h.cards()};"
+        " })(new m.Hand({storageKey: 'test-sort', onPlay() {}, onLift() {}}))",
+    )
+    assert orders == {
+        "drawn": ["AS", "2C", "3D", "10S", "QD", "KH"],
+        "dealt": ["AH", "2H", "5D", "9S", "KC"],
+        "moved": ["2H", "AH", "5D", "9S", "KC"],
+        "after": ["2H", "AH", "5D", "9S", "KC", "4C"],
+    }
+
+
 def test_score_star_is_explained_and_the_chart_table_uses_the_games_word(
     servers: Servers, open_page: Callable[..., BrowserPage]
 ) -> None:
