@@ -307,25 +307,31 @@ def test_grouping_puts_runs_and_sets_first(
     server: LiveServer, open_page: Callable[..., BrowserPage]
 ) -> None:
     page = open_page().page
-    # Free play: should a computer player end a deal first, the next deal brings our turn.
-    start_game(page, server.url, "indian-rummy")
-    wait_my_turn(page)
-    page.locator(".hand-tools .btn", has_text="Group melds").click()
-    cards = page.eval_on_selector_all(
-        ".hand .hand-card",
-        "els => els.map(e => ({card: e.dataset.card, grouped: e.classList.contains('grouped'),"
-        " start: e.classList.contains('group-start')}))",
-    )
     groups: list[list[str]] = []
-    seen_loose = False
-    for index, entry in enumerate(cards):
-        if not entry["grouped"]:
-            seen_loose = True
-            continue
-        assert not seen_loose, "grouped cards come before the loose ones"
-        if index == 0 or entry["start"]:
-            groups.append([])
-        groups[-1].append(entry["card"])
+    # A dealt hand without any meld groups nothing: deal again until one has (almost every
+    # thirteen-card hand with its jokers does), so the checks below always have groups to check.
+    for _ in range(8):
+        # Free play: should a computer player end a deal first, the next deal brings our turn.
+        start_game(page, server.url, "indian-rummy")
+        wait_my_turn(page)
+        page.locator(".hand-tools .btn", has_text="Group melds").click()
+        cards = page.eval_on_selector_all(
+            ".hand .hand-card",
+            "els => els.map(e => ({card: e.dataset.card, grouped: e.classList.contains('grouped'),"
+            " start: e.classList.contains('group-start')}))",
+        )
+        seen_loose = False
+        for index, entry in enumerate(cards):
+            if not entry["grouped"]:
+                seen_loose = True
+                continue
+            assert not seen_loose, "grouped cards come before the loose ones"
+            if index == 0 or entry["start"]:
+                groups.append([])
+            groups[-1].append(entry["card"])
+        if groups:
+            break
+    assert groups, "no hand of eight deals was grouped into melds"
     # Jokers (the wild joker's rank, printed jokers) may stand in for missing cards.
     jokers = set(
         page.evaluate(
