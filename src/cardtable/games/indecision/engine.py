@@ -448,7 +448,7 @@ class IndecisionEngine(GameEngine[State, IndecisionAction, Rules, IndecisionView
             )
         card = deck[-1]
         hands = state.hands
-        drawn = State(
+        return State(
             table=state.table,
             phase=_DISCARD,
             chance_steps=state.chance_steps,
@@ -463,13 +463,12 @@ class IndecisionEngine(GameEngine[State, IndecisionAction, Rules, IndecisionView
             events=(*state.events, _DRAW_STOCK_EVENTS[seat]),
             counting=None,
         )
-        return drawn
 
     def _draw_pile(self, state: State, seat: int) -> State:
         pile = state.pile
         card = pile[-1]
         hands = state.hands
-        drawn = State(
+        return State(
             table=state.table,
             phase=_DISCARD,
             chance_steps=state.chance_steps,
@@ -484,7 +483,6 @@ class IndecisionEngine(GameEngine[State, IndecisionAction, Rules, IndecisionView
             events=(*state.events, _TAKE_EVENTS[seat][card]),
             counting=None,
         )
-        return drawn
 
     def _stop(self, state: State, seat: int, card: int) -> State:
         table = state.table
