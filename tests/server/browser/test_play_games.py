@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
+from cardtable.cards import RANK_PLURALS
 from cardtable.server.settings import Settings
 
 from .harness import BrowserPage, LiveServer, Servers
@@ -95,6 +96,13 @@ def test_indian_rummy_single_deal_played_with_the_mouse_ends_with_a_declaration(
     start_game(page, server.url, "indian-rummy", preset="single-deal", level="easy")
     wait_idle(page)
     expect(page.locator(".wild-zone")).to_contain_text("Wild joker")
+    # The caption names the wild rank in the plural the engine's texts use ("sixes wild").
+    rank = page.evaluate("() => window.cardtable.view.message.view.wild_rank")
+    expect(page.locator(".wild-zone .zone-caption")).to_have_text(
+        f"Wild joker · {RANK_PLURALS[rank]} wild"
+    )
+    page_plurals = page.evaluate("async () => (await import('/static/js/cards.js')).RANK_PLURALS")
+    assert page_plurals == list(RANK_PLURALS)
     expect(page.locator(".hand .hand-card")).to_have_count(13)
     screenshot(page, path=str(shots / "indian-rummy-table.png"))
     declared = []

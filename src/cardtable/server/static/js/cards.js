@@ -8,6 +8,11 @@ export const RANK_NAMES = [
   "ace", "two", "three", "four", "five", "six", "seven",
   "eight", "nine", "ten", "jack", "queen", "king",
 ];
+// Written out: "sixes", not "sixs" (the same words as the engine's texts).
+export const RANK_PLURALS = [
+  "aces", "twos", "threes", "fours", "fives", "sixes", "sevens",
+  "eights", "nines", "tens", "jacks", "queens", "kings",
+];
 export const SUITS = ["S", "H", "D", "C"];
 export const SUIT_NAMES = ["spades", "hearts", "diamonds", "clubs"];
 export const SUIT_SYMBOLS = ["♠", "♥", "♦", "♣"];

@@ -3,7 +3,7 @@
 // groups, loose cards and the 80 cap.
 
 import { parseAction } from "../actions.js";
-import { cardElement, cardName, cardRow, label, parse, RANK_NAMES, shortText } from "../cards.js";
+import { cardElement, cardName, cardRow, label, parse, RANK_NAMES, RANK_PLURALS, shortText } from "../cards.js";
 import { h } from "../dom.js";
 import { confirmPanel } from "../panel.js";
 import { baseGame, chartFromRounds, pileZone, scoreTable, stockZone, takenText } from "./base.js";
@@ -164,14 +164,14 @@ export default {
       ? h(
           "div",
           { class: "zone wild-zone" },
-          h("div", { class: "wild-card", role: "img", "aria-label": `Wild joker: ${cardName(view.wild_card)}. Every ${RANK_NAMES[rank]} is a joker, and so are the printed jokers.` },
+          h("div", { class: "wild-card", role: "img", "aria-label": `Wild joker: ${cardName(view.wild_card)}. Every ${RANK_NAMES[rank]} is a joker${view.rules?.printed_jokers === 0 ? "" : ", and so are the printed jokers"}.` },
             (() => {
               const el = cardElement(view.wild_card, { extraClass: "wild" });
               el.removeAttribute("role");
               el.removeAttribute("aria-label");
               return el;
             })()),
-          h("span", { class: "zone-caption" }, "Wild joker", h("span", { class: "count" }, ` · ${RANK_NAMES[rank]}s wild`)),
+          h("span", { class: "zone-caption" }, "Wild joker", h("span", { class: "count" }, ` · ${RANK_PLURALS[rank]} wild`)),
         )
       : h("div", { class: "zone wild-zone" }, h("span", { class: "zone-caption" }, "Printed jokers only"));
     return h(
@@ -323,7 +323,7 @@ export default {
       deal.declarer !== null && deal.declarer !== undefined
         ? `${ctx.name(deal.declarer)} declared${deal.put_down ? `, putting down ${shortText(deal.put_down)}` : ""}: ${OUTCOME_TEXT[deal.outcome] || deal.outcome}.`
         : `The deal ended by ${OUTCOME_TEXT[deal.outcome] || deal.outcome}.`,
-      deal.wild_card ? ` Wild joker ${shortText(deal.wild_card)}${rank !== null ? ` (${RANK_NAMES[rank]}s wild)` : ""}.` : "",
+      deal.wild_card ? ` Wild joker ${shortText(deal.wild_card)}${rank !== null ? ` (${RANK_PLURALS[rank]} wild)` : ""}.` : "",
     );
     const winners = ctx.message.result?.winners || [];
     const winnerLine = winners.length
