@@ -301,11 +301,11 @@ class DeclarationRummyEngine(GameEngine[State, Action, Rules, DeclarationRummyVi
                     if rules.spread_out_discard:
                         actions.extend(_TAKES[2 : len(state.pile) + 1])
         else:
-            if CANT_DECLARE_0 not in hand and (not rules.gin_rummy or may_declare(hand, rules)):
+            if may_declare(hand, rules):
                 actions.append(DECLARE)
             if hand_can_go_out(hand, rules.going_out_single_meld):
                 actions.append(GO_OUT)
-            if rules.three_card_draw and self._may_take_extra(state):
+            if self._may_take_extra(state):
                 actions.append(TAKE_EXTRA)
             previous = -1
             for card in hand:
