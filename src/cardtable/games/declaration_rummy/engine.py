@@ -695,28 +695,6 @@ class DeclarationRummyEngine(GameEngine[State, Action, Rules, DeclarationRummyVi
         hands, stock = deal_hands(state.order, dealer, state.dropped, rules.hand_size, pack)
         first = next_remaining(state, seat_left_of(state, dealer), include_self=True)
         events = (*events, _plain_event(dealer, "deal"))
-        if stock and state.turns < rules.turn_cap:
-            # The usual first turn, built at once (what _begin_turn makes of this deal).
-            kept = events[state.turn_event_start :]
-            return replace_state(
-                state,
-                chance_steps=steps,
-                hands=hands,
-                stock=stock,
-                pile=(),
-                removed=removed,
-                first_player=first,
-                phase=Phase.DRAW,
-                turn=first,
-                turns=state.turns + 1,
-                drawn=(),
-                draw_kind=DrawKind.NONE,
-                tie_proposers=(),
-                vote=None,
-                exhaustion=False,
-                events=kept,
-                turn_event_start=len(kept),
-            )
         state = replace_state(
             state,
             chance_steps=steps,
