@@ -1,0 +1,97 @@
+"""Regressions of the table page found by a newcomer (issue 23): a card dragged diagonally onto
+the pile, fanned cards showing the next card's corner, the keyboard focus after Escape, key
+letters in the prompts of a touch phone, the phone seats' words, the next Indecision hand
+starting with last hand's cards face up, the Options dialog, and Indian Rummy's open deck."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from cardtable.server.settings import Settings
+
+from .harness import BrowserPage, LiveServer, Servers
+from .tablekit import settle, start_game, table_state, wait_my_turn, wait_version_after
+
+pytestmark = pytest.mark.browser
+
+DRAG_SEED = 3
+"""An Indian Rummy deal in which our first turn comes before either side declares or drops;
+the deal and the computer player's moves follow from the seed."""
+
+
+@pytest.fixture
+def seeded(servers: Servers) -> LiveServer:
+    """The app dealing every table from :data:`DRAG_SEED`."""
+    return servers.start(Settings(rate_limits=False, test_seed=DRAG_SEED))
+
+
+def to_discard_phase(page: Page) -> None:
+    """Our turn with a card drawn, ready to discard."""
+    wait_my_turn(page)
+    if page.locator("[data-zone=stock] button.zone-button").count():
+        version = table_state(page).version
+        page.locator("[data-zone=stock] button.zone-button").click()
+        wait_version_after(page, version)
+        wait_my_turn(page)
+    settle(page)
+
+
+RECORD_MOVES_JS = """() => {
+  window.__moves = [];
+  const table = document.querySelector('.table');
+  new MutationObserver(() => {
+    const m = window.cardtable.view.message;
+    if (m?.last_action) window.__moves.push([m.version, m.last_action.action]);
+  }).observe(table, {attributes: true, attributeFilter: ['data-version']});
+}"""
+
+
+def record_moves(page: Page) -> None:
+    """From now on, remember the last move of every table version the page shows."""
+    page.evaluate(RECORD_MOVES_JS)
+
+
+def moves_since(page: Page, version: int) -> list[str]:
+    """The moves the page showed after ``version`` (after :func:`record_moves`)."""
+    moves: list[list[object]] = page.evaluate("() => window.__moves")
+    return [str(action) for at, action in moves if isinstance(at, int) and at > version]
+
+
+def straight_drag(page: Page, start: tuple[float, float], end: tuple[float, float]) -> None:
+    """Press at ``start`` and move in one straight line, in small steps, to ``end``; let go."""
+    page.mouse.move(*start)
+    page.mouse.down()
+    page.mouse.move(*end, steps=24)
+    page.mouse.up()
+
+
+@pytest.mark.parametrize("end", ["first", "last"])
+def test_a_card_dragged_diagonally_onto_the_pile_is_discarded_and_never_left_in_mid_air(
+    seeded: LiveServer, open_page: Callable[..., BrowserPage], end: str
+) -> None:
+    page = open_page(viewport={"width": 1280, "height": 800}).page
+    start_game(page, seeded.url, "indian-rummy")
+    to_discard_phase(page)
+    version = table_state(page).version
+    record_moves(page)
+    cards = page.locator(".hand .hand-card")
+    card = cards.first if end == "first" else cards.last
+    label = card.get_attribute("data-card")
+    box = card.bounding_box()
+    pile = page.locator("[data-zone=pile]").bounding_box()
+    assert box is not None and pile is not None
+    # From the card's visible corner straight up and across onto the middle of the pile: the
+    # first steps move sideways inside the hand, where the hand makes room for the card.
+    straight_drag(
+        page,
+        (box["x"] + 10, box["y"] + 14),
+        (pile["x"] + pile["width"] / 2, pile["y"] + pile["height"] / 2),
+    )
+    wait_version_after(page, version)
+    expect(page.locator(".hand .hand-card.dragging")).to_have_count(0)
+    expect(page.locator(".hand .hand-card[style*=transform]")).to_have_count(0)
+    assert f"discard {label}" in moves_since(page, version)
+    expect(page.locator(f".hand .hand-card[data-card='{label}']")).to_have_count(0)
