@@ -12,7 +12,7 @@ from playwright.sync_api import Page, expect
 
 from cardtable.server.settings import Settings
 
-from .harness import BrowserPage, LiveServer, Servers
+from .harness import PHONE, BrowserPage, LiveServer, Servers
 from .tablekit import settle, start_game, table_state, wait_my_turn, wait_version_after
 
 pytestmark = pytest.mark.browser
@@ -95,3 +95,36 @@ def test_a_card_dragged_diagonally_onto_the_pile_is_discarded_and_never_left_in_
     expect(page.locator(".hand .hand-card[style*=transform]")).to_have_count(0)
     assert f"discard {label}" in moves_since(page, version)
     expect(page.locator(f".hand .hand-card[data-card='{label}']")).to_have_count(0)
+
+
+COVERED_CORNERS_JS = """() => {
+  // Each card's upside-down corner index lying under a later card of the hand: what shows
+  // there must be that later card, never the covered card's corner floating above it.
+  const cards = [...document.querySelectorAll('.hand .hand-card')];
+  const floating = [];
+  cards.forEach((card, i) => {
+    const corner = card.querySelector('.corner-bottom').getBoundingClientRect();
+    const x = corner.left + corner.width / 2;
+    const y = corner.top + corner.height / 2;
+    const inside = (r) => x > r.left && x < r.right && y > r.top && y < r.bottom;
+    const covering = cards.slice(i + 1).some((later) => inside(later.getBoundingClientRect()));
+    if (!covering) return;
+    const shown = document.elementFromPoint(x, y);
+    if (shown && shown.closest('.hand-card') === card) floating.push(card.dataset.card);
+  });
+  return {floating, checked: cards.length};
+}"""
+
+
+def test_a_fanned_cards_corner_never_shows_over_the_card_covering_it(
+    seeded: LiveServer, open_page: Callable[..., BrowserPage]
+) -> None:
+    # A phone's two-row hand: the second row covers the first row's lower corners.
+    page = open_page(viewport=PHONE).page
+    start_game(page, seeded.url, "indian-rummy")
+    wait_my_turn(page)
+    settle(page)
+    expect(page.locator(".hand.two-rows")).to_have_count(1)
+    found = page.evaluate(COVERED_CORNERS_JS)
+    assert found["checked"] >= 13
+    assert found["floating"] == [], f"corners shown over the next card: {found}"
