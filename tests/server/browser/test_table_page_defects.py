@@ -5,6 +5,7 @@ starting with last hand's cards face up, the Options dialog, and Indian Rummy's 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 import pytest
@@ -128,3 +129,51 @@ def test_a_fanned_cards_corner_never_shows_over_the_card_covering_it(
     found = page.evaluate(COVERED_CORNERS_JS)
     assert found["checked"] >= 13
     assert found["floating"] == [], f"corners shown over the next card: {found}"
+
+
+def test_escape_gives_the_focus_back_to_what_had_it_before_the_panel(
+    seeded: LiveServer, open_page: Callable[..., BrowserPage]
+) -> None:
+    page = open_page().page
+    start_game(page, seeded.url, "indecision")
+    wait_my_turn(page)
+    # A panel opened from the menu: Escape closes it and the Menu button has the focus again.
+    page.click("#menu-button")
+    page.click("[data-menu=options]")
+    expect(page.locator("dialog#panel[data-panel=options]")).to_be_visible()
+    page.keyboard.press("Escape")
+    expect(page.locator("dialog#panel[open]")).to_have_count(0)
+    expect(page.locator("#menu-button")).to_be_focused()
+    # A panel the table opens while a hand card has the focus (a question, a summary): after
+    # Escape the card has it again, and Enter lifts it.
+    card = page.locator(".hand .hand-card").nth(1)
+    card.focus()
+    page.evaluate(
+        "() => import('/static/js/panel.js').then(p => p.openPanel('A question', "
+        "Object.assign(document.createElement('p'), {textContent: 'Read me.'}),"
+        " {name: 'test'}))"
+    )
+    expect(page.locator("dialog#panel[data-panel=test]")).to_be_visible()
+    page.keyboard.press("Escape")
+    expect(page.locator("dialog#panel[open]")).to_have_count(0)
+    expect(card).to_be_focused()
+    page.keyboard.press("Enter")
+    expect(card).to_have_class(re.compile(r"\blifted\b"))
+    page.keyboard.press("Escape")
+    expect(page.locator(".hand .hand-card.lifted")).to_have_count(0)
+    # The card that had the focus is gone when the panel closes (the hand was dealt again
+    # meanwhile): the focus goes to the hand, not to the page.
+    page.evaluate(
+        "() => import('/static/js/panel.js').then(p => p.openPanel('A question', "
+        "Object.assign(document.createElement('p'), {textContent: 'Read me.'}),"
+        " {name: 'test'}))"
+    )
+    expect(page.locator("dialog#panel[data-panel=test]")).to_be_visible()
+    page.evaluate(
+        "() => { const hand = window.cardtable.view.hand; hand.nodes.clear(); hand.render(); }"
+    )
+    page.keyboard.press("Escape")
+    expect(page.locator("dialog#panel[open]")).to_have_count(0)
+    expect(page.locator(".hand .hand-card:focus")).to_have_count(1)
+    page.keyboard.press("Enter")
+    expect(page.locator(".hand .hand-card.lifted")).to_have_count(1)

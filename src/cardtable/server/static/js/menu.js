@@ -53,7 +53,9 @@ export function setupMenu(app) {
   menu.addEventListener("click", (event) => {
     const item = event.target.closest("[data-menu]");
     if (!item) return;
-    close();
+    // The focus goes back to the Menu button first: the panel the item opens returns it there
+    // when it closes (the item itself is hidden with the menu).
+    close(true);
     const which = item.dataset.menu;
     if (which === "how-to-play") showHowToPlay(app, app.currentGame());
     else if (which === "options") showOptions();

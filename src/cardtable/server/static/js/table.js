@@ -123,6 +123,7 @@ export class TableView {
     if (this.socket) this.socket.close();
     this.hand.resizeObserver.disconnect();
     this.stopFit?.();
+    this.stopRefocus?.();
     document.body.classList.remove("at-table");
   }
 
@@ -178,6 +179,16 @@ export class TableView {
     document.body.classList.add("at-table");
     this.el.table = table;
     this.stopFit = watchFit(table, () => this.hand.layout());
+    // A panel closed over the table gives the focus back to what had it; when that is gone
+    // (the cards were dealt again, the buttons redrawn), the keyboard goes to the hand rather
+    // than to the page, where Enter would do nothing.
+    const dialog = document.getElementById("panel");
+    const refocus = () => setTimeout(() => {
+      if (this.destroyed || dialog?.open) return;
+      if (!document.activeElement || document.activeElement === document.body) this.hand.focusCurrent();
+    });
+    dialog?.addEventListener("close", refocus);
+    this.stopRefocus = () => dialog?.removeEventListener("close", refocus);
     this.renderTools();
   }
 
