@@ -9,12 +9,19 @@ import re
 from collections.abc import Callable
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Browser, Page, expect
 
 from cardtable.server.settings import Settings
 
 from .harness import PHONE, BrowserPage, LiveServer, Servers
-from .tablekit import settle, start_game, table_state, wait_my_turn, wait_version_after
+from .tablekit import (
+    settle,
+    start_game,
+    table_state,
+    tap_card,
+    wait_my_turn,
+    wait_version_after,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -177,3 +184,32 @@ def test_escape_gives_the_focus_back_to_what_had_it_before_the_panel(
     expect(page.locator(".hand .hand-card:focus")).to_have_count(1)
     page.keyboard.press("Enter")
     expect(page.locator(".hand .hand-card.lifted")).to_have_count(1)
+
+
+KEY_LETTER = re.compile(r"\([SDH]\)")
+
+
+def test_a_touch_phone_shows_no_key_letters_in_the_prompt_and_a_keyboard_does(
+    seeded: LiveServer, browser: Browser, open_page: Callable[..., BrowserPage]
+) -> None:
+    touch = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True)
+    errors: list[str] = []
+    try:
+        phone = touch.new_page()
+        phone.on("pageerror", lambda exc: errors.append(str(exc)))
+        start_game(phone, seeded.url, "indian-rummy")
+        wait_my_turn(phone)
+        turn = phone.locator("#turn-line")
+        expect(turn).to_contain_text("draw from the stock")
+        assert not KEY_LETTER.search(turn.inner_text()), turn.inner_text()
+        # A tap on the phone keeps it so.
+        tap_card(phone.locator(".hand .hand-card").first)
+        assert not KEY_LETTER.search(turn.inner_text()), turn.inner_text()
+    finally:
+        touch.close()
+    assert not errors, errors
+    # With a mouse and a keyboard the letters say which key draws.
+    page = open_page().page
+    start_game(page, seeded.url, "indian-rummy")
+    wait_my_turn(page)
+    expect(page.locator("#turn-line")).to_contain_text("draw from the stock (S)")

@@ -34,6 +34,13 @@ function badgeElement(badge) {
     h("span", { class: "badge-short", "aria-hidden": "true" }, badge.short));
 }
 
+/** A prompt whose key letters ("draw from the stock (S)") show only while a keyboard is in use:
+ * on a touch screen there is no S to press. */
+function withKeyHints(text) {
+  return text.split(/( \([A-Z]\))/).filter(Boolean)
+    .map((part) => (/^ \([A-Z]\)$/.test(part) ? h("span", { class: "key-hint" }, part) : part));
+}
+
 export class TableView {
   constructor(app, tableId) {
     this.app = app;
@@ -487,7 +494,7 @@ export class TableView {
     } else {
       text = this.module.waitingText(ctx);
     }
-    this.el.status.textContent = text;
+    replaceChildren(this.el.status, withKeyHints(text));
     this.el.status.classList.toggle("yours", message.to_move === ctx.seat);
     const last = message.last_action;
     if (last && last.action) {
