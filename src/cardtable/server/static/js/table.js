@@ -265,6 +265,8 @@ export class TableView {
         this.onHint(message);
         break;
       case "coach":
+        // A report about a position already left (someone moved while it was worked out).
+        if (this.stale(message)) break;
         this.coach = message;
         this.renderCoach();
         // The drawer's button gains its news dot and may wrap the bar above the hand.
@@ -731,11 +733,26 @@ export class TableView {
   }
 
   askHint() {
-    if (!this.socket) return;
+    if (!this.socket || !this.message) return;
+    if (this.message.result) {
+      // Nothing is left to advise once the game is over.
+      announce("The game is over: there is no move to hint.");
+      return;
+    }
+    this.hintAskedAt = this.message.version;
     this.socket.send({ type: "hint" });
   }
 
+  /** Whether an answer (hint, coach) is about another table version than the one shown, or
+   * comes after the game ended: the turn has passed, and the advice with it. */
+  stale(message) {
+    if (!this.message || this.message.result) return true;
+    const version = message.version ?? (message.type === "hint" ? this.hintAskedAt : undefined);
+    return version !== undefined && version !== this.message.version;
+  }
+
   onHint(message) {
+    if (this.stale(message)) return;
     this.hint = message;
     this.renderHintLine();
     const marks = new Map(this.module.handMarks(this.ctx()));
