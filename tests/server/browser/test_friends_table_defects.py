@@ -4,10 +4,13 @@ reconnecting banner over an opponent's name."""
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, expect
+from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from cardtable.server.settings import Settings
 
@@ -22,6 +25,7 @@ from .peoplekit import (
     wait_all_at_table,
     wait_moved,
 )
+from .tablekit import screenshot, settle
 
 pytestmark = pytest.mark.browser
 
@@ -89,3 +93,114 @@ def test_a_hint_never_outlives_its_turn_or_the_game(live: LiveServer, browser: B
                 " t.renderAll(); }"
             )
             expect(person.page.locator(".centre")).not_to_contain_text("stock is exhausted")
+
+
+SHOTS = Path(__file__).resolve().parents[3] / "artifacts" / "screenshots"
+
+PRESENCES: dict[str, dict[str, Any]] = {
+    "online": {"connected": True},
+    "reconnecting": {"connected": False, "reconnecting_ms": 95000},
+    "offline": {"connected": False, "reconnecting_ms": None},
+    "away": {"connected": False, "away": True},
+    "left": {"connected": False, "left": True},
+}
+"""Every presence a person's seat can show."""
+
+SEATS_JS = """(presence) => {
+  // Every other seat a person with a long name in the same presence, one of them on a turn
+  // clock with a time bank: the widest seats a shared table can draw.
+  const table = window.cardtable.view;
+  const room = table.room;
+  const mine = room.you.seat;
+  room.seats = room.seats.map((entry, s) => s === mine ? entry : {
+    ...entry, kind: 'person', name: `Alexandrina ${s}`, away: false, left: false,
+    reconnecting_ms: null, ...presence});
+  const other = (mine + 1) % room.seats.length;
+  room.turn = {seat: other, remaining_ms: 25000, bank_ms: 60000};
+  table.message.to_move = other;
+  table.renderAll();
+}"""
+
+FIT_JS = """() => {
+  const doc = document.documentElement;
+  const out = [];
+  for (const seat of document.querySelectorAll('.seat.opponent')) {
+    const box = seat.getBoundingClientRect();
+    for (const part of seat.querySelectorAll('.seat-head, .seat-presence, .seat-meta, .presence')) {
+      const r = part.getBoundingClientRect();
+      if (!r.width) continue;
+      if (r.left < box.left - 0.5 || r.right > box.right + 0.5 || part.scrollWidth > part.clientWidth + 1) {
+        out.push(`${seat.dataset.seat}: ${part.className} ${Math.round(r.width)}px in ${Math.round(box.width)}px`);
+      }
+    }
+  }
+  return {width: doc.scrollWidth, window: innerWidth, height: doc.scrollHeight,
+    windowHeight: innerHeight, clipped: out, fit: document.querySelector('.table').dataset.fit,
+    rows: [...document.querySelector('.table-main').children].map(
+      (el) => `${el.className}:${Math.round(el.getBoundingClientRect().height)}`)};
+}"""
+
+DRAWER_JS = """() => {
+  const inside = (el) => { const r = el.getBoundingClientRect();
+    return r.left >= -0.5 && r.right <= innerWidth + 0.5; };
+  const drawer = document.querySelector('.table-side');
+  return {close: inside(drawer.querySelector('.side-close')),
+    cells: [...drawer.querySelectorAll('.score-table th, .score-table td')].every(inside),
+    width: document.documentElement.scrollWidth};
+}"""
+
+
+def fitted(page: Page) -> dict[str, Any]:
+    """The table's measures once it has been fitted to the window after a change (it refits
+    within a frame or two; a table that never fits is measured as it stays)."""
+    try:
+        page.wait_for_function(
+            "() => document.documentElement.scrollHeight <= innerHeight"
+            " && document.documentElement.scrollWidth <= innerWidth",
+            timeout=2000,
+        )
+    except PlaywrightTimeoutError:
+        pass
+    measured: dict[str, Any] = page.evaluate(FIT_JS)
+    return measured
+
+
+@pytest.mark.parametrize("size", [(390, 844), (360, 640)], ids=lambda s: f"{s[0]}x{s[1]}")
+def test_ten_seats_on_a_phone_fit_with_every_presence(
+    live: LiveServer, browser: Browser, size: tuple[int, int]
+) -> None:
+    with people(browser, ["Ann", "Bob"]) as (ann, bob):
+        invite = host_table(
+            ann, live.url, "declaration-rummy", ["open"] + ["normal"] * 8, grace=10
+        )
+        join_table(bob, invite)
+        ann.page.click("#start-shared")
+        wait_all_at_table([ann, bob])
+        page = ann.page
+        page.set_viewport_size({"width": size[0], "height": size[1]})
+        # Bob really drops, and after the grace (a second here) a computer player moves for
+        # him: the table is fitted again as his seat changes, with no more room updates to come.
+        bob.page.close()
+        dropped = page.locator(".seat.opponent", has_text="Bob").locator(".presence")
+        expect(dropped).to_have_class(re.compile(r"\baway\b"))
+        # Our turn: the table waits for us (no more states to redraw the seats meanwhile),
+        # and the last move's card has landed.
+        page.wait_for_function("() => document.querySelector('.table').dataset.myTurn === 'true'")
+        settle(page)
+        measured = fitted(page)
+        assert measured["width"] <= size[0] and measured["height"] <= size[1], str(measured)
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        for name, presence in PRESENCES.items():
+            page.evaluate(SEATS_JS, presence)
+            where = f"{name} at {size[0]}x{size[1]}"
+            measured = fitted(page)
+            screenshot(page, str(SHOTS / f"friends-10-{name}-{size[0]}x{size[1]}.png"))
+            assert measured["width"] <= measured["window"], f"{where}: wider than the window"
+            assert measured["height"] <= measured["windowHeight"], f"{where}: taller {measured}"
+            assert measured["clipped"] == [], f"{where}: {measured['clipped']}"
+        page.locator(".side-toggle").click()
+        expect(page.locator(".table-side .side-close")).to_be_visible()
+        settle(page)
+        drawer = page.evaluate(DRAWER_JS)
+        screenshot(page, str(SHOTS / f"friends-10-drawer-{size[0]}x{size[1]}.png"))
+        assert drawer == {"close": True, "cells": True, "width": size[0]}, drawer

@@ -458,7 +458,7 @@ export class TableView {
             toMove ? h("span", { class: "thinking", "aria-hidden": "true" }, h("i"), h("i"), h("i")) : null),
           backs,
           h("div", { class: "seat-meta" },
-            h("span", { class: "hand-size" }, showing ? "showed" : [String(info.handSize ?? 0),
+            h("span", { class: `hand-size${showing ? " showed" : ""}` }, showing ? "showed" : [String(info.handSize ?? 0),
               h("span", { class: "cards-word" }, ` card${info.handSize === 1 ? "" : "s"}`)]),
             info.scoreText ? h("span", { class: "seat-score" }, info.scoreText) : null,
             (info.badges || []).map(badgeElement)),
@@ -551,8 +551,9 @@ export class TableView {
   renderTools() {
     // On a phone the buttons drop their first words ("Suit"); the accessible name stays whole.
     const long = (text) => h("span", { class: "long" }, text);
-    const sortSuit = h("button", { type: "button", class: "btn small ghost", "aria-label": "Sort by suit", onclick: () => this.hand.sortBy("suit") }, long("Sort by "), "suit");
-    const sortRank = h("button", { type: "button", class: "btn small ghost", "aria-label": "Sort by rank", onclick: () => this.hand.sortBy("rank") }, long("Sort by "), "rank");
+    const short = (text) => h("span", { class: "short" }, text);
+    const sortSuit = h("button", { type: "button", class: "btn small ghost", "aria-label": "Sort by suit", onclick: () => this.hand.sortBy("suit") }, long("Sort by suit"), short("Suit"));
+    const sortRank = h("button", { type: "button", class: "btn small ghost", "aria-label": "Sort by rank", onclick: () => this.hand.sortBy("rank") }, long("Sort by rank"), short("Rank"));
     const group = h("button", { type: "button", class: "btn small ghost", "aria-label": "Group melds", onclick: () => this.groupHand() }, "Group", long(" melds"));
     const hint = h("button", { type: "button", class: "btn small ghost", "aria-keyshortcuts": "H", onclick: () => this.askHint() },
       "Hint", h("kbd", { "aria-hidden": "true" }, "H"));
