@@ -213,3 +213,35 @@ def test_a_touch_phone_shows_no_key_letters_in_the_prompt_and_a_keyboard_does(
     start_game(page, seeded.url, "indian-rummy")
     wait_my_turn(page)
     expect(page.locator("#turn-line")).to_contain_text("draw from the stock (S)")
+
+
+OVERLAPS_JS = """() => {
+  const notice = document.querySelector('.connection').getBoundingClientRect();
+  const apart = (r) => notice.right <= r.left || r.right <= notice.left
+    || notice.bottom <= r.top || r.bottom <= notice.top;
+  return [...document.querySelectorAll('.seat.opponent .seat-head, .seat.opponent .seat-level')]
+    .filter((el) => el.getClientRects().length && !apart(el.getBoundingClientRect()))
+    .map((el) => el.textContent);
+}"""
+
+
+def test_the_reconnecting_notice_covers_no_opponents_name(
+    servers: Servers, open_page: Callable[..., BrowserPage]
+) -> None:
+    server = servers.start(Settings(rate_limits=False, test_seed=DRAG_SEED))
+    opened = open_page()
+    opened.errors.allow("WebSocket")
+    opened.errors.allow("Failed to load resource")
+    page = opened.page
+    start_game(page, server.url, "indecision", level="normal")
+    wait_my_turn(page)
+    server.stop()
+    notice = page.locator(".connection")
+    expect(notice).to_be_visible()
+    for size in ({"width": 1280, "height": 800}, {"width": 800, "height": 600}, PHONE):
+        page.set_viewport_size(size)
+        expect(notice).to_be_visible()
+        covered = page.evaluate(OVERLAPS_JS)
+        assert covered == [], f"the notice covers {covered} at {size}"
+        box = notice.bounding_box()
+        assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= size["width"]

@@ -168,10 +168,11 @@ export class TableView {
       "section",
       { class: `table game-${game}`, "aria-label": `${this.app.gameTitle(game)} table` },
       h("div", { class: "table-main" },
-        this.el.connection,
         this.el.opponents,
         this.el.centre,
-        h("div", { class: "status-lines" }, this.el.status, this.el.lastMove, this.el.hintLine),
+        // The connection notice is a line of its own above the turn line: over the seats it
+        // covered an opponent's name and level.
+        h("div", { class: "status-lines" }, this.el.connection, this.el.status, this.el.lastMove, this.el.hintLine),
         this.el.banner,
         h("div", { class: "my-area" },
           h("div", { class: "hand-bar" }, this.el.me, this.el.tools, this.el.tableTools),
