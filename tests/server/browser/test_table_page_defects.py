@@ -15,10 +15,15 @@ from cardtable.server.settings import Settings
 
 from .harness import PHONE, BrowserPage, LiveServer, Servers
 from .tablekit import (
+    answer_panel,
+    lift_playable_card,
+    panel_name,
     settle,
     start_game,
     table_state,
     tap_card,
+    tap_lifted,
+    wait_idle,
     wait_my_turn,
     wait_version_after,
 )
@@ -245,3 +250,41 @@ def test_the_reconnecting_notice_covers_no_opponents_name(
         assert covered == [], f"the notice covers {covered} at {size}"
         box = notice.bounding_box()
         assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= size["width"]
+
+
+def test_the_next_indecision_hand_starts_with_the_opponents_cards_face_down(
+    seeded: LiveServer, open_page: Callable[..., BrowserPage]
+) -> None:
+    page = open_page().page
+    start_game(page, seeded.url, "indecision", level="normal")
+    for _ in range(120):
+        wait_idle(page)
+        if panel_name(page) == "summary":
+            break
+        if panel_name(page) is not None:
+            answer_panel(page)
+            continue
+        state = table_state(page)
+        assert not state.finished, "the game ended without a hand summary first"
+        stock = page.locator("[data-zone=stock] button.zone-button")
+        if stock.count():
+            stock.click()
+        elif lift_playable_card(page) is not None:
+            tap_lifted(page)
+        else:
+            continue
+        if panel_name(page) == "confirm":
+            answer_panel(page)
+        wait_version_after(page, state.version)
+    else:
+        raise AssertionError("no hand ended")
+    # The hand's cards are face up while its summary is read.
+    expect(page.locator(".seat.opponent .opp-cards.face-up")).to_have_count(1)
+    page.locator("dialog#panel .summary-buttons [data-close]").click()
+    expect(page.locator("dialog#panel[open]")).to_have_count(0)
+    view = page.evaluate("() => window.cardtable.view.message.view")
+    assert view["hand_number"] != view["last_hand"]["hand_number"], "no new hand was dealt"
+    assert not table_state(page).finished
+    # A new hand is on: the opponent's seat shows its new hand face down.
+    expect(page.locator(".seat.opponent .opp-cards.face-up")).to_have_count(0)
+    expect(page.locator(".seat.opponent .opp-cards .card.back")).not_to_have_count(0)

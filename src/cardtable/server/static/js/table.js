@@ -408,11 +408,14 @@ export class TableView {
   }
 
   /** The opponents' hands turned face up at the end of a hand: shown with the move that ended
-   * it, while that hand's summary is open, and once the game is over (by seat, or null). */
+   * it, while that hand's summary is open, and once the game is over (by seat, or null). Once
+   * the summary has been read and closed, the table moves on, even when the message that ended
+   * the hand also dealt the next one (Indecision): the new hand is not shown under old cards. */
   revealedHands(ctx) {
     const key = this.module.summaryKey(ctx);
     if (!key) return null;
-    const ended = Boolean(this.message.summary) || Boolean(this.message.result) || this.summaryOpenFor === key;
+    const justEnded = Boolean(this.message.summary) && !this.shownSummaries.has(key);
+    const ended = justEnded || Boolean(this.message.result) || this.summaryOpenFor === key;
     return ended ? this.module.revealedHands(ctx) : null;
   }
 
