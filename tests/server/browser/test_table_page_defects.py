@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 from playwright.sync_api import Browser, Page, expect
@@ -29,6 +30,8 @@ from .tablekit import (
 )
 
 pytestmark = pytest.mark.browser
+
+SHOTS = Path(__file__).resolve().parents[3] / "artifacts" / "screenshots"
 
 DRAG_SEED = 3
 """An Indian Rummy deal in which our first turn comes before either side declares or drops;
@@ -288,3 +291,34 @@ def test_the_next_indecision_hand_starts_with_the_opponents_cards_face_down(
     # A new hand is on: the opponent's seat shows its new hand face down.
     expect(page.locator(".seat.opponent .opp-cards.face-up")).to_have_count(0)
     expect(page.locator(".seat.opponent .opp-cards .card.back")).not_to_have_count(0)
+
+
+PREVIEW_JS = """() => {
+  const dialog = document.querySelector('dialog#panel').getBoundingClientRect();
+  const body = document.querySelector('#panel-body');
+  return [...document.querySelectorAll('.option-preview .card')].map((card) => {
+    const r = card.getBoundingClientRect();
+    return {card: card.dataset.card || 'back', inside: r.top >= dialog.top - 0.5
+      && r.bottom <= Math.min(dialog.bottom, innerHeight) + 0.5
+      && r.left >= dialog.left - 0.5 && r.right <= dialog.right + 0.5};
+  }).filter((c) => !c.inside);
+}"""
+
+
+def test_options_show_their_values_as_words_and_the_whole_preview(
+    seeded: LiveServer, open_page: Callable[..., BrowserPage]
+) -> None:
+    page = open_page(viewport={"width": 1280, "height": 800}).page
+    start_game(page, seeded.url, "indecision")
+    wait_my_turn(page)
+    page.click("#menu-button")
+    page.click("[data-menu=options]")
+    dialog = page.locator("dialog#panel[data-panel=options]")
+    expect(dialog).to_be_visible()
+    settle(page)
+    page.screenshot(path=str(SHOTS / "options-1280x800.png"), animations="disabled")
+    # The choices read as the start page writes them: "Normal", not "normal".
+    shown = dialog.locator("select option").all_inner_texts()
+    assert shown and all(text[:1].isupper() for text in shown), shown
+    # Every card of the preview, the back included, is shown whole without scrolling.
+    assert page.evaluate(PREVIEW_JS) == []

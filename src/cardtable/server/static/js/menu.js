@@ -110,7 +110,8 @@ export function showOptions() {
   for (const [name, values] of Object.entries(choices)) {
     const id = `option-${name}`;
     const select = h("select", { id, "aria-describedby": `${id}-help` },
-      values.map((v) => h("option", { value: v, selected: current[name] === v }, v)));
+      // Shown as the start page writes them ("Normal"); the value sent stays the lower-case id.
+      values.map((v) => h("option", { value: v, selected: current[name] === v }, `${v.charAt(0).toUpperCase()}${v.slice(1)}`)));
     select.addEventListener("change", () => save(name, select.value, select));
     rows.push(h("li", { dataset: { option: name } },
       h("label", { for: id }, OPTION_TEXT[name][0]),
