@@ -322,3 +322,46 @@ def test_options_show_their_values_as_words_and_the_whole_preview(
     assert shown and all(text[:1].isupper() for text in shown), shown
     # Every card of the preview, the back included, is shown whole without scrolling.
     assert page.evaluate(PREVIEW_JS) == []
+
+
+def test_indian_rummy_lists_the_open_deck_and_declaration_rummy_does_not(
+    seeded: LiveServer, open_page: Callable[..., BrowserPage]
+) -> None:
+    page = open_page().page
+    # An easy computer player, which does not drop out of this deal at once (a random one may,
+    # and the next deal's pile starts afresh).
+    start_game(page, seeded.url, "indian-rummy", level="easy")
+    to_discard_phase(page)
+    version = table_state(page).version
+    record_moves(page)
+    label = lift_playable_card(page)
+    assert label is not None
+    tap_lifted(page)
+    wait_version_after(page, version)
+    assert f"discard {label}" in moves_since(page, version)
+    events = page.evaluate("() => window.cardtable.view.message.view.events")
+    seen = [e["cards"][0] for e in events if e["verb"] in ("open-pile", "discard")]
+    assert label in seen and len(seen) >= 2
+    button = page.locator(".open-deck-button")
+    expect(button).to_have_text(f"Discards ({len(seen)})")
+    button.click()
+    panel = page.locator("dialog#panel[data-panel=open-deck]")
+    expect(panel).to_be_visible()
+    rows = panel.locator(".open-deck-row")
+    expect(rows).to_have_count(len(seen))
+    # Newest first, each card with who put it there; the pile's first card was turned up.
+    assert [rows.nth(i).locator(".card").get_attribute("data-card") for i in range(len(seen))] == [
+        *reversed(seen)
+    ]
+    expect(rows.last).to_contain_text("Turned up to start the pile")
+    mine = panel.locator(".open-deck-row", has=page.locator(f".card[data-card='{label}']"))
+    expect(mine.first).to_contain_text("You discarded it")
+    page.keyboard.press("Escape")
+
+    # Declaration Rummy's pile is kept squared (RULES.md 3.2): only its top card is shown.
+    start_game(page, seeded.url, "declaration-rummy")
+    wait_my_turn(page)
+    expect(page.locator(".open-deck-button")).to_have_count(0)
+    expect(page.locator("[data-zone=pile] .card:not(.under)")).to_have_count(1)
+    pile = page.evaluate("() => window.cardtable.view.message.view.discard_pile")
+    assert pile["cards"] is None, pile
