@@ -150,6 +150,30 @@ DRAWER_JS = """() => {
 }"""
 
 
+SEAT_WORDS_JS = """() => {
+  const names = [...document.querySelectorAll('.seat.opponent')].map((seat) => ({
+    mover: seat.classList.contains('to-move'),
+    width: seat.querySelector('.seat-name').getBoundingClientRect().width}));
+  const tight = [];
+  for (const button of document.querySelectorAll('.actions .btn')) {
+    const box = button.getBoundingClientRect();
+    const range = document.createRange();
+    range.selectNodeContents(button);
+    for (const line of range.getClientRects()) {
+      // A line's box takes in its trailing space: 2 px clear of each edge at least.
+      if (line.left - box.left < 2 || box.right - line.right < 2) tight.push(button.textContent);
+    }
+  }
+  return {
+    moverName: names.filter((n) => n.mover).map((n) => n.width)[0],
+    otherNames: names.filter((n) => !n.mover).map((n) => n.width),
+    countMarks: [...document.querySelectorAll('.seat.opponent .hand-size')].map((el) =>
+      getComputedStyle(el, '::before').content === '""' ? 'card' : 'bare'),
+    tightLabels: [...new Set(tight)],
+  };
+}"""
+
+
 def fitted(page: Page) -> dict[str, Any]:
     """The table's measures once it has been fitted to the window after a change (it refits
     within a frame or two; a table that never fits is measured as it stays)."""
@@ -170,9 +194,7 @@ def test_ten_seats_on_a_phone_fit_with_every_presence(
     live: LiveServer, browser: Browser, size: tuple[int, int]
 ) -> None:
     with people(browser, ["Ann", "Bob"]) as (ann, bob):
-        invite = host_table(
-            ann, live.url, "declaration-rummy", ["open"] + ["normal"] * 8, grace=10
-        )
+        invite = host_table(ann, live.url, "declaration-rummy", ["open"] + ["normal"] * 8, grace=10)
         join_table(bob, invite)
         ann.page.click("#start-shared")
         wait_all_at_table([ann, bob])
@@ -198,6 +220,16 @@ def test_ten_seats_on_a_phone_fit_with_every_presence(
             assert measured["width"] <= measured["window"], f"{where}: wider than the window"
             assert measured["height"] <= measured["windowHeight"], f"{where}: taller {measured}"
             assert measured["clipped"] == [], f"{where}: {measured['clipped']}"
+        # The phone seats' words (all seats alike, one of them to move): the name of the seat
+        # to move is not cut shorter by turn dots, a card count stands beside a small card.
+        words = page.evaluate(SEAT_WORDS_JS)
+        assert words["moverName"] >= min(words["otherNames"]) - 1, words
+        assert words["countMarks"] == ["card"] * 9, words
+        # The tools read as written ("Leave table", not "Leave Table"); the moves' labels keep
+        # clear of their buttons' edges.
+        assert page.locator(".table-tools .leave").inner_text() == "Leave table"
+        assert page.locator(".hand-tools").inner_text().split() == ["Suit", "Rank", "Group", "Hint"]
+        assert words["tightLabels"] == [], words
         page.locator(".side-toggle").click()
         expect(page.locator(".table-side .side-close")).to_be_visible()
         settle(page)

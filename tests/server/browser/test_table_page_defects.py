@@ -19,6 +19,7 @@ from .tablekit import (
     answer_panel,
     lift_playable_card,
     panel_name,
+    screenshot,
     settle,
     start_game,
     table_state,
@@ -365,3 +366,25 @@ def test_indian_rummy_lists_the_open_deck_and_declaration_rummy_does_not(
     expect(page.locator("[data-zone=pile] .card:not(.under)")).to_have_count(1)
     pile = page.evaluate("() => window.cardtable.view.message.view.discard_pile")
     assert pile["cards"] is None, pile
+
+
+INSIDE_JS = """([inner, outer]) => {
+  const a = document.querySelector(inner).getBoundingClientRect();
+  const b = document.querySelector(outer).getBoundingClientRect();
+  return {inner: [a.left, a.top, a.right, a.bottom], outer: [b.left, b.top, b.right, b.bottom],
+    inside: a.left >= b.left - 0.5 && a.top >= b.top - 0.5 && a.right <= b.right + 0.5
+      && a.bottom <= b.bottom + 0.5};
+}"""
+
+
+@pytest.mark.parametrize("size", [(360, 640), (800, 600)], ids=lambda s: f"{s[0]}x{s[1]}")
+def test_the_stop_word_sits_inside_its_dashed_area(
+    seeded: LiveServer, open_page: Callable[..., BrowserPage], size: tuple[int, int]
+) -> None:
+    page = open_page(viewport={"width": size[0], "height": size[1]}).page
+    start_game(page, seeded.url, "indecision")
+    wait_my_turn(page)
+    settle(page)
+    screenshot(page, str(SHOTS / f"indecision-stop-{size[0]}x{size[1]}.png"))
+    where = page.evaluate(INSIDE_JS, [".stop-word", ".stop-area"])
+    assert where["inside"], where
