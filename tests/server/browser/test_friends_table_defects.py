@@ -4,6 +4,7 @@ reconnecting banner over an opponent's name."""
 
 from __future__ import annotations
 
+import contextlib
 import re
 from pathlib import Path
 from typing import Any
@@ -129,8 +130,10 @@ FIT_JS = """() => {
     for (const part of seat.querySelectorAll('.seat-head, .seat-presence, .seat-meta, .presence')) {
       const r = part.getBoundingClientRect();
       if (!r.width) continue;
-      if (r.left < box.left - 0.5 || r.right > box.right + 0.5 || part.scrollWidth > part.clientWidth + 1) {
-        out.push(`${seat.dataset.seat}: ${part.className} ${Math.round(r.width)}px in ${Math.round(box.width)}px`);
+      const outside = r.left < box.left - 0.5 || r.right > box.right + 0.5;
+      if (outside || part.scrollWidth > part.clientWidth + 1) {
+        const [wide, room] = [Math.round(r.width), Math.round(box.width)];
+        out.push(`${seat.dataset.seat}: ${part.className} ${wide}px in ${room}px`);
       }
     }
   }
@@ -177,14 +180,12 @@ SEAT_WORDS_JS = """() => {
 def fitted(page: Page) -> dict[str, Any]:
     """The table's measures once it has been fitted to the window after a change (it refits
     within a frame or two; a table that never fits is measured as it stays)."""
-    try:
+    with contextlib.suppress(PlaywrightTimeoutError):
         page.wait_for_function(
             "() => document.documentElement.scrollHeight <= innerHeight"
             " && document.documentElement.scrollWidth <= innerWidth",
             timeout=2000,
         )
-    except PlaywrightTimeoutError:
-        pass
     measured: dict[str, Any] = page.evaluate(FIT_JS)
     return measured
 
