@@ -138,6 +138,18 @@ class Settings(BaseSettings):
     limit_quick: str = "5/10 seconds;30/minute"
     """Quick messages at people's tables, per profile and per connection."""
 
+    limit_records: str = "30/minute;300/hour"
+    """Record reads and profile exports, per profile and per client address (a record is a
+    small answer, but a page needs it only when Your Record opens)."""
+
+    limit_replays: str = "10/minute;60/hour"
+    """Replays of finished games (own ones and shared links), per client address and per
+    profile or share link: a long game's replay is seconds of work."""
+
+    limit_analyses: str = "10/minute;100/hour"
+    """Analyses queued (a finished game's seat or one hand), per client address and per
+    profile or share link; reading how far a queued one is does not count."""
+
     shared_time_scale: float = Field(default=1.0, gt=0.0, le=10.0)
     """Multiplies the turn timers, time banks and grace periods of people's tables (tests
     shorten them; the tables show and count the scaled times)."""
@@ -150,6 +162,9 @@ class Settings(BaseSettings):
         "limit_imports",
         "limit_messages",
         "limit_sockets",
+        "limit_records",
+        "limit_replays",
+        "limit_analyses",
     )
     @classmethod
     def _check_limits(cls, value: str) -> str:
