@@ -23,8 +23,8 @@ from cardtable.review import lens_of
 from cardtable.server.analysis_jobs import Analyses
 from cardtable.server.boundary import CheckedRoute
 from cardtable.server.context import context_of
-from cardtable.server.dependencies import CurrentProfile, Table, table_or_404
-from cardtable.server.models import CommitmentAnswer, FinishedGame, ShareLink
+from cardtable.server.dependencies import CurrentProfile, Table, TableId, table_or_404
+from cardtable.server.models import CommitmentAnswer, FinishedGame, ShareLink, refusals
 from cardtable.server.replays import replay_frames
 from cardtable.server.table import TableOwner
 from cardtable.storage import reviews
@@ -94,10 +94,25 @@ async def my_finished_games(request: Request, profile: CurrentProfile) -> list[F
     return listed
 
 
-@router.get("/tables/{table_id}/fairness")
-async def table_fairness(owner: Table, request: Request) -> dict[str, Any]:
+@router.get(
+    "/tables/{table_id}/fairness",
+    responses=refusals(
+        (401, "No profile cookie."),
+        (403, "Not a player or spectator of this table."),
+        (404, "No such table, or not dealt from a fair deal's seed."),
+    ),
+)
+async def table_fairness(
+    table_id: TableId, request: Request, profile: CurrentProfile
+) -> dict[str, Any]:
     """The table's commitment and contributions; after the game also its server seed and the
-    game seed derived from them."""
+    game seed derived from them. For the table's players and spectators only; read from a
+    copy of the table that moves nobody (a table out of memory stays asleep)."""
+    owner = await context_of(request.app).lobby.snapshot(table_id)
+    if owner is None:
+        raise HTTPException(404, f"there is no table {table_id!r}")
+    if not _member(owner, profile.id):
+        raise HTTPException(403, "only the table's players and spectators see its fair deal")
     record = await _record(request, owner)
     if record.fairness is None:
         raise HTTPException(404, "this table was not dealt from a fair deal's seed")
@@ -105,6 +120,13 @@ async def table_fairness(owner: Table, request: Request) -> dict[str, Any]:
     data["finished"] = owner.finished
     data["game_seed"] = owner.seed if owner.finished else None
     return data
+
+
+def _member(owner: TableOwner, profile_id: int) -> bool:
+    """Whether the profile sits at the table or, at a people's table, watches it."""
+    if owner.room is not None and owner.room.member(profile_id) is not None:
+        return True
+    return profile_id in owner.seated.values()
 
 
 @router.get("/tables/{table_id}/record")
