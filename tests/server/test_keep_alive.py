@@ -19,7 +19,7 @@ from .live import serving
 def test_a_500_keeps_the_keep_alive_connection_open(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    def broken() -> None:
+    def broken(*_arguments: object) -> None:
         raise RuntimeError("catalog on fire")
 
     monkeypatch.setattr(api, "catalog", broken)

@@ -65,9 +65,10 @@ REFUSALS = refusals(
 
 
 @router.get("/games")
-async def list_games() -> list[GameEntry]:
-    """Every game with its presets, rules schema, bot levels and notice."""
-    entries = await asyncio.to_thread(catalog)
+async def list_games(context: Context) -> list[GameEntry]:
+    """Every game with its presets, rules schema, the bound on a table's moves, bot levels
+    and notice."""
+    entries = await asyncio.to_thread(catalog, context.settings.max_table_moves)
     return [GameEntry.model_validate(entry) for entry in entries]
 
 

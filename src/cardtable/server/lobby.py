@@ -257,6 +257,7 @@ class Lobby:
             on_timing=self._timing,
             on_outcomes=self._outcomes,
             time_scale=self.settings.shared_time_scale,
+            max_moves=self.settings.max_table_moves,
             seed_source=self._people_seed,
             rematch_maker=self._rematch,
         )

@@ -12,9 +12,10 @@ commitment and the contributions until then.
 from __future__ import annotations
 
 import asyncio
+import json
 from typing import Annotated, Any
 
-from fastapi import APIRouter, HTTPException, Query, Request
+from fastapi import APIRouter, HTTPException, Query, Request, Response
 
 from cardtable import storage
 from cardtable.errors import CardtableError
@@ -24,7 +25,10 @@ from cardtable.server.analysis_jobs import Analyses
 from cardtable.server.boundary import CheckedRoute
 from cardtable.server.context import context_of
 from cardtable.server.dependencies import CurrentProfile, Table, TableId, table_or_404
+from cardtable.server.identity import client_address
 from cardtable.server.models import CommitmentAnswer, FinishedGame, ShareLink, refusals
+from cardtable.server.rate_limits import Action
+from cardtable.server.replay_cache import ReplayCache
 from cardtable.server.replays import replay_frames
 from cardtable.server.table import TableOwner
 from cardtable.storage import reviews
@@ -136,29 +140,61 @@ async def table_record(owner: Table, request: Request, profile: CurrentProfile) 
     return (await _record(request, owner)).to_json()
 
 
-@router.get("/tables/{table_id}/replay")
-async def table_replay(owner: Table, request: Request, profile: CurrentProfile) -> dict[str, Any]:
+@router.get(
+    "/tables/{table_id}/replay",
+    response_model=dict[str, Any],
+    responses=refusals((429, "Too many replays: the detail says when to try again.")),
+)
+async def table_replay(owner: Table, request: Request, profile: CurrentProfile) -> Response:
     """The finished game's replay frames (every hand face up) for a person who sat at it."""
     _finished_and_seated(owner, profile)
+    _limit(request, "replay", f"profile:{profile.id}")
     return await _replay(request, owner)
 
 
-async def _replay(request: Request, owner: TableOwner) -> dict[str, Any]:
-    record = await _record(request, owner)
-    try:
-        data = await asyncio.to_thread(replay_frames, record)
-    except CardtableError as exc:
-        raise HTTPException(409, f"the game's record does not replay: {exc}") from None
-    person_seat = next((seat for seat, _ in sorted(owner.seated.items())), None)
+def _limit(request: Request, action: Action, who: str) -> None:
+    """429 when the caller's address or ``who`` (a profile, a share link) asked for
+    ``action`` too often; otherwise the request is counted."""
+    keys = (f"address:{client_address(request)}", who)
+    refusal = context_of(request.app).limits.hit(action, *keys)
+    if refusal is not None:
+        raise HTTPException(429, refusal.message, {"Retry-After": str(refusal.retry_after)})
+
+
+def replays_of(request: Request) -> ReplayCache:
+    """The app's finished games' replays, made once."""
+    cache: ReplayCache | None = getattr(request.app.state, "replays", None)
+    if cache is None:
+        cache = request.app.state.replays = ReplayCache()
+    return cache
+
+
+async def _replay(request: Request, owner: TableOwner) -> Response:
+    async def make() -> bytes:
+        record = await _record(request, owner)
+        person_seat = next((seat for seat, _ in sorted(owner.seated.items())), None)
+        try:
+            return await asyncio.to_thread(_replay_answer, record, owner.table_id, person_seat)
+        except CardtableError as exc:
+            raise HTTPException(409, f"the game's record does not replay: {exc}") from None
+
+    body = await replays_of(request).get(owner.table_id, make)
+    return Response(body, media_type="application/json")
+
+
+def _replay_answer(record: GameRecord, table_id: str, person_seat: int | None) -> bytes:
+    """The replay's answer, made and encoded in a worker thread."""
+    data = replay_frames(record)
     fair = None if record.fairness is None else record.fairness.to_json()
     # The seed as text too: a browser's JSON numbers cannot hold 63-bit integers exactly.
-    return {
+    answer = {
         **data,
-        "table_id": owner.table_id,
+        "table_id": table_id,
         "person_seat": person_seat,
         "fairness": fair,
         "seed_text": str(record.seed),
     }
+    return json.dumps(answer, separators=(",", ":"), ensure_ascii=False).encode()
 
 
 @router.post("/tables/{table_id}/share")
@@ -177,9 +213,14 @@ async def _shared(request: Request, token: str) -> TableOwner:
     return await table_or_404(table_id, context_of(request.app).lobby)
 
 
-@router.get("/replays/{token}")
-async def shared_replay(token: str, request: Request) -> dict[str, Any]:
+@router.get(
+    "/replays/{token}",
+    response_model=dict[str, Any],
+    responses=refusals((429, "Too many replays: the detail says when to try again.")),
+)
+async def shared_replay(token: str, request: Request) -> Response:
     """A shared replay, for anyone with its link."""
+    _limit(request, "replay", f"share:{token[:64]}")
     return await _replay(request, await _shared(request, token))
 
 

@@ -150,6 +150,11 @@ class Settings(BaseSettings):
     """Analyses queued (a finished game's seat or one hand), per client address and per
     profile or share link; reading how far a queued one is does not count."""
 
+    max_table_moves: int = Field(default=5_000, ge=20, le=1_000_000)
+    """Moves a table may have in all (every deal and game of it): at this many an unfinished
+    table is closed, so no game outgrows what its replay and its reload cost. A
+    ``GET /api/games`` entry states it beside the rules' own bounds."""
+
     shared_time_scale: float = Field(default=1.0, gt=0.0, le=10.0)
     """Multiplies the turn timers, time banks and grace periods of people's tables (tests
     shorten them; the tables show and count the scaled times)."""

@@ -136,6 +136,10 @@ class TableOwner:
     """Makes the rematch table of a finished people's table; its id."""
     retired: bool = False
     """Another process of a cluster serves the table now: this copy starts no timers."""
+    max_moves: int = 5_000
+    """Moves a table may have in all, whatever its rules allow: at this many the table is
+    closed (its finished deals stay in the record), so no game outgrows what a replay or a
+    reload can afford (the settings' ``max_table_moves``)."""
     _bots: dict[int, Any] = field(default_factory=dict)
     _bot_task: asyncio.Task[None] | None = None
 
@@ -500,6 +504,8 @@ class TableOwner:
         if self.status != PLAYING:
             return
         if result is None and self.engine.current_player(self.state) != TERMINAL:
+            if self.version >= self.max_moves:
+                await self._close_at_move_limit()
             return
         self.status = FINISHED
         try:
@@ -512,6 +518,19 @@ class TableOwner:
             )
         except Exception:
             logger.exception("table %s: could not store the finished game", self.table_id)
+
+    async def _close_at_move_limit(self) -> None:
+        """Close a game that reached :attr:`max_moves` unfinished (the lock is held): stored
+        as abandoned; the state sent next says it is closed, and the computer players and
+        turn timers stop at their next look (they do nothing at a finished table)."""
+        logger.info("table %s: closed at the limit of %d moves", self.table_id, self.max_moves)
+        self.status = ABANDONED
+        try:
+            await self.store.set_status(self.table_id, ABANDONED, None)
+        except FencedOutError as exc:
+            logger.warning("table %s: the closing was not stored here: %s", self.table_id, exc)
+        except Exception:
+            logger.exception("table %s: could not store the closed table", self.table_id)
 
     async def _record(self, outcomes: Sequence[Outcome]) -> None:
         for seat, profile in self.seated.items():
