@@ -21,7 +21,7 @@ from cardtable import storage
 from cardtable.errors import CardtableError
 from cardtable.replay import GameRecord
 from cardtable.review import lens_of
-from cardtable.server.analysis_jobs import Analyses
+from cardtable.server.analysis_jobs import Analyses, AnalysisRefused, Asker
 from cardtable.server.boundary import CheckedRoute
 from cardtable.server.context import context_of
 from cardtable.server.dependencies import CurrentProfile, Table, TableId, table_or_404
@@ -224,11 +224,20 @@ async def shared_replay(token: str, request: Request) -> Response:
     return await _replay(request, await _shared(request, token))
 
 
-async def _analysis(request: Request, owner: TableOwner, seat: int) -> dict[str, Any]:
+def _asker(request: Request, who: str) -> Asker:
+    """The caller as an asker of analyses: its address and ``who`` (a profile, a link)."""
+    keys = (f"address:{client_address(request)}", who)
+    return Asker(keys=keys, limits=context_of(request.app).limits)
+
+
+async def _analysis(request: Request, owner: TableOwner, seat: int, asker: Asker) -> dict[str, Any]:
     if not 0 <= seat < owner.rules.players:
         raise HTTPException(400, f"seat must be 0-{owner.rules.players - 1}, not {seat}")
     record = await _record(request, owner)
-    return await analyses_of(request).status(owner.table_id, seat, record)
+    try:
+        return await analyses_of(request).status(owner.table_id, seat, record, asker)
+    except AnalysisRefused as exc:
+        raise HTTPException(429, str(exc), {"Retry-After": str(exc.retry_after)}) from None
 
 
 @router.get("/tables/{table_id}/analysis")
@@ -240,15 +249,21 @@ async def table_analysis(
     _finished_and_seated(owner, profile)
     if seat < 0:
         seat = next(s for s, p in owner.seated.items() if p == profile.id)
-    return await _analysis(request, owner, seat)
+    return await _analysis(request, owner, seat, _asker(request, f"profile:{profile.id}"))
 
 
 @router.get("/replays/{token}/analysis")
 async def shared_analysis(
     token: str, request: Request, seat: Annotated[int, Query()] = 0
 ) -> dict[str, Any]:
-    """A seat's analysis of a shared game."""
-    return await _analysis(request, await _shared(request, token), seat)
+    """A person's seat's analysis of a shared game (a computer player's seat is analysed
+    only for the people who sat at the table)."""
+    owner = await _shared(request, token)
+    if 0 <= seat < owner.rules.players and seat not in owner.seated:
+        raise HTTPException(
+            403, f"seat {seat} is a computer player's: a shared link shows the people's analyses"
+        )
+    return await _analysis(request, owner, seat, _asker(request, f"share:{token[:64]}"))
 
 
 def _own_seat(owner: TableOwner, profile: storage.Profile, seat: int) -> int:
@@ -314,4 +329,9 @@ async def hand_analysis(
                 409, f"hand {hand} is still being played: its analysis opens when it ends"
             )
         raise HTTPException(404, f"there is no finished hand {hand} at this table")
-    return analyses.request(owner.table_id, seat, hand, record)
+    try:
+        return analyses.request(
+            owner.table_id, seat, hand, record, _asker(request, f"profile:{profile.id}")
+        )
+    except AnalysisRefused as exc:
+        raise HTTPException(429, str(exc), {"Retry-After": str(exc.retry_after)}) from None
