@@ -27,7 +27,9 @@ def serving(app: Any, *, deadline: float = 20.0) -> Iterator[int]:
     """Serve ``app`` on 127.0.0.1 until the block ends; the port."""
     port = free_port()
     server = uvicorn.Server(
-        uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="on")
+        uvicorn.Config(
+            app, host="127.0.0.1", port=port, log_level="info", lifespan="on", log_config=None
+        )
     )
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
