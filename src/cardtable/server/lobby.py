@@ -258,6 +258,7 @@ class Lobby:
             on_outcomes=self._outcomes,
             time_scale=self.settings.shared_time_scale,
             max_moves=self.settings.max_table_moves,
+            stretch_floor=self.settings.bot_stretch_floor_seconds * self.bot_delay_scale,
             seed_source=self._people_seed,
             rematch_maker=self._rematch,
         )

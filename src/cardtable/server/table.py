@@ -136,6 +136,11 @@ class TableOwner:
     """Makes the rematch table of a finished people's table; its id."""
     retired: bool = False
     """Another process of a cluster serves the table now: this copy starts no timers."""
+    stretch_floor: float = 0.0
+    """Seconds a computer player waits at least once the computer players have made a whole
+    round of moves with no person's move between (a person dropped, say): a computer-only
+    stretch never runs flat out, whatever the opponent speed (the settings'
+    ``bot_stretch_floor_seconds``, scaled as every pause)."""
     max_moves: int = 5_000
     """Moves a table may have in all, whatever its rules allow: at this many the table is
     closed (its finished deals stay in the record), so no game outgrows what a replay or a
@@ -617,6 +622,8 @@ class TableOwner:
         """Play the computer seats' moves, paced, until a human is to move or the game ends."""
         bind_table(self.table_id)
         failures = 0
+        # Moves in a row by computer players since a person's (this runner starts after one).
+        stretch = 0
         while not self.finished:
             seat = self.engine.current_player(self.state)
             if not self.bot_seat(seat):
@@ -624,9 +631,12 @@ class TableOwner:
             delay = self.bot_delay()
             if self.last_outcomes[1] and self.last_outcomes[0] == self.version:
                 delay *= PAUSE_AFTER_DEAL
+            if stretch >= len(self.seats):
+                delay = max(delay, self.stretch_floor)
             if failures:  # the last move could not be stored: wait longer each time
                 delay = max(delay, min(MAX_STORE_RETRY_SECONDS, 0.5 * 2**failures))
-            await asyncio.sleep(delay)
+            await self._pause(delay)
+            stretch += 1
             async with self.lock:
                 if self.finished:
                     return
@@ -643,6 +653,10 @@ class TableOwner:
                 except Exception:
                     logger.exception("the bot at table %s seat %d failed", self.table_id, seat)
                     return
+
+    async def _pause(self, seconds: float) -> None:
+        """A computer player's pause before its move."""
+        await asyncio.sleep(seconds)
 
     async def _bot_move(self, seat: int, auto: str | None = None) -> None:
         """A computer player's move for ``seat``: its own, or one made for a person (``auto``
