@@ -28,6 +28,13 @@ class ReplayCache:
         self.made = 0
         """How many replays were made (not read from the cache): tests and metrics read it."""
 
+    def peek(self, table_id: str) -> bytes | None:
+        """The cached replay of ``table_id``, if there is one."""
+        answer = self._answers.get(table_id)
+        if answer is not None:
+            self._answers.move_to_end(table_id)
+        return answer
+
     async def get(self, table_id: str, make: Callable[[], Awaitable[bytes]]) -> bytes:
         """The replay of ``table_id``: the cached one, the one being made, or a new one that
         ``make`` makes (its error reaches every request waiting for it; nothing is kept)."""
