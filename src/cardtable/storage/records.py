@@ -88,8 +88,15 @@ def add_events(db: Database, profile_id: int, events: Iterable[RecordEvent]) -> 
     >>> add_events(db, profile.id, [event, event]), add_events(db, profile.id, [event])
     (1, 0)
     """
-    with db.session() as session:
-        return add_events_in(session, profile_id, events)
+    batch = list(events)
+    try:
+        with db.session() as session:
+            return add_events_in(session, profile_id, batch)
+    except IntegrityError:
+        # Another transaction stored the profile's first totals meanwhile: once more, now
+        # that they exist (and locked while this one adds to them).
+        with db.session() as session:
+            return add_events_in(session, profile_id, batch)
 
 
 def add_events_in(session: Session, profile_id: int, events: Iterable[RecordEvent]) -> int:
