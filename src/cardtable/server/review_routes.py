@@ -194,7 +194,7 @@ def _replay_answer(record: GameRecord, table_id: str, person_seat: int | None) -
         "fairness": fair,
         "seed_text": str(record.seed),
     }
-    return json.dumps(answer, separators=(",", ":"), ensure_ascii=False).encode()
+    return _encoded(answer)
 
 
 @router.post("/tables/{table_id}/share")
@@ -234,20 +234,31 @@ def _asker(request: Request, who: str) -> Asker:
     return Asker(keys=keys, limits=context_of(request.app).limits)
 
 
-async def _analysis(request: Request, owner: TableOwner, seat: int, asker: Asker) -> dict[str, Any]:
+async def _analysis(
+    request: Request, owner: TableOwner, seat: int, asker: Asker
+) -> dict[str, Any] | Response:
     if not 0 <= seat < owner.rules.players:
         raise HTTPException(400, f"seat must be 0-{owner.rules.players - 1}, not {seat}")
     record = await _record(request, owner)
     try:
-        return await analyses_of(request).status(owner.table_id, seat, record, asker)
+        status = await analyses_of(request).status(owner.table_id, seat, record, asker)
     except AnalysisRefused as exc:
         raise HTTPException(429, str(exc), {"Retry-After": str(exc.retry_after)}) from None
+    if status["status"] != "done":
+        return status
+    # A long game's analysis is big: encoded in a worker thread, not on the event loop.
+    body = await asyncio.to_thread(_encoded, status)
+    return Response(body, media_type="application/json")
 
 
-@router.get("/tables/{table_id}/analysis")
+def _encoded(data: Any) -> bytes:
+    return json.dumps(data, separators=(",", ":"), ensure_ascii=False).encode()
+
+
+@router.get("/tables/{table_id}/analysis", response_model=dict[str, Any])
 async def table_analysis(
     owner: Table, request: Request, profile: CurrentProfile, seat: Annotated[int, Query()] = -1
-) -> dict[str, Any]:
+) -> dict[str, Any] | Response:
     """A seat's move-by-move analysis (default: the caller's): ``{status: done, analysis}`` or
     ``{status: running, done, total}`` (hands analysed so far) while it is computed."""
     _finished_and_seated(owner, profile)
@@ -256,10 +267,10 @@ async def table_analysis(
     return await _analysis(request, owner, seat, _asker(request, f"profile:{profile.id}"))
 
 
-@router.get("/replays/{token}/analysis")
+@router.get("/replays/{token}/analysis", response_model=dict[str, Any])
 async def shared_analysis(
     token: str, request: Request, seat: Annotated[int, Query()] = 0
-) -> dict[str, Any]:
+) -> dict[str, Any] | Response:
     """A person's seat's analysis of a shared game (a computer player's seat is analysed
     only for the people who sat at the table)."""
     owner = await _shared(request, token)
