@@ -1,6 +1,7 @@
-"""Computer players at the "instant" opponent speed: within a round after a person's move
-they move at once, but a longer computer-only stretch (a person dropped out) waits at least
-the settings' floor before each move, so such a table plays on at a bounded rate."""
+"""Computer players at the "instant" opponent speed: the first computer move after a
+person's is made at once, but each further computer move in a row (the whole game after a
+person dropped out) waits at least the settings' floor, so such a table plays on at a bounded
+rate."""
 
 from __future__ import annotations
 
@@ -45,7 +46,7 @@ def test_a_computer_only_stretch_waits_at_least_the_floor_per_move(
     # The two computer players played the game out after the person's drop.
     assert len(pauses) > len(SEATS)
     at_once = [p for p in pauses if p < FLOOR]
-    assert all(p == 0.0 for p in at_once)  # "instant" within a round
-    # At most one round at once per stretch (before the drop, and after it); then the floor.
-    assert len(at_once) <= 2 * len(SEATS)
+    assert all(p == 0.0 for p in at_once)  # "instant" for the first move of a stretch
+    # One move at once per stretch (before the drop, and after it); then the floor.
+    assert len(at_once) <= 2
     assert pauses[-1] == FLOOR

@@ -74,11 +74,11 @@ class Settings(BaseSettings):
     bot_delay_scale: float = Field(default=1.0, ge=0.0, le=1000.0)
     """Multiplies computer players' pauses (0 makes them move at once)."""
 
-    bot_stretch_floor_seconds: float = Field(default=0.1, ge=0.0, le=10.0)
-    """The least pause of a computer player once computer players have made a whole round of
-    moves with no person's move between (a person dropped out, or is away): such a stretch
-    plays on at a bounded rate even at the "instant" opponent speed. Scaled by
-    ``bot_delay_scale`` like every pause."""
+    bot_stretch_floor_seconds: float = Field(default=0.05, ge=0.0, le=10.0)
+    """The least pause of a computer player whose move follows another computer player's
+    (the first one after a person's move keeps the opponent speed): computer-only stretches,
+    a whole game after a person dropped out say, play on at a bounded rate even at the
+    "instant" speed. Scaled by ``bot_delay_scale`` like every pause."""
 
     table_idle_seconds: float = Field(default=15 * 60.0, ge=0.0, le=DAY)
     """An unfinished table nobody is connected to leaves memory after this many seconds

@@ -137,9 +137,9 @@ class TableOwner:
     retired: bool = False
     """Another process of a cluster serves the table now: this copy starts no timers."""
     stretch_floor: float = 0.0
-    """Seconds a computer player waits at least once the computer players have made a whole
-    round of moves with no person's move between (a person dropped, say): a computer-only
-    stretch never runs flat out, whatever the opponent speed (the settings'
+    """Seconds a computer player waits at least when the move before was a computer's too
+    (the others' turns after a person's, or a whole game after a person dropped out): a
+    computer-only stretch never runs flat out, whatever the opponent speed (the settings'
     ``bot_stretch_floor_seconds``, scaled as every pause)."""
     max_moves: int = 5_000
     """Moves a table may have in all, whatever its rules allow: at this many the table is
@@ -631,7 +631,7 @@ class TableOwner:
             delay = self.bot_delay()
             if self.last_outcomes[1] and self.last_outcomes[0] == self.version:
                 delay *= PAUSE_AFTER_DEAL
-            if stretch >= len(self.seats):
+            if stretch:  # the second computer move in a row, or later
                 delay = max(delay, self.stretch_floor)
             if failures:  # the last move could not be stored: wait longer each time
                 delay = max(delay, min(MAX_STORE_RETRY_SECONDS, 0.5 * 2**failures))
