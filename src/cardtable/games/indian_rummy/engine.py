@@ -316,7 +316,7 @@ class IndianRummyEngine(GameEngine[IndianRummyState, IndianRummyAction, Rules, I
                 new_hands = (*hands[:seat], tuple(hand), *hands[seat + 1 :])
                 pile = (*s.pile, card)
                 events = (*s.events, _DISCARD_EVENTS[seat][card])
-                return self._end_turn(s, seat, new_hands, pile, s.drops, events)
+                return self._end_turn(s, seat, new_hands, pile, s.drops, events, False)
             case act.Drop():
                 drops = s.drops
                 rules = s.deal.rules
@@ -327,7 +327,9 @@ class IndianRummyEngine(GameEngine[IndianRummyState, IndianRummyAction, Rules, I
                     return _finish_deal(
                         s, "all-dropped", None, None, s.hands, s.pile, new_drops, events
                     )
-                return self._end_turn(s, seat, s.hands, s.pile, new_drops, events)
+                # A drop comes before any draw and leaves the pile alone: a card turned up at
+                # the deal still lies untouched on top for the next seat (RULES.md 2.3, 2.11).
+                return self._end_turn(s, seat, s.hands, s.pile, new_drops, events, s.opening_on_top)
             case act.Declare():
                 card = action.card
                 hand = list(s.hands[seat])
@@ -358,7 +360,10 @@ class IndianRummyEngine(GameEngine[IndianRummyState, IndianRummyAction, Rules, I
         pile: tuple[int, ...],
         drops: tuple[int | None, ...],
         events: tuple[PublicEvent, ...],
+        opening_on_top: bool,
     ) -> IndianRummyState:
+        """Pass the turn on from ``seat`` (or end the deal at the turn cap); ``opening_on_top``
+        says whether the card turned up at the deal still lies untouched on the pile."""
         turns = s.turns + 1
         rules = s.deal.rules
         if turns >= rules.deal_turn_cap:
@@ -376,7 +381,7 @@ class IndianRummyEngine(GameEngine[IndianRummyState, IndianRummyAction, Rules, I
             hands=hands,
             stock=stock,
             pile=pile,
-            opening_on_top=False,
+            opening_on_top=opening_on_top,
             drops=drops,
             has_drawn=s.has_drawn,
             drawn=None,
