@@ -25,7 +25,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from cardtable.bots import RandomBot, make_bot
-from cardtable.games.contract import CHANCE, TERMINAL, AnyEngine
+from cardtable.games.contract import CHANCE, TERMINAL, AnyEngine, View
 from cardtable.registry import game_names, get_engine, get_spec
 from cardtable.replay import GameRecord, record_of, replay
 from engine_moves import advance, after, decisions
@@ -110,6 +110,39 @@ def test_views_are_json_and_redealing_the_hidden_cards_leaves_them_unchanged(
             redealt_differently += redealt != state
     # The check is not vacuous: the re-dealt states really differ from the real ones.
     assert redealt_differently > 0
+
+
+@pytest.mark.parametrize("game", GAMES)
+@SETTINGS
+@given(seed=st.integers(0, 10**6), data=st.data())
+def test_every_view_answers_the_contracts_five_common_questions(
+    game: str, seed: int, data: Any
+) -> None:
+    # The contract's View names the seat to act, the deal number, the scores, the pile's top
+    # and the hand sizes alike in every game, so that listings and the review read them without
+    # probing for each game's own words.
+    engine = get_engine(game)
+    preset = data.draw(st.sampled_from(sorted(engine.presets())), label="preset")
+    rules = finite_rules(game, preset)
+    met, last, _ = walk(engine, rules, seed)
+    start = engine.new_game(rules, seed)
+    assert engine.current_player(start) == CHANCE
+    deal = 0
+    for state in [start, *checked_states(met), last]:
+        players = engine.players(state)
+        acting = engine.current_player(state)
+        for seat in range(players):
+            view: View = engine.view(state, seat)
+            assert view.to_act == (acting if acting >= 0 else None)
+            assert len(view.hand_sizes) == players and len(view.scores) == players
+            assert all(score is None or isinstance(score, int) for score in view.scores)
+            events = view.events
+            if acting >= 0 and events and events[-1].verb == "discard":
+                assert view.pile_top == events[-1].cards[0], events[-1]
+            if acting >= 0:
+                assert view.deal_number >= max(1, deal)
+        if acting >= 0:
+            deal = engine.view(state, 0).deal_number
 
 
 @pytest.mark.parametrize("game", GAMES)

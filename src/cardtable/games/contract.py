@@ -55,10 +55,52 @@ class Action(Protocol):
 
 
 class View(Protocol):
-    """What one seat may see; serialisable for the browser."""
+    """What one seat may see; serialisable for the browser.
+
+    Every game's view answers the same questions under the same names, so that code serving
+    every game (table listings, the review, the announcements) reads them without knowing the
+    game: ``to_act``, ``deal_number``, ``scores``, ``pile_top``, ``hand_sizes`` and the public
+    ``events``. A game may
+    keep its own words beside them (Indecision's ``hand_number``, Declaration Rummy's
+    ``match_wins``), and its wire format keeps the names the page already reads.
+    """
 
     @property
-    def seat(self) -> int: ...
+    def seat(self) -> int:
+        """The seat whose view this is."""
+        ...
+
+    @property
+    def to_act(self) -> int | None:
+        """The seat to act now; ``None`` during a chance step, between deals and at the end."""
+        ...
+
+    @property
+    def deal_number(self) -> int:
+        """The number of the current deal (Indecision's hand, Declaration Rummy's game of a
+        match), counted from 1 (Indecision and Indian Rummy say 0 before the first deal)."""
+        ...
+
+    @property
+    def scores(self) -> tuple[int | None, ...]:
+        """Each seat's running score in the game's own terms: Indecision's points won, Indian
+        Rummy's penalty points, Declaration Rummy's games won in the match."""
+        ...
+
+    @property
+    def pile_top(self) -> int | None:
+        """The discard pile's top card (``None`` when the pile is empty)."""
+        ...
+
+    @property
+    def hand_sizes(self) -> tuple[int, ...]:
+        """How many cards each seat holds."""
+        ...
+
+    @property
+    def events(self) -> tuple[PublicEvent, ...]:
+        """The public events the view keeps (each game says how far back they go)."""
+        ...
 
     def to_json(self) -> dict[str, Any]: ...
 
