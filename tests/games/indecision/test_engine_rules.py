@@ -210,7 +210,7 @@ def test_card_not_in_hand_is_rejected() -> None:
 def test_out_of_turn_action_is_rejected_and_state_unchanged() -> None:
     state = opening()
     snapshot = (state.hands, state.pile, state.deck, state.to_act, state.phase)
-    with pytest.raises(IllegalActionError, match="seat 1's turn") as error:
+    with pytest.raises(IllegalActionError, match="it is not your turn: seat 1 is to play") as error:
         ENGINE.apply(state, ENGINE.parse_action("discard 5H"), 0)
     assert error.value.rule == "not-your-turn"
     assert (state.hands, state.pile, state.deck, state.to_act, state.phase) == snapshot
