@@ -148,6 +148,10 @@ _BETWEEN_GAMES: Final = Phase.BETWEEN_GAMES
 _TIE_VOTE: Final = Phase.TIE_VOTE
 _OVER: Final = Phase.OVER
 _TAKES: Final = tuple(TakeDiscard(k) if k != 1 else TAKE_DISCARD for k in range(70))
+_TIE_ANSWERS: Final = (AcceptTie, RejectTie)
+"""The answers to a tie proposal (a tuple: isinstance tests it faster than a union)."""
+_ANY_TURN: Final = (Drop, ProposeTie, AcceptTie, RejectTie)
+"""Actions whose checks are all made before the turn's own (drops, tie proposals, answers)."""
 
 
 def _with(hand: tuple[int, ...], cards: Sequence[int]) -> tuple[int, ...]:
@@ -373,7 +377,7 @@ class DeclarationRummyEngine(GameEngine[State, Action, Rules, DeclarationRummyVi
     def why_illegal_any_phase(self, state: State, action: Action, seat: int) -> Verdict:
         """The break between a match's games admits only ``next game``, which nothing else
         does; a dropped seat takes no further part; anyone else may drop at any moment."""
-        if state.phase is Phase.BETWEEN_GAMES:
+        if state.phase is _BETWEEN_GAMES:
             if not isinstance(action, NextGame):
                 return IllegalActionError(
                     "this game of the match is over: the next game's first player starts it "
@@ -395,8 +399,8 @@ class DeclarationRummyEngine(GameEngine[State, Action, Rules, DeclarationRummyVi
     def why_illegal_off_turn(self, state: State, action: Action, seat: int) -> Verdict:
         """A tie proposal being answered admits only its answers (by the next voter, the seat
         to act); out of turn a seat may propose a tie, once a turn."""
-        if state.phase is Phase.TIE_VOTE:
-            if not isinstance(action, AcceptTie | RejectTie):
+        if state.phase is _TIE_VOTE:
+            if not isinstance(action, _TIE_ANSWERS):
                 assert state.vote is not None
                 return IllegalActionError(
                     f"a tie proposal is being answered (seat {state.vote.pending[0]} answers "
@@ -404,7 +408,7 @@ class DeclarationRummyEngine(GameEngine[State, Action, Rules, DeclarationRummyVi
                     rule=RuleKey.TIE_VOTE,
                 )
             return None
-        if isinstance(action, AcceptTie | RejectTie):
+        if isinstance(action, _TIE_ANSWERS):
             return IllegalActionError("no tie proposal is being answered", rule=RuleKey.NO_TIE_VOTE)
         if isinstance(action, ProposeTie):
             if seat in state.tie_proposers:
@@ -420,7 +424,7 @@ class DeclarationRummyEngine(GameEngine[State, Action, Rules, DeclarationRummyVi
         seat act; every action but ``next game`` must then also be among the legal ones."""
         if isinstance(action, NextGame):
             return _check_next_rules(state.rules, action)
-        if not isinstance(action, Drop | ProposeTie | AcceptTie | RejectTie):
+        if not isinstance(action, _ANY_TURN):
             problem = self._why_illegal_on_turn(state, action, seat)
             if problem is not None:
                 return problem
