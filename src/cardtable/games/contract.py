@@ -21,7 +21,7 @@ object per game and found by name through :mod:`cardtable.registry`:
 * ``view(state, seat)`` is all that leaves the engine toward a player: it hides other hands and
   the stock order (and, in Declaration Rummy, even the exact pile sizes). Every view answers
   the same questions under the same names (:class:`View`: the seat to act, the deal number,
-  the scores, the pile's top, the hand sizes, the public events).
+  the scores, the pile's top, the seat's hand and every hand's size, the public events).
 * ``result(state)`` is ``None`` until the game is over.
 * ``determinize(view, rng)`` builds a full state consistent with a view, dealing the unseen
   cards at random; search bots use it, and tests use it to prove bots see only their view.
@@ -62,8 +62,8 @@ class View(Protocol):
 
     Every game's view answers the same questions under the same names, so that code serving
     every game (table listings, the review, the announcements) reads them without knowing the
-    game: ``to_act``, ``deal_number``, ``scores``, ``pile_top``, ``hand_sizes`` and the public
-    ``events``. A game may
+    game: ``to_act``, ``deal_number``, ``scores``, ``pile_top``, ``hand``, ``hand_sizes`` and
+    the public ``events``. A game may
     keep its own words beside them (Indecision's ``hand_number``, Declaration Rummy's
     ``match_wins``), and its wire format keeps the names the page already reads.
     """
@@ -93,6 +93,11 @@ class View(Protocol):
     @property
     def pile_top(self) -> int | None:
         """The discard pile's top card (``None`` when the pile is empty)."""
+        ...
+
+    @property
+    def hand(self) -> tuple[int, ...]:
+        """The seat's own cards."""
         ...
 
     @property
