@@ -60,8 +60,8 @@ def _bike_inside_a_run() -> str:
     (bike,) = usual.count(alone_hand).melds
     mixed, alone = cards_text("AS 2S 3S 4S 5H"), cards_text("AS 2S 3S 4S 9H")
     return (
-        "<p>One exception: a Run on a Bike inside a longer run that is not all one suit "
-        f"does not count by itself. {mixed} is a {run.name} and scores {run.points}; the "
+        "<p>So a Run on a Bike inside a longer run that is not all one suit does not count "
+        f"by itself either. {mixed} is a {run.name} and scores {run.points}; the "
         f"four spades inside it are not also a Run on a Bike. {alone} has no longer run, so "
         f"its four spades are a {bike.name} and score {bike.points}. The house rule "
         "to count a Run on a Bike inside a longer mixed run as well changes this: then "
