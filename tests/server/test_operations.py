@@ -75,7 +75,15 @@ def test_readyz_in_cluster_mode_checks_redis(
     assert ready.status_code == 200 and ready.json()["redis"] == "ok"
 
 
-def test_metrics_count_moves_latency_sockets_tables_and_thinking(client: TestClient) -> None:
+METRICS_TOKEN = "operator-token-0123456789"
+
+
+def test_metrics_count_moves_latency_sockets_tables_and_thinking(
+    make_client: Callable[..., TestClient],
+) -> None:
+    settings = Settings(test_seed=7, limit_messages="1000/second", metrics_token=METRICS_TOKEN)
+    client = make_client(settings=settings)
+    client.headers["Authorization"] = f"Bearer {METRICS_TOKEN}"
     before = client.get("/metrics").text
     table_id = new_table(client, "indecision")
     with client.websocket_connect(f"/ws/tables/{table_id}") as ws:
