@@ -77,3 +77,41 @@ def test_open_sockets_of_one_profile_are_counted_across_workers(
         with pytest.raises(ConnectionClosed) as closed:
             third.recv(timeout=15)
         assert closed.value.rcvd is not None and closed.value.rcvd.code == 4429
+
+
+def test_a_commitment_asked_of_one_worker_starts_a_table_on_another_once(
+    start_cluster: Callable[..., list[Server]],
+) -> None:
+    # Real fair deals: no test seed, so the commitment is what the deal is drawn from.
+    first, second = start_cluster(2, {"CARDTABLE_TEST_SEED": None})
+    contribution = "ab" * 16
+    with httpx.Client(base_url=first.url, headers={"Origin": first.url}, timeout=10) as http:
+        assert http.post("/api/profile").status_code == 201
+        cookies = dict(http.cookies.items())
+        body = {"game": "indecision", "seats": [{"kind": "human"}, {"kind": "bot"}]}
+        created = []
+        for n in range(3):
+            commitment = http.post("/api/commitments").json()["commitment"]
+            other = [second, first][n % 2]
+            # The table is started on the worker that did not make the commitment (the
+            # last one on the same worker, for comparison).
+            answer = httpx.post(
+                f"{(other if n < 2 else first).url}/api/tables",
+                json={**body, "commitment": commitment, "contribution": contribution},
+                headers={"Origin": first.url},
+                cookies=cookies,
+                timeout=10,
+            )
+            assert answer.status_code == 201, answer.text
+            created.append((commitment, answer.json()["table_id"]))
+        reused = httpx.post(
+            f"{second.url}/api/tables",
+            json={**body, "commitment": created[0][0], "contribution": contribution},
+            headers={"Origin": second.url},
+            cookies=cookies,
+            timeout=10,
+        )
+        assert reused.status_code == 400 and "unknown or expired commitment" in reused.text
+        for commitment, table_id in created:
+            fairness = http.get(f"/api/tables/{table_id}/fairness").json()
+            assert fairness["commitment"] == commitment, fairness

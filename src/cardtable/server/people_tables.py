@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, Final
 from cardtable import storage
 from cardtable.errors import CardtableError
 from cardtable.fairness import FairDeal, check_contribution, derive_seed
+from cardtable.server.fair_deals import fresh_deal
 from cardtable.server.names import check_name
 from cardtable.server.people import (
     PLAYING,
@@ -315,7 +316,7 @@ async def rematch(lobby: Lobby, owner: TableOwner) -> str:
     )
     fair = None
     if lobby.settings.test_seed is None:
-        fair = lobby.commitments.deal_for_seat(host_id, None, None, seat=host_seat)
+        fair = fresh_deal()
         await asyncio.to_thread(reviews.save_fairness, lobby.db, table_id, fair)
     room = Room(
         settings=old.settings,
