@@ -136,6 +136,8 @@ class Room:
     """By profile id."""
     removed: set[int] = field(default_factory=set)
     """Profiles the host removed: they may not come back."""
+    locked: bool = False
+    """The host locked the room: nobody new joins (members keep their places)."""
     contributions: dict[int, str] = field(default_factory=dict)
     """Each seated person's contribution to the fair deal, by seat."""
     banks_ms: dict[int, int] = field(default_factory=dict)
@@ -208,6 +210,7 @@ class Room:
                 for m in self.members.values()
             ],
             "removed": sorted(self.removed),
+            "locked": self.locked,
             "contributions": {str(s): v for s, v in self.contributions.items()},
             "banks_ms": {str(s): v for s, v in self.banks_ms.items()},
             "away": sorted(self.away),
@@ -236,6 +239,7 @@ class Room:
             commitment=data.get("commitment"),
             members=members,
             removed={int(p) for p in data.get("removed", [])},
+            locked=bool(data.get("locked", False)),
             contributions={int(s): str(v) for s, v in data.get("contributions", {}).items()},
             banks_ms={int(s): int(v) for s, v in data.get("banks_ms", {}).items()},
             away={int(s) for s in data.get("away", [])},

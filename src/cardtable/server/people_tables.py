@@ -196,6 +196,8 @@ async def join(
     member = room.member(profile.id)
     if member is not None:  # the same profile on another device: its place back
         return member.seat, member.role
+    if room.locked:
+        raise JoinRefused(403, "the host has locked this table: nobody new may join it")
     display = check_name(name)
     value = None if contribution is None else check_contribution(contribution)
     async with owner.lock:
@@ -249,6 +251,8 @@ async def public_tables(lobby: Lobby) -> list[dict[str, Any]]:
         phase = phase_of(owner)
         free = len(open_seats(owner))
         if (phase == WAITING and not free) or (phase == PLAYING and not room.settings.spectators):
+            continue
+        if room.locked:
             continue
         if phase not in (WAITING, PLAYING):
             continue
