@@ -115,6 +115,17 @@ def test_metrics_count_moves_latency_sockets_tables_and_thinking(
         assert re.search(rf"^{name} ", after, re.MULTILINE), name
 
 
+def test_metrics_answer_only_the_operators_token(make_client: Callable[..., TestClient]) -> None:
+    closed = make_client()
+    assert closed.get("/metrics").status_code == 404
+    guarded = make_client(settings=Settings(test_seed=7, metrics_token=METRICS_TOKEN))
+    assert guarded.get("/metrics").status_code == 401
+    wrong = guarded.get("/metrics", headers={"Authorization": "Bearer not-the-token-at-all"})
+    assert wrong.status_code == 401 and wrong.headers["www-authenticate"] == "Bearer"
+    right = guarded.get("/metrics", headers={"Authorization": f"Bearer {METRICS_TOKEN}"})
+    assert right.status_code == 200 and "cardtable_connected_sockets" in right.text
+
+
 def test_log_lines_about_a_table_name_it_as_json() -> None:
     stream = io.StringIO()
     config = log_config("json")

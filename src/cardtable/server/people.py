@@ -181,9 +181,12 @@ class Room:
         return [m for m in self.members.values() if m.seat is None]
 
     def name_taken(self, name: str, by: int) -> bool:
-        """Whether another member uses ``name`` (in any case)."""
-        folded = name.casefold()
-        return any(m.name.casefold() == folded for m in self.members.values() if m.profile_id != by)
+        """Whether another member uses ``name``, or one that looks the same (in any case, with
+        other accents or look-alike letters)."""
+        from cardtable.server.names import skeleton
+
+        shape = skeleton(name)
+        return any(skeleton(m.name) == shape for m in self.members.values() if m.profile_id != by)
 
     # --- client ids ---------------------------------------------------------------------------
 
