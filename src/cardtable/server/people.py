@@ -152,6 +152,8 @@ class Room:
     """Seats whose person left for good during the game."""
     rematch: dict[int, bool] = field(default_factory=dict)
     """Each person's answer to the rematch, by seat."""
+    rematch_contributions: dict[int, str] = field(default_factory=dict)
+    """The contribution to the rematch's fair deal sent with each yes, by seat."""
     rematch_table: str | None = None
     client_ids: dict[int, deque[str]] = field(default_factory=dict)
     """The last client ids applied, by seat (a resent action is acknowledged, not re-applied)."""
@@ -221,6 +223,7 @@ class Room:
             "assisted": sorted(self.assisted),
             "left": sorted(self.left),
             "rematch": {str(s): v for s, v in self.rematch.items()},
+            "rematch_contributions": {str(s): v for s, v in self.rematch_contributions.items()},
             "rematch_table": self.rematch_table,
             "client_ids": {str(s): list(ids) for s, ids in self.client_ids.items()},
             "turn": None if self.turn is None else list(self.turn),
@@ -250,6 +253,9 @@ class Room:
             assisted={int(s) for s in data.get("assisted", [])},
             left={int(s) for s in data.get("left", [])},
             rematch={int(s): bool(v) for s, v in data.get("rematch", {}).items()},
+            rematch_contributions={
+                int(s): str(v) for s, v in data.get("rematch_contributions", {}).items()
+            },
             rematch_table=data.get("rematch_table"),
             client_ids={
                 int(s): deque((str(i) for i in ids), maxlen=CLIENT_IDS_KEPT)

@@ -333,6 +333,8 @@ async def rematch(lobby: Lobby, owner: TableOwner) -> str:
         name = person.name if person is not None else owner.seats[seat].name
         room.members[profile_id] = Member(profile_id, name, seat)
         seats[seat] = seats[seat].named(name)
+        if seat in old.rematch_contributions:
+            room.contributions[seat] = old.rematch_contributions[seat]
         if profile_id != host_id:
             await lobby.store.sit(table_id, seat, profile_id, name)
     if room.settings.spectators:  # those watching watch the rematch too

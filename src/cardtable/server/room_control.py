@@ -271,6 +271,7 @@ async def _rematch(owner: TableOwner, member: Member, message: ClientMessage) ->
     accept = message.get("accept")
     if not isinstance(accept, bool):
         raise ProtocolError("malformed", 'rematch needs "accept": true or false')
+    contribution = contribution_of(message.get("contribution"))
     if not owner.finished or room.phase not in (PLAYING, FINISHED):
         raise ProtocolError("phase", "a rematch is for when the game is over")
     if member.seat is None:
@@ -279,6 +280,12 @@ async def _rematch(owner: TableOwner, member: Member, message: ClientMessage) ->
         raise ProtocolError("phase", "the rematch table is already made")
     room.phase = FINISHED
     room.rematch[member.seat] = accept
+    # The rematch is dealt from the contributions of those who said yes, like a first game
+    # from those who sat down.
+    if accept and contribution is not None:
+        room.rematch_contributions[member.seat] = contribution
+    else:
+        room.rematch_contributions.pop(member.seat, None)
     if all(seat in room.rematch for seat in room.seated()):
         accepted = [seat for seat in room.seated() if room.rematch[seat]]
         if accepted:
