@@ -15,8 +15,6 @@ from .online import friend, join, shared_table
     ("name", "words"),
     [
         ("Rub\u0443", "must not mix Cyrillic and Latin letters in one word"),
-        ("Player", "is used by the table itself"),
-        ("open seat", "is used by the table itself"),
         ("R\u00faby", "looks like a name the table uses itself"),
         ("\u0399\u03bd\u0443", "must not mix Cyrillic and Greek letters"),
         ("Zalgo" + "\u0336" * 30, "must not stack more than 2 combining marks"),
@@ -43,6 +41,18 @@ def test_impersonating_names_are_refused(client: TestClient, name: str, words: s
 def test_names_in_one_script_with_their_accents_pass(client: TestClient, name: str) -> None:
     answer = client.put("/api/profile", json={"name": name})
     assert answer.status_code == 200, answer.text
+
+
+@pytest.mark.parametrize("name", ["Player", "open SEAT", "Pl\u00e1yer"])
+def test_an_open_seats_label_is_refused_as_a_name_at_a_peoples_table(
+    client: TestClient, name: str
+) -> None:
+    table = shared_table(client, "indian-rummy", [{"kind": "human"}, {"kind": "human"}])
+    answer = friend(client).post(
+        "/api/invites/join", json={"token": table["invite"]["token"], "name": name}
+    )
+    assert answer.status_code == 400, answer.text
+    assert "is what an open seat shows" in answer.json()["detail"]
 
 
 def test_a_name_that_looks_like_a_members_is_taken_at_the_table(client: TestClient) -> None:

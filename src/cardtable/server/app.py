@@ -29,6 +29,7 @@ from cardtable.server.cluster.wiring import Cluster
 from cardtable.server.context import AppContext
 from cardtable.server.identity import profile_for_page
 from cardtable.server.lobby import Lobby
+from cardtable.server.openapi_refusals import describe_refusals
 from cardtable.server.rate_limits import RateLimits
 from cardtable.server.security import SecurityHeaders
 from cardtable.server.settings import Settings
@@ -116,6 +117,7 @@ def create_app(
     app.include_router(friends_routes.router)
     app.include_router(websocket.router)
     app.mount("/static", StaticFiles(directory=STATIC_DIR, check_dir=False), name="static")
+    describe_refusals(app)
 
     @app.get("/", include_in_schema=False)
     async def index(request: Request) -> Response:

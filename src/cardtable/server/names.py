@@ -5,7 +5,8 @@ it is normalised (Unicode NFKC, runs of spaces made one) and refused when it hol
 that change how text around it reads (right-to-left overrides, zero-width and other invisible
 format characters, control characters such as NUL, unassigned or private code points), has no
 letter or digit at all, or takes a name the table already uses for somebody else: "You" (each
-player's own seat), "Player" (an open seat) or a computer player's name.
+player's own seat) or a computer player's name; at a people's table (:func:`check_table_name`)
+also "Player" or "Open seat", the labels of a seat nobody has taken.
 
 Names that only look like another are refused too: a word mixing Latin, Greek and Cyrillic
 letters ("Rubу" with a Cyrillic у), a name whose :func:`skeleton` (accents dropped, Greek and
@@ -24,9 +25,10 @@ from cardtable.errors import CardtableError
 MAX_NAME_LENGTH: Final = 40
 BOT_NAMES: Final = ("Ruby", "Max", "Ivy", "Otto", "Nell", "Finn", "Rosa", "Theo", "Lena", "Hugo")
 """The computer players' names, after the players of the rule book's examples and friends."""
-RESERVED_NAMES: Final = frozenset(
-    name.casefold() for name in ("You", "Player", "Open seat", *BOT_NAMES)
-)
+RESERVED_NAMES: Final = frozenset(name.casefold() for name in ("You", *BOT_NAMES))
+SEAT_LABELS: Final = frozenset(name.casefold() for name in ("Player", "Open seat"))
+"""What a people's table shows at a seat nobody has taken: no name at the table may read so
+(a profile keeps "Player", its default name, until it joins one)."""
 MAX_MARKS: Final = 2
 """Combining marks one letter may carry (Vietnamese letters have two)."""
 _LOOKALIKE_SCRIPTS: Final = ("LATIN", "GREEK", "CYRILLIC")
@@ -138,3 +140,19 @@ def _check_scripts(name: str) -> None:
             raise DisplayNameError(
                 f"name must not mix {mixed} letters in one word ({word!r}): they look alike"
             )
+
+
+def check_table_name(name: object) -> str:
+    """A name to sit at a people's table with: :func:`check_name`, and not the label of a
+    seat nobody has taken ("Player", "Open seat"), in any case or look-alike letters.
+
+    >>> check_table_name("Player")
+    Traceback (most recent call last):
+    ...
+    cardtable.server.names.DisplayNameError: name 'Player' is what an open seat shows: choose \
+another
+    """
+    cleaned = check_name(name)
+    if skeleton(cleaned) in SEAT_LABELS:
+        raise DisplayNameError(f"name {cleaned!r} is what an open seat shows: choose another")
+    return cleaned

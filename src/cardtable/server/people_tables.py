@@ -18,7 +18,7 @@ from cardtable import storage
 from cardtable.errors import CardtableError
 from cardtable.fairness import FairDeal, check_contribution, derive_seed
 from cardtable.server.fair_deals import fresh_deal
-from cardtable.server.names import check_name
+from cardtable.server.names import check_table_name
 from cardtable.server.people import (
     PLAYING,
     WAITING,
@@ -198,7 +198,7 @@ async def join(
         return member.seat, member.role
     if room.locked:
         raise JoinRefused(403, "the host has locked this table: nobody new may join it")
-    display = check_name(name)
+    display = check_table_name(name)
     value = None if contribution is None else check_contribution(contribution)
     async with owner.lock:
         if room.name_taken(display, profile.id):
