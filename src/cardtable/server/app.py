@@ -29,6 +29,7 @@ from cardtable.server.cluster.wiring import Cluster
 from cardtable.server.context import AppContext
 from cardtable.server.identity import profile_for_page
 from cardtable.server.lobby import Lobby
+from cardtable.server.logs import quiet_expected_events
 from cardtable.server.openapi_refusals import describe_refusals
 from cardtable.server.rate_limits import RateLimits
 from cardtable.server.security import SecurityHeaders
@@ -100,6 +101,7 @@ def create_app(
     app.state.cardtable = AppContext(db=db, lobby=lobby, settings=settings, limits=limits)
     app.state.review_analyses = analyses
     install_error_handlers(app)
+    quiet_expected_events()
     app.add_middleware(SecurityHeaders)
     if settings.allowed_hosts:
         # Outermost: a request naming another host is refused before anything else runs.
