@@ -49,6 +49,7 @@ CLIENT_TYPES: Final = (
     "watch",
     "set_seat",
     "remove",
+    "lock",
     "start",
     "quick",
     "leave",
