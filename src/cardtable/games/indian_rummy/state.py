@@ -487,14 +487,14 @@ def scenario(
 
     Cards may be given as text (``"AS 2S 3S"``) or ids. ``stock`` defaults to every card of the
     pack not placed elsewhere (its order is then the pack order, top last); ``turn`` defaults to
-    the dealer's left. In ``DISCARD`` the seat on turn holds 14 cards and ``drawn`` names the card
-    it drew (``drawn_from_pile`` if from the pile). ``opening_on_top`` defaults to true when the
-    pile holds one card and nobody has drawn. ``standing`` is the Pool or Deals standing (by
-    default the one a new game of ``rules`` starts with); a seat out of the game holds no cards
-    and sits the deal out (its ``drops`` entry 0, unless given). Raises :class:`CardError` when
-    the cards are not exactly the pack and :class:`RulesError` for an impossible position. The
-    position has no history: its public events are the deal, the pile's first card and the wild
-    joker cut.
+    the dealer's left (the first seat still in). In ``DISCARD`` the seat on turn holds 14 cards
+    and ``drawn`` names the card it drew (``drawn_from_pile`` if from the pile).
+    ``opening_on_top`` defaults to true when the pile holds one card and nobody has drawn.
+    ``standing`` is the Pool or Deals standing (by default the one a new game of ``rules``
+    starts with); a seat out of the game holds no cards and sits the deal out (its ``drops``
+    entry 0, unless given). Raises :class:`CardError` when the cards are not exactly the pack
+    and :class:`RulesError` for an impossible position. The position has no history: its public
+    events are the deal, the pile's first card and the wild joker cut.
 
     >>> from cardtable.games.indian_rummy.rules import Rules
     >>> s = scenario(Rules(), ["AS 2S 3S 4S 5S 6S 7S 8S 9S 10S JS QS KS",
@@ -531,14 +531,16 @@ def scenario(
         stock_cards = _cards(stock)
         if placed + Counter(stock_cards) != pack:
             raise CardError("hands, pile, stock and wild card must be exactly the pack")
-    seat = (dealer + 1) % n if turn is None else turn
-    if not (0 <= dealer < n and 0 <= seat < n):
-        raise RulesError("dealer and turn must be seats of the table")
     if standing is None:
         standing = new_standing(rules)
     out = standing.out if standing is not None else (False,) * n
-    if any(hand_tuples[seat] for seat in range(n) if out[seat]):
+    if any(hand_tuples[s] for s in range(n) if out[s]):
         raise RulesError("a seat out of the game holds no cards")
+    seat = (dealer + 1) % n if turn is None else turn
+    while turn is None and out[seat] and seat != dealer:  # the dealer's left among those in
+        seat = (seat + 1) % n
+    if not (0 <= dealer < n and 0 <= seat < n):
+        raise RulesError("dealer and turn must be seats of the table")
     drop_tuple = tuple(drops) if drops is not None else tuple(0 if o else None for o in out)
     drawn_card = parse_cards(drawn, deck=None)[0] if isinstance(drawn, str) else drawn
     if phase is Phase.DISCARD and (drawn_card is None or drawn_card not in hand_tuples[seat]):
