@@ -29,6 +29,7 @@ from cardtable.cards import PRINTED_JOKER, format_card, format_cards, without
 from cardtable.coach.report import CoachReport, DiscardOption, Hint, NearMeld
 from cardtable.games.indian_rummy import actions as act
 from cardtable.games.indian_rummy.actions import IndianRummyAction
+from cardtable.games.indian_rummy.formats import deals_to_play
 from cardtable.games.indian_rummy.scoring import arrange
 from cardtable.games.indian_rummy.state import Phase
 from cardtable.games.indian_rummy.view import IndianRummyView, known_holdings
@@ -108,7 +109,8 @@ def standing_tip(view: IndianRummyView) -> str | None:
         return f"Pool {rules.pool_limit}: " + "; ".join(cells) + "."
     cells = [f"{_names(view, seat)} {chips}" for seat, chips in enumerate(standing.chips)]
     played = len(view.deal_points)
-    stage = "tie-break deal" if standing.tie_break else f"{played} of {rules.deals} deals played"
+    planned = deals_to_play(rules)
+    stage = "tie-break deal" if standing.tie_break else f"{played} of {planned} deals played"
     return f"Deals ({stage}), chips: " + "; ".join(cells) + "."
 
 

@@ -52,9 +52,11 @@ def test_format_presets_refuse_seven_players() -> None:
         dataclasses.replace(PRESETS["pool-101"], players=7)
 
 
-def test_deals_format_needs_a_number_of_deals() -> None:
-    with pytest.raises(RulesError, match="number of deals"):
-        Rules(format="deals")
+def test_deals_format_without_a_number_of_deals_plays_two() -> None:
+    state = position(Rules(format="deals"), (0, 0), deal_number=2)
+    state = play(state, (1, "drop"))
+    result = ENGINE.result(state)
+    assert result is not None and result.reason == "most-chips"
 
 
 def test_pool_rejoin_limit_must_be_below_the_pool_limit() -> None:

@@ -100,9 +100,18 @@ class Standing:
         else:
             data["chips"] = list(self.chips)
             data["starting_chips"] = starting_chips(rules)
-            data["deals"] = rules.deals
+            data["deals"] = deals_to_play(rules)
             data["tie_break"] = self.tie_break
         return data
+
+
+DEFAULT_DEALS: Final = 2
+"""The deals of a Deals game whose ``deals`` is empty (best of 2, the shortest preset)."""
+
+
+def deals_to_play(rules: Rules) -> int:
+    """How many deals a Deals game plays before any tie-break deal."""
+    return DEFAULT_DEALS if rules.deals is None else rules.deals
 
 
 def starting_chips(rules: Rules) -> int:
@@ -252,8 +261,7 @@ def _after_deals_deal(
                 chips[seat] -= paid
                 chips[taker] += paid
     standing = replace(standing, chips=tuple(chips))
-    assert rules.deals is not None  # the rules refuse a Deals game without a number of deals
-    if deals_played < rules.deals:
+    if deals_played < deals_to_play(rules):
         return standing, "deal"
     leaders = _most_chips(chips, seats)
     if len(leaders) == 1:
@@ -302,5 +310,5 @@ def format_title(rules: Rules) -> str:
     if rules.format == "pool":
         return f"Pool {rules.pool_limit}"
     if rules.format == "deals":
-        return f"Deals (best of {rules.deals})"
+        return f"Deals (best of {deals_to_play(rules)})"
     return "Free play"

@@ -116,8 +116,8 @@ class Rules:
         None,
         label="Deals in a game",
         help=(
-            "How many deals make a game (in Deals, before any tie-break deal; in Pool, the "
-            "standing decides after this many); empty to play deal after deal."
+            "How many deals make a game (in Deals, before any tie-break deal, 2 when empty; in "
+            "Pool, the standing decides after this many); empty to play deal after deal."
         ),
         low=1,
         high=1000,
@@ -211,8 +211,6 @@ class Rules:
         check_options(self)
         if not self.wild_joker_cut and self.printed_jokers == 0:
             raise RulesError("a game with no printed jokers needs the wild joker cut")
-        if self.format == "deals" and self.deals is None:
-            raise RulesError("the Deals format needs a number of deals (deals=2, 3 or 6)")
         if self.format == "pool" and self.rejoin_limit >= self.pool_limit:
             raise RulesError(
                 f"rejoin_limit ({self.rejoin_limit}) must be below the pool limit "

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from typing import Final
 
 from cardtable.cards import PRINTED_JOKER, RANK_PLURALS, format_card, format_cards, suit_of
+from cardtable.games.indian_rummy.formats import deals_to_play
 from cardtable.games.indian_rummy.scoring import CATEGORY_NO_PURE, CATEGORY_PURE_ONLY, Arrangement
 from cardtable.games.indian_rummy.state import Phase
 from cardtable.games.indian_rummy.view import IndianRummyView, deal_arrangements
@@ -160,7 +161,8 @@ def standing_text(view: IndianRummyView, *, names: Names = None) -> str | None:
         head = f"Pool {rules.pool_limit}"
     else:
         played = len(view.deal_points)
-        head = f"Deals: {min(played, rules.deals or 0)} of {rules.deals} played"
+        planned = deals_to_play(rules)
+        head = f"Deals: {min(played, planned)} of {planned} played"
         if standing.tie_break:
             head += ", tie-break"
     return f"{head} · " + " · ".join(cells)
