@@ -51,6 +51,7 @@ from cardtable.games.contract import (
     GameEngine,
     GameResult,
     PublicEvent,
+    Verdict,
     chance_rng,
 )
 from cardtable.games.indian_rummy import actions as act
@@ -67,7 +68,6 @@ from cardtable.games.indian_rummy.formats import (
 )
 from cardtable.games.indian_rummy.rules import PRESETS, Rules
 from cardtable.games.indian_rummy.state import (
-    CHANCE_PHASES,
     DealOutcome,
     IndianRummyState,
     Phase,
@@ -192,6 +192,7 @@ class IndianRummyEngine(GameEngine[IndianRummyState, IndianRummyAction, Rules, I
     min_players = 2
     max_players = 6
     rules_type = Rules
+    action_types = _ACTION_TYPES
 
     # ------------------------------------------------------------------ setup and queries
 
@@ -262,29 +263,19 @@ class IndianRummyEngine(GameEngine[IndianRummyState, IndianRummyAction, Rules, I
 
     # ------------------------------------------------------------------ checked apply
 
-    def why_illegal(
-        self, state: IndianRummyState, action: object, seat: int
-    ) -> IllegalActionError | None:
-        """The error naming the rule that forbids ``action`` by ``seat`` now, else ``None``."""
-        if not isinstance(action, _ACTION_TYPES):
-            return IllegalActionError(
-                f"{action!r} is not an Indian Rummy action", rule=RuleKey.UNKNOWN_ACTION
-            )
-        n = state.deal.rules.players
-        if not isinstance(seat, int) or not 0 <= seat < n:
-            return IllegalActionError(
-                f"there is no seat {seat!r} at this {n}-player table", rule=RuleKey.NO_SUCH_SEAT
-            )
-        phase = state.phase
-        if phase is Phase.GAME_OVER:
-            return IllegalActionError("the game is over", rule=RuleKey.GAME_OVER)
-        if phase in CHANCE_PHASES:
-            return IllegalActionError(
-                "the cards are being dealt or shuffled: wait for the table",
-                rule=RuleKey.CHANCE_PENDING,
-            )
-        if phase is _REJOIN or phase is _AGREED_FINISH or isinstance(action, _BETWEEN_DEALS):
-            return _why_illegal_between_deals(state, action, seat)
+    def why_illegal_off_turn(
+        self, state: IndianRummyState, action: IndianRummyAction, seat: int
+    ) -> Verdict:
+        """Between the deals of a Pool game only the answers to a rejoin offer or to the agreed
+        finish, by the seat asked (and those answers at no other time); a seat out of a Pool or
+        Deals game, or dropped out of the deal, takes no further part in it."""
+        if (
+            state.phase is _REJOIN
+            or state.phase is _AGREED_FINISH
+            or isinstance(action, _BETWEEN_DEALS)
+        ):
+            problem = _why_illegal_between_deals(state, action, seat)
+            return True if problem is None else problem
         standing = state.deal.standing
         if standing is not None and standing.out[seat]:
             return IllegalActionError(
@@ -292,10 +283,16 @@ class IndianRummyEngine(GameEngine[IndianRummyState, IndianRummyAction, Rules, I
             )
         if state.drops[seat] is not None:
             return IllegalActionError("you have dropped out of this deal", rule=RuleKey.DROPPED)
-        if seat != state.turn:
-            return IllegalActionError(
-                f"it is not your turn: seat {state.turn} is to play", rule=RuleKey.NOT_YOUR_TURN
-            )
+        return None
+
+    def why_illegal_now(
+        self, state: IndianRummyState, action: IndianRummyAction, seat: int
+    ) -> IllegalActionError | None:
+        """Indian Rummy's own rules for the seat on turn (the shared checks come first: see
+        :meth:`GameEngine.why_illegal`)."""
+        if isinstance(action, _BETWEEN_DEALS):
+            return None  # checked in full by why_illegal_off_turn
+        phase = state.phase
         if isinstance(action, act.Drop):
             if not state.deal.rules.drops_allowed:
                 return IllegalActionError(
@@ -363,7 +360,7 @@ class IndianRummyEngine(GameEngine[IndianRummyState, IndianRummyAction, Rules, I
                 new_hands = (*hands[:seat], tuple(hand), *hands[seat + 1 :])
                 pile = (*s.pile, card)
                 events = (*s.events, _DISCARD_EVENTS[seat][card])
-                return self._end_turn(s, seat, new_hands, pile, s.drops, events)
+                return self._end_turn(s, seat, new_hands, pile, s.drops, events, False)
             case act.Drop():
                 drops = s.drops
                 rules = s.deal.rules
@@ -374,7 +371,9 @@ class IndianRummyEngine(GameEngine[IndianRummyState, IndianRummyAction, Rules, I
                     return _finish_deal(
                         s, "all-dropped", None, None, s.hands, s.pile, new_drops, events
                     )
-                return self._end_turn(s, seat, s.hands, s.pile, new_drops, events)
+                # A drop comes before any draw and leaves the pile alone: a card turned up at
+                # the deal still lies untouched on top for the next seat (RULES.md 2.3, 2.11).
+                return self._end_turn(s, seat, s.hands, s.pile, new_drops, events, s.opening_on_top)
             case act.Rejoin() | act.StayOut():
                 return _answer_rejoin(s, seat, isinstance(action, act.Rejoin))
             case act.Finish() | act.PlayOn():
@@ -409,7 +408,10 @@ class IndianRummyEngine(GameEngine[IndianRummyState, IndianRummyAction, Rules, I
         pile: tuple[int, ...],
         drops: tuple[int | None, ...],
         events: tuple[PublicEvent, ...],
+        opening_on_top: bool,
     ) -> IndianRummyState:
+        """Pass the turn on from ``seat`` (or end the deal at the turn cap); ``opening_on_top``
+        says whether the card turned up at the deal still lies untouched on the pile."""
         turns = s.turns + 1
         rules = s.deal.rules
         if turns >= rules.deal_turn_cap:
@@ -427,7 +429,7 @@ class IndianRummyEngine(GameEngine[IndianRummyState, IndianRummyAction, Rules, I
             hands=hands,
             stock=stock,
             pile=pile,
-            opening_on_top=False,
+            opening_on_top=opening_on_top,
             drops=drops,
             has_drawn=s.has_drawn,
             drawn=None,
