@@ -7,6 +7,7 @@ import { cardElement, cardName, cardRow, label, parse, RANK_NAMES, RANK_PLURALS,
 import { h } from "../dom.js";
 import { confirmPanel, openPanel } from "../panel.js";
 import { baseGame, chartFromRounds, pileZone, scoreTable, stockZone, takenText } from "./base.js";
+import { DECISION_TEXT, finalStanding, isOut, renderDecision, renderStandings } from "./indian_rummy_formats.js";
 
 const OUTCOME_TEXT = {
   "valid-show": "a valid show",
@@ -181,18 +182,26 @@ export default {
     const badges = [];
     if (view.dealer === seat) badges.push("dealer");
     const drop = view.drops?.[seat];
-    if (drop !== null && drop !== undefined) badges.push({ text: `dropped (${drop})`, short: `out ${drop}` });
+    // A seat out of a Pool game (or of a Deals tie-break) sits the deal out: it reads "out",
+    // not as a drop (its `drops` entry is 0).
+    const gone = isOut(view, seat);
+    if (gone) badges.push({ text: "out of the game", short: "out" });
+    else if (drop !== null && drop !== undefined) badges.push({ text: `dropped (${drop})`, short: `out ${drop}` });
     const total = view.totals?.[seat];
+    const chips = view.standing?.chips?.[seat];
+    const points = total === undefined ? "" : `${total} pts`;
     return {
       handSize: view.hand_sizes?.[seat] ?? 0,
-      scoreText: total === undefined ? "" : `${total} pts`,
+      scoreText: view.standing?.format === "deals" && chips !== undefined ? `${chips} chips · ${points}` : points,
       badges,
-      out: drop !== null && drop !== undefined,
+      out: gone || (drop !== null && drop !== undefined),
     };
   },
 
   renderCentre(ctx) {
     const view = ctx.view;
+    const decision = renderDecision(ctx);
+    if (decision) return decision;
     const rank = wildRank(view);
     const top = view.pile_top;
     const topIsJoker = top && isJoker(top, rank);
@@ -245,6 +254,8 @@ export default {
       return `draw from the stock (S)${pile}${drop}.`;
     }
     if (view.phase === "discard") return "discard a card (tap it twice), or declare with all 13 in groups.";
+    if (view.phase === "rejoin") return `rejoin with ${view.standing?.rejoin_total} points, or stay out.`;
+    if (view.phase === "agreed-finish") return "finish the game and share the win, or play on.";
     return "wait.";
   },
 
@@ -270,6 +281,7 @@ export default {
         return `${who} dropped out of the deal${penalty !== null && penalty !== undefined ? ` (${penalty} points)` : ""}.`;
       }
       default:
+        if (DECISION_TEXT[notation]) return `${who} ${DECISION_TEXT[notation].done}.`;
         return `${who}: ${notation}.`;
     }
   },
@@ -281,10 +293,13 @@ export default {
     if (action.verb === "discard") return `Discard the ${cardName(action.card)}`;
     if (action.verb === "declare") return `Declare, putting down the ${cardName(action.card)}`;
     if (action.verb === "drop") return "Drop out of this deal";
+    if (DECISION_TEXT[notation]) return DECISION_TEXT[notation].button;
     return notation;
   },
 
   buttonText(ctx, action) {
+    // The between-deals questions have their own buttons at the table (renderDecision).
+    if (DECISION_TEXT[action.notation]) return null;
     if (action.verb === "drop") {
       const penalty = ctx.view.has_drawn?.[ctx.seat] ? ctx.view.rules?.middle_drop ?? 40 : ctx.view.rules?.first_drop ?? 20;
       return `Drop for ${penalty}`;
@@ -315,6 +330,7 @@ export default {
 
   renderScores(ctx) {
     const view = ctx.view;
+    if (view.standing) return renderStandings(ctx);
     const n = ctx.players;
     const totals = view.totals || [];
     const best = Math.min(...totals);
@@ -388,6 +404,7 @@ export default {
       { class: "summary game-indian-rummy" },
       opening,
       winnerLine,
+      ctx.message.result ? finalStanding(ctx) : null,
       h("div", { class: "summary-seats" }, rows),
       h("p", { class: "summary-totals" }, "Totals: ", (ctx.view.totals || []).map((t, seat) => `${ctx.name(seat)} ${t}`).join(" · ")),
       chart,
@@ -416,7 +433,10 @@ export default {
     } else {
       parts.push(h("p", { class: "muted" }, "Cards not shown."));
     }
-    if (drop !== null && drop !== undefined) {
+    if (!hand && isOut(ctx.view, seat) && !drop) {
+      // Out of a Pool game before this deal: the seat had no cards and no drop of its own.
+      why = "Out of the game: sat this deal out.";
+    } else if (drop !== null && drop !== undefined) {
       why = `Dropped: ${drop} points.`;
     } else if (deal.outcome === "wrong-show" && seat === deal.declarer) {
       why = `Wrong show: ${points} points.${arrangement ? ` ${countText(arrangement, null, true)}` : ""}`;

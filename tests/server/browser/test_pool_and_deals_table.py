@@ -1,0 +1,171 @@
+"""Indian Rummy's Pool and Deals at the table (RULES.md 2.13): the standings panel with the limit,
+the totals, how far each player is from the limit and who is out (a seat out of the game reads
+"out", never "dropped (0)"), the chips in Deals; the rejoin offer and the agreed-finish vote as
+questions at the table with their own buttons; and the final standing when the game ends.
+
+Each game is dealt from a seed and shortened through the house rules (a first drop that
+reaches the pool limit at once), so an elimination comes on our first turn."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from playwright.sync_api import Page
+
+from cardtable.server.settings import Settings
+
+from .harness import BrowserPage, Servers
+from .tablekit import (
+    answer_panel,
+    panel_name,
+    screenshot,
+    start_game,
+    table_state,
+    wait_idle,
+    wait_version_after,
+)
+
+pytestmark = pytest.mark.browser
+
+FORMAT_SEED = 2
+"""A seed whose first deal gives us a turn before either Random computer player drops (the deal
+and their moves follow from it)."""
+
+DROP_OUT: dict[str, Any] = {"rejoin_limit": 100, "first_drop": 101}
+"""Pool 101 where dropping on the first turn takes a player to the limit at once, and a rejoin
+stays open while the highest total still in is at most 100 (a deal scores at most 80)."""
+
+
+def drop_on_first_turn(page: Page) -> None:
+    """Wait for our first turn and drop (confirming the question)."""
+    wait_idle(page)
+    assert table_state(page).my_turn, "the game did not come to our turn"
+    version = table_state(page).version
+    page.click(".actions button[data-action='drop']")
+    answer_panel(page)
+    wait_version_after(page, version)
+
+
+def until_decision_or_end(page: Page, kind: str) -> bool:
+    """Close summaries until the table asks us ``kind`` (True) or the game is over (False)."""
+    for _ in range(40):
+        page.wait_for_function(
+            "k => document.querySelector(`.format-decision[data-decision='${k}'] button`)"
+            " || document.querySelector('dialog#panel[open]')"
+            " || document.querySelector('.table').dataset.finished === 'true'",
+            arg=kind,
+            timeout=30000,
+        )
+        if panel_name(page) is not None:
+            answer_panel(page)
+            continue
+        return bool(page.locator(f".format-decision[data-decision='{kind}'] button").count())
+    raise AssertionError(f"never asked {kind}")
+
+
+def scores_text(page: Page) -> str:
+    text: str = page.eval_on_selector(".scores", "el => el.textContent")
+    return text
+
+
+def my_row(page: Page) -> list[str]:
+    cells: list[str] = page.eval_on_selector_all(
+        ".scores .score-table tbody tr.me > *", "cells => cells.map(c => c.textContent.trim())"
+    )
+    return cells
+
+
+@pytest.mark.parametrize("viewport", [(1280, 800), (390, 844)])
+def test_a_player_at_the_pool_limit_is_offered_a_rejoin_at_the_table_and_comes_back(
+    servers: Servers,
+    open_page: Callable[..., BrowserPage],
+    shots: Any,
+    viewport: tuple[int, int],
+) -> None:
+    server = servers.start(Settings(rate_limits=False, test_seed=FORMAT_SEED))
+    width, height = viewport
+    page = open_page(viewport={"width": width, "height": height}).page
+    start_game(
+        page,
+        server.url,
+        "indian-rummy",
+        players=3,
+        preset="pool-101",
+        rules=DROP_OUT,
+        level="normal",
+    )
+    assert "Standings · Pool 101" in scores_text(page)
+    assert "A total of 101 or more is out of the game." in scores_text(page)
+    assert my_row(page)[-1] == "101", "the distance to the limit is not shown"
+    drop_on_first_turn(page)
+    assert until_decision_or_end(page, "rejoin"), "no rejoin offer after reaching the limit"
+    box = page.locator(".format-decision[data-decision='rejoin']")
+    assert "You are out of the game" in box.inner_text()
+    assert "reached 101, and 101 is out" in box.inner_text()
+    assert my_row(page)[-1] == "out"
+    badges = page.locator(".my-area .badge").all_text_contents()
+    assert any("out of the game" in b for b in badges), f"our seat does not read out: {badges}"
+    assert not any("dropped" in b for b in badges), f"an out seat reads as a drop: {badges}"
+    screenshot(page, str(shots / f"pool-rejoin-{width}x{height}.png"))
+    rejoin = box.locator("button[data-action='rejoin']")
+    offered = int(rejoin.inner_text().split()[-1])
+    version = table_state(page).version
+    rejoin.click()
+    wait_version_after(page, version)
+    page.wait_for_function("() => !document.querySelector('.format-decision')")
+    cells = my_row(page)
+    assert cells[2] == str(offered), f"came back with {cells[2]}, offered {offered}"
+    assert cells[-1] == str(101 - offered)
+    announced = page.inner_text("#announcer")
+    assert announced, "nothing announced after the rejoin"
+
+
+def test_an_out_seat_reads_out_while_the_others_play_and_the_game_ends_with_the_final_standing(
+    servers: Servers, open_page: Callable[..., BrowserPage], shots: Any
+) -> None:
+    server = servers.start(Settings(rate_limits=False, test_seed=FORMAT_SEED))
+    page = open_page().page
+    rules = {**DROP_OUT, "rejoins": 0}
+    start_game(
+        page, server.url, "indian-rummy", players=3, preset="pool-101", rules=rules, level="normal"
+    )
+    drop_on_first_turn(page)
+    # The computer players play on without us; we are asked nothing.
+    assert not until_decision_or_end(page, "rejoin")
+    # Ended: the summary of the game shows the final standing (opened from the banner if closed).
+    if panel_name(page) != "summary":
+        page.click(".result-banner .btn.primary")
+    page.wait_for_selector("dialog#panel[open] .final-standing")
+    final = page.inner_text("dialog#panel .final-standing")
+    assert "Final standing · Pool 101" in final
+    assert "You: " in final and "(out)" in final.split("You: ")[1].splitlines()[0]
+    assert "winner" in final
+    mine = page.inner_text("dialog#panel .seat-summary.me")
+    assert "Out of the game: sat this deal out." in mine, mine
+    screenshot(page, str(shots / "pool-final-1280x800.png"))
+    page.click("dialog#panel .summary-buttons [data-close]")
+    assert my_row(page)[-1] == "out"
+    badges = page.locator(".my-area .badge").all_text_contents()
+    assert any("out of the game" in b for b in badges), f"our seat does not read out: {badges}"
+    assert not any("dropped" in b for b in badges), f"an out seat reads as a drop: {badges}"
+    # The rematch: the same format again, everyone back in at 0.
+    page.click(".result-banner button:has-text('Play again')")
+    page.wait_for_function(
+        "() => [...document.querySelectorAll('.scores tr.me td')].map(c => c.textContent)"
+        ".join('|') === '–|0|101'"
+    )
+    assert "Standings · Pool 101" in scores_text(page)
+
+
+def test_deals_show_each_players_chips_in_the_standings(
+    servers: Servers, open_page: Callable[..., BrowserPage]
+) -> None:
+    server = servers.start(Settings(rate_limits=False, test_seed=FORMAT_SEED))
+    page = open_page().page
+    start_game(page, server.url, "indian-rummy", players=3, preset="deals-3")
+    text = scores_text(page)
+    assert "Standings · Deals (best of 3)" in text
+    assert "Deal 1 of 3" in text and "everyone started with 240" in text
+    assert my_row(page)[-1] == "240"
