@@ -169,3 +169,21 @@ def test_deals_show_each_players_chips_in_the_standings(
     assert "Standings · Deals (best of 3)" in text
     assert "Deal 1 of 3" in text and "everyone started with 240" in text
     assert my_row(page)[-1] == "240"
+
+
+def test_the_indian_rummy_tile_starts_pool_101_for_four_in_one_click(
+    servers: Servers, open_page: Callable[..., BrowserPage], shots: Any
+) -> None:
+    server = servers.start(Settings(rate_limits=False, test_seed=FORMAT_SEED))
+    page = open_page().page
+    page.goto(server.url)
+    page.click(".play-button[data-preset='pool-101']")
+    page.wait_for_selector(".table[data-version]")
+    assert "Standings · Pool 101" in scores_text(page)
+    rows = page.locator(".scores .score-table tbody tr").count()
+    assert rows == 4, f"{rows} players at the table, not 4"
+    # Back on the start page, the tile names the format just played.
+    page.goto(server.url)
+    meta = page.inner_text(".game-tile.chosen .game-tile-meta")
+    assert meta.startswith("Pool 101 · 4 players"), meta
+    screenshot(page, str(shots / "start-pool-1280x800.png"))

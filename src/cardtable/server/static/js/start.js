@@ -218,6 +218,16 @@ export class StartScreen {
         "aria-label": `Play ${game.title}`,
         onclick: () => this.play(game.name),
       }, "Play");
+      // A game's named formats (Indian Rummy's Pool 101) start in one click too.
+      const quick = (module.quickStarts ? module.quickStarts(game) : []).map((q) =>
+        h("button", {
+          type: "button",
+          class: "btn small play-button quick-start",
+          dataset: { play: game.name, preset: q.preset },
+          "aria-label": `Play ${game.title}, ${q.label} against computer players`,
+          onclick: () => this.playPreset(game.name, q.preset, q.players),
+        }, q.label));
+      const format = game.name === this.gameName && this.values && module.formatLabel ? module.formatLabel(this.values) : null;
       return h(
         "div",
         { class: `game-tile${game.name === this.gameName ? " chosen" : ""}` },
@@ -226,9 +236,10 @@ export class StartScreen {
           h("span", { class: "game-tile-fan", "aria-hidden": "true" }, module.tileCards()),
           h("span", { class: "game-tile-text" },
             h("span", { class: "game-tile-title" }, game.title),
-            h("span", { class: "game-tile-meta" }, `${game.min_players}–${game.max_players} players`,
+            h("span", { class: "game-tile-meta" }, format ?? `${game.min_players}–${game.max_players} players`,
               h("span", { class: "game-tile-blurb" }, ` · ${module.blurb}`)))),
         play,
+        quick.length ? h("div", { class: "quick-starts" }, quick) : null,
       );
     });
     return h(
@@ -256,6 +267,18 @@ export class StartScreen {
       this.load(name);
       this.ensureValues();
     }
+    this.start();
+  }
+
+  /** A tile's format button: that game from one of its presets with `players` seats. */
+  playPreset(name, presetName, players) {
+    this.load(name);
+    const preset = this.game.presets?.[presetName];
+    if (!preset) return;
+    this.values = { ...defaultsOf(this.game), ...clone(preset), players };
+    this.valuesGame = name;
+    this.preset = presetName;
+    this.ensureValues();
     this.start();
   }
 

@@ -128,6 +128,18 @@ export default {
     { verb: "declare", label: "Declare", hint: "lift the card to put down", lifted: (card) => `Declare, putting down ${card}` },
   ],
 
+  quickStarts() {
+    return [{ label: "Pool 101 · 4 players", preset: "pool-101", players: 4 }];
+  },
+
+  /** "Pool 101 · 4 players" for the chosen settings of a format; null in free play. */
+  formatLabel(values) {
+    const seats = `${values.players} players`;
+    if (values.format === "pool") return `Pool ${values.pool_limit} · ${seats}`;
+    if (values.format === "deals") return `Deals (best of ${values.deals ?? 2}) · ${seats}`;
+    return null;
+  },
+
   tileCards() {
     return ["5H", "6H", "7H", "PJ"].map((c) => cardElement(c));
   },
