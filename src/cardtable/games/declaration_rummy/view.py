@@ -37,7 +37,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any, Final
 
-from cardtable.cards import format_card
+from cardtable.cards import card_labels, format_card
 from cardtable.errors import RulesError
 from cardtable.games.contract import PublicEvent
 from cardtable.games.declaration_rummy.rules import Rules
@@ -165,15 +165,14 @@ class DeclarationRummyView:
 
     def to_json(self) -> dict[str, Any]:
         """The view as JSON-ready data (cards as labels)."""
-        from cardtable.games.contract import rules_to_json
+        from cardtable.games.contract import events_json, view_rules_json
 
-        def labels(cards: tuple[int, ...]) -> list[str]:
-            return [format_card(c) for c in cards]
+        labels = card_labels
 
         vote = self.vote
         return {
             "seat": self.seat,
-            "rules": rules_to_json(self.rules),
+            "rules": view_rules_json(self.rules),
             "phase": self.phase.value,
             "to_act": self.to_act,
             "game_number": self.game_number,
@@ -203,7 +202,7 @@ class DeclarationRummyView:
                 "accepted": list(vote.accepted),
                 "pending": list(vote.pending),
             },
-            "events": [event.to_json() for event in self.events],
+            "events": events_json(self.events),
             "turn_events_from": self.turn_events_from,
             "preliminary": [labels(cards) for cards in self.preliminary],
             "outcome": None if self.outcome is None else self.outcome.to_json(),

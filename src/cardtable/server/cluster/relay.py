@@ -35,14 +35,20 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any, Final
 
+import orjson
 from redis.asyncio import Redis
 from redis.asyncio.client import PubSub
+from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import RedisError
+from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from cardtable.server.cluster.lease import PREFIX, Leases
+from cardtable.server.messages import dumps
 
 logger = logging.getLogger(__name__)
 
+PUBLISH_SECONDS: Final = 10.0
+"""How long a publish may keep trying to get a connection to Redis before it fails."""
 HELLO_SECONDS: Final = 2.0
 """A proxy whose hello got no answer in this time says it again."""
 
@@ -89,9 +95,9 @@ class RemoteConnection:
         grace period starts as when a local socket closes."""
         if self.closed:
             return
-        listeners = await self.relay.publish(
-            process_channel(self.holder), {"conn": self.conn, "message": message}
-        )
+        # The message's own text, encoded once for all its connections, goes in as it is.
+        payload = {"conn": self.conn, "message": orjson.Fragment(dumps(message))}
+        listeners = await self.relay.publish(process_channel(self.holder), payload)
         if listeners == 0:
             self.closed = True
             self.relay.forget(self)
@@ -173,6 +179,7 @@ class Relay:
         self.redis = redis
         self.leases = leases
         self.holder = leases.holder
+        self.publish_seconds = PUBLISH_SECONDS
         self.lobby: Any = None
         self.handle_frame: FrameHandler | None = None
         self.greet: Greeter | None = None
@@ -194,15 +201,47 @@ class Relay:
 
     async def publish(self, channel: str, payload: dict[str, Any]) -> int:
         """Publish one JSON payload; how many processes listen on the channel
-        (``ConnectionError``, with a warning, if Redis cannot be reached)."""
+        (``ConnectionError``, with a warning, if Redis cannot be reached within
+        :attr:`publish_seconds`)."""
+        data = orjson.dumps(payload, option=orjson.OPT_NON_STR_KEYS)
         try:
-            listeners = await self.redis.publish(
-                channel, json.dumps(payload, separators=(",", ":"))
-            )
+            connection = await self._connection(channel)
         except RedisError as exc:
             logger.warning("could not publish to %s: %s", channel, exc)
             raise ConnectionError("Redis could not be reached") from exc
+        pool = self.redis.connection_pool
+        try:
+            # Sent once: a reply that never comes may follow a publish that was delivered,
+            # and a view sent twice is worse than a view lost to an outage.
+            await connection.send_command("PUBLISH", channel, data)
+            listeners = await connection.read_response()
+        except RedisError as exc:
+            await connection.disconnect()
+            logger.warning("could not publish to %s: %s", channel, exc)
+            raise ConnectionError("Redis could not be reached") from exc
+        except BaseException:
+            await connection.disconnect()  # cancelled mid-reply: the connection is unusable
+            raise
+        finally:
+            await pool.release(connection)
         return int(listeners)
+
+    async def _connection(self, channel: str) -> Any:
+        """A connected connection from the pool, waiting and trying again while connecting
+        fails (a connect that timed out on a loaded machine, Redis restarting, every
+        connection busy) until :attr:`publish_seconds` have passed: nothing was sent yet."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + self.publish_seconds
+        pause = 0.05
+        while True:
+            try:
+                return await self.redis.connection_pool.get_connection()  # type: ignore[no-untyped-call]
+            except (RedisConnectionError, RedisTimeoutError) as exc:
+                if loop.time() + pause > deadline:
+                    raise
+                logger.info("connecting to publish to %s failed (%s); trying again", channel, exc)
+                await asyncio.sleep(pause)
+                pause = min(1.0, pause * 2)
 
     async def _ensure_reader(self) -> PubSub:
         """The subscription, subscribed to this process's channels, with its reader running.
