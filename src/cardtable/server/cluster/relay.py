@@ -53,6 +53,21 @@ HELLO_SECONDS: Final = 2.0
 """A proxy whose hello got no answer in this time says it again."""
 
 
+def _before_sending(error: BaseException) -> bool:
+    """Whether a Redis error came before the command was sent (so sending it again cannot
+    deliver it twice): no connection could be made or had from the pool.
+
+    >>> _before_sending(RedisTimeoutError("Timeout connecting to server"))
+    True
+    >>> _before_sending(RedisTimeoutError("Timeout reading from 127.0.0.1:6379"))
+    False
+    """
+    if not isinstance(error, RedisConnectionError | RedisTimeoutError):
+        return False
+    text = str(error)
+    return "connecting" in text or "No connection available" in text
+
+
 def inbox(table_id: str) -> str:
     """The channel the owner of a table listens on.
 
@@ -201,47 +216,26 @@ class Relay:
 
     async def publish(self, channel: str, payload: dict[str, Any]) -> int:
         """Publish one JSON payload; how many processes listen on the channel
-        (``ConnectionError``, with a warning, if Redis cannot be reached within
-        :attr:`publish_seconds`)."""
+        (``ConnectionError``, with a warning, if Redis cannot be reached). A publish that
+        failed before it was sent (connecting timed out on a loaded machine, Redis
+        restarting, every connection busy) waits and tries again until
+        :attr:`publish_seconds` have passed."""
         data = orjson.dumps(payload, option=orjson.OPT_NON_STR_KEYS)
-        try:
-            connection = await self._connection(channel)
-        except RedisError as exc:
-            logger.warning("could not publish to %s: %s", channel, exc)
-            raise ConnectionError("Redis could not be reached") from exc
-        pool = self.redis.connection_pool
-        try:
-            # Sent once: a reply that never comes may follow a publish that was delivered,
-            # and a view sent twice is worse than a view lost to an outage.
-            await connection.send_command("PUBLISH", channel, data)
-            listeners = await connection.read_response()
-        except RedisError as exc:
-            await connection.disconnect()
-            logger.warning("could not publish to %s: %s", channel, exc)
-            raise ConnectionError("Redis could not be reached") from exc
-        except BaseException:
-            await connection.disconnect()  # cancelled mid-reply: the connection is unusable
-            raise
-        finally:
-            await pool.release(connection)
-        return int(listeners)
-
-    async def _connection(self, channel: str) -> Any:
-        """A connected connection from the pool, waiting and trying again while connecting
-        fails (a connect that timed out on a loaded machine, Redis restarting, every
-        connection busy) until :attr:`publish_seconds` have passed: nothing was sent yet."""
         loop = asyncio.get_running_loop()
         deadline = loop.time() + self.publish_seconds
         pause = 0.05
         while True:
             try:
-                return await self.redis.connection_pool.get_connection()  # type: ignore[no-untyped-call]
-            except (RedisConnectionError, RedisTimeoutError) as exc:
-                if loop.time() + pause > deadline:
-                    raise
+                listeners = await self.redis.publish(channel, data)
+            except RedisError as exc:
+                if not _before_sending(exc) or loop.time() + pause > deadline:
+                    logger.warning("could not publish to %s: %s", channel, exc)
+                    raise ConnectionError("Redis could not be reached") from exc
                 logger.info("connecting to publish to %s failed (%s); trying again", channel, exc)
                 await asyncio.sleep(pause)
                 pause = min(1.0, pause * 2)
+                continue
+            return int(listeners)
 
     async def _ensure_reader(self) -> PubSub:
         """The subscription, subscribed to this process's channels, with its reader running.
