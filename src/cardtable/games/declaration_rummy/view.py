@@ -39,7 +39,7 @@ from typing import Any, Final
 
 from cardtable.cards import card_labels, format_card
 from cardtable.errors import RulesError
-from cardtable.games.contract import PublicEvent
+from cardtable.games.contract import PublicEvent, by_identity, events_json, view_rules_json
 from cardtable.games.declaration_rummy.rules import Rules
 from cardtable.games.declaration_rummy.state import (
     BEFORE_DEAL,
@@ -165,8 +165,6 @@ class DeclarationRummyView:
 
     def to_json(self) -> dict[str, Any]:
         """The view as JSON-ready data (cards as labels)."""
-        from cardtable.games.contract import events_json, view_rules_json
-
         labels = card_labels
 
         vote = self.vote
@@ -208,9 +206,20 @@ class DeclarationRummyView:
             "outcome": None if self.outcome is None else self.outcome.to_json(),
             "match_wins": list(self.match_wins),
             "history": [outcome.to_json() for outcome in self.history],
-            "discarded": [labels(self.discarded_by(s)) for s in range(self.rules.players)],
-            "known_held": [labels(self.held_by(s)) for s in range(self.rules.players)],
+            "discarded": self._masks_json(self.discard_masks),
+            "known_held": self._masks_json(self.held_masks),
         }
+
+    def _masks_json(self, masks: tuple[int, ...]) -> list[list[str]]:
+        """Each seat's cards of a per-seat bitmask, labelled; the same list for every seat's
+        view of one state (the masks are public and shared): never to be changed."""
+        if not masks:
+            return [[] for _ in range(self.rules.players)]
+        return by_identity("dr-masks", masks, _masks_labels)
+
+
+def _masks_labels(masks: tuple[int, ...]) -> list[list[str]]:
+    return [card_labels(_mask_cards(mask)) for mask in masks]
 
 
 def _mask_cards(mask: int) -> tuple[int, ...]:

@@ -3,6 +3,7 @@ in a match, the match ends with the engine's result."""
 
 from __future__ import annotations
 
+import functools
 from typing import Any, Final
 
 from cardtable.errors import CardtableError
@@ -28,6 +29,16 @@ _ENDINGS: Final = {
 }
 
 
+@functools.lru_cache(maxsize=4096)
+def _own_count(hand: tuple[int, ...], rules: Any) -> int | None:
+    """The count of a hand, remembered: every seat's state is sent after every move, and only
+    the seat that moved holds another hand."""
+    try:
+        return count_hand(hand, rules).count
+    except CardtableError:
+        return None
+
+
 class DeclarationRummyNarrator:
     """Games (declared, gone out, dropped, tied) and matches of Declaration Rummy."""
 
@@ -36,10 +47,7 @@ class DeclarationRummyNarrator:
         than the scorer takes)."""
         if not view.hand:
             return {"count": None}
-        try:
-            return {"count": count_hand(view.hand, view.rules).count}
-        except CardtableError:
-            return {"count": None}
+        return {"count": _own_count(tuple(view.hand), view.rules)}
 
     def finished(self, engine: AnyEngine, before: Any, after: Any) -> list[Outcome]:
         """The game that ``after`` finished, then the match if it is over."""
