@@ -47,7 +47,7 @@ from cardtable.server.messages import dumps
 
 logger = logging.getLogger(__name__)
 
-PUBLISH_SECONDS: Final = 10.0
+PUBLISH_SECONDS: Final = 5.0
 """How long a publish may keep trying to get a connection to Redis before it fails."""
 HELLO_SECONDS: Final = 2.0
 """A proxy whose hello got no answer in this time says it again."""
@@ -112,7 +112,12 @@ class RemoteConnection:
             return
         # The message's own text, encoded once for all its connections, goes in as it is.
         payload = {"conn": self.conn, "message": orjson.Fragment(dumps(message))}
-        listeners = await self.relay.publish(process_channel(self.holder), payload)
+        try:
+            listeners = await self.relay.publish(process_channel(self.holder), payload)
+        except ConnectionError:
+            # Redis is away (the publish said so): this message is lost, and the proxy greets
+            # the table again once it hears Redis back, getting the state as it is then.
+            return
         if listeners == 0:
             self.closed = True
             self.relay.forget(self)
@@ -129,8 +134,12 @@ class RemoteConnection:
             )
 
     async def moved(self) -> None:
-        """The table left this process: the proxy finds its new owner."""
-        await self.relay.publish(process_channel(self.holder), {"conn": self.conn, "moved": True})
+        """The table left this process: the proxy finds its new owner (with Redis away, it
+        finds out at its next look at the table's lease)."""
+        with contextlib.suppress(ConnectionError):
+            await self.relay.publish(
+                process_channel(self.holder), {"conn": self.conn, "moved": True}
+            )
 
 
 @dataclass(slots=True)
@@ -320,6 +329,8 @@ class Relay:
                 await self._serve_remote(table_id, payload)
             except asyncio.CancelledError:
                 raise
+            except ConnectionError as exc:  # Redis away: expected, and the publish warned
+                logger.warning("table %s: a relayed message was not answered: %s", table_id, exc)
             except Exception:
                 logger.exception("table %s: a relayed message failed", table_id)
 
