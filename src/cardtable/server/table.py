@@ -625,7 +625,10 @@ class TableOwner:
 
     def wake_bots(self) -> None:
         """Start the bot runner if a computer player is to move and none is running."""
-        if self._bot_task is not None and not self._bot_task.done():
+        task = self._bot_task
+        # A runner on an event loop that has stopped never finishes (the test client serves
+        # each socket on a loop of its own, stopped when that socket closes): start anew.
+        if task is not None and not task.done() and task.get_loop().is_running():
             return
         if self.waiting:
             return
