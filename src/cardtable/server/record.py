@@ -72,6 +72,7 @@ def _game_record(game: str, events: Sequence[RecordEvent]) -> dict[str, Any]:
         "game": game,
         "title": terms.title,
         "deal_word": terms.deal_word,
+        "points_word": terms.points_word,
         "points_are": "good" if terms.points_good else "bad",
         **_stats(terms, here),
         "imported": _stats(terms, imported) if imported else None,

@@ -1,0 +1,240 @@
+"""The pages around the table as a newcomer meets them: one control for the computer players'
+level that works, the start page's footer, tiles and buttons saying each thing once and
+truly, games in progress that can be abandoned from their list, an import error beside its
+button in plain words, the Declaration Rummy setup and record in the game's own words, and the
+public tables listed in the form's words, full ones open to watching."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+from .harness import PHONE, BrowserPage, LiveServer
+from .peoplekit import host_table, join_table, people
+from .tablekit import open_house_rules, screenshot, set_rule
+
+pytestmark = pytest.mark.browser
+
+
+def accessible_names(page: Page, selector: str) -> list[str]:
+    """The accessible names of the visible elements matching ``selector`` (aria-label, else
+    text), as a screen reader's list of buttons gives them."""
+    names: list[str] = page.eval_on_selector_all(
+        selector,
+        "els => els.filter(e => e.offsetParent !== null)"
+        ".map(e => (e.getAttribute('aria-label') || e.textContent).trim())",
+    )
+    return names
+
+
+def new_table(page: Page, game: str, rules: dict[str, Any] | None = None) -> str:
+    """A table against one computer player, made through the API the page uses."""
+    created: dict[str, Any] = page.evaluate(
+        """([game, rules]) => fetch('/api/tables', {method: 'POST',
+             headers: {'Content-Type': 'application/json'},
+             body: JSON.stringify({game, rules,
+               seats: [{kind: 'human'}, {kind: 'bot', level: 'random'}]})}).then(r => r.json())""",
+        [game, rules or {}],
+    )
+    return str(created["table_id"])
+
+
+def test_the_computer_players_level_is_one_control_kept_for_every_game(
+    server: LiveServer, open_page: Callable[..., BrowserPage]
+) -> None:
+    page = open_page().page
+    page.goto(server.url)
+    page.wait_for_selector("body.ready")
+    # A game played at Normal is remembered with its settings.
+    page.click("[data-play=indecision]")
+    page.wait_for_selector(".table[data-version]")
+    page.goto(server.url)
+    page.wait_for_selector("body.ready")
+    expect(page.locator("#level-all")).to_have_value("normal")
+    # Options offers no second control for the same thing.
+    page.click("#menu-button")
+    page.click("[data-menu=options]")
+    expect(page.locator("dialog#panel[data-panel=options]")).to_be_visible()
+    expect(page.locator("#option-difficulty")).to_have_count(0)
+    page.click("dialog#panel [data-close]")
+    # The start page's choice is kept in the profile and used by every game, after a reload.
+    with page.expect_response(
+        lambda r: r.url.endswith("/api/profile") and r.request.method == "PUT"
+    ):
+        page.select_option("#level-all", "easy")
+    profile = page.evaluate("() => fetch('/api/profile').then(r => r.json())")
+    assert profile["options"]["difficulty"] == "easy"
+    page.reload()
+    page.wait_for_selector("body.ready")
+    expect(page.locator("#game-indecision")).to_be_checked()
+    expect(page.locator("#level-all")).to_have_value("easy")
+    page.click("label[for=game-indian-rummy]")
+    expect(page.locator("#level-all")).to_have_value("easy")
+    page.click("[data-play=indecision]")
+    page.wait_for_selector(".table.game-indecision[data-version]")
+    expect(page.locator(".seat-level").first).to_have_text("easy")
+
+
+def test_the_start_page_says_each_thing_once_and_truly(
+    server: LiveServer, open_page: Callable[..., BrowserPage]
+) -> None:
+    page = open_page().page
+    page.goto(server.url)
+    page.wait_for_selector("body.ready")
+    footer = page.locator("#notice")
+    expect(footer).to_contain_text("Every game here is played for entertainment only")
+    expect(footer).not_to_contain_text("played here for")
+    # Indian Rummy's tile promises what its Players choice offers: 2-4, 2-6 with the house rule.
+    tile = page.locator(".game-tile", has=page.locator("#game-indian-rummy"))
+    page.click("label[for=game-indian-rummy]")
+    expect(tile.locator(".game-tile-meta")).to_contain_text("2–4 players")
+    expect(page.locator("#players option")).to_have_count(3)
+    open_house_rules(page)
+    set_rule(page, "allow_six_players", True)
+    expect(tile.locator(".game-tile-meta")).to_contain_text("2–6 players")
+    expect(page.locator("#players option")).to_have_count(5)
+    # Every button of the page has a name of its own.
+    names = accessible_names(page, "button")
+    assert len(names) == len(set(names)), sorted(n for n in names if names.count(n) > 1)
+    assert "Play Indian Rummy" in names and "Play Indian Rummy now" in names
+
+
+def test_games_in_progress_are_told_apart_and_can_be_abandoned_from_the_list(
+    server: LiveServer, open_page: Callable[..., BrowserPage], shots: Path
+) -> None:
+    page = open_page().page
+    page.goto(server.url)
+    page.wait_for_selector("body.ready")
+    made = [new_table(page, "indecision") for _ in range(3)]
+    page.reload()
+    page.wait_for_selector("body.ready")
+    resume = page.locator(".resume-list li")
+    expect(resume).to_have_count(3)
+    names = accessible_names(page, ".resume-list button")
+    assert len(names) == 6 and len(set(names)) == 6, names
+    assert all(name.startswith(("Resume Indecision", "Abandon Indecision")) for name in names)
+    screenshot(page, path=str(shots / "resume-list.png"))
+    row = page.locator(f".resume-list li[data-table='{made[1]}']")
+    row.locator(".abandon-button").click()
+    confirm = page.locator("dialog#panel[data-panel=confirm]")
+    expect(confirm).to_be_visible()
+    confirm.locator(".btn.primary").click()
+    expect(resume).to_have_count(2)
+    expect(page.locator(f".resume-list li[data-table='{made[1]}']")).to_have_count(0)
+    listed = page.evaluate("() => fetch('/api/tables').then(r => r.json())")
+    open_ids = {t["table_id"] for t in listed if not t["finished"]}
+    assert open_ids == {made[0], made[2]}
+    # Still gone after a reload: the game was abandoned, not only hidden.
+    page.reload()
+    page.wait_for_selector("body.ready")
+    expect(resume).to_have_count(2)
+
+
+def test_an_import_error_is_said_beside_the_button_in_plain_words(
+    server: LiveServer, open_page: Callable[..., BrowserPage], tmp_path: Path
+) -> None:
+    page = open_page({"width": 1280, "height": 600}).page
+    page.goto(server.url)
+    page.wait_for_selector("body.ready")
+    page.click("#menu-button")
+    page.click("[data-menu=record]")
+    dialog = page.locator("dialog#panel[data-panel=record]")
+    expect(dialog.locator(".record-actions")).to_be_visible()
+    wrong = tmp_path / "settings.json"
+    wrong.write_text(json.dumps({"name": "Ann", "hello": 1}))
+    page.set_input_files("#import-file", str(wrong))
+    status = dialog.locator(".record-actions .record-status.error")
+    expect(status).to_contain_text("settings.json could not be imported")
+    expect(status).to_contain_text("this file isn't a cardtable record")
+    expect(status).not_to_contain_text("format")
+    expect(status).to_be_in_viewport()
+    button = dialog.locator(".btn", has_text="Import record").bounding_box()
+    said = status.bounding_box()
+    assert button is not None and said is not None
+    assert 0 <= said["y"] - (button["y"] + button["height"]) < 40, (button, said)
+
+
+def test_declaration_rummy_setup_and_record_speak_its_own_words(
+    server: LiveServer, open_page: Callable[..., BrowserPage], shots: Path
+) -> None:
+    page = open_page().page
+    page.goto(server.url)
+    page.wait_for_selector("body.ready")
+    page.click("label[for=game-declaration-rummy]")
+    open_house_rules(page)
+    # "Match, first to [2] wins": the number shows in its box (it was hidden by its padding).
+    box = page.locator("#match-wins")
+    expect(box).to_have_value("2")
+    room = box.evaluate(
+        "e => { const s = getComputedStyle(e); return e.clientWidth"
+        " - parseFloat(s.paddingLeft) - parseFloat(s.paddingRight); }"
+    )
+    assert room >= 16, f"the match box leaves {room}px for its number"
+    page.locator(".match-mode").screenshot(path=str(shots / "match-box.png"))
+    # The bounds of the missing cards are said once.
+    help_text = page.locator("[data-rule=missing_optional] .field-help").inner_text()
+    assert help_text.count("0 to 12") == 1 and "from 0" not in help_text, help_text
+    # Your Record speaks of the count, as the rules do.
+    page.click("#menu-button")
+    page.click("[data-menu=record]")
+    section = page.locator("dialog#panel .record-game[data-game=declaration-rummy]")
+    expect(section.locator("[data-stat=points_per_deal] .name")).to_have_text(
+        "Count per game (mean)"
+    )
+    indian = page.locator("dialog#panel .record-game[data-game=indian-rummy]")
+    expect(indian.locator("[data-stat=points_per_deal] .name")).to_have_text(
+        "Points per deal (mean)"
+    )
+
+
+def test_public_tables_are_listed_in_plain_words_and_full_ones_can_be_watched(
+    server: LiveServer, browser: Browser, shots: Path
+) -> None:
+    def house_rules(page: Page) -> None:
+        page.click("#house-rules > summary")
+        set_rule(page, "manual_declaration", True)
+        set_rule(page, "target_score", 30)
+
+    with people(browser, ["Ann", "Bo", "Cy"]) as (ann, bo, cy):
+        invite = host_table(
+            ann, server.url, "indecision", ["open"], public=True, rules=house_rules
+        )
+        join_table(bo, invite)
+        expect(ann.page.locator("#start-shared")).to_be_enabled()
+        # Every seat is taken before the start: the table is still there to watch.
+        page = cy.page
+        page.goto(server.url + "#/lobby")
+        row = page.locator(".lobby-table tbody tr")
+        expect(row).to_have_count(1)
+        rules = row.locator(".lobby-rules")
+        expect(rules).to_contain_text("Players announce their own scores")
+        expect(rules).to_contain_text("Points to win 30")
+        expect(rules).not_to_contain_text("True")
+        expect(rules).not_to_contain_text("_")
+        expect(row).to_contain_text("All 2 seats taken")
+        watch = row.get_by_role("link", name="Watch Indecision hosted by Ann")
+        screenshot(page, path=str(shots / "lobby-full-table.png"))
+        watch.click()
+        page.wait_for_selector("#join-watch")
+
+
+def test_the_start_page_at_phone_size_keeps_the_resume_buttons_on_screen(
+    server: LiveServer, open_page: Callable[..., BrowserPage], shots: Path
+) -> None:
+    page = open_page(PHONE).page
+    page.goto(server.url)
+    page.wait_for_selector("body.ready")
+    new_table(page, "declaration-rummy")
+    page.reload()
+    page.wait_for_selector("body.ready")
+    for button in page.locator(".resume-list button").all():
+        box = button.bounding_box()
+        assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"]
+    size = page.evaluate("() => document.documentElement.scrollWidth")
+    assert size <= PHONE["width"], size
+    screenshot(page, path=str(shots / "resume-list-phone.png"))
