@@ -14,9 +14,11 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from .harness import PHONE, BrowserPage, LiveServer
+from cardtable.server.settings import Settings
+
+from .harness import PHONE, BrowserPage, LiveServer, Servers
 from .peoplekit import host_table, join_table, people
-from .tablekit import open_house_rules, screenshot, set_rule
+from .tablekit import open_house_rules, screenshot, set_rule, start_game, wait_my_turn
 
 pytestmark = pytest.mark.browser
 
@@ -238,3 +240,23 @@ def test_the_start_page_at_phone_size_keeps_the_resume_buttons_on_screen(
     size = page.evaluate("() => document.documentElement.scrollWidth")
     assert size <= PHONE["width"], size
     screenshot(page, path=str(shots / "resume-list-phone.png"))
+
+
+def test_ones_own_drop_in_a_two_player_deal_is_told_from_ones_own_side(
+    servers: Servers, open_page: Callable[..., BrowserPage], shots: Path
+) -> None:
+    # A seeded deal, and a Normal computer player, which neither drops nor shows on its first
+    # turn: our first turn comes with the deal still on.
+    server = servers.start(Settings(rate_limits=False, test_seed=7))
+    page = open_page().page
+    start_game(page, server.url, "indian-rummy", level="normal")
+    wait_my_turn(page)
+    page.locator(".actions button[data-action='drop']").click()
+    page.locator("dialog#panel[data-panel=confirm] .btn.primary").click()
+    summary = page.locator("dialog#panel[data-panel=summary]")
+    expect(summary).to_be_visible()
+    lead = summary.locator(".summary-lead")
+    expect(lead).to_contain_text("You dropped, so")
+    expect(lead).to_contain_text("won the deal.")
+    expect(summary).not_to_contain_text("everyone else")
+    screenshot(page, path=str(shots / "own-drop-summary.png"))
