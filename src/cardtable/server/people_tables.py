@@ -237,8 +237,9 @@ async def join(
     return joined.seat, joined.role
 
 
-async def public_tables(lobby: Lobby) -> list[dict[str, Any]]:
-    """The lobby: public tables waiting for people, and playing ones open to spectators."""
+async def public_tables(lobby: Lobby, viewer: int | None = None) -> list[dict[str, Any]]:
+    """The lobby: public tables waiting for people, and those open to spectators; ``viewer``
+    (a profile id) is not shown the tables whose host removed them, which would refuse them."""
     ids = await lobby.store.public_rooms((WAITING, PLAYING), LOBBY_SIZE)
     listed = []
     for table_id in ids:
@@ -246,6 +247,8 @@ async def public_tables(lobby: Lobby) -> list[dict[str, Any]]:
         if owner is None or owner.room is None or owner.status != storage.PLAYING:
             continue
         room = owner.room
+        if viewer is not None and viewer in room.removed:
+            continue
         phase = phase_of(owner)
         free = len(open_seats(owner))
         # A table nobody can sit at is still listed for watching when it allows spectators,

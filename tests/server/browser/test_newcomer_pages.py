@@ -14,10 +14,11 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
+from cardtable.server.people import PHRASES
 from cardtable.server.settings import Settings
 
 from .harness import PHONE, BrowserPage, LiveServer, Servers
-from .peoplekit import host_table, join_table, people
+from .peoplekit import host_table, join_table, people, wait_all_at_table
 from .tablekit import open_house_rules, screenshot, set_rule, start_game, wait_my_turn
 
 pytestmark = pytest.mark.browser
@@ -260,3 +261,46 @@ def test_ones_own_drop_in_a_two_player_deal_is_told_from_ones_own_side(
     expect(lead).to_contain_text("won the deal.")
     expect(summary).not_to_contain_text("everyone else")
     screenshot(page, path=str(shots / "own-drop-summary.png"))
+
+
+def test_quick_messages_greet_react_and_can_be_muted_by_each_person(
+    server: LiveServer, browser: Browser, shots: Path
+) -> None:
+    with people(browser, ["Ann", "Bob", "Cy"]) as (ann, bob, cy):
+        invite = host_table(ann, server.url, "indecision", ["open", "normal"], public=True)
+        join_table(bob, invite)
+        join_table(cy, invite, watch=True)
+        ann.page.click("#start-shared")
+        wait_all_at_table([ann, bob])
+        cy.page.wait_for_selector(".table[data-version]")
+        # The page offers exactly the server's fixed set: a greeting, wishes and reactions.
+        offered = ann.page.evaluate(
+            "() => import('/static/js/presence.js').then(m => m.PHRASES.map(p => [p[0], p[1]]))"
+        )
+        assert dict(offered) == PHRASES
+        ann.page.click(".quick-menu > summary")
+        names = accessible_names(ann.page, ".quick-list button")
+        assert names[:2] == ["Hello!", "Good luck"] and "Laughing" in names, names
+        screenshot(ann.page, path=str(shots / "quick-menu.png"))
+        ann.page.click(".quick-list [data-phrase=good-luck]")
+        at_bob = bob.page.locator(".seat.opponent", has_text="Ann").locator(".quick-bubble")
+        expect(at_bob).to_have_text("Good luck")
+        # Bob mutes Ann: her next message reaches the watcher, not Bob.
+        bob.page.click(".quick-menu > summary")
+        mute = bob.page.get_by_role("button", name="Mute Ann")
+        mute.click()
+        expect(mute).to_have_attribute("aria-pressed", "true")
+        bob.page.keyboard.press("Escape")
+        expect(at_bob).to_have_count(0, timeout=10000)
+        ann.page.click(".quick-menu > summary")
+        ann.page.click(".quick-list [data-phrase=laugh]")
+        at_cy = cy.page.locator(".seat.opponent", has_text="Ann").locator(".quick-bubble")
+        expect(at_cy).to_have_text("\N{SMILING FACE WITH OPEN MOUTH AND SMILING EYES}")
+        expect(cy.page.locator("#announcer")).to_contain_text("Ann says: Laughing")
+        expect(at_bob).to_have_count(0)
+        expect(bob.page.locator("#announcer")).not_to_contain_text("Ann says")
+        # A spectator can mute too, though it sends nothing.
+        cy.page.click(".quick-menu > summary")
+        expect(cy.page.locator(".quick-list")).to_have_count(0)
+        expect(cy.page.get_by_role("button", name="Mute Bob")).to_be_visible()
+        screenshot(cy.page, path=str(shots / "quick-menu-spectator.png"))
