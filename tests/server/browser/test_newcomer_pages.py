@@ -7,6 +7,7 @@ public tables listed in the form's words, full ones open to watching."""
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -304,3 +305,32 @@ def test_quick_messages_greet_react_and_can_be_muted_by_each_person(
         expect(cy.page.locator(".quick-list")).to_have_count(0)
         expect(cy.page.get_by_role("button", name="Mute Bob")).to_be_visible()
         screenshot(cy.page, path=str(shots / "quick-menu-spectator.png"))
+
+
+def test_friends_pages_keep_their_main_button_on_screen_and_the_hosts_choice_first(
+    server: LiveServer, browser: Browser, shots: Path
+) -> None:
+    with people(browser, ["Ann"]) as (ann,):
+        page = ann.page
+        page.set_viewport_size({"width": 1280, "height": 800})
+        page.goto(server.url + "#/friends")
+        page.wait_for_selector(".friends-form")
+        # Create is on screen without scrolling (it sat at y=920 of an 800-pixel window).
+        expect(page.locator("#create-shared")).to_be_in_viewport(ratio=1)
+        screenshot(page, path=str(shots / "friends-setup-1280x800.png"))
+        page.fill("#friends-name", "Ann")
+        page.click("#create-shared")
+        page.wait_for_selector(".waiting-room #invite-link")
+        expect(page.locator("#start-shared")).to_be_in_viewport(ratio=1)
+        screenshot(page, path=str(shots / "waiting-room-1280x800.png"))
+        # On the phone, the host's main choice for an open seat is a computer player, not a
+        # move to that seat.
+        page.set_viewport_size(PHONE)
+        seat = page.locator(".room-seat[data-kind=open]")
+        expect(seat.locator(".btn.primary")).to_have_count(1)
+        expect(seat.locator(".btn.primary")).to_have_text("Add computer")
+        expect(seat.get_by_role("button", name="Sit at seat 2")).not_to_have_class(
+            re.compile(r"\bprimary\b")
+        )
+        expect(page.locator("#start-shared")).to_be_in_viewport(ratio=1)
+        screenshot(page, path=str(shots / "waiting-room-phone.png"))
