@@ -475,7 +475,11 @@ def test_quick_messages_include_a_greeting_wishes_and_emoji_reactions(
     with client.websocket_connect(url) as host, others[0].websocket_connect(url) as bob:
         receive(host)
         receive(bob)
-        for phrase, text in (("hello", "Hello!"), ("good-luck", "Good luck"), ("wow", "\N{FACE WITH OPEN MOUTH}")):
+        for phrase, text in (
+            ("hello", "Hello!"),
+            ("good-luck", "Good luck"),
+            ("wow", "\N{FACE WITH OPEN MOUTH}"),
+        ):
             bob.send_json({"type": "quick", "phrase": phrase})
             heard = until(host, lambda m: m["type"] == "quick")
             assert (heard["phrase"], heard["text"]) == (phrase, text)

@@ -78,7 +78,9 @@ def test_the_reported_sentences_read_in_the_readers_words() -> None:
 def _play(game: str, rules: dict[str, Any], players: int, seed: int) -> list[str]:
     """Every sentence the narration and the result give each seat over one seeded game."""
     engine = get_engine(game)
-    state, _ = advance(engine, engine.new_game(engine.rules_from_json(rules | {"players": players}), seed))
+    state, _ = advance(
+        engine, engine.new_game(engine.rules_from_json(rules | {"players": players}), seed)
+    )
     rng = random.Random(seed)
     bot = RandomBot()
     said: list[str] = []

@@ -86,6 +86,5 @@ async def lobby_tables(profile: CurrentProfile, lobby: LobbyDep) -> list[PublicT
     people watch; the most recently changed first. A table whose host removed the caller is
     not listed to them."""
     return [
-        PublicTable.model_validate(table)
-        for table in await public_tables(lobby, viewer=profile.id)
+        PublicTable.model_validate(table) for table in await public_tables(lobby, viewer=profile.id)
     ]

@@ -20,7 +20,20 @@ from cardtable.server.settings import Settings
 
 from .harness import PHONE, BrowserPage, LiveServer, Servers
 from .peoplekit import host_table, join_table, people, wait_all_at_table
-from .tablekit import open_house_rules, screenshot, set_rule, start_game, wait_my_turn
+from .tablekit import (
+    answer_panel,
+    lift_playable_card,
+    open_house_rules,
+    panel_name,
+    screenshot,
+    set_rule,
+    start_game,
+    table_state,
+    tap_lifted,
+    wait_idle,
+    wait_my_turn,
+    wait_version_after,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -205,9 +218,7 @@ def test_public_tables_are_listed_in_plain_words_and_full_ones_can_be_watched(
         set_rule(page, "target_score", 30)
 
     with people(browser, ["Ann", "Bo", "Cy"]) as (ann, bo, cy):
-        invite = host_table(
-            ann, server.url, "indecision", ["open"], public=True, rules=house_rules
-        )
+        invite = host_table(ann, server.url, "indecision", ["open"], public=True, rules=house_rules)
         join_table(bo, invite)
         expect(ann.page.locator("#start-shared")).to_be_enabled()
         # Every seat is taken before the start: the table is still there to watch.
@@ -334,3 +345,63 @@ def test_friends_pages_keep_their_main_button_on_screen_and_the_hosts_choice_fir
         )
         expect(page.locator("#start-shared")).to_be_in_viewport(ratio=1)
         screenshot(page, path=str(shots / "waiting-room-phone.png"))
+
+
+def test_the_announcement_hint_fills_the_number_box_and_a_challenge_states_its_penalty(
+    servers: Servers, open_page: Callable[..., BrowserPage], shots: Path
+) -> None:
+    server = servers.start(Settings(rate_limits=False, test_seed=5))
+    page = open_page().page
+    start_game(page, server.url, "indecision", preset="manual-declaration")
+    hinted = challenged = False
+    for _ in range(400):
+        wait_idle(page)
+        name = panel_name(page)
+        if name == "summary":
+            mine = page.locator("dialog#panel .seat-summary.me")
+            if hinted and mine.count() and "Challenged" in mine.inner_text():
+                challenged = True
+                break
+            answer_panel(page)
+            continue
+        if name is not None:
+            answer_panel(page)
+            continue
+        state = table_state(page)
+        assert not state.finished, "the game ended before a challenged announcement"
+        if state.phase == "declare":
+            box = page.locator("#number-declare")
+            if not hinted:
+                page.locator(".btn", has_text="Hint").click()
+                line = page.locator("#hint-line")
+                expect(line).to_contain_text(re.compile(r"Announce \d+"))
+                number = re.search(r"Announce (\d+)", line.inner_text())
+                assert number is not None
+                # The hint's number is in the box, and the box and its button are marked.
+                expect(box).to_have_value(number.group(1))
+                expect(box).to_have_class(re.compile(r"\bhinted\b"))
+                expect(page.locator(".number-form button[type=submit]")).to_have_class(
+                    re.compile(r"\bhinted\b")
+                )
+                screenshot(page, path=str(shots / "announcement-hint.png"))
+                hinted = True
+            # Over the true score: a challenge.
+            box.fill(box.get_attribute("max") or "0")
+            page.locator(".number-form button[type=submit]").click()
+        elif state.phase == "confirm":
+            page.locator(".actions button[data-action='confirm']").click()
+        elif page.locator("[data-zone=stock] button.zone-button").count():
+            page.click("[data-zone=stock] button.zone-button")
+        elif state.phase == "discard" and lift_playable_card(page, "stop") is not None:
+            page.click(".actions button[data-verb='stop']")
+            if panel_name(page) == "confirm":
+                answer_panel(page)
+        else:
+            lift_playable_card(page)
+            tap_lifted(page)
+        wait_version_after(page, state.version)
+    assert challenged, "no challenged announcement was seen"
+    mine = page.locator("dialog#panel .seat-summary.me")
+    expect(mine).to_contain_text(re.compile(r"so the hand scores 0 and \d+ (\(twice the \d+\)|is)"))
+    expect(mine).to_contain_text("twice the")
+    screenshot(page, path=str(shots / "challenge-penalty.png"))
