@@ -405,3 +405,27 @@ def test_the_announcement_hint_fills_the_number_box_and_a_challenge_states_its_p
     expect(mine).to_contain_text(re.compile(r"so the hand scores 0 and \d+ (\(twice the \d+\)|is)"))
     expect(mine).to_contain_text("twice the")
     screenshot(page, path=str(shots / "challenge-penalty.png"))
+
+
+def test_the_coachs_near_melds_name_every_card_that_completes_them(
+    server: LiveServer, open_page: Callable[..., BrowserPage]
+) -> None:
+    page = open_page().page
+    page.goto(server.url)
+    page.wait_for_selector("body.ready")
+    shown = page.evaluate(
+        """() => import('/static/js/coach_panel.js').then((m) => {
+             const panel = document.createElement('div');
+             document.body.append(panel);
+             m.renderCoachPanel(panel, {tips: [], warnings: [], discards: [], near_melds: [
+               {kind: 'Run', cards: ['6S', '7S'], unseen: 7,
+                completing: ['5S', '5H', '5D', '5C', '8S', '8H', '8D', '8C']},
+               {kind: 'Pair', cards: ['9H'], unseen: 2, completing: ['9S', '9D', '9C', '4H']},
+             ]}, {finished: false, say: (t) => t});
+             return [...panel.querySelectorAll('.near-melds li > span:last-child')]
+               .map((span) => span.textContent);
+           })"""
+    )
+    assert shown[0].startswith("needs any 5 or any 8"), shown
+    assert shown[1].startswith("needs 9♠, 9♦, 9♣ or 4♥"), shown
+    assert not any("more" in text for text in shown), shown

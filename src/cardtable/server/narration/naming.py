@@ -56,10 +56,8 @@ def name_seats(text: str, names: Sequence[str]) -> str:
 
     >>> name_seats("Seat 0 went out and wins.", ["You", "Ruby"])
     'You went out and win.'
-    >>> name_seats(
-    ...     "The stockpile was exhausted and seat 0 declined the discard pile; seat 0 wins "
-    ...     "with the lowest count, 5.", ["You", "Ruby"])
-    'The stockpile was exhausted and you declined the discard pile; you win with the lowest count, 5.'
+    >>> name_seats("Seat 1 was out and seat 0 declined; seat 0 wins with 5.", ["You", "Ruby"])
+    'Ruby was out and you declined; you win with 5.'
     >>> name_seats("seat 1 wins with 121 points after 4 hands", ["You", "Ruby"])
     'Ruby wins with 121 points after 4 hands'
     >>> name_seats("The cap came; seats 1, 0 led with 3 game wins.", ["You", "Ruby"])
