@@ -214,7 +214,7 @@ def test_leave_and_new_game_keep_the_game_and_abandoning_is_asked_first(
     expect(page.locator(".resume-list li")).to_contain_text(
         re.compile(r"Indecision · Hand \d+ · You \d+ – \w+ \d+")
     )
-    page.locator(".resume-list .btn").click()
+    page.locator(".resume-list .btn", has_text="Resume").click()
     expect(page.locator(".table[data-version]")).to_be_visible()
     assert page.url == table_url
     wait_my_turn(page)
