@@ -316,6 +316,14 @@ def test_quick_messages_greet_react_and_can_be_muted_by_each_person(
         expect(cy.page.locator(".quick-list")).to_have_count(0)
         expect(cy.page.get_by_role("button", name="Mute Bob")).to_be_visible()
         screenshot(cy.page, path=str(shots / "quick-menu-spectator.png"))
+        # On a small phone the menu stays inside the window and closes without a keyboard.
+        bob.page.set_viewport_size({"width": 360, "height": 640})
+        bob.page.click(".quick-menu > summary")
+        panel = bob.page.locator(".quick-panel")
+        expect(panel).to_be_in_viewport(ratio=1)
+        screenshot(bob.page, path=str(shots / "quick-menu-360.png"))
+        panel.get_by_role("button", name="Close").click()
+        expect(panel).to_be_hidden()
 
 
 def test_friends_pages_keep_their_main_button_on_screen_and_the_hosts_choice_first(

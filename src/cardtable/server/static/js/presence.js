@@ -198,7 +198,9 @@ export function quickMenu({ send = null, people = [], onMute = () => {} } = {}) 
   const menu = h("details", { class: "quick-menu" },
     h("summary", { class: "btn small ghost" }, send ? "Say…" : "Messages…",
       h("span", { class: "visually-hidden" }, send ? " a quick message" : " from the players")),
-    h("div", { class: "quick-panel" }, phrases, mutes));
+    h("div", { class: "quick-panel" }, phrases, mutes,
+      // On a phone the menu covers its own Say… button, and there is no Escape key.
+      h("button", { type: "button", class: "btn small ghost quick-close", onclick: () => close() }, "Close")));
   menu.addEventListener("keydown", (event) => {
     if (event.key === "Escape" && menu.open) {
       event.stopPropagation();
