@@ -10,6 +10,7 @@ import pytest
 from bots.positions import declaration, indecision, indian  # tests/bots, a sibling package
 from cardtable.cards import format_card, parse_card, parse_cards
 from cardtable.coach import CoachReport, Hint, coach, hint
+from cardtable.driver import advance
 from cardtable.errors import IllegalActionError
 from cardtable.games.declaration_rummy import actions as dr
 from cardtable.games.declaration_rummy.engine import ENGINE as DR
@@ -226,3 +227,16 @@ def test_indecision_names_the_spares_a_stop_counts_with_as_a_tip_not_an_alarm() 
     assert "A stop counts only with 2S as the spare; any other spare would forfeit." in (
         report.tips
     )
+
+
+def test_declaration_rummy_coach_out_of_turn_advises_nothing_and_never_fails() -> None:
+    # Seat 1 while seat 0 is to play: it may only propose a tie or drop.
+    state, _ = advance(DR, DR.new_game(DR.rules_type(players=3), 0))
+    assert DR.current_player(state) == 0
+    legal = DR.legal_actions(state, 1)
+    assert sorted(str(action) for action in legal) == ["drop", "propose tie"]
+    view = DR.view(state, 1)
+    report = coach("declaration-rummy", view, legal)
+    assert report.hint is None
+    suggestion = hint("declaration-rummy", view, legal)
+    assert suggestion.reason.startswith(("Propose a tie", "Drop out"))

@@ -195,7 +195,7 @@ def test_an_unforeseen_error_is_a_json_500_and_the_server_goes_on(
     def broken(*_arguments: object) -> None:
         raise RuntimeError("disk on fire")
 
-    monkeypatch.setattr(storage, "events_of", broken)
+    monkeypatch.setattr(storage, "totals_of_profile", broken)
     tolerant = TestClient(client.app, raise_server_exceptions=False, cookies=client.cookies)
     response = tolerant.get("/api/record")
     assert response.status_code == 500

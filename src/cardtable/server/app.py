@@ -28,6 +28,7 @@ from cardtable.server.cluster.wiring import Cluster
 from cardtable.server.context import AppContext
 from cardtable.server.identity import profile_for_page
 from cardtable.server.lobby import Lobby
+from cardtable.server.logs import quiet_expected_events
 from cardtable.server.rate_limits import RateLimits
 from cardtable.server.security import SecurityHeaders
 from cardtable.server.settings import Settings
@@ -90,6 +91,7 @@ def create_app(
     app.state.cardtable = AppContext(db=db, lobby=lobby, settings=settings, limits=limits)
     app.state.review_analyses = analyses
     install_error_handlers(app)
+    quiet_expected_events()
     app.add_middleware(SecurityHeaders)
 
     @app.exception_handler(StorageError)

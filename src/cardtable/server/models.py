@@ -68,6 +68,9 @@ class GameEntry(Answer):
     presets: dict[str, dict[str, Any]]
     rules_schema: list[dict[str, Any]]
     """Every rule option: name, label, type, default, help, and its bounds or choices."""
+    max_table_moves: int
+    """The most moves a table has in all, whatever its rules: at this many an unfinished
+    table is closed (its finished deals stay in the record)."""
     bot_levels: list[BotLevel]
     deal_word: str
     """What one deal is called at this table: ``hand``, ``deal`` or ``game``."""

@@ -1,5 +1,6 @@
 """Rate limits: how often one client address or one profile may create profiles and tables,
-import a record, send websocket messages, and how many websockets a profile may hold open.
+import or read a record, open replays, ask for analyses, send websocket messages, and how many
+websockets a profile may hold open.
 
 The counting is the ``limits`` library's moving window over memory (one server process holds
 every table, so its memory is the right place). The limits themselves are settings
@@ -24,7 +25,18 @@ from cardtable.server.settings import Settings
 
 CLOSE_RATE_LIMITED: Final = 4429
 
-Action = Literal["profile", "table", "import", "message", "socket", "join", "quick"]
+Action = Literal[
+    "profile",
+    "table",
+    "import",
+    "message",
+    "socket",
+    "join",
+    "quick",
+    "record",
+    "replay",
+    "analysis",
+]
 WHAT: Final[dict[Action, str]] = {
     "profile": "new profiles",
     "table": "new tables",
@@ -33,6 +45,9 @@ WHAT: Final[dict[Action, str]] = {
     "socket": "new connections",
     "join": "invite links opened",
     "quick": "quick messages",
+    "record": "record reads",
+    "replay": "replays",
+    "analysis": "analyses asked for",
 }
 
 
@@ -57,6 +72,9 @@ class RateLimits:
             "socket": parse_many(settings.limit_sockets),
             "join": parse_many(settings.limit_joins),
             "quick": parse_many(settings.limit_quick),
+            "record": parse_many(settings.limit_records),
+            "replay": parse_many(settings.limit_replays),
+            "analysis": parse_many(settings.limit_analyses),
         }
         self.max_sockets_per_profile = settings.max_sockets_per_profile
         self._limiter = MovingWindowRateLimiter(MemoryStorage())

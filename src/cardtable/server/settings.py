@@ -74,6 +74,12 @@ class Settings(BaseSettings):
     bot_delay_scale: float = Field(default=1.0, ge=0.0, le=1000.0)
     """Multiplies computer players' pauses (0 makes them move at once)."""
 
+    bot_stretch_floor_seconds: float = Field(default=0.05, ge=0.0, le=10.0)
+    """The least pause of a computer player whose move follows another computer player's
+    (the first one after a person's move keeps the opponent speed): computer-only stretches,
+    a whole game after a person dropped out say, play on at a bounded rate even at the
+    "instant" speed. Scaled by ``bot_delay_scale`` like every pause."""
+
     table_idle_seconds: float = Field(default=15 * 60.0, ge=0.0, le=DAY)
     """An unfinished table nobody is connected to leaves memory after this many seconds
     without a move (finished ones after a tenth of it); it loads again when asked for."""
@@ -138,6 +144,23 @@ class Settings(BaseSettings):
     limit_quick: str = "5/10 seconds;30/minute"
     """Quick messages at people's tables, per profile and per connection."""
 
+    limit_records: str = "30/minute;300/hour"
+    """Record reads and profile exports, per profile and per client address (a record is a
+    small answer, but a page needs it only when Your Record opens)."""
+
+    limit_replays: str = "10/minute;60/hour"
+    """Replays of finished games (own ones and shared links), per client address and per
+    profile or share link: a long game's replay is seconds of work."""
+
+    limit_analyses: str = "10/minute;100/hour"
+    """Analyses queued (a finished game's seat or one hand), per client address and per
+    profile or share link; reading how far a queued one is does not count."""
+
+    max_table_moves: int = Field(default=5_000, ge=20, le=1_000_000)
+    """Moves a table may have in all (every deal and game of it): at this many an unfinished
+    table is closed, so no game outgrows what its replay and its reload cost. A
+    ``GET /api/games`` entry states it beside the rules' own bounds."""
+
     shared_time_scale: float = Field(default=1.0, gt=0.0, le=10.0)
     """Multiplies the turn timers, time banks and grace periods of people's tables (tests
     shorten them; the tables show and count the scaled times)."""
@@ -150,6 +173,9 @@ class Settings(BaseSettings):
         "limit_imports",
         "limit_messages",
         "limit_sockets",
+        "limit_records",
+        "limit_replays",
+        "limit_analyses",
     )
     @classmethod
     def _check_limits(cls, value: str) -> str:

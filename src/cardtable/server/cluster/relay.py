@@ -89,9 +89,14 @@ class RemoteConnection:
         grace period starts as when a local socket closes."""
         if self.closed:
             return
-        listeners = await self.relay.publish(
-            process_channel(self.holder), {"conn": self.conn, "message": message}
-        )
+        try:
+            listeners = await self.relay.publish(
+                process_channel(self.holder), {"conn": self.conn, "message": message}
+            )
+        except ConnectionError:
+            # Redis is away (the publish said so): this message is lost, and the proxy greets
+            # the table again once it hears Redis back, getting the state as it is then.
+            return
         if listeners == 0:
             self.closed = True
             self.relay.forget(self)
@@ -108,8 +113,12 @@ class RemoteConnection:
             )
 
     async def moved(self) -> None:
-        """The table left this process: the proxy finds its new owner."""
-        await self.relay.publish(process_channel(self.holder), {"conn": self.conn, "moved": True})
+        """The table left this process: the proxy finds its new owner (with Redis away, it
+        finds out at its next look at the table's lease)."""
+        with contextlib.suppress(ConnectionError):
+            await self.relay.publish(
+                process_channel(self.holder), {"conn": self.conn, "moved": True}
+            )
 
 
 @dataclass(slots=True)
@@ -287,6 +296,8 @@ class Relay:
                 await self._serve_remote(table_id, payload)
             except asyncio.CancelledError:
                 raise
+            except ConnectionError as exc:  # Redis away: expected, and the publish warned
+                logger.warning("table %s: a relayed message was not answered: %s", table_id, exc)
             except Exception:
                 logger.exception("table %s: a relayed message failed", table_id)
 
