@@ -43,13 +43,13 @@ from cardtable.games.contract import (
     GameEngine,
     GameResult,
     PublicEvent,
+    Verdict,
     chance_rng,
 )
 from cardtable.games.indian_rummy import actions as act
 from cardtable.games.indian_rummy.actions import IndianRummyAction
 from cardtable.games.indian_rummy.rules import PRESETS, Rules
 from cardtable.games.indian_rummy.state import (
-    CHANCE_PHASES,
     DealOutcome,
     IndianRummyState,
     Phase,
@@ -159,6 +159,7 @@ class IndianRummyEngine(GameEngine[IndianRummyState, IndianRummyAction, Rules, I
     min_players = 2
     max_players = 6
     rules_type = Rules
+    action_types = _ACTION_TYPES
 
     # ------------------------------------------------------------------ setup and queries
 
@@ -222,33 +223,20 @@ class IndianRummyEngine(GameEngine[IndianRummyState, IndianRummyAction, Rules, I
 
     # ------------------------------------------------------------------ checked apply
 
-    def why_illegal(
-        self, state: IndianRummyState, action: object, seat: int
-    ) -> IllegalActionError | None:
-        """The error naming the rule that forbids ``action`` by ``seat`` now, else ``None``."""
-        if not isinstance(action, _ACTION_TYPES):
-            return IllegalActionError(
-                f"{action!r} is not an Indian Rummy action", rule=RuleKey.UNKNOWN_ACTION
-            )
-        n = state.deal.rules.players
-        if not isinstance(seat, int) or not 0 <= seat < n:
-            return IllegalActionError(
-                f"there is no seat {seat!r} at this {n}-player table", rule=RuleKey.NO_SUCH_SEAT
-            )
-        phase = state.phase
-        if phase is Phase.GAME_OVER:
-            return IllegalActionError("the game is over", rule=RuleKey.GAME_OVER)
-        if phase in CHANCE_PHASES:
-            return IllegalActionError(
-                "the cards are being dealt or shuffled: wait for the table",
-                rule=RuleKey.CHANCE_PENDING,
-            )
+    def why_illegal_off_turn(
+        self, state: IndianRummyState, action: IndianRummyAction, seat: int
+    ) -> Verdict:
+        """A seat that dropped out of the deal takes no further part in it."""
         if state.drops[seat] is not None:
             return IllegalActionError("you have dropped out of this deal", rule=RuleKey.DROPPED)
-        if seat != state.turn:
-            return IllegalActionError(
-                f"it is not your turn: seat {state.turn} is to play", rule=RuleKey.NOT_YOUR_TURN
-            )
+        return None
+
+    def why_illegal_now(
+        self, state: IndianRummyState, action: IndianRummyAction, seat: int
+    ) -> IllegalActionError | None:
+        """Indian Rummy's own rules for the seat on turn (the shared checks come first: see
+        :meth:`GameEngine.why_illegal`)."""
+        phase = state.phase
         if isinstance(action, act.Drop):
             if not state.deal.rules.drops_allowed:
                 return IllegalActionError(
@@ -316,7 +304,7 @@ class IndianRummyEngine(GameEngine[IndianRummyState, IndianRummyAction, Rules, I
                 new_hands = (*hands[:seat], tuple(hand), *hands[seat + 1 :])
                 pile = (*s.pile, card)
                 events = (*s.events, _DISCARD_EVENTS[seat][card])
-                return self._end_turn(s, seat, new_hands, pile, s.drops, events)
+                return self._end_turn(s, seat, new_hands, pile, s.drops, events, False)
             case act.Drop():
                 drops = s.drops
                 rules = s.deal.rules
@@ -327,7 +315,9 @@ class IndianRummyEngine(GameEngine[IndianRummyState, IndianRummyAction, Rules, I
                     return _finish_deal(
                         s, "all-dropped", None, None, s.hands, s.pile, new_drops, events
                     )
-                return self._end_turn(s, seat, s.hands, s.pile, new_drops, events)
+                # A drop comes before any draw and leaves the pile alone: a card turned up at
+                # the deal still lies untouched on top for the next seat (RULES.md 2.3, 2.11).
+                return self._end_turn(s, seat, s.hands, s.pile, new_drops, events, s.opening_on_top)
             case act.Declare():
                 card = action.card
                 hand = list(s.hands[seat])
@@ -358,7 +348,10 @@ class IndianRummyEngine(GameEngine[IndianRummyState, IndianRummyAction, Rules, I
         pile: tuple[int, ...],
         drops: tuple[int | None, ...],
         events: tuple[PublicEvent, ...],
+        opening_on_top: bool,
     ) -> IndianRummyState:
+        """Pass the turn on from ``seat`` (or end the deal at the turn cap); ``opening_on_top``
+        says whether the card turned up at the deal still lies untouched on the pile."""
         turns = s.turns + 1
         rules = s.deal.rules
         if turns >= rules.deal_turn_cap:
@@ -376,7 +369,7 @@ class IndianRummyEngine(GameEngine[IndianRummyState, IndianRummyAction, Rules, I
             hands=hands,
             stock=stock,
             pile=pile,
-            opening_on_top=False,
+            opening_on_top=opening_on_top,
             drops=drops,
             has_drawn=s.has_drawn,
             drawn=None,

@@ -79,6 +79,17 @@ class IndianRummyView:
         return self.pile[-1] if self.pile else None
 
     @property
+    def to_act(self) -> int | None:
+        """The seat to act (the contract's name): the seat on turn while it draws or
+        discards, ``None`` while a chance step is due, between deals and at the end."""
+        return self.turn if self.phase is Phase.DRAW or self.phase is _DISCARD else None
+
+    @property
+    def scores(self) -> tuple[int, ...]:
+        """The contract's name for ``totals``: each seat's penalty points so far."""
+        return self.totals
+
+    @property
     def dropped(self) -> tuple[bool, ...]:
         """Which seats have dropped out of this deal."""
         return tuple(drop is not None for drop in self.drops)

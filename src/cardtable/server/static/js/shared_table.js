@@ -197,6 +197,8 @@ export class SharedTableView extends TableView {
     this.renderOpponents(ctx);
     this.renderMe(ctx);
     this.renderBanner(ctx);
+    // A seat's presence or clock can change its height: the table is fitted again.
+    this.fit();
   }
 
   onQuick(message) {
