@@ -208,6 +208,7 @@ def coach(view: IndecisionView, legal: Sequence[IndecisionAction]) -> CoachRepor
                 warnings.append(f"Discarding {format_card(spare)} {feeds}.")
         discards.sort(key=lambda option: -option.value)
         warnings.extend(_stop_warnings(view, legal))
+        tips.extend(_stop_spares(view, legal))
     if view.phase is Phase.DRAW and view.pile_top is not None:
         tips.append(f"The pile's top card is {format_card(view.pile_top)}.")
     return CoachReport(
@@ -233,6 +234,19 @@ def _feeds(view: IndecisionView, card: int) -> str:
     return ""
 
 
+def _stop_spares(view: IndecisionView, legal: Sequence[IndecisionAction]) -> list[str]:
+    """A tip when only some spare cards make a valid stop: the ones that do ("A stop counts
+    with 9♠ or K♦ as the spare; any other spare would forfeit.")."""
+    stops = {a.card for a in legal if isinstance(a, Stop)}
+    valid = list(
+        dict.fromkeys(o.spare for o in valid_stops(scorer_of(view.rules), view) if o.spare in stops)
+    )
+    if not valid or len(valid) == len(stops):
+        return []
+    spares = " or ".join(format_card(card) for card in valid)
+    return [f"A stop counts only with {spares} as the spare; any other spare would forfeit."]
+
+
 def _stop_warnings(view: IndecisionView, legal: Sequence[IndecisionAction]) -> list[str]:
     """Warnings about stopping now: a stop that forfeits, or one that lets someone win."""
     stops = [a for a in legal if isinstance(a, Stop)]
@@ -252,16 +266,8 @@ def _stop_warnings(view: IndecisionView, legal: Sequence[IndecisionAction]) -> l
             "by counted melds."
         )
         return out
-    bad = [
-        format_card(spare)
-        for spare, five in keeps(view.hand)
-        if not scorer.value(five)[1] and any(s.card == spare for s in stops)
-    ]
-    if bad:
-        out.append(
-            f"Stopping with {', '.join(bad)} as the spare would forfeit: the five kept cards "
-            "would not all be used."
-        )
+    # Which spare cards make a stop that forfeits is a detail of the stop, not an alarm: it is
+    # said as a tip naming the spares that do count (see _stop_spares).
     best = valid[0]
     if not would_win_now(view, best.score):
         rivals = estimate_opponents(scorer, view, _rng(view))

@@ -181,7 +181,7 @@ class Lobby:
                 )
             fair = None
             if self.settings.test_seed is None:
-                fair = self.commitments.deal_for_seat(
+                fair = await self.commitments.deal_for_seat(
                     profile.id, commitment, contribution, seat=seat
                 )
                 seed = derive_seed(fair.server_seed or "", fair.contributions)

@@ -80,7 +80,13 @@ def room_json(
     is :func:`shared_room_json` when the caller built it already (one broadcast builds it
     once for every seat)."""
     base = shared if shared is not None else shared_room_json(owner)
-    return base | {"you": you_json(owner, viewer)}
+    you = you_json(owner, viewer)
+    if you["host"]:
+        # The host's seat alone: the link changes when the host removes somebody.
+        from cardtable.server.people_tables import invite_json
+
+        return {"invite": invite_json(room_of(owner).invite)} | base | {"you": you}
+    return base | {"you": you}
 
 
 def you_json(owner: TableOwner, viewer: int) -> dict[str, Any]:
@@ -99,7 +105,8 @@ def you_json(owner: TableOwner, viewer: int) -> dict[str, Any]:
 
 
 def shared_room_json(owner: TableOwner) -> dict[str, Any]:
-    """The room as every member is sent it, but for ``you`` (:func:`you_json`)."""
+    """The room as every member is sent it, but for ``you`` (:func:`you_json`) and the
+    host's ``invite``."""
     room = room_of(owner)
     now = owner.clock()
     phase = phase_of(owner)
@@ -147,6 +154,7 @@ def shared_room_json(owner: TableOwner) -> dict[str, Any]:
         "rematch": rematch_json(owner) if phase == FINISHED else None,
         "commitment": room.commitment,
         "can_start": room.phase == WAITING and not open_seats(owner),
+        "locked": room.locked,
     }
 
 

@@ -46,6 +46,7 @@ from cardtable.server.messages import (
 )
 from cardtable.server.narration import Outcome, finished_between, merge_summaries, own_facts
 from cardtable.server.narration.announce import announcement, public_notation
+from cardtable.server.narration.naming import name_seats
 from cardtable.server.options import PAUSE_AFTER_DEAL
 from cardtable.server.people import TAKEOVER_LEVEL, WAITING, Presence, Room
 from cardtable.server.seating import Seat
@@ -223,7 +224,10 @@ class TableOwner:
             own=own,
             legal=legal,
             to_move=to_move,
-            result=None if result is None else result.to_json(),
+            # ``said``: the result's sentence in this reader's words ("You win…").
+            result=None
+            if result is None
+            else result.to_json() | {"said": name_seats(result.summary, names)},
             last_action=last_action,
             summary=summary,
             announce=self._auto_sentence()

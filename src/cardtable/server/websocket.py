@@ -354,11 +354,15 @@ async def answer_frame(
             if message.client_id is not None:
                 await connection.send(ack_message(message.client_id, applied, duplicate=False))
         elif message.type == "hint":
+            # The advice is about the state at this version: other seats may move while it is
+            # worked out, and the page must not show it over a newer state.
+            version = owner.version
             action, reason = await owner.hint(seat)
-            await connection.send(hint_message(action, reason))
+            await connection.send(hint_message(action, reason, version=version))
         elif message.type == "coach":
+            version = owner.version
             report = await owner.coach(seat)
-            await connection.send(coach_message(**report))
+            await connection.send(coach_message(**report, version=version))
         else:
             if message.type == "quick" and limits is not None:
                 quick = limits.hit("quick", f"profile:{profile_id}", socket_key)

@@ -220,6 +220,7 @@ class Relay:
         self._owned: set[str] = set()
         self._queues: dict[str, asyncio.Queue[dict[str, Any]]] = {}
         self._tasks: dict[str, asyncio.Task[None]] = {}
+        self._answering: set[asyncio.Task[None]] = set()
 
     # --- plumbing -----------------------------------------------------------------------------
 
@@ -380,7 +381,14 @@ class Relay:
                 owner.detach(_seat_of(owner, known[0]), known[0])
             return
         if op == "call":
-            await self._answer_call(owner, holder, payload)
+            # A task of its own, shielded: a call may let the table go (a close does), which
+            # cancels this inbox's worker, and the reply must still reach the caller.
+            answer = asyncio.get_running_loop().create_task(
+                self._answer_call(owner, holder, payload)
+            )
+            self._answering.add(answer)
+            answer.add_done_callback(self._answering.discard)
+            await asyncio.shield(answer)
             return
         if owner is None or self.handle_frame is None or self.greet is None:
             await RemoteConnection(self, holder, conn, table_id).moved()
@@ -510,7 +518,9 @@ class Relay:
             )
 
     async def close(self) -> None:
-        """Stop listening."""
+        """Stop listening (replies under way are given a moment to leave)."""
+        if self._answering:
+            await asyncio.wait(set(self._answering), timeout=2.0)
         tasks = [task for task in (self._reader, *self._tasks.values()) if task is not None]
         for task in tasks:
             task.cancel()

@@ -14,8 +14,10 @@ from cardtable.server.narration import (
     Outcome,
     SeatOutcome,
     game_outcome,
+    mid_sentence,
     summary,
 )
+from cardtable.server.narration.naming import name_seats
 
 _ENDINGS: Final = {
     "declared": "{declarer} declared; the lowest count wins.",
@@ -114,13 +116,18 @@ def _game_outcome(outcome: Any, view: Any) -> Outcome:
                 }
             )
         if outcome.tie_break:
-            lines.append(f"Tie broken: {outcome.tie_break}")
+            lines.append(f"Tie broken: {name_seats(outcome.tie_break, names)}")
         if match_wins is not None:
             lines.append(
                 "Match games won: "
-                + ", ".join(f"{names[seat]} {wins}" for seat, wins in enumerate(match_wins))
+                + ", ".join(
+                    f"{mid_sentence(names[seat])} {wins}" for seat, wins in enumerate(match_wins)
+                )
                 + "."
             )
-        return summary("game", outcome.game, headline, lines, scores, details)
+        described = summary("game", outcome.game, headline, lines, scores, details)
+        # The engine's sentence on how the game ended, in this reader's words.
+        described["lead"] = name_seats(outcome.summary, names)
+        return described
 
     return Outcome(kind="game", number=outcome.game, seats=seats, describe=describe)

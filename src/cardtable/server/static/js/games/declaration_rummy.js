@@ -221,7 +221,11 @@ export default {
       pileEl.querySelector(".zone-caption")?.append(h("span", { class: "count" }, ` · ${pile.label ?? ""}`));
     }
     const extra = [];
-    if (view.exhaustion) extra.push(h("p", { class: "table-note" }, "The stock is exhausted: take the top discard or decline it."));
+    // The prompt for whoever is to draw; nobody is once the game is over.
+    if (view.exhaustion && !ctx.message.result && ctx.message.to_move >= 0) {
+      const who = ctx.message.to_move === ctx.seat ? "take the top discard or decline it" : `${ctx.name(ctx.message.to_move)} takes the top discard or declines it`;
+      extra.push(h("p", { class: "table-note" }, `The stock is exhausted: ${who}.`));
+    }
     if (view.removed_unseen) extra.push(h("p", { class: "table-note" }, `${view.removed_unseen} cards removed unseen.`));
     if (view.vote) {
       const pending = view.vote.pending || [];
@@ -418,7 +422,8 @@ export default {
     const lead = h(
       "p",
       { class: "summary-lead summary-winner" },
-      nameSeats(ctx, outcome.summary) || (winner === null || winner === undefined ? "Nobody wins this game." : `${ctx.name(winner)} ${winner === ctx.seat ? "win" : "wins"} the game.`),
+      (ctx.summary?.lead && (ctx.summary.details_by_kind?.game ?? ctx.summary.details)?.game === outcome.game ? ctx.summary.lead : null)
+        || nameSeats(ctx, outcome.summary) || (winner === null || winner === undefined ? "Nobody wins this game." : `${ctx.name(winner)} ${winner === ctx.seat ? "win" : "wins"} the game.`),
     );
     const matchWinners = ctx.message.result && ctx.view.rules?.match ? ctx.message.result.winners || [] : [];
     const matchLine = matchWinners.length
