@@ -17,22 +17,64 @@ The unit of value is the game's own:
 The thresholds carry the noise ``benchmarks/bench_review.py`` measured at the default budget:
 the median and 95th percentile of a move's cost difference between two sampler seeds.
 
-Every seat in a rollout plays the game's Easy level: fast, plausible, and the same for every
-candidate move, which is what makes their comparison fair.
+Each lens also names the analysis's **judge**, the game's Hard player as the coach hints it
+(its choice with the coach's dice): its choice is always valued with the best candidates, and
+it is the best move unless another move beats it by a clear margin
+(:mod:`cardtable.review.sampler`), so the analysis's best move is one a strong player makes and
+agrees with the hint unless it can say why the hint was worse. How the
+hidden cards are dealt is the judge's own hand model where it has one (Declaration Rummy's
+rivals' hands look played, :func:`~cardtable.bots.declaration_rivals.biased_deal`), and how every
+seat plays on after a candidate is fast and plays to win: Indecision's and Declaration Rummy's
+Easy level, and in Indian Rummy the improving seat of :mod:`cardtable.playouts` played to the end
+of the deal, which reaches a show as a player does (the Easy seat never did within the old three
+turns, so every kept hand counted as if it were shown against at once, and a drop looked best).
+The Hard and Normal players cost one to three milliseconds a decision, too slow for the
+hundreds of rollouts of one decision.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import random
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from cardtable.bots.base import Bot
-from cardtable.registry import get_spec, load
+from cardtable.registry import get_engine, get_spec, load
 from cardtable.review.model import Thresholds
 
 ValueFn = Callable[[Any, Any, int, bool], tuple[float, float | None]]
 """``(start, end, seat, over) -> (value, chance to win or None)``."""
+RolloutPolicy = Callable[[Any, int, Sequence[Any], random.Random], Any]
+"""``(state, seat, legal, rng) -> action``: how a seat plays on in a rollout."""
+Determinizer = Callable[[Any, random.Random], Any]
+"""``(view, rng) -> state``: how the hidden cards are dealt for the analysis."""
+
+
+Judge = Callable[[Any, Sequence[Any]], Any]
+"""``(view, legal) -> action``: the judge's choice."""
+
+
+def coach_judge(game: str) -> Judge:
+    """The coach's hint as the judge: the Hard player's choice with the coach's own dice, so
+    that the analysis's best move and the hint a player saw at the table are the same move
+    unless the analysis finds a clearly better one."""
+    from cardtable.coach import hint
+
+    def choose(view: Any, legal: Sequence[Any]) -> Any:
+        return hint(game, view, legal).action
+
+    return choose
+
+
+def bot_policy(game: str, bot: Bot) -> RolloutPolicy:
+    """A rollout policy that asks ``bot`` with the seat's view, as at the table."""
+    engine = get_engine(game)
+
+    def choose(state: Any, seat: int, legal: Sequence[Any], rng: random.Random) -> Any:
+        return bot.choose(engine.view(state, seat), legal, rng)
+
+    return choose
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,9 +86,18 @@ class Lens:
     hand_of: Callable[[Any], int]
     hand_over: Callable[[Any, Any], bool]
     value: ValueFn
-    policy: Bot
+    policy: RolloutPolicy
     to_end_of_hand: bool
     """``True`` when rollouts always run to the end of the hand (short hands)."""
+    judge: Judge
+    """The strong player whose choice is the best move unless beaten clearly: the coach's
+    hint, which is the Hard player's choice (see :func:`coach_judge`)."""
+    determinizer: Determinizer | None = None
+    """How the hidden cards are dealt (``None``: the engine's ``determinize``)."""
+    cut: Callable[[Any, Any, int], bool] | None = None
+    """``(start, state, lookahead) -> True`` where a rollout that does not run to the end of
+    the hand stops: at the same point of the deal whatever the candidate (``None``: after
+    ``2 * lookahead`` of the seat's own decisions)."""
 
 
 def indecision_lens() -> Lens:
@@ -83,16 +134,24 @@ def indecision_lens() -> Lens:
         hand_of=hand_of,
         hand_over=hand_over,
         value=value,
-        policy=EasyBot(),
+        policy=bot_policy("indecision", EasyBot()),
         to_end_of_hand=True,
+        judge=coach_judge("indecision"),
     )
 
 
 def indian_rummy_lens() -> Lens:
     """Indian Rummy's lens (its spec names it)."""
-    from cardtable.bots.indian_rummy import EasyBot
+    from cardtable.cards import random_below
     from cardtable.games.indian_rummy.state import Phase
     from cardtable.melds.indian import raw_points
+    from cardtable.playouts import improving_actions
+
+    improving = improving_actions(get_engine("indian-rummy"))
+
+    def policy(state: Any, seat: int, legal: Sequence[Any], rng: random.Random) -> Any:
+        choices = improving(state, seat, legal)
+        return choices[random_below(rng, len(choices))]
 
     def hand_of(state: Any) -> int:
         number: int = state.deal_number
@@ -125,15 +184,18 @@ def indian_rummy_lens() -> Lens:
         hand_of=hand_of,
         hand_over=hand_over,
         value=value,
-        policy=EasyBot(),
-        to_end_of_hand=False,
+        policy=policy,
+        to_end_of_hand=True,
+        judge=coach_judge("indian-rummy"),
     )
 
 
 def declaration_rummy_lens() -> Lens:
     """Declaration Rummy's lens (its spec names it)."""
+    from cardtable.bots.declaration_rivals import biased_deal
     from cardtable.bots.declaration_rummy import EasyBot
     from cardtable.games.declaration_rummy.hands import hand_count
+    from cardtable.games.declaration_rummy.state import Phase
 
     def hand_of(state: Any) -> int:
         number: int = state.game_number
@@ -141,6 +203,13 @@ def declaration_rummy_lens() -> Lens:
 
     def hand_over(start: Any, end: Any) -> bool:
         return bool(end.outcome is not None or end.game_number != start.game_number)
+
+    def cut(start: Any, state: Any, lookahead: int) -> bool:
+        # At a turn's start, once every player still in has had ``lookahead`` more turns: a
+        # draw and a tie proposal are then cut at the same point of the deal (counting the
+        # seat's own decisions cut a proposal a turn later, with a hand of one card fewer).
+        players = sum(1 for dropped in state.dropped if not dropped)
+        return bool(state.phase is Phase.DRAW and state.turns - start.turns >= lookahead * players)
 
     def value(start: Any, end: Any, seat: int, over: bool) -> tuple[float, float | None]:
         outcome = end.outcome if end.outcome is not None else None
@@ -180,8 +249,11 @@ def declaration_rummy_lens() -> Lens:
         hand_of=hand_of,
         hand_over=hand_over,
         value=value,
-        policy=EasyBot(),
+        policy=bot_policy("declaration-rummy", EasyBot()),
         to_end_of_hand=False,
+        judge=coach_judge("declaration-rummy"),
+        determinizer=biased_deal,
+        cut=cut,
     )
 
 
