@@ -11,7 +11,8 @@ and again with seed 1) and prints:
   game's, and how many of its decisions were marked (inaccuracy, mistake, blunder);
 * agreement: the share of decisions whose best move is the Hard player's choice, and the share
   whose best move is the hint;
-* stability: the share of decisions whose label changes between the two sampler seeds;
+* stability: the share of decisions whose label changes between the two sampler seeds, and the
+  absolute difference of the cost between them (p50, p95: the noise the page states);
 * time per decision, p50 and p95 in milliseconds (seed 0's analyses).
 
     python -m benchmarks.bench_judge                   # 50 games each
@@ -62,17 +63,18 @@ def percentile(values: list[float], share: float) -> float:
     return ordered[min(len(ordered) - 1, int(len(ordered) * share))]
 
 
-def measure(game: str, games: int, show: bool) -> None:
+def measure(game: str, games: int, show: bool, first: int = 0) -> None:
     """Print one game's figures (see the module docstring)."""
     engine = get_engine(game)
     rules = engine.presets()[PRESETS[game]]
     hard = make_bot(game, "hard")
     accuracies: list[float] = []
     per_decision: list[float] = []
+    noise: list[float] = []
     labels: Counter[str] = Counter()
     decisions = agree_hard = agree_hint = changed = 0
     hands: set[tuple[int, int]] = set()
-    for number in range(games):
+    for number in range(first, first + games):
         seed = 2000 + number
         seats = [HintFollower(game)] + [make_bot(game, "normal") for _ in range(rules.players - 1)]
         played = play(engine, rules, seed, seats)
@@ -95,6 +97,7 @@ def measure(game: str, games: int, show: bool) -> None:
             agree_hard += first.best == str(choice)
             agree_hint += first.best == str(step.action)
             changed += first.label != second.label
+            noise.append(abs(first.cost - second.cost))
             game_acc.append(first.accuracy)
             hands.add((number, lens.hand_of(step.before)))
             if first.label is not None:
@@ -118,7 +121,8 @@ def measure(game: str, games: int, show: bool) -> None:
     print(
         f"  best move = Hard's choice {100 * agree_hard / decisions:.0f}%, = the hint "
         f"{100 * agree_hint / decisions:.0f}%; label changes between sampler seeds 0 and 1 "
-        f"{100 * changed / decisions:.1f}% ({changed} of {decisions}); per decision p50 "
+        f"{100 * changed / decisions:.1f}% ({changed} of {decisions}), |cost difference| p50 "
+        f"{statistics.median(noise):.2f}, p95 {percentile(noise, 0.95):.2f}; per decision p50 "
         f"{statistics.median(per_decision):.0f} ms, p95 {percentile(per_decision, 0.95):.0f} ms"
     )
 
@@ -127,11 +131,12 @@ def main() -> None:
     """Run the benchmark."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=50, help="games per game type")
+    parser.add_argument("--first", type=int, default=0, help="number of the first game")
     parser.add_argument("--game", choices=GAMES, action="append", help="only these games")
     parser.add_argument("--show", action="store_true", help="print every marked decision")
     options = parser.parse_args()
     for game in options.game or GAMES:
-        measure(game, options.games, options.show)
+        measure(game, options.games, options.show, options.first)
 
 
 if __name__ == "__main__":

@@ -94,6 +94,9 @@ class Lens:
     hint, which is the Hard player's choice (see :func:`coach_judge`)."""
     determinizer: Determinizer | None = None
     """How the hidden cards are dealt (``None``: the engine's ``determinize``)."""
+    reluctant: Callable[[Any], bool] = lambda action: False
+    """Moves a strong player makes only with good cause (a drop, a tie proposal): they beat the
+    judge's choice only by the "blunder" threshold, not merely by an inaccuracy."""
     cut: Callable[[Any, Any, int], bool] | None = None
     """``(start, state, lookahead) -> True`` where a rollout that does not run to the end of
     the hand stops: at the same point of the deal whatever the candidate (``None``: after
@@ -187,6 +190,7 @@ def indian_rummy_lens() -> Lens:
         policy=policy,
         to_end_of_hand=True,
         judge=coach_judge("indian-rummy"),
+        reluctant=lambda action: str(action) == "drop",
     )
 
 
@@ -252,6 +256,7 @@ def declaration_rummy_lens() -> Lens:
         policy=bot_policy("declaration-rummy", EasyBot()),
         to_end_of_hand=False,
         judge=coach_judge("declaration-rummy"),
+        reluctant=lambda action: str(action) in ("drop", "propose tie"),
         determinizer=biased_deal,
         cut=cut,
     )

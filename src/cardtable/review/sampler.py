@@ -12,7 +12,8 @@ Every legal move is screened on the first ``budget.screen`` deals; the best
 ``budget.finalists``, the move made and the **judge's** choice (the game's Hard player as the
 coach hints it, asked with the seat's view) are then played in ``budget.samples`` deals. The
 judge's choice is the best move unless another finalist beats it by more than twice the
-standard error of their difference and by at least the game's "inaccuracy" threshold: the
+standard error of their difference and by at least the game's "inaccuracy" threshold (the
+"blunder" one for a move a strong player makes only with good cause: a drop, a tie proposal): the
 maximum of several noisy means is biased upward, and without that margin the luck of the deals
 picked moves no player would make (a drop, a tie proposal). Where the verdict is close (the
 margin's test within one standard error of deciding the other way, or the cost within one and a
@@ -170,7 +171,15 @@ def evaluate(
 
     extend(budget.samples)
     while True:
-        best, unsettled = _verdict(finalists, judged, played, values, mean, thresholds)
+        best, unsettled = _verdict(
+            finalists,
+            judged,
+            played,
+            values,
+            mean,
+            thresholds,
+            lambda index: lens.reluctant(candidates[index]),
+        )
         if not unsettled or played_to >= budget.most:
             break
         extend(min(budget.most, played_to + budget.step))
@@ -194,6 +203,7 @@ def _verdict(
     values: Sequence[Sequence[float]],
     mean: Callable[[int], float],
     thresholds: Thresholds,
+    reluctant: Callable[[int], bool],
 ) -> tuple[int, bool]:
     """The best move (the judge's choice unless clearly beaten) and whether the verdict, or
     the played move's label, is close enough to deserve more samples."""
@@ -202,12 +212,11 @@ def _verdict(
     unsettled = False
     if top != judged:
         gain, error = _difference(values[top], values[judged])
-        clear = gain > MARGIN * error and gain >= thresholds.inaccuracy
-        if clear:
+        least = thresholds.blunder if reluctant(top) else thresholds.inaccuracy
+        if gain > MARGIN * error and gain >= least:
             best = top
         # Close to the line either way: the verdict could turn with other deals.
-        near = abs(gain - max(MARGIN * error, thresholds.inaccuracy)) < error
-        unsettled = near
+        unsettled = abs(gain - max(MARGIN * error, least)) < error
     if best != played:
         cost, error = _difference(values[best], values[played])
         spread = 1.5 * error
