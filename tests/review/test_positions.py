@@ -313,3 +313,15 @@ def test_an_explanation_repeats_only_the_coach_warnings_about_the_move_made() ->
     assert not about_move(feeds, "10H", "discard")
     assert about_move(feeds, "5C", "discard")
     assert about_move("A declaration now is likely to lose: your count of 9 ...", None, "declare")
+
+
+def test_a_cost_near_a_label_threshold_is_settled_with_more_deals_a_clear_one_is_not() -> None:
+    # Passing up the show costs about 4 points, near the 3-point "inaccuracy" line: the sampler
+    # keeps dealing (up to four times its samples) so that another seed gives the same label.
+    close, _ = _marked("indian-rummy", NEAR_SHOW, "draw stock", BUDGET)
+    played = next(c for c in close.candidates if c.action == "draw stock")
+    assert played.samples == BUDGET.most == 4 * BUDGET.samples
+    # The pile's 3S against the stock: worth about the same, far from any label.
+    clear, _ = _marked("indian-rummy", SET_ON_PILE, "draw stock", BUDGET)
+    played = next(c for c in clear.candidates if c.action == "draw stock")
+    assert played.samples == BUDGET.samples
