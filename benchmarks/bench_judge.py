@@ -17,6 +17,8 @@ and again with seed 1) and prints:
 
     python -m benchmarks.bench_judge                   # 50 games each
     python -m benchmarks.bench_judge --games 5 --game indian-rummy --show
+    python -m benchmarks.bench_judge --game indian-rummy --games 25 --first 25 --out b.jsonl
+    python -m benchmarks.bench_judge --summarize a.jsonl b.jsonl   # figures of saved runs
 
 It never fails on time: it prints what it measured.
 """
@@ -24,12 +26,15 @@ It never fails on time: it prints what it measured.
 from __future__ import annotations
 
 import argparse
+import contextlib
+import json
 import random
 import statistics
 import time
 from collections import Counter
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import Any, TextIO
 
 from cardtable.bots import make_bot
 from cardtable.coach import hint
@@ -63,68 +68,75 @@ def percentile(values: list[float], share: float) -> float:
     return ordered[min(len(ordered) - 1, int(len(ordered) * share))]
 
 
-def measure(game: str, games: int, show: bool, first: int = 0) -> None:
-    """Print one game's figures (see the module docstring)."""
+def decisions_of(game: str, games: int, first: int = 0) -> Iterator[dict[str, Any]]:
+    """One record per decision of the hint-follower in games ``first`` to ``first + games - 1``
+    (see the module docstring for what is measured)."""
     engine = get_engine(game)
     rules = engine.presets()[PRESETS[game]]
     hard = make_bot(game, "hard")
-    accuracies: list[float] = []
-    per_decision: list[float] = []
-    noise: list[float] = []
-    labels: Counter[str] = Counter()
-    decisions = agree_hard = agree_hint = changed = 0
-    hands: set[tuple[int, int]] = set()
+    lens = lens_of(game)
     for number in range(first, first + games):
         seed = 2000 + number
         seats = [HintFollower(game)] + [make_bot(game, "normal") for _ in range(rules.players - 1)]
         played = play(engine, rules, seed, seats)
         record = record_of(game, rules, seed, played.actions)
-        game_acc: list[float] = []
-        lens = lens_of(game)
         for step in replay_steps(record):
             legal = distinct(engine.legal_actions(step.before, 0)) if step.seat == 0 else []
             if len(legal) < 2:
                 continue
             view = engine.view(step.before, 0)
             start = time.perf_counter()
-            first = review_decision(game, step.before, 0, step.action, index=step.index)
-            per_decision.append((time.perf_counter() - start) * 1000)
-            second = review_decision(
+            one = review_decision(game, step.before, 0, step.action, index=step.index)
+            elapsed = (time.perf_counter() - start) * 1000
+            two = review_decision(
                 game, step.before, 0, step.action, index=step.index, sampler_seed=1
             )
             choice = hard.choose(view, legal, random.Random(f"hard:{seed}:{step.index}"))
-            decisions += 1
-            agree_hard += first.best == str(choice)
-            agree_hint += first.best == str(step.action)
-            changed += first.label != second.label
-            noise.append(abs(first.cost - second.cost))
-            game_acc.append(first.accuracy)
-            hands.add((number, lens.hand_of(step.before)))
-            if first.label is not None:
-                labels[first.label] += 1
-                if show:
-                    print(
-                        f"  game {number} move {step.index}: {first.label} "
-                        f"{first.played} (best {first.best}, cost {first.cost:.1f} "
-                        f"±{first.error:.1f}; Hard: {choice})"
-                    )
-        if game_acc:
-            accuracies.append(sum(game_acc) / len(game_acc))
+            yield {
+                "game": game,
+                "number": number,
+                "hand": lens.hand_of(step.before),
+                "index": step.index,
+                "played": one.played,
+                "best": one.best,
+                "hard": str(choice),
+                "cost": one.cost,
+                "error": one.error,
+                "label": one.label,
+                "accuracy": one.accuracy,
+                "cost_seed_1": two.cost,
+                "label_seed_1": two.label,
+                "ms": elapsed,
+            }
+
+
+def summary(game: str, rows: list[dict[str, Any]]) -> list[str]:
+    """The figures of one game's decision records, as lines of text."""
+    by_game: dict[int, list[float]] = {}
+    for row in rows:
+        by_game.setdefault(row["number"], []).append(row["accuracy"])
+    accuracies = [sum(acc) / len(acc) for acc in by_game.values()]
+    labels = Counter(row["label"] for row in rows if row["label"] is not None)
+    count = len(rows)
+    changed = sum(row["label"] != row["label_seed_1"] for row in rows)
+    noise = [abs(row["cost"] - row["cost_seed_1"]) for row in rows]
+    times = [row["ms"] for row in rows]
+    hands = {(row["number"], row["hand"]) for row in rows}
     unit = lens_of(game).thresholds.unit
-    print(
-        f"{game}: {games} games ({len(hands)} hands), {decisions} decisions of the "
-        f"hint-follower; accuracy mean "
-        f"{statistics.fmean(accuracies):.1f}%, lowest game {min(accuracies):.1f}%; marked "
-        f"{labels['inaccuracy']} inaccuracies, {labels['mistake']} mistakes, "
-        f"{labels['blunder']} blunders ({unit})"
-    )
-    print(
-        f"  best move = Hard's choice {100 * agree_hard / decisions:.0f}%, = the hint "
-        f"{100 * agree_hint / decisions:.0f}%; label changes between sampler seeds 0 and 1 "
-        f"{100 * changed / decisions:.1f}% ({changed} of {decisions}), |cost difference| p50 "
-        f"{statistics.median(noise):.2f}, p95 {percentile(noise, 0.95):.2f}; per decision p50 "
-        f"{statistics.median(per_decision):.0f} ms, p95 {percentile(per_decision, 0.95):.0f} ms"
-    )
+    hard = sum(row["best"] == row["hard"] for row in rows)
+    hinted = sum(row["best"] == row["played"] for row in rows)
+    return [
+        f"{game}: {len(by_game)} games ({len(hands)} hands), {count} decisions of the "
+        f"hint-follower; accuracy mean {statistics.fmean(accuracies):.1f}%, lowest game "
+        f"{min(accuracies):.1f}%; marked {labels['inaccuracy']} inaccuracies, "
+        f"{labels['mistake']} mistakes, {labels['blunder']} blunders ({unit})",
+        f"  best move = Hard's choice {100 * hard / count:.0f}%, = the hint "
+        f"{100 * hinted / count:.0f}%; label "
+        f"changes between sampler seeds 0 and 1 {100 * changed / count:.1f}% ({changed} of "
+        f"{count}), |cost difference| p50 {statistics.median(noise):.2f}, p95 "
+        f"{percentile(noise, 0.95):.2f}; per decision p50 {statistics.median(times):.0f} ms, "
+        f"p95 {percentile(times, 0.95):.0f} ms",
+    ]
 
 
 def main() -> None:
@@ -134,9 +146,44 @@ def main() -> None:
     parser.add_argument("--first", type=int, default=0, help="number of the first game")
     parser.add_argument("--game", choices=GAMES, action="append", help="only these games")
     parser.add_argument("--show", action="store_true", help="print every marked decision")
+    parser.add_argument("--out", help="also write each decision as a JSON line to this file")
+    parser.add_argument(
+        "--summarize", nargs="+", metavar="FILE", help="only summarize the --out files given"
+    )
     options = parser.parse_args()
+    if options.summarize:
+        rows = [
+            json.loads(line)
+            for name in options.summarize
+            for line in Path(name).read_text().splitlines()
+        ]
+        for game in GAMES:
+            mine = [row for row in rows if row["game"] == game]
+            if mine:
+                print("\n".join(summary(game, mine)))
+        return
+    with contextlib.ExitStack() as stack:
+        out = stack.enter_context(Path(options.out).open("a")) if options.out else None
+        run(options, out)
+
+
+def run(options: argparse.Namespace, out: TextIO | None) -> None:
+    """Measure the games asked for, writing each decision to ``out`` as it is analysed."""
     for game in options.game or GAMES:
-        measure(game, options.games, options.show, options.first)
+        rows: list[dict[str, Any]] = []
+        for row in decisions_of(game, options.games, options.first):
+            rows.append(row)
+            if out is not None:
+                out.write(json.dumps(row) + "\n")
+                out.flush()
+            if options.show and row["label"] is not None:
+                print(
+                    f"  game {row['number']} move {row['index']}: {row['label']} "
+                    f"{row['played']} (best {row['best']}, cost {row['cost']:.1f} "
+                    f"±{row['error']:.1f}; Hard: {row['hard']})",
+                    flush=True,
+                )
+        print("\n".join(summary(game, rows)), flush=True)
 
 
 if __name__ == "__main__":
