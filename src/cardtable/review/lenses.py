@@ -9,13 +9,16 @@ The unit of value is the game's own:
   end of the hand.
 * **Indian Rummy**: penalty points of the deal (negated: higher is better); rollouts go to the
   end of the deal, and one cut off by the budget's ``max_steps`` values the hand by the points
-  it would count if someone showed then (capped), or the drop penalty paid. No chance to win is given: the deal's points are the game.
+  it would count if someone showed then (capped), or the drop penalty paid. No chance to win
+  is given: the deal's points are the game.
 * **Declaration Rummy**: one deal is the game, so the unit is the chance to win in percent (an
   agreed tie counts as the share of the game it gives each player still in); a rollout cut off
   before the end counts the hands as if the game were declared then.
 
-The thresholds carry the noise ``benchmarks/bench_review.py`` measured at the default budget:
-the median and 95th percentile of a move's cost difference between two sampler seeds.
+The thresholds carry the noise ``benchmarks/bench_judge.py`` measured at the default budget:
+the median and 95th percentile of a move's cost difference between two sampler seeds, over the
+decisions of a seat that follows the hint (Declaration Rummy: the larger of its two runs' 95th
+percentiles).
 
 Each lens also names the analysis's **judge**, the game's Hard player as the coach hints it
 (its choice with the coach's dice): its choice is always valued with the best candidates, and
@@ -132,7 +135,7 @@ def indecision_lens() -> Lens:
     return Lens(
         game="indecision",
         thresholds=Thresholds(
-            unit="points", inaccuracy=1.5, mistake=3.0, blunder=6.0, noise=0.1, noise_p95=3.1
+            unit="points", inaccuracy=1.5, mistake=3.0, blunder=6.0, noise=0.0, noise_p95=0.19
         ),
         hand_of=hand_of,
         hand_over=hand_over,
@@ -182,7 +185,7 @@ def indian_rummy_lens() -> Lens:
     return Lens(
         game="indian-rummy",
         thresholds=Thresholds(
-            unit="points", inaccuracy=3.0, mistake=6.0, blunder=12.0, noise=2.0, noise_p95=9.9
+            unit="points", inaccuracy=3.0, mistake=6.0, blunder=12.0, noise=0.0, noise_p95=3.8
         ),
         hand_of=hand_of,
         hand_over=hand_over,
@@ -247,8 +250,8 @@ def declaration_rummy_lens() -> Lens:
             inaccuracy=5.0,
             mistake=10.0,
             blunder=20.0,
-            noise=2.6,
-            noise_p95=16.7,
+            noise=0.0,
+            noise_p95=9.4,
         ),
         hand_of=hand_of,
         hand_over=hand_over,

@@ -24,7 +24,7 @@ class Thresholds:
     blunder: float
     noise: float | None = None
     """The median difference of a move's cost between two analyses drawing different deals
-    (measured by ``benchmarks/bench_review.py``), so that a reader can weigh the thresholds."""
+    (measured by ``benchmarks/bench_judge.py``), so that a reader can weigh the thresholds."""
     noise_p95: float | None = None
     """The same difference's 95th percentile: one move in twenty differs by this or more."""
 
