@@ -23,6 +23,7 @@ BENCHMARKS = (
     "bench_server",
     "bench_page_load",
     "bench_review",
+    "bench_record",
 )
 
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import random
+import re
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -25,7 +26,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from cardtable.bots import RandomBot, make_bot
-from cardtable.games.contract import CHANCE, TERMINAL, AnyEngine
+from cardtable.games.contract import CHANCE, TERMINAL, AnyEngine, View
+from cardtable.games.spec import arena_rules_of
 from cardtable.registry import game_names, get_engine, get_spec
 from cardtable.replay import GameRecord, record_of, replay
 from engine_moves import advance, after, decisions
@@ -40,9 +42,10 @@ GOLDEN_DIR = Path(__file__).resolve().parent / "golden" / "playthrough"
 
 def finite_rules(game: str, preset: str) -> Any:
     """A preset with the game's arena rules on top, so that a game has an end (Indian Rummy's
-    free play deals forever; the arena plays one deal per game)."""
+    free play deals forever; the arena plays one deal per game), except for a preset with an end
+    of its own (Indian Rummy's Pool and Deals are played whole)."""
     engine = get_engine(game)
-    return dataclasses.replace(engine.presets()[preset], **dict(get_spec(game).arena_rules))
+    return arena_rules_of(get_spec(game), engine.presets()[preset])
 
 
 def seat_policies(game: str, players: int, rng: random.Random) -> list[Any]:
@@ -115,6 +118,93 @@ def test_views_are_json_and_redealing_the_hidden_cards_leaves_them_unchanged(
 @pytest.mark.parametrize("game", GAMES)
 @SETTINGS
 @given(seed=st.integers(0, 10**6), data=st.data())
+def test_every_view_answers_the_contracts_five_common_questions(
+    game: str, seed: int, data: Any
+) -> None:
+    # The contract's View names the seat to act, the deal number, the scores, the pile's top
+    # and the hand sizes alike in every game, so that listings and the review read them without
+    # probing for each game's own words.
+    engine = get_engine(game)
+    preset = data.draw(st.sampled_from(sorted(engine.presets())), label="preset")
+    rules = finite_rules(game, preset)
+    met, last, _ = walk(engine, rules, seed)
+    start = engine.new_game(rules, seed)
+    assert engine.current_player(start) == CHANCE
+    deal = 0
+    for state in [start, *checked_states(met), last]:
+        players = engine.players(state)
+        acting = engine.current_player(state)
+        for seat in range(players):
+            view: View = engine.view(state, seat)
+            assert view.to_act == (acting if acting >= 0 else None)
+            assert len(view.hand_sizes) == players and len(view.scores) == players
+            assert all(score is None or isinstance(score, int) for score in view.scores)
+            events = view.events
+            if acting >= 0 and events and events[-1].verb == "discard":
+                assert view.pile_top == events[-1].cards[0], events[-1]
+            if acting >= 0:
+                assert view.deal_number >= max(1, deal)
+        if acting >= 0:
+            deal = engine.view(state, 0).deal_number
+
+
+def shared_refusals(game: str) -> dict[str, str]:
+    """The refusal of each check every game shares, by rule key, with what names the game or
+    the table written as ``<a game>``, ``<n>`` (players) and ``<seat>`` (the seat to act)."""
+    engine = get_engine(game)
+    rules = finite_rules(game, "default")
+    start = engine.new_game(rules, 3)
+    playing = advance(engine, start)
+    acting = engine.current_player(playing)
+    players = engine.players(playing)
+    action = engine.legal_actions(playing, acting)[0]
+    _, finished, _ = walk(engine, rules, 3)
+    assert engine.current_player(start) == CHANCE
+    assert engine.current_player(finished) == TERMINAL
+    assert action not in engine.legal_actions(playing, (acting + 1) % players)
+    problems = {
+        "unknown-action": engine.why_illegal(playing, "draw", acting),
+        "no-such-seat": engine.why_illegal(playing, action, players),
+        "game-over": engine.why_illegal(finished, action, acting),
+        "chance-pending": engine.why_illegal(start, action, acting),
+        "not-your-turn": engine.why_illegal(playing, action, (acting + 1) % players),
+    }
+    texts = {}
+    for key, problem in problems.items():
+        assert problem is not None and problem.rule == key, (key, problem)
+        text = re.sub(rf"\ban? {re.escape(engine.title)}\b", "<a game>", str(problem))
+        texts[key] = (
+            text.replace(f"seat {acting} ", "seat <seat> ")
+            .replace(f" {players}-player", " <n>-player")
+            .replace(f"seat {players} ", "seat <n> ")
+        )
+    return texts
+
+
+def test_the_checks_every_game_shares_refuse_in_one_sentence_per_rule_key() -> None:
+    # The shared prologue of why_illegal is written once: every game says the same sentence
+    # for the same broken rule.
+    texts = {game: shared_refusals(game) for game in GAMES}
+    first, *others = GAMES
+    for game in others:
+        assert texts[game] == texts[first], (game, texts[game], first, texts[first])
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_bool_is_no_seat_number(game: str) -> None:
+    # True == 1 in Python, but a seat given as True is a caller's mistake, refused as such.
+    engine = get_engine(game)
+    met, _, _ = walk(engine, finite_rules(game, "default"), 3)
+    state = next(state for state in met if engine.current_player(state) == 1)
+    action = engine.legal_actions(state, 1)[0]
+    assert engine.why_illegal(state, action, 1) is None
+    problem = engine.why_illegal(state, action, True)
+    assert problem is not None and problem.rule == "no-such-seat", problem
+
+
+@pytest.mark.parametrize("game", GAMES)
+@SETTINGS
+@given(seed=st.integers(0, 10**6), data=st.data())
 def test_the_record_replays_to_the_identical_state(game: str, seed: int, data: Any) -> None:
     engine = get_engine(game)
     preset = data.draw(st.sampled_from(sorted(engine.presets())), label="preset")
@@ -123,6 +213,33 @@ def test_the_record_replays_to_the_identical_state(game: str, seed: int, data: A
     record = GameRecord.loads(record_of(game, rules, seed, log).dumps())
     assert record.game == game
     assert replay(record) == last
+
+
+PRESETS = [(game, preset) for game in GAMES for preset in sorted(get_engine(game).presets())]
+
+
+@pytest.mark.parametrize(("game", "preset"), PRESETS, ids=[f"{g}:{p}" for g, p in PRESETS])
+def test_every_preset_passes_the_contract_checks_once(game: str, preset: str) -> None:
+    # The sampled tests above may miss a preset; each one is played once here, whole (Indian
+    # Rummy's Pool and Deals to their final standing, with eliminations, rejoins and chips),
+    # through the same three checks: checked apply = fast apply, views hide what re-dealing
+    # changes, and the record replays.
+    engine = get_engine(game)
+    rules = finite_rules(game, preset)
+    seed = 17
+    met, last, log = walk(engine, rules, seed)
+    assert engine.result(last) is not None, f"{game} {preset} did not finish"
+    rng = random.Random(seed)
+    for state in checked_states(met):
+        for seat in range(engine.players(state)):
+            for action in engine.legal_actions(state, seat):
+                assert engine.apply(state, action, seat) == engine.apply_unchecked(
+                    state, action, seat
+                ), f"{action} by seat {seat}"
+            view = engine.view(state, seat)
+            assert json.loads(json.dumps(view.to_json())) == view.to_json()
+            assert engine.view(engine.determinize(view, rng), seat) == view
+    assert replay(record_of(game, rules, seed, log)) == last
 
 
 @pytest.mark.parametrize("game", GAMES)

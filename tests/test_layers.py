@@ -4,6 +4,7 @@ and only storage, the server and the CLI touch files, sockets, asyncio or a web 
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 import pytest
@@ -126,3 +127,17 @@ def test_library_layers_touch_no_files_sockets_or_web(path: Path) -> None:
         )
     ]
     assert io_imports == [] and io_calls == [], (io_imports, io_calls)
+
+
+def test_the_readme_layout_table_names_every_module_in_its_layer() -> None:
+    # The README's layer table is how a newcomer finds their way: it must name each top-level
+    # module in the layer this test enforces.
+    readme = (PACKAGE.parents[1] / "README.md").read_text(encoding="utf-8")
+    layout = readme.split("## Layout", 1)[1].split("\n## ", 1)[0]
+    listed: dict[str, int] = {}
+    for row in layout.splitlines():
+        cells = [cell.strip() for cell in row.strip().strip("|").split("|")]
+        if len(cells) == 3 and cells[0].isdigit():
+            for name in re.findall(r"`([a-z_]+)", cells[1]):
+                listed[name] = int(cells[0])
+    assert listed == LAYERS

@@ -163,3 +163,28 @@ def test_schema_gives_the_bounds_another_option_decides() -> None:
     players = {e["name"]: e for e in rules_schema(IndianRules, {})}["players"]
     assert (players["min"], players["max"]) == (2, 4)
     assert {b["when"]: b["max"] for b in players["bounds_by"]["bounds"]} == {False: 4, True: 6}
+
+
+@pytest.mark.parametrize("rules_type", RULES_TYPES, ids=lambda t: t.__module__.split(".")[-2])
+def test_no_option_text_writes_cards_in_engine_notation(rules_type: type[Any]) -> None:
+    # The house-rules form is for players: a card reads "A♠", never the engine's "AS".
+    for where, text in _words(rules_type):
+        assert not re.search(r"\b(10|[2-9AJQK])[SHDC]\b", text), (where, text)
+
+
+def test_bike_inside_longer_run_help_states_the_score_the_engine_counts() -> None:
+    # RULES.md 1.6, open alternative: the help's worked example must be what the scorer counts
+    # with and without the house rule, and name the melds the scorer lists.
+    from cardtable.cards import parse_cards
+    from cardtable.games.indecision.scoring import score_hand
+
+    helps = {d.name: d.option.help for d in options_of(IndecisionRules)}
+    text = helps["bike_inside_longer_run_counts"]
+    found = re.search(r"((?:\S+ ){4}\S+) then scores (\d+) instead of (\d+)", text)
+    assert found is not None, text
+    hand = parse_cards(found.group(1))
+    counted = score_hand(hand, IndecisionRules(bike_inside_longer_run_counts=True))
+    usual = score_hand(hand, IndecisionRules())
+    assert (int(found.group(2)), int(found.group(3))) == (counted.score, usual.score), text
+    named = re.findall(r"(Run on a Bike of \w+|Run of \w+)", text[found.end() :])
+    assert sorted(named) == sorted(meld.name for meld in counted.melds), text

@@ -39,6 +39,16 @@ RECEIVE_TIMEOUT = 20.0
 CARD_LABEL = re.compile(r"\b(?:10|[2-9AJQK])[SHDC]\b")
 
 
+SERVICE_FIXTURES = frozenset({"postgres_url", "redis_url"})
+
+
+def pytest_itemcollected(item: pytest.Item) -> None:
+    """Mark the tests that use the shared PostgreSQL or Redis (directly or through another
+    fixture) ``services``, so that ``-m "not services"`` runs without them."""
+    if SERVICE_FIXTURES & set(getattr(item, "fixturenames", ())):
+        item.add_marker(pytest.mark.services)
+
+
 @pytest.fixture
 def postgres_url() -> Iterator[str]:
     """A fresh schema in the test PostgreSQL database, dropped afterwards."""

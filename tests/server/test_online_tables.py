@@ -194,7 +194,8 @@ def test_the_host_seats_and_removes_computer_players_and_people(client: TestClie
         assert [s["kind"] for s in room["seats"]] == ["person", "bot", "bot"]
         assert room["seats"][1]["level"] == "easy" and room["seats"][2]["level"] == "normal"
         assert room["can_start"] is True
-    again = bob.post("/api/invites/join", json={"token": token, "name": "Bob"})
+        new_token = room["invite"]["token"]
+    again = bob.post("/api/invites/join", json={"token": new_token, "name": "Bob"})
     assert again.status_code == 403
     assert again.json()["detail"] == "the host removed you from this table"
 

@@ -227,8 +227,11 @@ def test_hint_and_coach_answer_the_asking_seat(client: TestClient) -> None:
         ws.send_json({"type": "hint"})
         hint = receive_type(ws, "hint")
         assert hint["action"] in state["legal"] and hint["reason"]
+        # Each answer names the table version it is about.
+        assert hint["version"] == state["version"]
         ws.send_json({"type": "coach"})
         coach = receive_type(ws, "coach")
+        assert coach["version"] == state["version"]
         assert isinstance(coach["tips"], list) and isinstance(coach["warnings"], list)
         for row in coach["discards"]:
             assert {"card", "leaves", "note"} <= set(row)
@@ -244,11 +247,13 @@ def test_hint_when_there_is_nothing_to_do_says_so(client: TestClient) -> None:
                 {"type": "action", "version": state["version"], "action": state["legal"][0]}
             )
             receive(ws)
+        version = owner_of(client, table_id).version
         ws.send_json({"type": "hint"})
         assert receive(ws) == {
             "type": "hint",
             "action": None,
             "reason": "You have nothing to do right now.",
+            "version": version,
         }
 
 

@@ -148,7 +148,7 @@ class TerminalGame:
                 for line in _coach_lines(engine.name, view, legal, full=False):
                     self.console.print(line)
                 continue
-            text = resolve_shortcut(text, legal, getattr(view, "hand", ()))
+            text = resolve_shortcut(text, legal, view.hand)
             if text.isdigit():
                 index = int(text)
                 if not 1 <= index <= len(legal):

@@ -103,6 +103,8 @@ def _reason(view: DeclarationRummyView, action: Action) -> str:
             f"Declare: with the cards still unseen, a count of {count} is the lowest at the "
             f"table {chance_words(_chance(view, count))}."
         )
+    if isinstance(action, act.ProposeTie):
+        return "Propose a tie: if every other player accepts, the game ends with nobody losing."
     if isinstance(action, act.AcceptTie | act.RejectTie):
         chance = _chance(view, count_of(hand))
         verb = "Accept" if isinstance(action, act.AcceptTie) else "Reject"
@@ -126,7 +128,8 @@ def _reason(view: DeclarationRummyView, action: Action) -> str:
         if top is None:
             return "Draw from the stockpile: there is no discard pile yet."
         return f"Draw from the stockpile: the {format_card(top)} would not lower your count."
-    assert isinstance(action, act.Discard)
+    if not isinstance(action, act.Discard):
+        return f"Play {action}."
     card = action.card
     if card == CANT_DECLARE_0:
         return "Discard CAN'T DECLARE 0: while you hold it you may not declare."
@@ -178,6 +181,13 @@ def near_melds(view: DeclarationRummyView, hand: Sequence[int]) -> list[NearMeld
     return out
 
 
+def _advisable(view: DeclarationRummyView, legal: Sequence[Action]) -> bool:
+    """Whether the seat has a move to be advised on: its turn, or a tie vote to answer."""
+    return view.to_act == view.seat or any(
+        isinstance(a, act.AcceptTie | act.RejectTie) for a in legal
+    )
+
+
 def coach(view: DeclarationRummyView, legal: Sequence[Action]) -> CoachReport:
     """The coach's report on ``view`` (see :mod:`cardtable.coach`)."""
     hand = view.hand
@@ -185,7 +195,8 @@ def coach(view: DeclarationRummyView, legal: Sequence[Action]) -> CoachReport:
     tips: list[str] = []
     warnings: list[str] = []
     discards: list[DiscardOption] = []
-    report_hint = hint(view, legal) if legal else None
+    # Out of turn a seat may only propose a tie or drop: nothing worth advising.
+    report_hint = hint(view, legal) if legal and _advisable(view, legal) else None
     if hand:
         counted = count_hand(hand, rules)
         tips.append(f"Your hand: {counted.explain()}.")

@@ -16,9 +16,12 @@ object per game and found by name through :mod:`cardtable.registry`:
   when it is legal), and from it ``check`` gives the reason as a sentence, ``is_legal`` a yes or
   no, and ``apply`` (the checked path for untrusted input) raises it or applies the action. The
   unchecked ``apply_unchecked`` is for bots and search feeding back actions from
-  ``legal_actions``.
+  ``legal_actions``. ``why_illegal`` is written here once for the checks every game shares
+  (one sentence per rule key); a game adds only its own rules, through its hooks.
 * ``view(state, seat)`` is all that leaves the engine toward a player: it hides other hands and
-  the stock order (and, in Declaration Rummy, even the exact pile sizes).
+  the stock order (and, in Declaration Rummy, even the exact pile sizes). Every view answers
+  the same questions under the same names (:class:`View`: the seat to act, the deal number,
+  the scores, the pile's top, the seat's hand and every hand's size, the public events).
 * ``result(state)`` is ``None`` until the game is over.
 * ``determinize(view, rng)`` builds a full state consistent with a view, dealing the unseen
   cards at random; search bots use it, and tests use it to prove bots see only their view.
@@ -36,9 +39,9 @@ import random
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar, Final, Generic, Protocol, TypeVar
+from typing import Any, ClassVar, Final, Generic, Literal, Protocol, TypeAlias, TypeVar
 
-from cardtable.errors import IllegalActionError, RulesError
+from cardtable.errors import IllegalActionError, RuleKey, RulesError
 
 CHANCE: Final = -1
 """``current_player`` value when a chance step (shuffle, cut, deal) is due."""
@@ -55,10 +58,57 @@ class Action(Protocol):
 
 
 class View(Protocol):
-    """What one seat may see; serialisable for the browser."""
+    """What one seat may see; serialisable for the browser.
+
+    Every game's view answers the same questions under the same names, so that code serving
+    every game (table listings, the review, the announcements) reads them without knowing the
+    game: ``to_act``, ``deal_number``, ``scores``, ``pile_top``, ``hand``, ``hand_sizes`` and
+    the public ``events``. A game may
+    keep its own words beside them (Indecision's ``hand_number``, Declaration Rummy's
+    ``match_wins``), and its wire format keeps the names the page already reads.
+    """
 
     @property
-    def seat(self) -> int: ...
+    def seat(self) -> int:
+        """The seat whose view this is."""
+        ...
+
+    @property
+    def to_act(self) -> int | None:
+        """The seat to act now; ``None`` during a chance step, between deals and at the end."""
+        ...
+
+    @property
+    def deal_number(self) -> int:
+        """The number of the current deal (Indecision's hand, Declaration Rummy's game of a
+        match), counted from 1 (Indecision and Indian Rummy say 0 before the first deal)."""
+        ...
+
+    @property
+    def scores(self) -> tuple[int | None, ...]:
+        """Each seat's running score in the game's own terms: Indecision's points won, Indian
+        Rummy's penalty points, Declaration Rummy's games won in the match."""
+        ...
+
+    @property
+    def pile_top(self) -> int | None:
+        """The discard pile's top card (``None`` when the pile is empty)."""
+        ...
+
+    @property
+    def hand(self) -> tuple[int, ...]:
+        """The seat's own cards."""
+        ...
+
+    @property
+    def hand_sizes(self) -> tuple[int, ...]:
+        """How many cards each seat holds."""
+        ...
+
+    @property
+    def events(self) -> tuple[PublicEvent, ...]:
+        """The public events the view keeps (each game says how far back they go)."""
+        ...
 
     def to_json(self) -> dict[str, Any]: ...
 
@@ -108,6 +158,47 @@ def chance_rng(seed: int, step: int) -> random.Random:
     return random.Random(f"cardtable:{seed}:{step}")
 
 
+Verdict: TypeAlias = IllegalActionError | Literal[True] | None
+"""What a game's hook in :meth:`GameEngine.why_illegal` says: an error refuses the action,
+``True`` lets it be taken whoever's turn it is (the game's own rules still check it), ``None``
+leaves it to the shared checks that follow."""
+
+CHANCE_PENDING_SENTENCE: Final = (
+    "the cards are being cut, shuffled or dealt: wait for play to start"
+)
+GAME_OVER_SENTENCE: Final = "the game is over"
+
+
+def unknown_action(title: str, action: object) -> IllegalActionError:
+    """The refusal of something that is not one of the game's actions.
+
+    >>> str(unknown_action("Indian Rummy", "draw"))
+    "'draw' is not an Indian Rummy action"
+    """
+    article = "an" if title[:1].upper() in "AEIOU" else "a"
+    return IllegalActionError(
+        f"{action!r} is not {article} {title} action", rule=RuleKey.UNKNOWN_ACTION
+    )
+
+
+def no_such_seat(seat: object, players: int) -> IllegalActionError:
+    """The refusal of a seat the table does not have (a bool is no seat number).
+
+    >>> str(no_such_seat(True, 2))
+    'there is no seat True at this 2-player table'
+    """
+    return IllegalActionError(
+        f"there is no seat {seat!r} at this {players}-player table", rule=RuleKey.NO_SUCH_SEAT
+    )
+
+
+def not_your_turn(acting: int) -> IllegalActionError:
+    """The refusal of a move by a seat that is not to act (``acting`` is)."""
+    return IllegalActionError(
+        f"it is not your turn: seat {acting} is to play", rule=RuleKey.NOT_YOUR_TURN
+    )
+
+
 StateT = TypeVar("StateT")
 ActionT = TypeVar("ActionT", bound=Action)
 RulesT = TypeVar("RulesT", bound=Rules)
@@ -124,6 +215,8 @@ class GameEngine(ABC, Generic[StateT, ActionT, RulesT, ViewT]):
     min_players: ClassVar[int]
     max_players: ClassVar[int]
     rules_type: ClassVar[type[Any]]
+    action_types: ClassVar[tuple[type[Any], ...]]
+    """The game's action classes: anything else is refused as an unknown action."""
 
     @abstractmethod
     def presets(self) -> Mapping[str, RulesT]:
@@ -141,10 +234,52 @@ class GameEngine(ABC, Generic[StateT, ActionT, RulesT, ViewT]):
     def legal_actions(self, state: StateT, seat: int) -> Sequence[ActionT]:
         """Every action ``seat`` may take now (empty when it may take none)."""
 
-    @abstractmethod
     def why_illegal(self, state: StateT, action: object, seat: int) -> IllegalActionError | None:
         """The error naming the rule that forbids ``action`` by ``seat`` now (its ``rule`` is a
-        :class:`~cardtable.errors.RuleKey`), or ``None`` when the action is legal."""
+        :class:`~cardtable.errors.RuleKey`), or ``None`` when the action is legal.
+
+        A template: the checks every game shares come first, in one order and in one sentence
+        per rule key (an unknown action; a seat the table does not have, a bool being no seat;
+        the game being over; a chance step being due; another seat being to act), and the game
+        adds only its own rules through three hooks: :meth:`why_illegal_any_phase` (before the
+        chance check: rules that hold whatever is due), :meth:`why_illegal_off_turn` (before
+        the turn check: what a seat may or may not do out of turn) and :meth:`why_illegal_now`
+        (the game's rules for a seat allowed to act).
+        """
+        if not isinstance(action, self.action_types):
+            return unknown_action(self.title, action)
+        players = self.players(state)
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
+            return no_such_seat(seat, players)
+        acting = self.current_player(state)
+        if acting == TERMINAL:
+            return IllegalActionError(GAME_OVER_SENTENCE, rule=RuleKey.GAME_OVER)
+        verdict = self.why_illegal_any_phase(state, action, seat)
+        if verdict is None:
+            if acting == CHANCE:
+                return IllegalActionError(CHANCE_PENDING_SENTENCE, rule=RuleKey.CHANCE_PENDING)
+            verdict = self.why_illegal_off_turn(state, action, seat)
+            if verdict is None and seat != acting:
+                return not_your_turn(acting)
+        if verdict is not None and verdict is not True:
+            return verdict
+        return self.why_illegal_now(state, action, seat)
+
+    def why_illegal_any_phase(self, state: StateT, action: ActionT, seat: int) -> Verdict:
+        """The game's rules checked before the chance and turn checks (see :data:`Verdict`);
+        by default none."""
+        return None
+
+    def why_illegal_off_turn(self, state: StateT, action: ActionT, seat: int) -> Verdict:
+        """The game's rules checked before the turn check, once no chance step is due (see
+        :data:`Verdict`); by default none."""
+        return None
+
+    @abstractmethod
+    def why_illegal_now(
+        self, state: StateT, action: ActionT, seat: int
+    ) -> IllegalActionError | None:
+        """The game's own rules for ``action`` by ``seat``, once the shared checks let it act."""
 
     def check(self, state: StateT, action: object, seat: int) -> str | None:
         """The reason ``seat`` may not take ``action`` now, as a sentence; ``None`` if it may."""

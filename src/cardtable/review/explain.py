@@ -51,13 +51,6 @@ def _leaves(report: CoachReport, action: Any) -> str | None:
     return None
 
 
-def _pile_top(view: Any) -> int | None:
-    top = getattr(view, "pile_top", None)
-    if top is None:
-        top = getattr(view, "discard_top", None)
-    return top if isinstance(top, int) else None
-
-
 def _from_pile(action: Any) -> bool:
     words = str(action).split()
     return words[0] in ("draw", "take") and words[1] in ("pile", "discard", "extra")
@@ -202,7 +195,7 @@ def _what(
     if leaves is not None:
         return f"{name} left {leaves}", f"leaving {leaves}"
     if _is_draw(action):
-        top = _pile_top(view)
+        top = view.pile_top
         if top is None or not any(_from_pile(other) for other in legal):
             return None  # no choice of pile: nothing to say about it
         label = format_card(top)

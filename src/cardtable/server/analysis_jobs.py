@@ -11,6 +11,13 @@ is neither stored nor queued queues it ahead of the background work.
 One worker process takes the queue one hand at a time, at the operating system's lowest
 priority, so the analysis only uses the cycles play leaves idle; beyond :data:`MAX_QUEUED`
 waiting hands, background work is skipped (a page that asks for it later queues it again).
+Analyses asked for by pages are bounded: at most :data:`MAX_ASKED_PER_TABLE` of one table's
+and :data:`MAX_ASKED_PER_ASKER` of one asker's (an address, a profile, a share link) wait at
+once, and each request that queues something counts once against the ``analysis`` rate limit
+(polling where an analysis stands counts nothing); past a bound the request is refused with
+:class:`AnalysisRefused` (a game's many hands are queued as far as the bounds allow, the rest
+when the page asks again).
+
 The worker reports its progress (decisions analysed of the hand's) through a queue read
 whenever a page asks. A game's analysis is merged from its hands' (its three costliest moves
 are among the hands' three costliest) and stored too (:mod:`cardtable.storage.reviews`).
@@ -32,6 +39,7 @@ from typing import Any, Final
 
 from cardtable.replay import GameRecord, replay_steps
 from cardtable.review import lens_of, review_record
+from cardtable.server.rate_limits import RateLimits
 from cardtable.server.table import TableOwner
 from cardtable.server.worker_processes import spawn_pool
 from cardtable.storage import Database, reviews
@@ -44,6 +52,38 @@ BACKGROUND: Final = 1
 """Priority of a finished hand's analysis queued as it ended."""
 MAX_QUEUED: Final = 500
 """Background analyses waiting beyond this many are skipped rather than queued."""
+MAX_ASKED_PER_TABLE: Final = 40
+"""Analyses asked for by pages that may wait at once for one table."""
+MAX_ASKED_PER_ASKER: Final = 40
+"""Analyses asked for that may wait at once for one address, profile or share link."""
+
+
+class AnalysisRefused(Exception):
+    """Too many analyses asked for: the sentence, and the seconds to wait."""
+
+    def __init__(self, message: str, retry_after: int) -> None:
+        super().__init__(message)
+        self.retry_after = retry_after
+
+
+@dataclass
+class Asker:
+    """Who asks for an analysis: rate-limit keys (``address:…``, ``profile:…``,
+    ``share:…``), and the limits that count one ``analysis`` per request that queues one."""
+
+    keys: tuple[str, ...] = ()
+    limits: RateLimits | None = None
+    counted: bool = False
+
+    def admit(self) -> None:
+        """Count this request against the ``analysis`` limit (once), or refuse it."""
+        if self.counted or self.limits is None:
+            return
+        refusal = self.limits.hit("analysis", *self.keys)
+        if refusal is not None:
+            raise AnalysisRefused(refusal.message, refusal.retry_after)
+        self.counted = True
+
 
 HandKey = tuple[str, int, int]
 """``(table id, seat, hand number)``."""
@@ -114,6 +154,8 @@ class Pending:
     done: int = 0
     total: int = 0
     error: str | None = None
+    askers: set[str] = field(default_factory=set)
+    """The keys of those who asked for it (none for background work)."""
 
 
 @dataclass
@@ -193,11 +235,13 @@ class Analyses:
             return self._describe((table_id, seat, hand))
         return None
 
-    def request(self, table_id: str, seat: int, hand: int, record: GameRecord) -> dict[str, Any]:
+    def request(
+        self, table_id: str, seat: int, hand: int, record: GameRecord, asker: Asker | None = None
+    ) -> dict[str, Any]:
         """Queue a finished hand's analysis ahead of the background work (or move it ahead if
-        it is queued already); where it stands."""
+        it is queued already); where it stands. :class:`AnalysisRefused` past the bounds."""
         key = (table_id, seat, hand)
-        self._enqueue(key, record, ON_REQUEST)
+        self._ask(key, record, asker or Asker())
         return self._describe(key)
 
     async def hands_status(
@@ -224,7 +268,9 @@ class Analyses:
                 listed.append({"hand": hand, "status": "none"})
         return listed
 
-    async def status(self, table_id: str, seat: int, record: GameRecord) -> dict[str, Any]:
+    async def status(
+        self, table_id: str, seat: int, record: GameRecord, asker: Asker | None = None
+    ) -> dict[str, Any]:
         """A finished game's stored analysis for ``seat``, or how far its hands are (the
         missing ones queued ahead of the background work): ``{status: done, analysis}``,
         ``{status: running, done, total}`` in hands, or ``{status: failed, detail}``."""
@@ -242,16 +288,51 @@ class Analyses:
             async with self._writing:
                 await asyncio.to_thread(reviews.save_analysis, self.db, table_id, seat, merged)
             return {"status": "done", "analysis": merged}
+        asker = asker or Asker()
+        for number, hand in enumerate(missing):
+            try:
+                self._ask((table_id, seat, hand), record, asker)
+            except AnalysisRefused:
+                if number == 0 and not any((table_id, seat, h) in self.pending for h in missing):
+                    raise
+                break  # the rest are queued when the page asks again
         for hand in missing:
-            self._enqueue((table_id, seat, hand), record, ON_REQUEST)
-        for hand in missing:
-            job = self.pending[(table_id, seat, hand)]
+            job = self.pending.get((table_id, seat, hand))
+            if job is None:
+                continue
             if job.error is not None:
                 # Reported, not retried: a record that fails once fails again the same way.
                 return {"status": "failed", "detail": job.error}
         return {"status": "running", "done": len(hands) - len(missing), "total": len(hands)}
 
     # --- the queue ----------------------------------------------------------------------------
+
+    def _ask(self, key: HandKey, record: GameRecord, asker: Asker) -> None:
+        """Queue ``key`` ahead of the background work for ``asker``, within the bounds."""
+        job = self.pending.get(key)
+        if job is not None and (job.state != "queued" or job.priority == ON_REQUEST):
+            job.askers.update(asker.keys)  # already ahead (or done with): nothing new
+            return
+        table_id = key[0]
+        asked = [j_key for j_key, j in self.pending.items() if j.askers and j.state != "failed"]
+        if sum(1 for j_key in asked if j_key[0] == table_id) >= MAX_ASKED_PER_TABLE:
+            raise AnalysisRefused(
+                f"too many analyses of this table are waiting: at most {MAX_ASKED_PER_TABLE}; "
+                "try again when some are done",
+                30,
+            )
+        for who in asker.keys:
+            if sum(1 for j_key in asked if who in self.pending[j_key].askers) >= (
+                MAX_ASKED_PER_ASKER
+            ):
+                raise AnalysisRefused(
+                    f"too many of your analyses are waiting: at most {MAX_ASKED_PER_ASKER}; "
+                    "try again when some are done",
+                    30,
+                )
+        asker.admit()
+        self._enqueue(key, record, ON_REQUEST)
+        self.pending[key].askers.update(asker.keys or ("anyone",))
 
     def _enqueue(self, key: HandKey, record: GameRecord, priority: int) -> None:
         job = self.pending.get(key)

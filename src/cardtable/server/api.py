@@ -52,7 +52,7 @@ from cardtable.server.models import (
 from cardtable.server.options import DEFAULT_OPTIONS, merge_options
 from cardtable.server.owner_calls import at_owner
 from cardtable.server.people_tables import invite_json
-from cardtable.server.record import aggregate
+from cardtable.server.record import record_of
 from cardtable.server.rules_input import check_rule_types
 
 router = APIRouter(prefix="/api", route_class=CheckedRoute)
@@ -65,9 +65,10 @@ REFUSALS = refusals(
 
 
 @router.get("/games")
-async def list_games() -> list[GameEntry]:
-    """Every game with its presets, rules schema, bot levels and notice."""
-    entries = await asyncio.to_thread(catalog)
+async def list_games(context: Context) -> list[GameEntry]:
+    """Every game with its presets, rules schema, the bound on a table's moves, bot levels
+    and notice."""
+    entries = await asyncio.to_thread(catalog, context.settings.max_table_moves)
     return [GameEntry.model_validate(entry) for entry in entries]
 
 
@@ -233,17 +234,35 @@ async def put_profile(
 
 
 @router.get("/record", responses=REFUSALS)
-async def get_record(profile: CurrentProfile, context: Context) -> dict[str, GameRecord]:
-    """Per game, the caller's record: results played here, and imported ones apart."""
-    events = await asyncio.to_thread(storage.events_of, context.db, profile.id)
-    return {game: GameRecord.model_validate(entry) for game, entry in aggregate(events).items()}
+async def get_record(
+    request: Request, profile: CurrentProfile, context: Context
+) -> dict[str, GameRecord]:
+    """Per game, the caller's record: results played here, and imported ones apart. It is
+    made from running totals, so it costs the same however many deals were played."""
+    check_rate(request, "record", profile)
+    count_rate(request, "record", profile)
+    return await asyncio.to_thread(_record_answer, context.db, profile.id)
 
 
-@router.get("/profile/export", responses=REFUSALS)
-async def export_profile(profile: CurrentProfile, context: Context) -> ProfileDocument:
-    """The caller's profile and record as one JSON document."""
-    document = await asyncio.to_thread(storage.export_profile, context.db, profile.id)
-    return ProfileDocument.model_validate(document)
+def _record_answer(db: storage.Database, profile_id: int) -> dict[str, GameRecord]:
+    totals = storage.totals_of_profile(db, profile_id)
+    return {game: GameRecord.model_validate(entry) for game, entry in record_of(totals).items()}
+
+
+@router.get("/profile/export", responses=REFUSALS, response_model=ProfileDocument)
+async def export_profile(request: Request, profile: CurrentProfile, context: Context) -> Response:
+    """The caller's profile and record as one JSON document (the events a profile keeps: its
+    newest played here and its newest imported ones, never more than an import accepts)."""
+    check_rate(request, "record", profile)
+    count_rate(request, "record", profile)
+    body = await asyncio.to_thread(_export_body, context.db, profile.id)
+    return Response(body, media_type="application/json")
+
+
+def _export_body(db: storage.Database, profile_id: int) -> bytes:
+    # Built, checked and encoded in a worker thread: a full document is thousands of events.
+    document = storage.export_profile(db, profile_id)
+    return ProfileDocument.model_validate(document).model_dump_json().encode()
 
 
 @router.post("/profile/import", responses=REFUSALS)

@@ -22,6 +22,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from fastapi.routing import APIRoute
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from cardtable.server.context import context_of
 from cardtable.server.security import STATE_CHANGING, WITH_BODY, is_json, origin_refusal
@@ -244,7 +245,8 @@ def _location(loc: Sequence[Any]) -> str:
 
 
 def install_error_handlers(app: FastAPI) -> None:
-    """Every refusal as ``{"detail": sentence}``; an unforeseen error as a JSON 500 too."""
+    """Every refusal as ``{"detail": sentence}``; an unforeseen error as a JSON 500 too
+    (:class:`UnforeseenErrors`)."""
 
     async def invalid(_request: Request, exc: Exception) -> Response:
         assert isinstance(exc, RequestValidationError)
@@ -255,19 +257,51 @@ def install_error_handlers(app: FastAPI) -> None:
         detail = exc.detail if isinstance(exc.detail, str) else json.dumps(exc.detail)
         if exc.status_code == 404 and detail == "Not Found":
             detail = f"there is nothing at {request.url.path[:100]}"
-        elif exc.status_code == 405 and detail == "Method Not Allowed":
-            detail = f"{request.method} is not accepted at {request.url.path[:100]}"
-        return JSONResponse(
-            {"detail": detail}, status_code=exc.status_code, headers=dict(exc.headers or {})
-        )
+        headers = dict(exc.headers or {})
+        if exc.status_code == 405:
+            from cardtable.server.openapi_refusals import allowed_methods
 
-    async def failed(request: Request, exc: Exception) -> Response:
-        logger.error("%s %s failed", request.method, request.url.path, exc_info=exc)
-        return JSONResponse(
-            {"detail": "the server could not handle this request; please try again"},
-            status_code=500,
-        )
+            # Every route at this path, not only the first one matched.
+            headers["Allow"] = allowed_methods(request)
+            if detail == "Method Not Allowed":
+                detail = f"{request.method} is not accepted at {request.url.path[:100]}"
+        return JSONResponse({"detail": detail}, status_code=exc.status_code, headers=headers)
 
     app.add_exception_handler(RequestValidationError, invalid)
     app.add_exception_handler(StarletteHTTPException, refused)
-    app.add_exception_handler(Exception, failed)
+    # Not an exception handler for ``Exception``: Starlette re-raises the error after sending
+    # such a handler's answer, and the HTTP server then closes the keep-alive connection.
+    app.add_middleware(UnforeseenErrors)
+
+
+class UnforeseenErrors:
+    """Answers an error no route foresaw with a JSON 500, logged once with its traceback, and
+    ends the request there, so the client's keep-alive connection stays open for its next
+    request (an error after the answer began still ends the connection: the answer is cut)."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        started = False
+
+        async def sending(message: Message) -> None:
+            nonlocal started
+            if message["type"] == "http.response.start":
+                started = True
+            await send(message)
+
+        try:
+            await self.app(scope, receive, sending)
+        except Exception as exc:
+            if started:
+                raise
+            logger.error("%s %s failed", scope.get("method"), scope.get("path"), exc_info=exc)
+            answer = JSONResponse(
+                {"detail": "the server could not handle this request; please try again"},
+                status_code=500,
+            )
+            await answer(scope, receive, send)

@@ -1,7 +1,7 @@
-"""GET /api/games: each game's name, title, player range, presets, full rules schema, bot
-levels, the words its table speaks (from its spec: what a deal is called, whether points are
-good, which moves are face down), the computer players' names and the entertainment-only
-notice."""
+"""GET /api/games: each game's name, title, player range, presets, full rules schema, the
+server's bound on a table's moves in all, bot levels, the words its table speaks (from its
+spec: what a deal is called, whether points are good, which moves are face down), the computer
+players' names and the entertainment-only notice."""
 
 from __future__ import annotations
 
@@ -27,8 +27,12 @@ def notice(title: str) -> str:
     return NOTICE.format(title=title)
 
 
-def game_entry(name: str) -> dict[str, Any]:
-    """The catalogue entry of one registered game."""
+DEFAULT_MAX_TABLE_MOVES: Final = 5_000
+
+
+def game_entry(name: str, max_table_moves: int = DEFAULT_MAX_TABLE_MOVES) -> dict[str, Any]:
+    """The catalogue entry of one registered game; ``max_table_moves`` is the server's bound
+    on a table's moves in all, stated beside the rules' own bounds."""
     spec = get_spec(name)
     engine = get_engine(name)
     presets = engine.presets()
@@ -39,6 +43,7 @@ def game_entry(name: str) -> dict[str, Any]:
         "max_players": engine.max_players,
         "presets": {preset: engine.rules_to_json(rules) for preset, rules in presets.items()},
         "rules_schema": rules_schema(engine.rules_type, presets),
+        "max_table_moves": max_table_moves,
         "bot_levels": list(BOT_LEVELS),
         "deal_word": spec.deal_word,
         "points_good": spec.points_good,
@@ -48,6 +53,6 @@ def game_entry(name: str) -> dict[str, Any]:
     }
 
 
-def catalog() -> list[dict[str, Any]]:
+def catalog(max_table_moves: int = DEFAULT_MAX_TABLE_MOVES) -> list[dict[str, Any]]:
     """Every registered game, in menu order."""
-    return [game_entry(name) for name in game_names()]
+    return [game_entry(name, max_table_moves) for name in game_names()]

@@ -19,7 +19,7 @@ import contextlib
 import logging
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any, Final
 
@@ -177,7 +177,7 @@ class Lobby:
                 )
             fair = None
             if self.settings.test_seed is None:
-                fair = self.commitments.deal_for_seat(
+                fair = await self.commitments.deal_for_seat(
                     profile.id, commitment, contribution, seat=seat
                 )
                 seed = derive_seed(fair.server_seed or "", fair.contributions)
@@ -257,6 +257,8 @@ class Lobby:
             on_timing=self._timing,
             on_outcomes=self._outcomes,
             time_scale=self.settings.shared_time_scale,
+            max_moves=self.settings.max_table_moves,
+            stretch_floor=self.settings.bot_stretch_floor_seconds * self.bot_delay_scale,
             seed_source=self._people_seed,
             rematch_maker=self._rematch,
         )
@@ -357,7 +359,7 @@ class Lobby:
             for connection in list(listeners):
                 moved = getattr(connection, "moved", None)
                 if moved is not None:
-                    task = loop.create_task(moved())
+                    task = loop.create_task(_tell_moved(table_id, moved))
                     self._telling.add(task)
                     task.add_done_callback(self._telling.discard)
         return owner
@@ -562,9 +564,22 @@ class Lobby:
             self._sweeper.cancel()
         for owner in self.tables.values():
             owner.stop_bots()
+        if self._telling:  # connections being told their table moved: a moment to finish
+            _done, late = await asyncio.wait(set(self._telling), timeout=2.0)
+            for task in late:
+                task.cancel()
         if self._thinkers is not None:  # waits for a search under way (a second at most)
             await asyncio.to_thread(self._thinkers.shutdown, wait=True, cancel_futures=True)
         await asyncio.to_thread(self.store.close)
+
+
+async def _tell_moved(table_id: str, moved: Callable[[], Awaitable[None]]) -> None:
+    """Tell one connection that its table moved; a connection that cannot be told (its page
+    or its relay is gone) finds out by itself, so that is no error."""
+    try:
+        await moved()
+    except Exception as exc:
+        logger.info("table %s: a connection could not be told the table moved: %r", table_id, exc)
 
 
 def _replay(stored: storage.StoredTable) -> tuple[AnyEngine, Any, Any, tuple[Any, ...]]:

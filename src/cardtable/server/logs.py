@@ -5,6 +5,10 @@ while :func:`about_table` is in force (a table's websocket and its computer play
 ``grep`` or a log search finds a table's whole story across processes. :func:`log_config` is
 the ``logging.config.dictConfig`` of ``cardtable serve`` (uvicorn applies it in every worker):
 the server's and uvicorn's loggers through one handler, with the process id on every line.
+
+:class:`ExpectedEvents` (installed by :func:`quiet_expected_events`, which the app calls)
+turns what uvicorn logs as an error with a traceback, but is only a client's doing, into one
+informational line: a websocket text frame that is not valid UTF-8 (closed with 1007).
 """
 
 from __future__ import annotations
@@ -44,6 +48,35 @@ class TableFilter(logging.Filter):
         if not getattr(record, "table_id", None):
             record.table_id = _table.get()
         return True
+
+
+EXPECTED_UVICORN_ERRORS: Final = frozenset({"Invalid UTF-8 sequence received from client."})
+"""Messages uvicorn logs with a traceback for a client's bad input, answered as it should be."""
+
+
+class ExpectedEvents(logging.Filter):
+    """Logs a client's expected misbehaviour that uvicorn reports as an error (see
+    :data:`EXPECTED_UVICORN_ERRORS`) as one informational line, without a traceback.
+
+    >>> record = logging.LogRecord("uvicorn.error", logging.ERROR, "", 0,
+    ...     "Invalid UTF-8 sequence received from client.", None, (ValueError, ValueError(), None))
+    >>> ExpectedEvents().filter(record), record.levelname, record.exc_info
+    (True, 'INFO', None)
+    """
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.name == "uvicorn.error" and record.msg in EXPECTED_UVICORN_ERRORS:
+            record.msg = f"{record.msg} The connection was closed (1007)."
+            record.exc_info, record.exc_text = None, None
+            record.levelno, record.levelname = logging.INFO, "INFO"
+        return True
+
+
+def quiet_expected_events() -> None:
+    """Install :class:`ExpectedEvents` on uvicorn's error logger (once)."""
+    uvicorn_errors = logging.getLogger("uvicorn.error")
+    if not any(isinstance(f, ExpectedEvents) for f in uvicorn_errors.filters):
+        uvicorn_errors.addFilter(ExpectedEvents())
 
 
 class JsonFormatter(logging.Formatter):

@@ -49,6 +49,7 @@ CLIENT_TYPES: Final = (
     "watch",
     "set_seat",
     "remove",
+    "lock",
     "start",
     "quick",
     "leave",
@@ -206,19 +207,30 @@ def state_message(
     }
 
 
-def hint_message(action: str | None, reason: str) -> dict[str, Any]:
-    """A suggested action (``None`` when the seat has nothing to do) and why."""
-    return {"type": "hint", "action": action, "reason": reason}
+def hint_message(action: str | None, reason: str, *, version: int) -> dict[str, Any]:
+    """A suggested action (``None`` when the seat has nothing to do) and why, for the table at
+    ``version`` (the page shows it only while its table is still at that version)."""
+    return {"type": "hint", "action": action, "reason": reason, "version": version}
 
 
 def coach_message(
     tips: list[str],
     discards: list[dict[str, Any]],
     warnings: list[str],
+    *,
+    version: int,
     **more: Any,
 ) -> dict[str, Any]:
-    """The coach's report for the seat's current position (``more``: near-melds, its hint)."""
-    return {"type": "coach", "tips": tips, "discards": discards, "warnings": warnings, **more}
+    """The coach's report for the seat's position at ``version`` (``more``: near-melds, its
+    hint)."""
+    return {
+        "type": "coach",
+        "tips": tips,
+        "discards": discards,
+        "warnings": warnings,
+        "version": version,
+        **more,
+    }
 
 
 def pong_message() -> dict[str, Any]:

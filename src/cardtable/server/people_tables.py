@@ -17,7 +17,8 @@ from typing import TYPE_CHECKING, Any, Final
 from cardtable import storage
 from cardtable.errors import CardtableError
 from cardtable.fairness import FairDeal, check_contribution, derive_seed
-from cardtable.server.names import check_name
+from cardtable.server.fair_deals import fresh_deal
+from cardtable.server.names import check_table_name
 from cardtable.server.people import (
     PLAYING,
     WAITING,
@@ -195,7 +196,9 @@ async def join(
     member = room.member(profile.id)
     if member is not None:  # the same profile on another device: its place back
         return member.seat, member.role
-    display = check_name(name)
+    if room.locked:
+        raise JoinRefused(403, "the host has locked this table: nobody new may join it")
+    display = check_table_name(name)
     value = None if contribution is None else check_contribution(contribution)
     async with owner.lock:
         if room.name_taken(display, profile.id):
@@ -248,6 +251,8 @@ async def public_tables(lobby: Lobby) -> list[dict[str, Any]]:
         phase = phase_of(owner)
         free = len(open_seats(owner))
         if (phase == WAITING and not free) or (phase == PLAYING and not room.settings.spectators):
+            continue
+        if room.locked:
             continue
         if phase not in (WAITING, PLAYING):
             continue
@@ -315,7 +320,7 @@ async def rematch(lobby: Lobby, owner: TableOwner) -> str:
     )
     fair = None
     if lobby.settings.test_seed is None:
-        fair = lobby.commitments.deal_for_seat(host_id, None, None, seat=host_seat)
+        fair = fresh_deal()
         await asyncio.to_thread(reviews.save_fairness, lobby.db, table_id, fair)
     room = Room(
         settings=old.settings,
@@ -328,6 +333,8 @@ async def rematch(lobby: Lobby, owner: TableOwner) -> str:
         name = person.name if person is not None else owner.seats[seat].name
         room.members[profile_id] = Member(profile_id, name, seat)
         seats[seat] = seats[seat].named(name)
+        if seat in old.rematch_contributions:
+            room.contributions[seat] = old.rematch_contributions[seat]
         if profile_id != host_id:
             await lobby.store.sit(table_id, seat, profile_id, name)
     if room.settings.spectators:  # those watching watch the rematch too

@@ -119,7 +119,13 @@ def room_json(owner: TableOwner, viewer: int) -> dict[str, Any]:
             "host": person is not None and person.profile_id == room.host,
         }
     host_seat = next((m.seat for m in room.members.values() if m.profile_id == room.host), None)
-    return {
+    extra: dict[str, Any] = {}
+    if you["host"]:
+        # The host's seat alone: the link changes when the host removes somebody.
+        from cardtable.server.people_tables import invite_json
+
+        extra["invite"] = invite_json(room.invite)
+    return extra | {
         "table_id": owner.table_id,
         "phase": phase,
         "game": owner.game,
@@ -134,6 +140,7 @@ def room_json(owner: TableOwner, viewer: int) -> dict[str, Any]:
         "rematch": rematch_json(owner) if phase == FINISHED else None,
         "commitment": room.commitment,
         "can_start": room.phase == WAITING and not open_seats(owner),
+        "locked": room.locked,
     }
 
 

@@ -21,17 +21,17 @@ of Indian Rummy by the valid declarer or the last player left.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from typing import Any
 
-from cardtable.errors import RulesError
 from cardtable.games.spec import GameSpec
-from cardtable.registry import get_spec, specs
+from cardtable.registry import specs
 from cardtable.storage import RecordEvent
+from cardtable.storage.record_totals import Totals, empty_counters, totals_of
 
 
 def aggregate(events: Iterable[RecordEvent]) -> dict[str, dict[str, Any]]:
-    """Per game name, the record (every known game appears, with zeros if never played).
+    """Per game name, the record of some events (:func:`record_of` their totals).
 
     >>> record = aggregate([
     ...     RecordEvent(key="a", game="indian-rummy", kind="deal", won=False, points=23,
@@ -44,88 +44,67 @@ def aggregate(events: Iterable[RecordEvent]) -> dict[str, dict[str, Any]]:
     >>> ir["imported"] is None
     True
     """
-    known = {spec.name for spec in specs()}
-    by_game: dict[str, list[RecordEvent]] = {name: [] for name in known}
-    for event in events:
-        by_game.setdefault(event.game, []).append(event)
+    return record_of(totals_of(events))
+
+
+def record_of(totals: Totals) -> dict[str, dict[str, Any]]:
+    """Per game name, the record made from a profile's running totals (every known game
+    appears, with zeros if never played). Its cost does not grow with the number of events."""
+    return {spec.name: _game_record(spec, totals.get(spec.name, {})) for spec in specs()}
+
+
+def _game_record(terms: GameSpec, parts: dict[str, dict[str, dict[str, Any]]]) -> dict[str, Any]:
     return {
-        game: _game_record(game, game_events)
-        for game, game_events in by_game.items()
-        if game in known or _registered(game)
-    }
-
-
-def _registered(game: str) -> bool:
-    try:
-        get_spec(game)
-    except RulesError:
-        return False
-    return True
-
-
-def _game_record(game: str, events: Sequence[RecordEvent]) -> dict[str, Any]:
-    terms = get_spec(game)
-    here = [event for event in events if not event.imported and not event.details.get("shared")]
-    shared = [event for event in events if not event.imported and event.details.get("shared")]
-    imported = [event for event in events if event.imported]
-    return {
-        "game": game,
+        "game": terms.name,
         "title": terms.title,
         "deal_word": terms.deal_word,
         "points_are": "good" if terms.points_good else "bad",
-        **_stats(terms, here),
-        "imported": _stats(terms, imported) if imported else None,
-        "shared": _shared_stats(terms, shared) if shared else None,
+        **_stats(terms, parts.get("here", {})),
+        "imported": _stats(terms, parts["imported"]) if parts.get("imported") else None,
+        "shared": _shared_stats(terms, parts["shared"]) if parts.get("shared") else None,
     }
 
 
-def _shared_stats(terms: GameSpec, events: Sequence[RecordEvent]) -> dict[str, Any]:
+def _shared_stats(terms: GameSpec, kinds: dict[str, dict[str, Any]]) -> dict[str, Any]:
     """The statistics of shared tables, and how many games and deals a computer player
     helped with."""
-    assisted = [event for event in events if event.details.get("assisted")]
     return {
-        **_stats(terms, events),
-        "assisted_games": sum(1 for event in assisted if event.kind == "game"),
-        "assisted_deals": sum(1 for event in assisted if event.kind == terms.deal_kind),
+        **_stats(terms, kinds),
+        "assisted_games": _kind(kinds, "game")["assisted"],
+        "assisted_deals": _kind(kinds, terms.deal_kind)["assisted"],
     }
 
 
-def _stats(terms: GameSpec, events: Sequence[RecordEvent]) -> dict[str, Any]:
-    deals = [event for event in events if event.kind == terms.deal_kind]
-    games = [event for event in events if event.kind == "game"]
-    matches = [event for event in events if event.kind == "match"]
-    scored = [
-        event.points
-        for event in deals
-        if event.points is not None and not event.details.get("abandoned")
-    ]
-    best_first = sorted(scored, reverse=terms.points_good)
+def _kind(kinds: dict[str, dict[str, Any]], kind: str) -> dict[str, Any]:
+    return kinds.get(kind) or empty_counters()
+
+
+def _stats(terms: GameSpec, kinds: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    deals, games, matches = (_kind(kinds, kind) for kind in (terms.deal_kind, "game", "match"))
+    best, worst = (
+        (deals["max"], deals["min"]) if terms.points_good else (deals["min"], deals["max"])
+    )
     extras = [
         {
             "key": extra.key,
             "label": extra.label,
-            "value": _won(of_kind)
+            "value": _kind(kinds, extra.kind)["won"]
             if extra.flag == "won"
-            else sum(1 for event in of_kind if event.details.get(extra.flag)),
+            else _kind(kinds, extra.kind)["flags"].get(extra.flag, 0),
         }
         for extra in terms.record_extras
-        for of_kind in [[event for event in events if event.kind == extra.kind]]
     ]
+    scored = deals["scored"]
     return {
-        "games_played": len(games),
-        "games_won": _won(games),
-        "deals_played": len(deals),
-        "deals_won": _won(deals),
-        "matches_played": len(matches),
-        "matches_won": _won(matches),
-        "points_per_deal": round(sum(scored) / len(scored), 2) if scored else None,
-        "total_points": sum(scored),
-        "best": best_first[0] if best_first else None,
-        "worst": best_first[-1] if best_first else None,
+        "games_played": games["n"],
+        "games_won": games["won"],
+        "deals_played": deals["n"],
+        "deals_won": deals["won"],
+        "matches_played": matches["n"],
+        "matches_won": matches["won"],
+        "points_per_deal": round(deals["sum"] / scored, 2) if scored else None,
+        "total_points": deals["sum"],
+        "best": best,
+        "worst": worst,
         "extras": extras,
     }
-
-
-def _won(events: Sequence[RecordEvent]) -> int:
-    # A tie shares the best result without winning it (an Indecision hand tied on points).
-    return sum(1 for event in events if event.won and not event.details.get("tied"))

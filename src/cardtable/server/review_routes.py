@@ -12,19 +12,23 @@ commitment and the contributions until then.
 from __future__ import annotations
 
 import asyncio
+import json
 from typing import Annotated, Any
 
-from fastapi import APIRouter, HTTPException, Query, Request
+from fastapi import APIRouter, HTTPException, Query, Request, Response
 
 from cardtable import storage
 from cardtable.errors import CardtableError
 from cardtable.replay import GameRecord
 from cardtable.review import lens_of
-from cardtable.server.analysis_jobs import Analyses
+from cardtable.server.analysis_jobs import Analyses, AnalysisRefused, Asker
 from cardtable.server.boundary import CheckedRoute
 from cardtable.server.context import context_of
-from cardtable.server.dependencies import CurrentProfile, Table, table_or_404
-from cardtable.server.models import CommitmentAnswer, FinishedGame, ShareLink
+from cardtable.server.dependencies import CurrentProfile, Table, TableId, table_or_404
+from cardtable.server.identity import client_address
+from cardtable.server.models import CommitmentAnswer, FinishedGame, ShareLink, refusals
+from cardtable.server.rate_limits import Action
+from cardtable.server.replay_cache import ReplayCache
 from cardtable.server.replays import replay_frames
 from cardtable.server.table import TableOwner
 from cardtable.storage import reviews
@@ -66,7 +70,7 @@ def _finished_and_seated(owner: TableOwner, profile: storage.Profile) -> None:
 @router.post("/commitments", status_code=201)
 async def new_commitment(request: Request, profile: CurrentProfile) -> CommitmentAnswer:
     """A commitment to a fresh secret server seed, for the next table the caller starts."""
-    commitment = context_of(request.app).lobby.commitments.commit(profile.id)
+    commitment = await context_of(request.app).lobby.commitments.commit(profile.id)
     return CommitmentAnswer(commitment=commitment)
 
 
@@ -94,10 +98,25 @@ async def my_finished_games(request: Request, profile: CurrentProfile) -> list[F
     return listed
 
 
-@router.get("/tables/{table_id}/fairness")
-async def table_fairness(owner: Table, request: Request) -> dict[str, Any]:
+@router.get(
+    "/tables/{table_id}/fairness",
+    responses=refusals(
+        (401, "No profile cookie."),
+        (403, "Not a player or spectator of this table."),
+        (404, "No such table, or not dealt from a fair deal's seed."),
+    ),
+)
+async def table_fairness(
+    table_id: TableId, request: Request, profile: CurrentProfile
+) -> dict[str, Any]:
     """The table's commitment and contributions; after the game also its server seed and the
-    game seed derived from them."""
+    game seed derived from them. For the table's players and spectators only; read from a
+    copy of the table that moves nobody (a table out of memory stays asleep)."""
+    owner = await context_of(request.app).lobby.snapshot(table_id)
+    if owner is None:
+        raise HTTPException(404, f"there is no table {table_id!r}")
+    if not _member(owner, profile.id):
+        raise HTTPException(403, "only the table's players and spectators see its fair deal")
     record = await _record(request, owner)
     if record.fairness is None:
         raise HTTPException(404, "this table was not dealt from a fair deal's seed")
@@ -107,6 +126,13 @@ async def table_fairness(owner: Table, request: Request) -> dict[str, Any]:
     return data
 
 
+def _member(owner: TableOwner, profile_id: int) -> bool:
+    """Whether the profile sits at the table or, at a people's table, watches it."""
+    if owner.room is not None and owner.room.member(profile_id) is not None:
+        return True
+    return profile_id in owner.seated.values()
+
+
 @router.get("/tables/{table_id}/record")
 async def table_record(owner: Table, request: Request, profile: CurrentProfile) -> dict[str, Any]:
     """The finished game's record (what ``cardtable verify`` and ``cardtable review`` read)."""
@@ -114,29 +140,61 @@ async def table_record(owner: Table, request: Request, profile: CurrentProfile) 
     return (await _record(request, owner)).to_json()
 
 
-@router.get("/tables/{table_id}/replay")
-async def table_replay(owner: Table, request: Request, profile: CurrentProfile) -> dict[str, Any]:
+@router.get(
+    "/tables/{table_id}/replay",
+    response_model=dict[str, Any],
+    responses=refusals((429, "Too many replays: the detail says when to try again.")),
+)
+async def table_replay(owner: Table, request: Request, profile: CurrentProfile) -> Response:
     """The finished game's replay frames (every hand face up) for a person who sat at it."""
     _finished_and_seated(owner, profile)
+    _limit(request, "replay", f"profile:{profile.id}")
     return await _replay(request, owner)
 
 
-async def _replay(request: Request, owner: TableOwner) -> dict[str, Any]:
-    record = await _record(request, owner)
-    try:
-        data = await asyncio.to_thread(replay_frames, record)
-    except CardtableError as exc:
-        raise HTTPException(409, f"the game's record does not replay: {exc}") from None
-    person_seat = next((seat for seat, _ in sorted(owner.seated.items())), None)
+def _limit(request: Request, action: Action, who: str) -> None:
+    """429 when the caller's address or ``who`` (a profile, a share link) asked for
+    ``action`` too often; otherwise the request is counted."""
+    keys = (f"address:{client_address(request)}", who)
+    refusal = context_of(request.app).limits.hit(action, *keys)
+    if refusal is not None:
+        raise HTTPException(429, refusal.message, {"Retry-After": str(refusal.retry_after)})
+
+
+def replays_of(request: Request) -> ReplayCache:
+    """The app's finished games' replays, made once."""
+    cache: ReplayCache | None = getattr(request.app.state, "replays", None)
+    if cache is None:
+        cache = request.app.state.replays = ReplayCache()
+    return cache
+
+
+async def _replay(request: Request, owner: TableOwner) -> Response:
+    async def make() -> bytes:
+        record = await _record(request, owner)
+        person_seat = next((seat for seat, _ in sorted(owner.seated.items())), None)
+        try:
+            return await asyncio.to_thread(_replay_answer, record, owner.table_id, person_seat)
+        except CardtableError as exc:
+            raise HTTPException(409, f"the game's record does not replay: {exc}") from None
+
+    body = await replays_of(request).get(owner.table_id, make)
+    return Response(body, media_type="application/json")
+
+
+def _replay_answer(record: GameRecord, table_id: str, person_seat: int | None) -> bytes:
+    """The replay's answer, made and encoded in a worker thread."""
+    data = replay_frames(record)
     fair = None if record.fairness is None else record.fairness.to_json()
     # The seed as text too: a browser's JSON numbers cannot hold 63-bit integers exactly.
-    return {
+    answer = {
         **data,
-        "table_id": owner.table_id,
+        "table_id": table_id,
         "person_seat": person_seat,
         "fairness": fair,
         "seed_text": str(record.seed),
     }
+    return _encoded(answer)
 
 
 @router.post("/tables/{table_id}/share")
@@ -155,37 +213,72 @@ async def _shared(request: Request, token: str) -> TableOwner:
     return await table_or_404(table_id, context_of(request.app).lobby)
 
 
-@router.get("/replays/{token}")
-async def shared_replay(token: str, request: Request) -> dict[str, Any]:
+@router.get(
+    "/replays/{token}",
+    response_model=dict[str, Any],
+    responses=refusals((429, "Too many replays: the detail says when to try again.")),
+)
+async def shared_replay(token: str, request: Request) -> Response:
     """A shared replay, for anyone with its link."""
+    _limit(request, "replay", f"share:{token[:64]}")
+    table_id = await asyncio.to_thread(reviews.table_of_token, context_of(request.app).db, token)
+    cached = None if table_id is None else replays_of(request).peek(table_id)
+    if cached is not None:  # no need to load the table
+        return Response(cached, media_type="application/json")
     return await _replay(request, await _shared(request, token))
 
 
-async def _analysis(request: Request, owner: TableOwner, seat: int) -> dict[str, Any]:
+def _asker(request: Request, who: str) -> Asker:
+    """The caller as an asker of analyses: its address and ``who`` (a profile, a link)."""
+    keys = (f"address:{client_address(request)}", who)
+    return Asker(keys=keys, limits=context_of(request.app).limits)
+
+
+async def _analysis(
+    request: Request, owner: TableOwner, seat: int, asker: Asker
+) -> dict[str, Any] | Response:
     if not 0 <= seat < owner.rules.players:
         raise HTTPException(400, f"seat must be 0-{owner.rules.players - 1}, not {seat}")
     record = await _record(request, owner)
-    return await analyses_of(request).status(owner.table_id, seat, record)
+    try:
+        status = await analyses_of(request).status(owner.table_id, seat, record, asker)
+    except AnalysisRefused as exc:
+        raise HTTPException(429, str(exc), {"Retry-After": str(exc.retry_after)}) from None
+    if status["status"] != "done":
+        return status
+    # A long game's analysis is big: encoded in a worker thread, not on the event loop.
+    body = await asyncio.to_thread(_encoded, status)
+    return Response(body, media_type="application/json")
 
 
-@router.get("/tables/{table_id}/analysis")
+def _encoded(data: Any) -> bytes:
+    return json.dumps(data, separators=(",", ":"), ensure_ascii=False).encode()
+
+
+@router.get("/tables/{table_id}/analysis", response_model=dict[str, Any])
 async def table_analysis(
     owner: Table, request: Request, profile: CurrentProfile, seat: Annotated[int, Query()] = -1
-) -> dict[str, Any]:
+) -> dict[str, Any] | Response:
     """A seat's move-by-move analysis (default: the caller's): ``{status: done, analysis}`` or
     ``{status: running, done, total}`` (hands analysed so far) while it is computed."""
     _finished_and_seated(owner, profile)
     if seat < 0:
         seat = next(s for s, p in owner.seated.items() if p == profile.id)
-    return await _analysis(request, owner, seat)
+    return await _analysis(request, owner, seat, _asker(request, f"profile:{profile.id}"))
 
 
-@router.get("/replays/{token}/analysis")
+@router.get("/replays/{token}/analysis", response_model=dict[str, Any])
 async def shared_analysis(
     token: str, request: Request, seat: Annotated[int, Query()] = 0
-) -> dict[str, Any]:
-    """A seat's analysis of a shared game."""
-    return await _analysis(request, await _shared(request, token), seat)
+) -> dict[str, Any] | Response:
+    """A person's seat's analysis of a shared game (a computer player's seat is analysed
+    only for the people who sat at the table)."""
+    owner = await _shared(request, token)
+    if 0 <= seat < owner.rules.players and seat not in owner.seated:
+        raise HTTPException(
+            403, f"seat {seat} is a computer player's: a shared link shows the people's analyses"
+        )
+    return await _analysis(request, owner, seat, _asker(request, f"share:{token[:64]}"))
 
 
 def _own_seat(owner: TableOwner, profile: storage.Profile, seat: int) -> int:
@@ -251,4 +344,9 @@ async def hand_analysis(
                 409, f"hand {hand} is still being played: its analysis opens when it ends"
             )
         raise HTTPException(404, f"there is no finished hand {hand} at this table")
-    return analyses.request(owner.table_id, seat, hand, record)
+    try:
+        return analyses.request(
+            owner.table_id, seat, hand, record, _asker(request, f"profile:{profile.id}")
+        )
+    except AnalysisRefused as exc:
+        raise HTTPException(429, str(exc), {"Retry-After": str(exc.retry_after)}) from None

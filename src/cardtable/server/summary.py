@@ -1,21 +1,17 @@
 """A table's summary for listings: move count, deal (hand, game) number, each seat's running
 score and the seat to move, read from the public part of a seat's view after every move.
 
-The three games name these facts differently (Indecision's ``hand_number`` and ``totals``,
-Indian Rummy's ``deal_number`` and ``totals``, Declaration Rummy's ``game_number`` and
-``match_wins``); this module reads whichever the view has, so it needs no per-game table.
-Only public facts are read, so the summary leaks nothing to whoever lists the table.
+Every game's view gives the deal number and the scores under the contract's names
+(:class:`cardtable.games.contract.View`), so this module needs no per-game table. Only public
+facts are read, so the summary leaks nothing to whoever lists the table.
 """
 
 from __future__ import annotations
 
-from typing import Any, Final
+from typing import Any
 
-from cardtable.games.contract import TERMINAL, AnyEngine
+from cardtable.games.contract import TERMINAL, AnyEngine, View
 from cardtable.storage import TableSummary
-
-NUMBER_FIELDS: Final = ("hand_number", "deal_number", "game_number")
-SCORE_FIELDS: Final = ("totals", "match_wins")
 
 
 def summarize(engine: AnyEngine, state: Any, moves: int) -> TableSummary:
@@ -28,13 +24,11 @@ def summarize(engine: AnyEngine, state: Any, moves: int) -> TableSummary:
     >>> summarize(engine, state, 0)
     TableSummary(moves=0, deal=1, scores=(0, 0), to_move=1)
     """
-    view = engine.view(state, 0)
-    deal = next((getattr(view, name) for name in NUMBER_FIELDS if hasattr(view, name)), 0)
-    scores = next((getattr(view, name) for name in SCORE_FIELDS if hasattr(view, name)), ())
+    view: View = engine.view(state, 0)
     to_move = TERMINAL if engine.result(state) is not None else engine.current_player(state)
     return TableSummary(
         moves=moves,
-        deal=int(deal),
-        scores=tuple(None if score is None else int(score) for score in scores),
+        deal=view.deal_number,
+        scores=tuple(view.scores),
         to_move=to_move,
     )

@@ -136,6 +136,15 @@ class TableOwner:
     """Makes the rematch table of a finished people's table; its id."""
     retired: bool = False
     """Another process of a cluster serves the table now: this copy starts no timers."""
+    stretch_floor: float = 0.0
+    """Seconds a computer player waits at least when the move before was a computer's too
+    (the others' turns after a person's, or a whole game after a person dropped out): a
+    computer-only stretch never runs flat out, whatever the opponent speed (the settings'
+    ``bot_stretch_floor_seconds``, scaled as every pause)."""
+    max_moves: int = 5_000
+    """Moves a table may have in all, whatever its rules allow: at this many the table is
+    closed (its finished deals stay in the record), so no game outgrows what a replay or a
+    reload can afford (the settings' ``max_table_moves``)."""
     _bots: dict[int, Any] = field(default_factory=dict)
     _bot_task: asyncio.Task[None] | None = None
 
@@ -500,6 +509,8 @@ class TableOwner:
         if self.status != PLAYING:
             return
         if result is None and self.engine.current_player(self.state) != TERMINAL:
+            if self.version >= self.max_moves:
+                await self._close_at_move_limit()
             return
         self.status = FINISHED
         try:
@@ -512,6 +523,19 @@ class TableOwner:
             )
         except Exception:
             logger.exception("table %s: could not store the finished game", self.table_id)
+
+    async def _close_at_move_limit(self) -> None:
+        """Close a game that reached :attr:`max_moves` unfinished (the lock is held): stored
+        as abandoned; the state sent next says it is closed, and the computer players and
+        turn timers stop at their next look (they do nothing at a finished table)."""
+        logger.info("table %s: closed at the limit of %d moves", self.table_id, self.max_moves)
+        self.status = ABANDONED
+        try:
+            await self.store.set_status(self.table_id, ABANDONED, None)
+        except FencedOutError as exc:
+            logger.warning("table %s: the closing was not stored here: %s", self.table_id, exc)
+        except Exception:
+            logger.exception("table %s: could not store the closed table", self.table_id)
 
     async def _record(self, outcomes: Sequence[Outcome]) -> None:
         for seat, profile in self.seated.items():
@@ -598,6 +622,8 @@ class TableOwner:
         """Play the computer seats' moves, paced, until a human is to move or the game ends."""
         bind_table(self.table_id)
         failures = 0
+        # Moves in a row by computer players since a person's (this runner starts after one).
+        stretch = 0
         while not self.finished:
             seat = self.engine.current_player(self.state)
             if not self.bot_seat(seat):
@@ -605,9 +631,12 @@ class TableOwner:
             delay = self.bot_delay()
             if self.last_outcomes[1] and self.last_outcomes[0] == self.version:
                 delay *= PAUSE_AFTER_DEAL
+            if stretch:  # the second computer move in a row, or later
+                delay = max(delay, self.stretch_floor)
             if failures:  # the last move could not be stored: wait longer each time
                 delay = max(delay, min(MAX_STORE_RETRY_SECONDS, 0.5 * 2**failures))
-            await asyncio.sleep(delay)
+            await self._pause(delay)
+            stretch += 1
             async with self.lock:
                 if self.finished:
                     return
@@ -624,6 +653,10 @@ class TableOwner:
                 except Exception:
                     logger.exception("the bot at table %s seat %d failed", self.table_id, seat)
                     return
+
+    async def _pause(self, seconds: float) -> None:
+        """A computer player's pause before its move."""
+        await asyncio.sleep(seconds)
 
     async def _bot_move(self, seat: int, auto: str | None = None) -> None:
         """A computer player's move for ``seat``: its own, or one made for a person (``auto``

@@ -23,7 +23,7 @@ import time
 from typing import Any
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
-from starlette.websockets import WebSocketState
+from starlette.websockets import WebSocketDisconnected, WebSocketState
 
 from cardtable.server import metrics, presence, room_control
 from cardtable.server.cluster.proxy import serve_through_relay
@@ -71,10 +71,20 @@ class SocketConnection:
         self.closed = False
 
     async def send(self, message: dict[str, Any]) -> None:
-        """Send one server message as a JSON text frame (nothing once closed)."""
+        """Send one server message as a JSON text frame (nothing once closed). A page gone
+        under the write raises :class:`WebSocketDisconnect`, whichever way Starlette says it
+        (its ``WebSocketDisconnected`` once the socket is closed on this side)."""
         async with self._send_lock:
-            if not self.closed:
+            if self.closed:
+                return
+            try:
                 await self.websocket.send_text(dumps(message))
+            except WebSocketDisconnect:
+                self.closed = True
+                raise
+            except WebSocketDisconnected:
+                self.closed = True
+                raise WebSocketDisconnect(1006) from None
 
     async def moved(self) -> None:
         """The table passed to another server process: close, so that the page connects
@@ -99,9 +109,7 @@ class SocketConnection:
                 logger.debug("closing a connection that was already closed")
 
 
-@router.websocket("/ws/tables/{table_id}")
-async def table_socket(websocket: WebSocket, table_id: str) -> None:
-    """Serve one seat of one table until the client goes away."""
+async def _table_socket(websocket: WebSocket, table_id: str) -> None:
     context = context_of(websocket.app)
     await websocket.accept()
     refusal = origin_refusal(websocket.scope, context.settings.allowed_origins)
@@ -125,6 +133,18 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
     finally:
         metrics.CONNECTED_SOCKETS.dec()
         context.limits.close_socket(profile.id)
+
+
+@router.websocket("/ws/tables/{table_id}")
+async def table_socket(websocket: WebSocket, table_id: str) -> None:
+    """Serve one seat of one table until the client goes away (a page closed while it was
+    being answered, even refused, is a normal end: no error)."""
+    try:
+        await _table_socket(websocket, table_id)
+    except (WebSocketDisconnect, RuntimeError) as exc:
+        if not went_away(websocket, exc):
+            raise
+        logger.debug("table %s: the page went away while it was answered", table_id)
 
 
 async def _seat(websocket: WebSocket, table_id: str, profile_id: int) -> None:
@@ -334,11 +354,15 @@ async def answer_frame(
             if message.client_id is not None:
                 await connection.send(ack_message(message.client_id, applied, duplicate=False))
         elif message.type == "hint":
+            # The advice is about the state at this version: other seats may move while it is
+            # worked out, and the page must not show it over a newer state.
+            version = owner.version
             action, reason = await owner.hint(seat)
-            await connection.send(hint_message(action, reason))
+            await connection.send(hint_message(action, reason, version=version))
         elif message.type == "coach":
+            version = owner.version
             report = await owner.coach(seat)
-            await connection.send(coach_message(**report))
+            await connection.send(coach_message(**report, version=version))
         else:
             if message.type == "quick" and limits is not None:
                 quick = limits.hit("quick", f"profile:{profile_id}", socket_key)
@@ -356,8 +380,8 @@ async def answer_frame(
             await connection.send(owner.message_for(_place(owner, profile_id) or seat))
     except StorageError as exc:  # the database or Redis is away, or the table passed on
         await connection.send(error_message("unavailable", str(exc)))
-    except WebSocketDisconnect:
-        raise
+    except (WebSocketDisconnect, WebSocketDisconnected):
+        raise  # the page went away: the socket's end, not a failed message
     except Exception:  # the table must keep serving whatever one message did
         logger.exception("table %s seat %d: message failed", owner.table_id, seat)
         await connection.send(error_message("server", "the server could not handle that message"))

@@ -24,7 +24,7 @@ from cardtable.storage.profiles import (
     profile_by_token,
     update_profile,
 )
-from cardtable.storage.records import RecordEvent, add_events, events_of
+from cardtable.storage.records import RecordEvent, add_events, events_of, totals_of_profile
 from cardtable.storage.tables import (
     ABANDONED,
     FINISHED,
@@ -82,5 +82,6 @@ __all__ = [
     "sit",
     "sqlite_url",
     "tables_of",
+    "totals_of_profile",
     "update_profile",
 ]

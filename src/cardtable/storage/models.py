@@ -129,6 +129,18 @@ class RecordEventRow(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utc_now)
 
 
+class RecordTotalsRow(Base):
+    """A profile's running record totals (:mod:`cardtable.storage.record_totals`) and how many
+    of its events are kept, played here and imported (old ones are pruned past a cap)."""
+
+    __tablename__ = "record_totals"
+
+    profile_id: Mapped[int] = mapped_column(ForeignKey("profiles.id"), primary_key=True)
+    totals: Mapped[dict[str, Any]] = mapped_column(default=dict)
+    played_kept: Mapped[int] = mapped_column(Integer, default=0)
+    imported_kept: Mapped[int] = mapped_column(Integer, default=0)
+
+
 class TableReviewRow(Base):
     """A table's provably fair deal (commitment, contributions and the secret server seed,
     revealed only after the game), its replay share token and its stored analyses by seat (the

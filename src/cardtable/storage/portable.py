@@ -19,12 +19,19 @@ from cardtable.errors import CardtableError
 from cardtable.storage.database import Database
 from cardtable.storage.models import ProfileRow
 from cardtable.storage.profiles import get_profile
-from cardtable.storage.records import RecordEvent, add_events_in, events_of
+from cardtable.storage.records import (
+    KEPT_IMPORTED_EVENTS,
+    KEPT_PLAYED_EVENTS,
+    RecordEvent,
+    add_events_in,
+    events_of,
+)
 
 EXPORT_FORMAT: Final = "cardtable-profile"
 EXPORT_VERSION: Final = 1
 RECORD_KINDS: Final = ("deal", "game", "match")
 MAX_EVENTS: Final = 10_000
+assert KEPT_PLAYED_EVENTS + KEPT_IMPORTED_EVENTS <= MAX_EVENTS
 MAX_DETAILS: Final = 16
 MAX_DETAIL_TEXT: Final = 80
 
@@ -38,8 +45,13 @@ def export_profile(db: Database, profile_id: int) -> dict[str, Any]:
     profile = get_profile(db, profile_id)
     if profile is None:
         raise LookupError(f"no profile {profile_id}")
+    stored = events_of(db, profile_id)
+    # At most the caps of each part (pruning lets a few more wait), newest kept, so that the
+    # document never holds more events than an import accepts.
+    played = [n for n, event in enumerate(stored) if not event.imported][-KEPT_PLAYED_EVENTS:]
+    imported = [n for n, event in enumerate(stored) if event.imported][-KEPT_IMPORTED_EVENTS:]
     record = []
-    for event in events_of(db, profile_id):
+    for event in (stored[n] for n in sorted(played + imported)):
         entry = event.to_json()
         entry["details"] = flat_details(event.details)
         record.append(entry)

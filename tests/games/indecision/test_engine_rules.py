@@ -210,7 +210,7 @@ def test_card_not_in_hand_is_rejected() -> None:
 def test_out_of_turn_action_is_rejected_and_state_unchanged() -> None:
     state = opening()
     snapshot = (state.hands, state.pile, state.deck, state.to_act, state.phase)
-    with pytest.raises(IllegalActionError, match="seat 1's turn") as error:
+    with pytest.raises(IllegalActionError, match="it is not your turn: seat 1 is to play") as error:
         ENGINE.apply(state, ENGINE.parse_action("discard 5H"), 0)
     assert error.value.rule == "not-your-turn"
     assert (state.hands, state.pile, state.deck, state.to_act, state.phase) == snapshot
@@ -292,6 +292,21 @@ def test_empty_deck_ends_hand_and_scores_everyone_when_option_is_score_hand() ->
     assert [r.seat for r in summary.results] == [1, 0]
     assert state.table.totals == (23, 17)
     assert state.phase is Phase.DEAL
+
+
+def test_deck_exhaustion_score_hand_help_says_the_hand_ends_once_the_deck_is_used_up() -> None:
+    # RULES.md 1.8 item 4: the engine ends the hand at the end of the turn that takes the
+    # deck's last card; the next player is never asked, though the pile holds a card.
+    from cardtable.options import options_of
+
+    rules = Rules(deck_exhaustion="score-hand")
+    state = position(rules, [E1, E2], pile="9D", deck="2D", to_act=0, had_turn=(0, 1))
+    state = play_moves(state, [(0, "draw deck"), (0, "discard 2D")])
+    assert state.table.last_hand is not None and state.table.last_hand.ending == "deck-exhausted"
+    (declared,) = [d for d in options_of(Rules) if d.name == "deck_exhaustion"]
+    words = declared.option.help
+    assert "wants to draw" not in words and "empty deck" not in words, words
+    assert "the hand ends as soon as the deck is used up" in words, words
 
 
 # -- 1.4 stopping ---------------------------------------------------------------------------------

@@ -201,6 +201,28 @@ def test_house_rule_still_forbids_a_discarded_joker() -> None:
     assert e.value.rule == "joker-on-pile"
 
 
+def test_opening_joker_stays_takeable_after_a_first_turn_drop_under_house_rule() -> None:
+    # RULES.md 2.3, 2.11: a drop leaves the pile untouched, so the card turned up at the deal
+    # still lies on top and the next seat may take it.
+    rules = Rules(players=3, joker_from_discard="opening-card")
+    state = scenario(rules, [FILLER_0, FILLER_1, FILLER_2], pile="PJ", wild_card="7D", dealer=2)
+    state = play(state, (0, "drop"))
+    assert state.turn == 1 and state.pile == cards("PJ")
+    assert "draw pile" in legal_texts(state, 1)
+    after = play(state, (1, "draw pile"))
+    assert card("PJ") in after.hands[1] and after.pile == ()
+
+
+def test_opening_joker_after_a_first_turn_drop_still_refused_by_default() -> None:
+    state = scenario(
+        Rules(players=3), [FILLER_0, FILLER_1, FILLER_2], pile="PJ", wild_card="7D", dealer=2
+    )
+    state = play(state, (0, "drop"))
+    with pytest.raises(IllegalActionError) as e:
+        ENGINE.apply(state, act.DRAW_PILE, 1)
+    assert e.value.rule == "joker-on-pile"
+
+
 def test_cannot_discard_the_card_just_taken_from_the_discard_pile() -> None:
     state = scenario(Rules(), [FILLER_0, FILLER_1], pile="6H 8D", wild_card="KD")
     state = play(state, (1, "draw pile"))

@@ -4,7 +4,8 @@ error, and a folder for screenshots.
 
 Chromium is Debian's ``/usr/bin/chromium`` (``CARDTABLE_CHROMIUM`` overrides the path); the
 tests fail, never skip, when it is missing. Screenshots go to ``CARDTABLE_SCREENSHOTS`` when set,
-else to a temporary folder.
+else to a temporary folder. Every test of this folder is marked ``browser`` here, so that
+``-m "not browser"`` leaves them all out (and starts no Chromium) without each file saying so.
 """
 
 from __future__ import annotations
@@ -17,6 +18,11 @@ import pytest
 from playwright.sync_api import Browser, Playwright, sync_playwright
 
 from .harness import CHROMIUM, CHROMIUM_ARGS, DESKTOP, BrowserPage, LiveServer, PageErrors, Servers
+
+
+def pytest_itemcollected(item: pytest.Item) -> None:
+    """Mark every test collected under this folder as a browser test."""
+    item.add_marker(pytest.mark.browser)
 
 
 @pytest.fixture

@@ -60,6 +60,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
+import typing
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Final
 
@@ -79,6 +80,7 @@ from cardtable.games.contract import (
     GameEngine,
     GameResult,
     PublicEvent,
+    Verdict,
     chance_rng,
 )
 from cardtable.games.declaration_rummy.actions import (
@@ -124,7 +126,6 @@ from cardtable.games.declaration_rummy.hands import hand_can_go_out, hand_count,
 from cardtable.games.declaration_rummy.outcome import game_result, make_outcome, match_result
 from cardtable.games.declaration_rummy.rules import DEAL_SIZES, PRESETS, Rules
 from cardtable.games.declaration_rummy.state import (
-    CHANCE_PHASES,
     DrawKind,
     Phase,
     State,
@@ -147,6 +148,10 @@ _BETWEEN_GAMES: Final = Phase.BETWEEN_GAMES
 _TIE_VOTE: Final = Phase.TIE_VOTE
 _OVER: Final = Phase.OVER
 _TAKES: Final = tuple(TakeDiscard(k) if k != 1 else TAKE_DISCARD for k in range(70))
+_TIE_ANSWERS: Final = (AcceptTie, RejectTie)
+"""The answers to a tie proposal (a tuple: isinstance tests it faster than a union)."""
+_ANY_TURN: Final = (Drop, ProposeTie, AcceptTie, RejectTie)
+"""Actions whose checks are all made before the turn's own (drops, tie proposals, answers)."""
 
 
 def _with(hand: tuple[int, ...], cards: Sequence[int]) -> tuple[int, ...]:
@@ -210,6 +215,7 @@ class DeclarationRummyEngine(GameEngine[State, Action, Rules, DeclarationRummyVi
     min_players = 2
     max_players = 10
     rules_type = Rules
+    action_types = typing.get_args(Action)
 
     def __init__(self) -> None:
         self._blank: State | None = None
@@ -368,15 +374,60 @@ class DeclarationRummyEngine(GameEngine[State, Action, Rules, DeclarationRummyVi
 
     # --- contract: applying actions -------------------------------------------------------------
 
-    def why_illegal(self, state: State, action: object, seat: int) -> IllegalActionError | None:
-        """The error naming the rule that forbids ``action`` by ``seat`` now, else ``None``."""
-        if not isinstance(action, Action):
+    def why_illegal_any_phase(self, state: State, action: Action, seat: int) -> Verdict:
+        """The break between a match's games admits only ``next game``, which nothing else
+        does; a dropped seat takes no further part; anyone else may drop at any moment."""
+        if state.phase is _BETWEEN_GAMES:
+            if not isinstance(action, NextGame):
+                return IllegalActionError(
+                    "this game of the match is over: the next game's first player starts it "
+                    "with 'next game'",
+                    rule=RuleKey.BETWEEN_GAMES,
+                )
+            return None
+        if isinstance(action, NextGame):
             return IllegalActionError(
-                f"{action!r} is not a Declaration Rummy action", rule=RuleKey.UNKNOWN_ACTION
+                "'next game' is only for the break between the games of a match",
+                rule=RuleKey.NOT_BETWEEN,
             )
-        problem = self._why_illegal(state, action, seat)
-        if problem is not None or isinstance(action, NextGame):
-            return problem
+        if state.dropped[seat]:
+            return IllegalActionError(
+                f"seat {seat} has dropped out of this game", rule=RuleKey.DROPPED
+            )
+        return True if isinstance(action, Drop) else None
+
+    def why_illegal_off_turn(self, state: State, action: Action, seat: int) -> Verdict:
+        """A tie proposal being answered admits only its answers (by the next voter, the seat
+        to act); out of turn a seat may propose a tie, once a turn."""
+        if state.phase is _TIE_VOTE:
+            if not isinstance(action, _TIE_ANSWERS):
+                assert state.vote is not None
+                return IllegalActionError(
+                    f"a tie proposal is being answered (seat {state.vote.pending[0]} answers "
+                    "now): only 'accept tie', 'reject tie' or 'drop'",
+                    rule=RuleKey.TIE_VOTE,
+                )
+            return None
+        if isinstance(action, _TIE_ANSWERS):
+            return IllegalActionError("no tie proposal is being answered", rule=RuleKey.NO_TIE_VOTE)
+        if isinstance(action, ProposeTie):
+            if seat in state.tie_proposers:
+                return IllegalActionError(
+                    "you already proposed a tie this turn: propose again once a new turn begins",
+                    rule=RuleKey.ONE_TIE_PROPOSAL,
+                )
+            return True
+        return None
+
+    def why_illegal_now(self, state: State, action: Action, seat: int) -> IllegalActionError | None:
+        """Declaration Rummy's own rules once the shared checks and the hooks above let the
+        seat act; every action but ``next game`` must then also be among the legal ones."""
+        if isinstance(action, NextGame):
+            return _check_next_rules(state.rules, action)
+        if not isinstance(action, _ANY_TURN):
+            problem = self._why_illegal_on_turn(state, action, seat)
+            if problem is not None:
+                return problem
         if action not in self.legal_actions(state, seat):
             return IllegalActionError(f"'{action}' is not allowed now", rule=RuleKey.ILLEGAL)
         return None
@@ -443,74 +494,6 @@ class DeclarationRummyEngine(GameEngine[State, Action, Rules, DeclarationRummyVi
         return self.apply(state, NextGame(changes), state.turn)
 
     # --- checks ----------------------------------------------------------------------------------
-
-    def _why_illegal(self, state: State, action: Action, seat: int) -> IllegalActionError | None:
-        phase = state.phase
-        n = state.rules.players
-        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
-            return IllegalActionError(
-                f"there is no seat {seat!r} at this table", rule=RuleKey.NO_SUCH_SEAT
-            )
-        if phase is Phase.OVER:
-            return IllegalActionError("the game is over", rule=RuleKey.GAME_OVER)
-        if phase is Phase.BETWEEN_GAMES:
-            if not isinstance(action, NextGame):
-                return IllegalActionError(
-                    "this game of the match is over: the next game's first player starts it "
-                    "with 'next game'",
-                    rule=RuleKey.BETWEEN_GAMES,
-                )
-            if seat != state.turn:
-                return IllegalActionError(
-                    f"seat {state.turn} (the next game's first player) starts the next game",
-                    rule=RuleKey.NOT_YOUR_TURN,
-                )
-            return _check_next_rules(state.rules, action)
-        if isinstance(action, NextGame):
-            return IllegalActionError(
-                "'next game' is only for the break between the games of a match",
-                rule=RuleKey.NOT_BETWEEN,
-            )
-        if state.dropped[seat]:
-            return IllegalActionError(
-                f"seat {seat} has dropped out of this game", rule=RuleKey.DROPPED
-            )
-        if isinstance(action, Drop):
-            return None
-        if phase in CHANCE_PHASES:
-            return IllegalActionError(
-                "the cards are being shuffled or dealt: wait for play to start",
-                rule=RuleKey.CHANCE_PENDING,
-            )
-        if phase is Phase.TIE_VOTE:
-            assert state.vote is not None
-            voter = state.vote.pending[0]
-            if not isinstance(action, AcceptTie | RejectTie):
-                return IllegalActionError(
-                    f"a tie proposal is being answered (seat {voter} answers now): only "
-                    "'accept tie', 'reject tie' or 'drop'",
-                    rule=RuleKey.TIE_VOTE,
-                )
-            if seat != voter:
-                return IllegalActionError(
-                    f"seat {voter} answers the tie proposal now", rule=RuleKey.NOT_YOUR_TURN
-                )
-            return None
-        if isinstance(action, AcceptTie | RejectTie):
-            return IllegalActionError("no tie proposal is being answered", rule=RuleKey.NO_TIE_VOTE)
-        if isinstance(action, ProposeTie):
-            if seat in state.tie_proposers:
-                return IllegalActionError(
-                    "you already proposed a tie this turn: propose again once a new turn begins",
-                    rule=RuleKey.ONE_TIE_PROPOSAL,
-                )
-            return None
-        if seat != state.turn:
-            return IllegalActionError(
-                f"it is seat {state.turn}'s turn; out of turn you may only propose a tie or drop",
-                rule=RuleKey.NOT_YOUR_TURN,
-            )
-        return self._why_illegal_on_turn(state, action, seat)
 
     def _why_illegal_on_turn(
         self, state: State, action: Action, seat: int

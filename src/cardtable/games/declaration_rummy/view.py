@@ -154,6 +154,21 @@ class DeclarationRummyView:
         return _mask_cards(self.held_masks[seat]) if self.held_masks else ()
 
     @property
+    def deal_number(self) -> int:
+        """The contract's name for ``game_number``: each game of a match is one deal."""
+        return self.game_number
+
+    @property
+    def scores(self) -> tuple[int, ...]:
+        """The contract's name for ``match_wins``: the games each seat has won in the match."""
+        return self.match_wins
+
+    @property
+    def pile_top(self) -> int | None:
+        """The contract's name for ``discard_top``."""
+        return self.discard_top
+
+    @property
     def stock_label(self) -> str:
         """The stock's level in words."""
         return STOCK_LABELS[self.stock_level]

@@ -154,6 +154,7 @@ class IndecisionEngine(GameEngine[State, IndecisionAction, Rules, IndecisionView
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 4
     rules_type: ClassVar[type[Rules]] = Rules
+    action_types = (Discard, Stop, DrawDeck, DrawPile, Declare, Correct, Confirm)
 
     def __init__(self) -> None:
         self._declarations: dict[int, tuple[tuple[Declare, ...], tuple[Correct, ...]]] = {}
@@ -256,33 +257,12 @@ class IndecisionEngine(GameEngine[State, IndecisionAction, Rules, IndecisionView
         """Read an action's notation (see :mod:`cardtable.games.indecision.actions`)."""
         return parse_action(text)
 
-    def why_illegal(self, state: State, action: object, seat: int) -> IllegalActionError | None:
-        """The error naming the rule that forbids ``action`` by ``seat`` now, else ``None``."""
-        if not isinstance(
-            action, Discard | Stop | DrawDeck | DrawPile | Declare | Correct | Confirm
-        ):
-            return IllegalActionError(
-                f"{action!r} is not an Indecision action", rule=RuleKey.UNKNOWN_ACTION
-            )
-        players = state.table.rules.players
-        if not isinstance(seat, int) or not 0 <= seat < players:
-            return IllegalActionError(
-                f"seat {seat!r} does not exist: this game has seats 0 to {players - 1}",
-                rule=RuleKey.NO_SUCH_SEAT,
-            )
+    def why_illegal_now(
+        self, state: State, action: IndecisionAction, seat: int
+    ) -> IllegalActionError | None:
+        """Indecision's own rules for the seat to act (the shared checks come first: see
+        :meth:`GameEngine.why_illegal`)."""
         phase = state.phase
-        if phase is Phase.GAME_OVER:
-            return IllegalActionError("the game is over", rule=RuleKey.GAME_OVER)
-        if self.current_player(state) == CHANCE:
-            return IllegalActionError(
-                f"a chance step ({phase.value}) is due before anyone acts",
-                rule=RuleKey.CHANCE_PENDING,
-            )
-        if seat != state.to_act:
-            return IllegalActionError(
-                f"it is seat {state.to_act}'s turn to {_PHASE_DOING[phase]}, not seat {seat}'s",
-                rule=RuleKey.NOT_YOUR_TURN,
-            )
         if phase is Phase.DRAW:
             return self._check_draw_phase(state, action)
         if phase is Phase.OPENING or phase is Phase.DISCARD:

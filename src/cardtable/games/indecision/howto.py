@@ -7,8 +7,10 @@ from __future__ import annotations
 from html import escape
 from typing import Any
 
+from cardtable.cards import parse_cards
 from cardtable.games.howto import cards_text, example, section
-from cardtable.games.indecision.rules import MeldValues
+from cardtable.games.indecision.rules import BIKE_INSIDE_EXAMPLE, MeldValues
+from cardtable.melds.indecision import scorer_for
 
 
 def _indecision_values() -> str:
@@ -50,17 +52,20 @@ def _indecision_values() -> str:
 
 
 def _bike_inside_a_run() -> str:
-    """What the default counts for a Run on a Bike inside a longer mixed run, with the
-    numbers the scorer gives (the tests check them)."""
-    values = MeldValues()
+    """What the default counts for a Run on a Bike inside a longer mixed run, with the numbers
+    and meld names the scorer itself gives (so the page cannot drift from the engine)."""
+    usual, counted = scorer_for(MeldValues(), False), scorer_for(MeldValues(), True)
+    mixed_hand, alone_hand = BIKE_INSIDE_EXAMPLE, parse_cards("AS 2S 3S 4S 9H")
+    (run,) = usual.count(mixed_hand).melds
+    (bike,) = usual.count(alone_hand).melds
     mixed, alone = cards_text("AS 2S 3S 4S 5H"), cards_text("AS 2S 3S 4S 9H")
     return (
-        "<p>One exception: a Run on a Bike inside a longer run that is not all one suit "
-        f"does not count by itself. {mixed} is a Run of 5 and scores {values.run_5}; the "
+        "<p>So a Run on a Bike inside a longer run that is not all one suit does not count "
+        f"by itself either. {mixed} is a {run.name} and scores {run.points}; the "
         f"four spades inside it are not also a Run on a Bike. {alone} has no longer run, so "
-        f"its four spades are a Run on a Bike of 4 and score {values.bike_4}. The house rule "
+        f"its four spades are a {bike.name} and score {bike.points}. The house rule "
         "to count a Run on a Bike inside a longer mixed run as well changes this: then "
-        f"{mixed} scores {values.run_5 + values.bike_4}.</p>"
+        f"{mixed} scores {counted.count(mixed_hand).score}.</p>"
     )
 
 
@@ -90,8 +95,12 @@ def page() -> dict[str, Any]:
             ),
             section(
                 "Melds",
-                "<p>Every way your five cards form a meld counts, and one card may belong to "
-                "several melds. Runs go round the corner: Q-K-A and K-A-2 are both runs.</p>"
+                "<p>Every meld your five cards form scores, and melds of different kinds may "
+                "share cards: a pair, a run and a flush may all use the same card. Within one "
+                "kind only the biggest counts, never the smaller melds inside it: three sevens "
+                f"are one Prile of 3, not also three Pairs, and {cards_text('10C JD QC KC KH')} "
+                "holds two Runs of 4 (one with each king) and no Run of 3. Runs go round the "
+                "corner: Q-K-A and K-A-2 are both runs.</p>"
                 + _indecision_values()
                 + "<p>A Run on a Bike is not also counted as a Flush of the same cards; a "
                 "fourth card of that suit makes a Flush beside it.</p>" + _bike_inside_a_run(),

@@ -11,13 +11,31 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final, Literal
 
-from cardtable.melds.indecision import MeldValues
+from cardtable.cards import format_cards, parse_cards
+from cardtable.melds.indecision import MeldValues, scorer_for
 from cardtable.options import check_options, option
 
 __all__ = ["PRESETS", "DeckExhaustion", "MeldValues", "Rules", "WinCheck"]
 
 WinCheck = Literal["counting-order", "end-of-round"]
 DeckExhaustion = Literal["reshuffle", "score-hand"]
+
+BIKE_INSIDE_EXAMPLE: Final = parse_cards("AS 2S 3S 4S 5H")
+"""The hand the house rule on Runs on a Bike inside longer runs is explained with."""
+
+
+def _bike_inside_help() -> str:
+    """The help of ``bike_inside_longer_run_counts``, its example counted by the scorer itself
+    (standard values), so that the words cannot say other than the engine counts."""
+    usual = scorer_for(MeldValues(), False).count(BIKE_INSIDE_EXAMPLE)
+    counted = scorer_for(MeldValues(), True).count(BIKE_INSIDE_EXAMPLE)
+    melds = " plus ".join(f"a {meld.name} for {meld.points}" for meld in counted.melds)
+    hand = format_cards(BIKE_INSIDE_EXAMPLE, symbols=True)
+    return (
+        "Also count a Run on a Bike inside a longer run of mixed suits (its longest stretch of "
+        f"one suit, three cards or more): with the standard values, {hand} then scores "
+        f"{counted.score} instead of {usual.score}, {melds}."
+    )
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -41,10 +59,7 @@ class Rules:
     bike_inside_longer_run_counts: bool = option(
         False,
         label="Runs on a Bike inside longer runs",
-        help=(
-            "Also score a Run on a Bike of three that lies inside a longer run of mixed suits "
-            "(AS 2S 3S 4S 5H then scores 10 instead of 9)."
-        ),
+        help=_bike_inside_help(),
     )
     strict_stop_turns: bool = option(
         False,
@@ -91,10 +106,15 @@ class Rules:
     deck_exhaustion: DeckExhaustion = option(
         "reshuffle",
         label="When the deck runs out",
-        help="What happens when a player wants to draw from an empty deck.",
+        help=(
+            "What happens once the deck is used up: either the pile under its top card is "
+            "shuffled into a new deck when someone next draws from the deck, or the hand ends "
+            "as soon as the deck is used up (once the turn that took its last card is over) "
+            "and every player is scored."
+        ),
         choice_labels={
             "reshuffle": "Shuffle the pile under its top card into a new deck",
-            "score-hand": "End the hand and score every player",
+            "score-hand": "End the hand at once and score every player",
         },
     )
     hand_turn_cap: int = option(

@@ -73,6 +73,16 @@ class IndecisionView:
         return self.pile[-1] if self.pile else None
 
     @property
+    def deal_number(self) -> int:
+        """The contract's name for ``hand_number``: Indecision's deals are hands."""
+        return self.hand_number
+
+    @property
+    def scores(self) -> tuple[int, ...]:
+        """The contract's name for ``totals``: each seat's points won so far."""
+        return self.totals
+
+    @property
     def game_over(self) -> bool:
         """True once the game has ended."""
         return self.phase is Phase.GAME_OVER

@@ -89,9 +89,14 @@ class RemoteConnection:
         grace period starts as when a local socket closes."""
         if self.closed:
             return
-        listeners = await self.relay.publish(
-            process_channel(self.holder), {"conn": self.conn, "message": message}
-        )
+        try:
+            listeners = await self.relay.publish(
+                process_channel(self.holder), {"conn": self.conn, "message": message}
+            )
+        except ConnectionError:
+            # Redis is away (the publish said so): this message is lost, and the proxy greets
+            # the table again once it hears Redis back, getting the state as it is then.
+            return
         if listeners == 0:
             self.closed = True
             self.relay.forget(self)
@@ -108,8 +113,12 @@ class RemoteConnection:
             )
 
     async def moved(self) -> None:
-        """The table left this process: the proxy finds its new owner."""
-        await self.relay.publish(process_channel(self.holder), {"conn": self.conn, "moved": True})
+        """The table left this process: the proxy finds its new owner (with Redis away, it
+        finds out at its next look at the table's lease)."""
+        with contextlib.suppress(ConnectionError):
+            await self.relay.publish(
+                process_channel(self.holder), {"conn": self.conn, "moved": True}
+            )
 
 
 @dataclass(slots=True)
@@ -189,6 +198,7 @@ class Relay:
         self._owned: set[str] = set()
         self._queues: dict[str, asyncio.Queue[dict[str, Any]]] = {}
         self._tasks: dict[str, asyncio.Task[None]] = {}
+        self._answering: set[asyncio.Task[None]] = set()
 
     # --- plumbing -----------------------------------------------------------------------------
 
@@ -287,6 +297,8 @@ class Relay:
                 await self._serve_remote(table_id, payload)
             except asyncio.CancelledError:
                 raise
+            except ConnectionError as exc:  # Redis away: expected, and the publish warned
+                logger.warning("table %s: a relayed message was not answered: %s", table_id, exc)
             except Exception:
                 logger.exception("table %s: a relayed message failed", table_id)
 
@@ -336,7 +348,14 @@ class Relay:
                 owner.detach(_seat_of(owner, known[0]), known[0])
             return
         if op == "call":
-            await self._answer_call(owner, holder, payload)
+            # A task of its own, shielded: a call may let the table go (a close does), which
+            # cancels this inbox's worker, and the reply must still reach the caller.
+            answer = asyncio.get_running_loop().create_task(
+                self._answer_call(owner, holder, payload)
+            )
+            self._answering.add(answer)
+            answer.add_done_callback(self._answering.discard)
+            await asyncio.shield(answer)
             return
         if owner is None or self.handle_frame is None or self.greet is None:
             await RemoteConnection(self, holder, conn, table_id).moved()
@@ -466,7 +485,9 @@ class Relay:
             )
 
     async def close(self) -> None:
-        """Stop listening."""
+        """Stop listening (replies under way are given a moment to leave)."""
+        if self._answering:
+            await asyncio.wait(set(self._answering), timeout=2.0)
         tasks = [task for task in (self._reader, *self._tasks.values()) if task is not None]
         for task in tasks:
             task.cancel()

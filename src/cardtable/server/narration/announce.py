@@ -9,8 +9,9 @@ learn only ``stop``. The announcement names the mover as the receiving seat know
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Final
+from typing import Final
 
+from cardtable.games.contract import View
 from cardtable.registry import get_spec
 
 _PHRASES: Final = {
@@ -78,11 +79,14 @@ def describe_move(game: str, notation: str, taken: str | None = None) -> str:
     return f"played {notation}"
 
 
-def taken_card(view: Any, actor: int) -> str | None:
-    """The card(s) ``actor`` visibly took from the pile in its last public event, as labels."""
+def taken_card(view: View | None, actor: int) -> str | None:
+    """The card(s) ``actor`` visibly took from the pile in its last public event, as labels
+    (``None`` without a view to read it from)."""
     from cardtable.cards import format_card
 
-    for event in reversed(getattr(view, "events", ())):
+    if view is None:
+        return None
+    for event in reversed(view.events):
         if event.seat == actor and event.verb.startswith("take") and event.cards:
             return " ".join(format_card(card) for card in event.cards)
     return None
@@ -94,7 +98,7 @@ def announcement(
     names: Sequence[str],
     viewer: int,
     last_action: tuple[int, str] | None,
-    view: Any,
+    view: View | None,
     headline: str | None,
     to_move: int,
     finished: bool,

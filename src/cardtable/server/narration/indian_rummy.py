@@ -1,5 +1,6 @@
 """Indian Rummy: a deal ends when the view's public ``last_deal`` summary changes; a game (with
-a set number of deals) ends with the engine's result. Free play has deals only."""
+a set number of deals, or a Pool or Deals game) ends with the engine's result. Free play has
+deals only. In Pool a deal's summary says who it put out; in Deals it gives the chips."""
 
 from __future__ import annotations
 
@@ -61,6 +62,16 @@ def _deal_outcome(deal: Any, view: Any) -> Outcome:
             scores.append(
                 {"seat": seat, "name": names[seat], "points": points, "total": totals[seat]}
             )
+        standing = view.standing
+        if standing is not None and deal.number == view.deal_number:
+            # Pool and Deals (RULES.md 2.13): who the deal put out, and the standing.
+            for seat in standing.eliminated:
+                lines.append(f"{names[seat]} reached {view.rules.pool_limit} and is out.")
+            if view.rules.format == "deals":
+                chips = ", ".join(
+                    f"{names[seat]} {count}" for seat, count in enumerate(standing.chips)
+                )
+                lines.append(f"Chips: {chips}.")
         return summary("deal", deal.number, headline, lines, scores, details)
 
     return Outcome(kind="deal", number=deal.number, seats=tuple(seats), describe=describe)

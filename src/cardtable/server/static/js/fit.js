@@ -29,7 +29,10 @@ export function fitTable(table, relayout = () => {}) {
   return chosen;
 }
 
-/** Refit on window resizes, at most once a frame; returns a function that stops watching. */
+/** Refit on window resizes and whenever a row of the table changes its height after a render
+ * (a seat's clock filled in, a line wrapping), at most once a frame; returns a function that
+ * stops watching. Fitting again gives the same --fit for the same content, so the rows' own
+ * changes from a refit settle at once. */
 export function watchFit(table, relayout) {
   let queued = false;
   const refit = () => {
@@ -41,7 +44,12 @@ export function watchFit(table, relayout) {
     });
   };
   window.addEventListener("resize", refit);
-  return () => window.removeEventListener("resize", refit);
+  const rows = new ResizeObserver(refit);
+  for (const row of table.querySelectorAll(".opponents, .status-lines, .my-area, .result-banner")) rows.observe(row);
+  return () => {
+    window.removeEventListener("resize", refit);
+    rows.disconnect();
+  };
 }
 
 /** Mark the page as keyboard-driven (shows key letters) until the next touch. */

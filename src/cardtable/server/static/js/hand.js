@@ -310,13 +310,31 @@ export class Hand {
     });
     const live = new Set(this.entries.map((e) => e.uid));
     for (const uid of [...this.nodes.keys()]) if (!live.has(uid)) this.nodes.delete(uid);
-    const current = [...this.element.children];
-    if (current.length !== nodes.length || current.some((node, i) => node !== nodes[i])) {
-      this.element.replaceChildren(...nodes);
-    }
+    this.placeNodes(nodes);
     this.element.setAttribute("aria-label", `Your hand, ${this.entries.length} cards`);
     this.layout();
     if (hadFocus) this.focusCurrent();
+  }
+
+  /**
+   * Put the hand's children in the order `nodes`. The card being dragged (`this.draggedEl`)
+   * is never taken out of the page: moving it would release its pointer capture, and the
+   * release of the drag would then reach another element and leave the card stuck in mid-air.
+   * The other cards are moved around it instead.
+   */
+  placeNodes(nodes) {
+    const current = [...this.element.children];
+    if (current.length === nodes.length && current.every((node, i) => node === nodes[i])) return;
+    const pinned = this.draggedEl;
+    const at = pinned ? nodes.indexOf(pinned) : -1;
+    if (at < 0 || pinned.parentNode !== this.element) {
+      this.element.replaceChildren(...nodes);
+      return;
+    }
+    const wanted = new Set(nodes);
+    for (const node of current) if (!wanted.has(node)) node.remove();
+    pinned.before(...nodes.slice(0, at));
+    pinned.after(...nodes.slice(at + 1));
   }
 
   /**
@@ -432,6 +450,7 @@ export class Hand {
 
     const finish = () => {
       clearTimeout(holdTimer);
+      if (this.draggedEl === el) this.draggedEl = null;
       el.classList.remove("held", "dragging", "dragged-out");
       el.style.removeProperty("transform");
       this.element.classList.remove("reordering");
@@ -449,6 +468,7 @@ export class Hand {
       const rect = el.getBoundingClientRect();
       grabOffset = event.clientX - rect.left;
       grab = { x: event.clientX - rect.left, y: event.clientY - rect.top };
+      this.draggedEl = el;
       holdTimer = setTimeout(() => {
         // Press and hold: the card is picked up and follows the finger.
         dragging = true;
@@ -506,7 +526,8 @@ export class Hand {
         // The player's own order from now on (a state landing mid-drag must not re-sort it).
         this.sortKind = null;
         const others = children.filter((c) => c !== el);
-        this.element.insertBefore(el, others[target] || null);
+        others.splice(target, 0, el);
+        this.placeNodes(others);
       }
       el.style.transform = `translate(${desiredLeft - el.offsetLeft}px, -14%)`;
     });
@@ -541,6 +562,11 @@ export class Hand {
     };
     el.addEventListener("pointerup", end);
     el.addEventListener("pointercancel", end);
+    // Should the capture be lost all the same (the card taken away by a new deal), the drag
+    // ends where it is: the card goes back to the hand rather than hanging over the table.
+    el.addEventListener("lostpointercapture", (event) => {
+      if (start) end(new PointerEvent("pointercancel", event));
+    });
     el.addEventListener("contextmenu", (event) => event.preventDefault());
     el.addEventListener("click", (event) => {
       if (dragging || performance.now() < (this.suppressClickUntil || 0)) {

@@ -53,7 +53,9 @@ export function setupMenu(app) {
   menu.addEventListener("click", (event) => {
     const item = event.target.closest("[data-menu]");
     if (!item) return;
-    close();
+    // The focus goes back to the Menu button first: the panel the item opens returns it there
+    // when it closes (the item itself is hidden with the menu).
+    close(true);
     const which = item.dataset.menu;
     if (which === "how-to-play") showHowToPlay(app, app.currentGame());
     else if (which === "options") showOptions();
@@ -108,7 +110,8 @@ export function showOptions() {
   for (const [name, values] of Object.entries(choices)) {
     const id = `option-${name}`;
     const select = h("select", { id, "aria-describedby": `${id}-help` },
-      values.map((v) => h("option", { value: v, selected: current[name] === v }, v)));
+      // Shown as the start page writes them ("Normal"); the value sent stays the lower-case id.
+      values.map((v) => h("option", { value: v, selected: current[name] === v }, `${v.charAt(0).toUpperCase()}${v.slice(1)}`)));
     select.addEventListener("change", () => save(name, select.value, select));
     rows.push(h("li", { dataset: { option: name } },
       h("label", { for: id }, OPTION_TEXT[name][0]),

@@ -47,35 +47,58 @@ export function settingsLines(settings) {
   ];
 }
 
-/** A clock element that the ticker counts down: `deadline` is a `performance.now()` time. */
+/** A clock element that the ticker counts down: `deadline` is a `performance.now()` time. It is
+ * drawn with its time at once: an empty clock filled in by the next tick would grow its seat
+ * after the table was fitted to the window. */
 function clockElement(className, deadline, format, extra = {}) {
-  return h("span", {
+  const el = h("span", {
     class: `clock ${className}`,
     dataset: { deadline: String(deadline), format, ...extra },
   }, "");
+  paintClock(el, performance.now());
+  return el;
+}
+
+/** Write the time left on one clock element at `now`. */
+function paintClock(el, now) {
+  const left = Number(el.dataset.deadline) - now;
+  if (el.dataset.format === "turn") {
+    const bank = Number(el.dataset.bank || 0);
+    if (left > 0) {
+      // The bank is its own part: a crowded phone seat shows the turn's time alone.
+      el.replaceChildren(clockText(left), ...(bank > 0 ? [h("span", { class: "clock-bank" }, ` + bank ${clockText(bank)}`)] : []));
+      el.classList.toggle("urgent", left + bank < 10000);
+    } else {
+      el.textContent = `Time bank ${clockText(bank + left)}`;
+      el.classList.add("on-bank");
+      el.classList.toggle("urgent", bank + left < 10000);
+    }
+  } else {
+    el.textContent = clockText(left);
+  }
 }
 
 /**
  * The presence of one person's seat: a dot and a word (online, reconnecting with its countdown,
- * away, left), as an element and as words for the seat's accessible name.
+ * away, left), as an element and as words for the seat's accessible name. A crowded phone seat
+ * shows the dot with one short word (`data-short`, none when online) or just the countdown.
  */
 export function presenceOf(entry, receivedAt) {
   if (!entry || entry.kind !== "person") return null;
+  const shown = (kind, word, short, ...rest) => h("span", { class: `presence ${kind}`, dataset: { short } },
+    h("span", { class: "presence-word" }, word), ...rest);
   if (entry.left) {
-    return { words: "left the table, a computer player plays for them", el: h("span", { class: "presence left" }, "Left · computer plays") };
+    return { words: "left the table, a computer player plays for them", el: shown("left", "Left · computer plays", "left") };
   }
   if (entry.away) {
-    return { words: "away, a computer player moves for them", el: h("span", { class: "presence away" }, "Away · computer plays") };
+    return { words: "away, a computer player moves for them", el: shown("away", "Away · computer plays", "away") };
   }
   if (!entry.connected && entry.reconnecting_ms !== null && entry.reconnecting_ms !== undefined) {
     const deadline = receivedAt + entry.reconnecting_ms;
-    return {
-      words: "reconnecting",
-      el: h("span", { class: "presence reconnecting" }, "Reconnecting… ", clockElement("grace", deadline, "plain")),
-    };
+    return { words: "reconnecting", el: shown("reconnecting", "Reconnecting… ", "", clockElement("grace", deadline, "plain")) };
   }
-  if (!entry.connected) return { words: "not connected", el: h("span", { class: "presence offline" }, "Not connected") };
-  return { words: "online", el: h("span", { class: "presence online" }, "Online") };
+  if (!entry.connected) return { words: "not connected", el: shown("offline", "Not connected", "offline") };
+  return { words: "online", el: shown("online", "Online", "") };
 }
 
 /** The turn clock of the seat to move (null when the table has no timer or a bot moves). */
@@ -89,22 +112,7 @@ export function turnClock(room, seat, receivedAt) {
 export function startTicker(root, onTick = () => {}) {
   const tick = () => {
     const now = performance.now();
-    for (const el of root.querySelectorAll(".clock[data-deadline]")) {
-      const left = Number(el.dataset.deadline) - now;
-      if (el.dataset.format === "turn") {
-        const bank = Number(el.dataset.bank || 0);
-        if (left > 0) {
-          el.textContent = bank > 0 ? `${clockText(left)} + bank ${clockText(bank)}` : clockText(left);
-          el.classList.toggle("urgent", left + bank < 10000);
-        } else {
-          el.textContent = `Time bank ${clockText(bank + left)}`;
-          el.classList.add("on-bank");
-          el.classList.toggle("urgent", bank + left < 10000);
-        }
-      } else {
-        el.textContent = clockText(left);
-      }
-    }
+    for (const el of root.querySelectorAll(".clock[data-deadline]")) paintClock(el, now);
     onTick(now);
   };
   tick();

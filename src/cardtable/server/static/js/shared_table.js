@@ -6,6 +6,7 @@
 // and the rematch. A table that is not shared behaves exactly as TableView.
 
 import { h, listText, replaceChildren } from "./dom.js";
+import { newContribution } from "./fairness.js";
 import { gameModule } from "./games/index.js";
 import { alertMessage, announce, closePanel, confirmPanel } from "./panel.js";
 import { presenceOf, QuickMessages, quickMenu, startTicker, turnClock } from "./presence.js";
@@ -196,6 +197,8 @@ export class SharedTableView extends TableView {
     this.renderOpponents(ctx);
     this.renderMe(ctx);
     this.renderBanner(ctx);
+    // A seat's presence or clock can change its height: the table is fitted again.
+    this.fit();
   }
 
   onQuick(message) {
@@ -426,7 +429,8 @@ export class SharedTableView extends TableView {
   }
 
   answerRematch(accept) {
-    if (this.sendRoom({ type: "rematch", accept })) {
+    const message = accept ? { type: "rematch", accept, contribution: newContribution() } : { type: "rematch", accept };
+    if (this.sendRoom(message)) {
       announce(accept ? "You asked for a rematch." : "You said no to a rematch.");
     }
   }

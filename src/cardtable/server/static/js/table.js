@@ -34,6 +34,13 @@ function badgeElement(badge) {
     h("span", { class: "badge-short", "aria-hidden": "true" }, badge.short));
 }
 
+/** A prompt whose key letters ("draw from the stock (S)") show only while a keyboard is in use:
+ * on a touch screen there is no S to press. */
+function withKeyHints(text) {
+  return text.split(/( \([A-Z]\))/).filter(Boolean)
+    .map((part) => (/^ \([A-Z]\)$/.test(part) ? h("span", { class: "key-hint" }, part) : part));
+}
+
 export class TableView {
   constructor(app, tableId) {
     this.app = app;
@@ -123,6 +130,7 @@ export class TableView {
     if (this.socket) this.socket.close();
     this.hand.resizeObserver.disconnect();
     this.stopFit?.();
+    this.stopRefocus?.();
     document.body.classList.remove("at-table");
   }
 
@@ -160,10 +168,11 @@ export class TableView {
       "section",
       { class: `table game-${game}`, "aria-label": `${this.app.gameTitle(game)} table` },
       h("div", { class: "table-main" },
-        this.el.connection,
         this.el.opponents,
         this.el.centre,
-        h("div", { class: "status-lines" }, this.el.status, this.el.lastMove, this.el.hintLine),
+        // The connection notice is a line of its own above the turn line: over the seats it
+        // covered an opponent's name and level.
+        h("div", { class: "status-lines" }, this.el.connection, this.el.status, this.el.lastMove, this.el.hintLine),
         this.el.banner,
         h("div", { class: "my-area" },
           h("div", { class: "hand-bar" }, this.el.me, this.el.tools, this.el.tableTools),
@@ -178,6 +187,16 @@ export class TableView {
     document.body.classList.add("at-table");
     this.el.table = table;
     this.stopFit = watchFit(table, () => this.hand.layout());
+    // A panel closed over the table gives the focus back to what had it; when that is gone
+    // (the cards were dealt again, the buttons redrawn), the keyboard goes to the hand rather
+    // than to the page, where Enter would do nothing.
+    const dialog = document.getElementById("panel");
+    const refocus = () => setTimeout(() => {
+      if (this.destroyed || dialog?.open) return;
+      if (!document.activeElement || document.activeElement === document.body) this.hand.focusCurrent();
+    });
+    dialog?.addEventListener("close", refocus);
+    this.stopRefocus = () => dialog?.removeEventListener("close", refocus);
     this.renderTools();
   }
 
@@ -247,6 +266,8 @@ export class TableView {
         this.onHint(message);
         break;
       case "coach":
+        // A report about a position already left (someone moved while it was worked out).
+        if (this.stale(message)) break;
         this.coach = message;
         this.renderCoach();
         // The drawer's button gains its news dot and may wrap the bar above the hand.
@@ -387,11 +408,14 @@ export class TableView {
   }
 
   /** The opponents' hands turned face up at the end of a hand: shown with the move that ended
-   * it, while that hand's summary is open, and once the game is over (by seat, or null). */
+   * it, while that hand's summary is open, and once the game is over (by seat, or null). Once
+   * the summary has been read and closed, the table moves on, even when the message that ended
+   * the hand also dealt the next one (Indecision): the new hand is not shown under old cards. */
   revealedHands(ctx) {
     const key = this.module.summaryKey(ctx);
     if (!key) return null;
-    const ended = Boolean(this.message.summary) || Boolean(this.message.result) || this.summaryOpenFor === key;
+    const justEnded = Boolean(this.message.summary) && !this.shownSummaries.has(key);
+    const ended = justEnded || Boolean(this.message.result) || this.summaryOpenFor === key;
     return ended ? this.module.revealedHands(ctx) : null;
   }
 
@@ -438,7 +462,7 @@ export class TableView {
             toMove ? h("span", { class: "thinking", "aria-hidden": "true" }, h("i"), h("i"), h("i")) : null),
           backs,
           h("div", { class: "seat-meta" },
-            h("span", { class: "hand-size" }, showing ? "showed" : [String(info.handSize ?? 0),
+            h("span", { class: `hand-size${showing ? " showed" : ""}` }, showing ? "showed" : [String(info.handSize ?? 0),
               h("span", { class: "cards-word" }, ` card${info.handSize === 1 ? "" : "s"}`)]),
             info.scoreText ? h("span", { class: "seat-score" }, info.scoreText) : null,
             (info.badges || []).map(badgeElement)),
@@ -476,7 +500,7 @@ export class TableView {
     } else {
       text = this.module.waitingText(ctx);
     }
-    this.el.status.textContent = text;
+    replaceChildren(this.el.status, withKeyHints(text));
     this.el.status.classList.toggle("yours", message.to_move === ctx.seat);
     const last = message.last_action;
     if (last && last.action) {
@@ -531,8 +555,9 @@ export class TableView {
   renderTools() {
     // On a phone the buttons drop their first words ("Suit"); the accessible name stays whole.
     const long = (text) => h("span", { class: "long" }, text);
-    const sortSuit = h("button", { type: "button", class: "btn small ghost", "aria-label": "Sort by suit", onclick: () => this.hand.sortBy("suit") }, long("Sort by "), "suit");
-    const sortRank = h("button", { type: "button", class: "btn small ghost", "aria-label": "Sort by rank", onclick: () => this.hand.sortBy("rank") }, long("Sort by "), "rank");
+    const short = (text) => h("span", { class: "short" }, text);
+    const sortSuit = h("button", { type: "button", class: "btn small ghost", "aria-label": "Sort by suit", onclick: () => this.hand.sortBy("suit") }, long("Sort by suit"), short("Suit"));
+    const sortRank = h("button", { type: "button", class: "btn small ghost", "aria-label": "Sort by rank", onclick: () => this.hand.sortBy("rank") }, long("Sort by rank"), short("Rank"));
     const group = h("button", { type: "button", class: "btn small ghost", "aria-label": "Group melds", onclick: () => this.groupHand() }, "Group", long(" melds"));
     const hint = h("button", { type: "button", class: "btn small ghost", "aria-keyshortcuts": "H", onclick: () => this.askHint() },
       "Hint", h("kbd", { "aria-hidden": "true" }, "H"));
@@ -713,11 +738,26 @@ export class TableView {
   }
 
   askHint() {
-    if (!this.socket) return;
+    if (!this.socket || !this.message) return;
+    if (this.message.result) {
+      // Nothing is left to advise once the game is over.
+      announce("The game is over: there is no move to hint.");
+      return;
+    }
+    this.hintAskedAt = this.message.version;
     this.socket.send({ type: "hint" });
   }
 
+  /** Whether an answer (hint, coach) is about another table version than the one shown, or
+   * comes after the game ended: the turn has passed, and the advice with it. */
+  stale(message) {
+    if (!this.message || this.message.result) return true;
+    const version = message.version ?? (message.type === "hint" ? this.hintAskedAt : undefined);
+    return version !== undefined && version !== this.message.version;
+  }
+
   onHint(message) {
+    if (this.stale(message)) return;
     this.hint = message;
     this.renderHintLine();
     const marks = new Map(this.module.handMarks(this.ctx()));

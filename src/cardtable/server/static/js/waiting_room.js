@@ -66,8 +66,12 @@ export class WaitingRoom {
   update(room) {
     const before = this.room;
     this.room = room;
+    const oldToken = this.invite?.token;
     if (room.invite) this.invite = room.invite;
     if (before) this.announceChanges(before, room);
+    if (oldToken && room.invite && room.invite.token !== oldToken) {
+      announce("The invite link changed: the old one no longer opens this table. Send the new one to anybody still to come.");
+    }
     this.render();
   }
 
@@ -247,6 +251,12 @@ export class WaitingRoom {
         onclick: () => this.send({ type: "start" }),
       }, "Start the game");
       row.push(start);
+      row.push(h("button", {
+        type: "button", class: "btn", id: "lock-shared", dataset: { focusKey: "lock" },
+        "aria-pressed": room.locked ? "true" : "false",
+        disabled: !this.connected,
+        onclick: () => this.send({ type: "lock", locked: !room.locked }),
+      }, room.locked ? "Unlock the table" : "Lock the table"));
     } else if (room.you?.role === "player") {
       row.push(h("button", {
         type: "button", class: "btn", dataset: { focusKey: "watch" },
@@ -255,7 +265,7 @@ export class WaitingRoom {
     }
     row.push(h("button", { type: "button", class: "btn", dataset: { focusKey: "leave" }, onclick: () => this.leave() }, "Leave table"));
     const help = this.isHost
-      ? (room.can_start ? "Everyone is seated: start when you are ready." : "Start when every seat has a person or a computer player: add computer players to seats nobody will take.")
+      ? (room.locked ? "The table is locked: nobody new can join, even with the link. " : "") + (room.can_start ? "Everyone is seated: start when you are ready." : "Start when every seat has a person or a computer player: add computer players to seats nobody will take.")
       : (room.you?.role === "spectator" ? "You are watching. Take a free seat to play." : "The host starts the game when every seat is filled.");
     return h("div", { class: "room-actions" },
       h("p", { class: "field-help", id: "start-help" }, help),
@@ -265,7 +275,7 @@ export class WaitingRoom {
   async removePerson(seat, name) {
     const ok = await confirmPanel(
       `Remove ${name}?`,
-      `${name} leaves the table and cannot join it again with this link. Their seat opens for someone else.`,
+      `${name} leaves the table and cannot join it again. The invite link changes: send the new one to anybody still to come. Their seat opens for someone else.`,
       `Remove ${name}`,
       "Keep them",
     );

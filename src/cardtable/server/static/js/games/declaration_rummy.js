@@ -221,7 +221,11 @@ export default {
       pileEl.querySelector(".zone-caption")?.append(h("span", { class: "count" }, ` · ${pile.label ?? ""}`));
     }
     const extra = [];
-    if (view.exhaustion) extra.push(h("p", { class: "table-note" }, "The stock is exhausted: take the top discard or decline it."));
+    // The prompt for whoever is to draw; nobody is once the game is over.
+    if (view.exhaustion && !ctx.message.result && ctx.message.to_move >= 0) {
+      const who = ctx.message.to_move === ctx.seat ? "take the top discard or decline it" : `${ctx.name(ctx.message.to_move)} takes the top discard or declines it`;
+      extra.push(h("p", { class: "table-note" }, `The stock is exhausted: ${who}.`));
+    }
     if (view.removed_unseen) extra.push(h("p", { class: "table-note" }, `${view.removed_unseen} cards removed unseen.`));
     if (view.vote) {
       const pending = view.vote.pending || [];

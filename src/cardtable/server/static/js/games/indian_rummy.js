@@ -5,7 +5,7 @@
 import { parseAction } from "../actions.js";
 import { cardElement, cardName, cardRow, label, parse, RANK_NAMES, RANK_PLURALS, shortText } from "../cards.js";
 import { h } from "../dom.js";
-import { confirmPanel } from "../panel.js";
+import { confirmPanel, openPanel } from "../panel.js";
 import { baseGame, chartFromRounds, pileZone, scoreTable, stockZone, takenText } from "./base.js";
 
 const OUTCOME_TEXT = {
@@ -21,6 +21,44 @@ const GROUP_NAMES = {
   sequence: "sequence with joker",
   set: "set",
 };
+
+/**
+ * The open deck: every card that reached the discard pile this deal, oldest first, with who put
+ * it there and what became of it (taken back, shuffled into a new stock). All of it was seen face
+ * up by everyone (RULES.md 2.3; the view sends this deal's public events), unlike Declaration
+ * Rummy, whose squared pile shows only its top card.
+ */
+export function openDeck(events = []) {
+  const entries = [];
+  for (const event of events) {
+    const card = event.cards?.[0];
+    if (event.verb === "open-pile" || event.verb === "discard") {
+      entries.push({ card, seat: event.seat, opening: event.verb === "open-pile", fate: "pile" });
+    } else if (event.verb === "take-discard") {
+      const taken = [...entries].reverse().find((e) => e.fate === "pile" && label(e.card) === label(card));
+      if (taken) Object.assign(taken, { fate: "taken", by: event.seat });
+    } else if (event.verb === "reshuffle") {
+      // All of the pile but its top card became the new stock.
+      const onPile = entries.filter((e) => e.fate === "pile");
+      for (const e of onPile.slice(0, -1)) e.fate = "stock";
+    }
+  }
+  return entries;
+}
+
+/** The panel listing the open deck, newest first. */
+function showOpenDeck(ctx) {
+  const entries = openDeck(ctx.view.events).reverse();
+  const rows = entries.map((e) => {
+    const who = e.opening ? "Turned up to start the pile" : `${ctx.name(e.seat)} discarded it`;
+    const fate = e.fate === "taken" ? `, taken by ${ctx.name(e.by)}` : e.fate === "stock" ? ", shuffled into the new stock" : "";
+    return h("li", { class: "open-deck-row" }, cardElement(e.card, { extraClass: "mini" }), h("span", {}, `${who}${fate}.`));
+  });
+  openPanel("Discards this deal", [
+    h("p", { class: "muted" }, "Every card put on the discard pile this deal, the newest first."),
+    rows.length ? h("ol", { class: "open-deck" }, rows) : h("p", {}, "Nothing has been discarded yet."),
+  ], { name: "open-deck" });
+}
 
 /** The finished deal's details (with each hand's arrangement) if the summary is this deal's. */
 function dealDetails(ctx, deal) {
@@ -179,13 +217,23 @@ export default {
       { class: "centre-row" },
       stockZone({ notation: this.drawStock(ctx.legal), depth: Math.ceil((view.stock_size ?? 0) / 12), countText: `${view.stock_size ?? 0} cards` }),
       wild,
-      pileZone({
-        top,
-        notation: this.drawPile(ctx.legal),
-        depth: Math.min(3, (view.pile?.length ?? 1) - 1),
-        lastPlayed: Boolean(lastDiscard),
-        blocked: topIsJoker ? "a joker on the pile cannot be taken" : "",
-      }),
+      (() => {
+        const pile = pileZone({
+          top,
+          notation: this.drawPile(ctx.legal),
+          depth: Math.min(3, (view.pile?.length ?? 1) - 1),
+          lastPlayed: Boolean(lastDiscard),
+          blocked: topIsJoker ? "a joker on the pile cannot be taken" : "",
+        });
+        const seen = openDeck(view.events).length;
+        pile.append(h("button", {
+          type: "button",
+          class: "btn small ghost open-deck-button",
+          "aria-label": `Discards this deal: ${seen} card${seen === 1 ? "" : "s"}`,
+          onclick: () => showOpenDeck(ctx),
+        }, `Discards (${seen})`));
+        return pile;
+      })(),
     );
   },
 

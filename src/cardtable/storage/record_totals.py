@@ -1,0 +1,108 @@
+"""Running totals of a profile's record: what its events add up to, kept as they are stored.
+
+A record read then costs the same however many deals a profile played: it reads one small
+row instead of every event. The totals are counters per game, per part of the record
+(``here``: against computer players on this server; ``shared``: at tables with other people;
+``imported``: from an exported profile) and per kind of event (``deal``, ``game``, ``match``):
+how many, how many won (a tie is not a win), how many a computer player helped with, how many
+carried points with their sum, smallest and largest, and how many set each of the game's own
+record flags (its spec's ``record_extras``). Events of games this server does not know are
+not counted (the record shows known games only).
+
+Totals of play on this server are never lowered when old events are pruned
+(:mod:`cardtable.storage.records` keeps only the newest ones), so the record still counts a
+long-time player's first deal. Imported totals are those of the imported events kept, which
+are recomputed when some are pruned: importing the same document again never counts twice.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any, Final, Literal
+
+from cardtable.errors import RulesError
+from cardtable.registry import get_spec
+
+if TYPE_CHECKING:
+    from cardtable.storage.records import RecordEvent
+
+Part = Literal["here", "shared", "imported"]
+PARTS: Final[tuple[Part, ...]] = ("here", "shared", "imported")
+
+Totals = dict[str, dict[str, dict[str, dict[str, Any]]]]
+"""``totals[game][part][kind]`` is one :func:`empty_counters` dict."""
+
+
+def part_of(event: RecordEvent) -> Part:
+    """Which part of the record an event counts in."""
+    if event.imported:
+        return "imported"
+    return "shared" if event.details.get("shared") else "here"
+
+
+def empty_counters() -> dict[str, Any]:
+    """The counters of one kind of event before any was counted."""
+    return {
+        "n": 0,
+        "won": 0,
+        "assisted": 0,
+        "scored": 0,
+        "sum": 0,
+        "min": None,
+        "max": None,
+        "flags": {},
+    }
+
+
+def _game_of(game: str) -> tuple[str, frozenset[str]] | None:
+    """The game's own name and its record flags, or ``None`` for a game this server lacks."""
+    try:
+        spec = get_spec(game)
+    except RulesError:
+        return None
+    return spec.name, frozenset(extra.flag for extra in spec.record_extras if extra.flag != "won")
+
+
+def add_event(totals: Totals, event: RecordEvent) -> None:
+    """Count one event into ``totals`` (in place); an unknown game's event is left out.
+
+    >>> from cardtable.storage.records import RecordEvent
+    >>> totals: Totals = {}
+    >>> add_event(totals, RecordEvent(key="a", game="indian-rummy", kind="deal", won=True,
+    ...                               points=0))
+    >>> add_event(totals, RecordEvent(key="b", game="indian-rummy", kind="deal", won=False,
+    ...                               points=40, details={"dropped": True}))
+    >>> deals = totals["indian-rummy"]["here"]["deal"]
+    >>> deals["n"], deals["won"], deals["sum"], deals["min"], deals["max"], deals["flags"]
+    (2, 1, 40, 0, 40, {'dropped': 1})
+    """
+    known = _game_of(event.game)
+    if known is None:
+        return
+    game, flags = known
+    kinds = totals.setdefault(game, {}).setdefault(part_of(event), {})
+    counters = kinds.setdefault(event.kind, empty_counters())
+    details = event.details
+    counters["n"] += 1
+    # A tie shares the best result without winning it (an Indecision hand tied on points).
+    if event.won and not details.get("tied"):
+        counters["won"] += 1
+    if details.get("assisted"):
+        counters["assisted"] += 1
+    if event.points is not None and not details.get("abandoned"):
+        points = event.points
+        counters["scored"] += 1
+        counters["sum"] += points
+        counters["min"] = points if counters["min"] is None else min(counters["min"], points)
+        counters["max"] = points if counters["max"] is None else max(counters["max"], points)
+    for flag in flags:
+        if details.get(flag):
+            counters["flags"][flag] = counters["flags"].get(flag, 0) + 1
+
+
+def totals_of(events: Iterable[RecordEvent]) -> Totals:
+    """The totals of some events."""
+    totals: Totals = {}
+    for event in events:
+        add_event(totals, event)
+    return totals
