@@ -500,9 +500,15 @@ def test_a_person_the_host_removed_no_longer_sees_the_public_table(client: TestC
         receive(host)
         host.send_json({"type": "remove", "seat": 1})
         until(host, lambda m: m["type"] == "room" and m["room"]["seats"][1]["kind"] == "open")
-    assert [t["table_id"] for t in carol.get("/api/lobby").json()] == [table["table_id"]]
+    listed = carol.get("/api/lobby").json()
+    assert [t["table_id"] for t in listed] == [table["table_id"]]
     assert bob.get("/api/lobby").json() == []
-    refused = bob.post("/api/invites/join", json={"token": table["invite"]["token"], "name": "B"})
+    # The removal replaced the invite: the old link opens nothing, the new one (public in the
+    # lobby) refuses the removed person.
+    stale = bob.post("/api/invites/join", json={"token": table["invite"]["token"], "name": "B"})
+    assert stale.status_code == 404
+    assert listed[0]["invite"] != table["invite"]["token"]
+    refused = bob.post("/api/invites/join", json={"token": listed[0]["invite"], "name": "B"})
     assert refused.status_code == 403
 
 

@@ -1,7 +1,7 @@
 """The Indecision coach: what the hand scores, what it is close to, what each discard keeps,
 and when a stop would forfeit or hand the race to someone else.
 
-The hint is the Normal player's choice (:mod:`cardtable.bots.indecision`), explained with the
+The hint is the Hard player's choice (:mod:`cardtable.bots.indecision`), explained with the
 same numbers it weighed.
 """
 
@@ -11,7 +11,7 @@ import random
 from collections.abc import Sequence
 
 from cardtable.bots.indecision import (
-    NormalBot,
+    HardBot,
     best_keep,
     draw_potential,
     estimate_opponents,
@@ -38,7 +38,9 @@ from cardtable.games.indecision.scoring import score_hand
 from cardtable.games.indecision.state import Phase
 from cardtable.games.indecision.view import IndecisionView
 
-_POLICY = NormalBot()
+_POLICY = HardBot()
+"""The hint is the strongest player's choice, the one the move-by-move analysis judges by
+(:mod:`cardtable.review.lenses`), so that the hint and the analysis agree."""
 
 
 def _rng(view: IndecisionView) -> random.Random:
@@ -56,7 +58,7 @@ def _kept_hand(view: IndecisionView) -> tuple[int, ...]:
 
 
 def hint(view: IndecisionView, legal: Sequence[IndecisionAction]) -> Hint:
-    """Normal's choice with a one-line reason."""
+    """Hard's choice with a one-line reason."""
     action = _POLICY.choose(view, legal, _rng(view))
     return Hint(action, _reason(view, action))
 
