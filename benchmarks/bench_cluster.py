@@ -81,6 +81,7 @@ POSTGRES_URL = os.environ.get(
     "CARDTABLE_TEST_POSTGRES_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/test"
 )
 REDIS_URL = os.environ.get("CARDTABLE_TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
+METRICS_TOKEN = "bench-metrics-token-0123"
 COOKIE = "cardtable_profile"
 GAMES = [("indian-rummy", 2), ("indecision", 2), ("declaration-rummy", 3)]
 RETRY_DELAYS = [0.25, 0.5, 1.0, 2.0]
@@ -148,7 +149,9 @@ class Cluster:
 
     def metrics(self) -> dict[str, float]:
         """Every sample of ``/metrics``, by name with its labels."""
-        body = httpx.get(f"{self.url}/metrics", timeout=30).text
+        body = httpx.get(
+            f"{self.url}/metrics", headers={"Authorization": f"Bearer {METRICS_TOKEN}"}, timeout=30
+        ).text
         samples = {}
         for line in body.splitlines():
             if line and not line.startswith("#"):
@@ -207,6 +210,7 @@ def start_cluster(workers: int, database_url: str, log: Path) -> Cluster:
         "CARDTABLE_BOT_PROCESSES": "0",
         "CARDTABLE_MAX_SOCKETS_PER_PROFILE": "50",
         "CARDTABLE_MAX_UNFINISHED_TABLES": "1000",
+        "CARDTABLE_METRICS_TOKEN": METRICS_TOKEN,
     }
     command = [str(Path(sys.executable).parent / "cardtable"), "serve", "--port", str(port)]
     command += ["--workers", str(workers), "--database-url", database_url, "--redis-url", REDIS_URL]
@@ -867,6 +871,7 @@ def takeover(tables: int, lease_seconds: float, log: Path) -> dict[str, Any]:
         "CARDTABLE_RATE_LIMITS": "false",
         "CARDTABLE_BOT_PROCESSES": "0",
         "CARDTABLE_LEASE_SECONDS": str(lease_seconds),
+        "CARDTABLE_METRICS_TOKEN": METRICS_TOKEN,
         "CARDTABLE_ALLOWED_ORIGINS": ",".join(bases),
         "CARDTABLE_MAX_UNFINISHED_TABLES": "1000",
     }

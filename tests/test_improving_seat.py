@@ -20,6 +20,7 @@ from cardtable.games.indian_rummy.rules import Rules
 from cardtable.games.indian_rummy.state import IndianRummyState, Phase, scenario
 from cardtable.melds.indian import show_discards
 from cardtable.playouts import Choices, improving_actions, playing_actions
+from games.indian_rummy.helpers import everyone_drops_but, pool, position
 
 IMPROVING = improving_actions(ENGINE)
 PLAYING = playing_actions(ENGINE)
@@ -193,3 +194,12 @@ def test_the_improving_seat_declares_a_valid_show() -> None:
 def test_the_other_games_improving_seat_is_their_playing_seat() -> None:
     assert improving_actions(DR_ENGINE) is playing_actions(DR_ENGINE)
     assert improving_actions(INDECISION_ENGINE) is playing_actions(INDECISION_ENGINE)
+
+
+def test_the_improving_and_playing_seats_answer_a_pool_rejoin_offer() -> None:
+    # RULES.md 2.13: between the deals of a Pool game the only moves are the two answers.
+    state = everyone_drops_but(position(pool(3), (90, 39, 59), dealer=2), 2)
+    legal = ENGINE.legal_actions(state, 0)
+    assert state.phase is Phase.REJOIN
+    assert list(IMPROVING(state, 0, legal)) == [ir_act.REJOIN, ir_act.STAY_OUT]
+    assert list(PLAYING(state, 0, legal)) == [ir_act.REJOIN, ir_act.STAY_OUT]

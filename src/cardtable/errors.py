@@ -78,6 +78,12 @@ class RuleKey(StrEnum):
     NOT_BETWEEN = "not-between"
     MATCH_FIXED = "match-fixed"
     BAD_RULES = "bad-rules"
+    # Pool and Deals (Indian Rummy's formats).
+    ELIMINATED = "eliminated"
+    REJOIN_OFFER = "rejoin-offer"
+    NO_REJOIN_OFFER = "no-rejoin-offer"
+    FINISH_VOTE = "finish-vote"
+    NO_FINISH_VOTE = "no-finish-vote"
 
 
 class IllegalActionError(CardtableError, ValueError):

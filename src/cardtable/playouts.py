@@ -177,6 +177,8 @@ def _indian_rummy_improving(
     the tied best discards."""
     hand = state.hands[seat]
     wild = state.wild_rank
+    if state.phase is not _IR_DRAW and state.phase is not _IR_DISCARD:
+        return legal  # Pool's answers between deals (a rejoin offer, the agreed finish)
     if state.phase is _IR_DRAW:
         if ir_act.DRAW_PILE in legal:
             top = state.pile[-1]

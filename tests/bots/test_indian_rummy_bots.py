@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import random
 
 import pytest
@@ -9,12 +10,14 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from cardtable.bots import make_bot
+from cardtable.bots.indian_rummy import drop_threshold
 from cardtable.cards import parse_card, parse_cards
 from cardtable.games.indian_rummy import actions as act
 from cardtable.games.indian_rummy.engine import ENGINE
-from cardtable.games.indian_rummy.rules import Rules
+from cardtable.games.indian_rummy.rules import PRESETS, Rules
 from cardtable.games.indian_rummy.scoring import show_discards
-from cardtable.games.indian_rummy.state import Phase
+from cardtable.games.indian_rummy.state import IndianRummyState, Phase, scenario
+from games.indian_rummy.helpers import everyone_drops_but, pool, position
 
 from .positions import decision_states, default_rules, indian
 
@@ -128,3 +131,51 @@ def test_hard_never_makes_a_wrong_show(seed: int, pick: int) -> None:
             rest = list(state.hands[seat])
             shown = show_discards(rest, state.wild_rank, state.rules)
             assert action.card in shown
+
+
+# ------------------------------------------------------------------ Pool and Deals (RULES.md 2.13)
+
+HOPELESS = "AS 4S 7S 10S KS 2H 5H 8H JH 3D 6D 9D QD"  # nothing near a meld, no joker
+
+
+def _pool_first_turn(total: int) -> IndianRummyState:
+    rules = dataclasses.replace(PRESETS["pool-101"], wild_joker_cut=False)
+    return scenario(
+        rules,
+        [HOPELESS, "AC 2C 3C 4C 5C 6C 7C 8C 9C 10C JC QC KC"],
+        pile="2C",
+        dealer=1,
+        totals=(total, 0),
+    )
+
+
+@pytest.mark.parametrize("level", ("normal", "hard"))
+def test_pool_normal_and_hard_keep_playing_when_a_drop_would_eliminate_them(level: str) -> None:
+    assert choose(level, _pool_first_turn(10)) == act.DROP  # 30 of 101: the drop is cheap
+    assert choose(level, _pool_first_turn(85)) != act.DROP  # 105: the drop itself is out
+
+
+def test_pool_drop_threshold_follows_the_standing() -> None:
+    far = ENGINE.view(_pool_first_turn(0), 0)
+    near = ENGINE.view(_pool_first_turn(30), 0)  # a full count (80) would reach 101, a drop not
+    out = ENGINE.view(_pool_first_turn(81), 0)  # the drop (20) reaches 101
+    assert drop_threshold(far, 27.0) == 27.0
+    assert drop_threshold(near, 27.0) < 27.0
+    assert drop_threshold(out, 27.0) == float("inf")
+    free = ENGINE.view(indian([HOPELESS, OTHER], phase=Phase.DRAW), 0)
+    assert drop_threshold(free, 27.0) == 27.0
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_every_level_rejoins_and_only_a_sole_leader_plays_on(level: str) -> None:
+    state = position(pool(3, agreed_finish=True), (90, 39, 59), dealer=2)
+    state = everyone_drops_but(state, 2)
+    assert state.phase is Phase.REJOIN
+    assert choose(level, state, seat=0) == act.REJOIN
+    state = ENGINE.apply(state, act.REJOIN, 0)  # totals 60, 59, 59: seats 1 and 2 lead
+    assert state.phase is Phase.AGREED_FINISH and state.turn == 0
+    assert choose(level, state, seat=0) == act.FINISH
+    state = position(pool(3, agreed_finish=True), (30, 0, 10), dealer=2)
+    state = everyone_drops_but(state, 1)  # totals 50, 0, 30: seat 1 alone leads
+    state = ENGINE.apply(state, act.FINISH, 0)
+    assert state.turn == 1 and choose(level, state, seat=1) == act.PLAY_ON

@@ -20,6 +20,7 @@ from cardtable.games.indecision.state import Phase as IndPhase
 from cardtable.games.indian_rummy import actions as ir
 from cardtable.games.indian_rummy.engine import ENGINE as IR
 from cardtable.games.indian_rummy.state import Phase as IRPhase
+from games.indian_rummy.helpers import deals, everyone_drops_but, pool, position
 
 OTHER_IR = "AD 2D 3D 4D 5D 6D 7D 8D 9D 10D JD QD KD"
 
@@ -218,6 +219,17 @@ def test_indian_rummy_discard_hint_names_the_card_once_with_its_worth() -> None:
     assert advice.reason.count(card) == 1
 
 
+def test_indecision_names_the_spares_a_stop_counts_with_as_a_tip_not_an_alarm() -> None:
+    # Only 2S may be the spare (the other five make a run); the five cards that would forfeit
+    # are no red warning, only a tip naming the spare that counts.
+    state = indecision(["5H 6H 7H 8C 9D 2S", "3H 4H 8S JC QS"], totals=(15, 10))
+    report = _report("indecision", IND, state)
+    assert not any("spare" in warning for warning in report.warnings), report.warnings
+    assert "A stop counts only with 2S as the spare; any other spare would forfeit." in (
+        report.tips
+    )
+
+
 def test_declaration_rummy_coach_out_of_turn_advises_nothing_and_never_fails() -> None:
     # Seat 1 while seat 0 is to play: it may only propose a tie or drop.
     state, _ = advance(DR, DR.new_game(DR.rules_type(players=3), 0))
@@ -229,3 +241,39 @@ def test_declaration_rummy_coach_out_of_turn_advises_nothing_and_never_fails() -
     assert report.hint is None
     suggestion = hint("declaration-rummy", view, legal)
     assert suggestion.reason.startswith(("Propose a tie", "Drop out"))
+
+
+# ------------------------------------------------------------------ Indian Rummy's Pool and Deals
+
+
+def test_indian_pool_hint_knows_a_drop_at_95_in_pool_101_eliminates_you() -> None:
+    state = position(pool(2), (95, 10), dealer=1)
+    view = IR.view(state, 0)
+    report = coach("indian-rummy", view, IR.legal_actions(state, 0))
+    assert any("eliminated" in warning and "115" in warning for warning in report.warnings)
+    assert report.hint is not None and report.hint.action != ir.DROP
+    assert "Do not drop" in report.hint.reason and "eliminated" in report.hint.reason
+    safe = position(pool(2), (40, 10), dealer=1)
+    safe_report = coach("indian-rummy", IR.view(safe, 0), IR.legal_actions(safe, 0))
+    assert not any("eliminated" in warning for warning in safe_report.warnings)
+
+
+def test_indian_pool_coach_says_how_far_each_player_is_from_the_limit() -> None:
+    state = position(pool(3), (95, 10, 60), dealer=2)
+    report = _report("indian-rummy", IR, state)
+    (tip,) = [t for t in report.tips if t.startswith("Pool 101")]
+    assert "you 95, 6 from the limit" in tip
+    assert "seat 1 10, 91 from the limit" in tip and "seat 2 60, 41 from the limit" in tip
+
+
+def test_indian_deals_coach_gives_the_chips() -> None:
+    state = position(deals(2), (0, 0), chips=(150, 170))
+    report = _report("indian-rummy", IR, state)
+    assert any("chips: you 150; seat 1 170" in tip for tip in report.tips)
+
+
+def test_indian_pool_hint_explains_the_rejoin() -> None:
+    state = everyone_drops_but(position(pool(3), (90, 39, 59), dealer=2), 2)
+    report = _report("indian-rummy", IR, state)
+    assert report.hint is not None and report.hint.action == ir.REJOIN
+    assert "come back with 60 points, 41 from the limit" in report.hint.reason

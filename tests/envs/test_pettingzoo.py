@@ -86,6 +86,23 @@ def test_free_play_indian_rummy_is_one_deal_per_episode() -> None:
     assert len(env.unwrapped.state.deal_points) == 1
 
 
+@pytest.mark.parametrize("preset", ["pool-101", "deals-2"])
+def test_indian_rummy_pool_and_deals_are_played_whole_with_the_final_standings_utilities(
+    preset: str,
+) -> None:
+    # RULES.md 2.13: a format ends by itself (no one-deal cut), rejoin and agreed-finish answers
+    # are actions of the table, and the rewards are the winners' shares of one point.
+    env = indian_rummy_v0.env(players=3, preset=preset, rules={"agreed_finish": True})
+    totals = _play_out(env, 9)
+    state = env.unwrapped.state
+    result = env.unwrapped.engine.result(state)
+    assert result is not None and result.reason != "deal-cap"
+    assert [totals[f"player_{s}"] for s in range(3)] == list(result.utilities)
+    assert sum(result.utilities) == pytest.approx(1.0)
+    if preset == "deals-2":
+        assert len(state.deal_points) >= 2
+
+
 def test_only_the_seat_on_turn_has_a_mask() -> None:
     env = indian_rummy_v0.env(players=3)
     env.reset(seed=4)

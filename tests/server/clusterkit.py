@@ -130,8 +130,9 @@ class Launcher:
         self.logs = logs
         self.servers: list[Server] = []
 
-    def start(self, count: int) -> list[Server]:
-        """``count`` more servers, each ready (``/readyz``) when returned."""
+    def start(self, count: int, env: Mapping[str, str | None] | None = None) -> list[Server]:
+        """``count`` more servers, each ready (``/readyz``) when returned (``env``: more
+        ``CARDTABLE_*`` variables, or other values for this module's; ``None`` unsets one)."""
         ports = [free_port() for _ in range(count)]
         origins = ",".join(f"http://127.0.0.1:{port}" for port in ports)
         environment = {
@@ -143,6 +144,11 @@ class Launcher:
             "CARDTABLE_BOT_PROCESSES": "0",
             "CARDTABLE_TEST_SEED": "11",
         }
+        for name, value in (env or {}).items():
+            if value is None:
+                environment.pop(name, None)
+            else:
+                environment[name] = value
         started = []
         for port in ports:
             log = self.logs / f"server-{port}.log"

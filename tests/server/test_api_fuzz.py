@@ -1,6 +1,8 @@
 """Schema-driven fuzzing: schemathesis reads the app's own OpenAPI document and sends every
 operation requests built from it (valid ones and, by mutating them, invalid ones); no answer
-may be a 500, and every refusal carries its one-sentence ``detail``. The number of examples is
+may be a 500, every status answered is one the document gives for that operation, and every
+refusal carries its one-sentence ``detail``; a method no route at a path takes gets 405 with
+an ``Allow`` naming the documented ones. The number of examples is
 bounded so that the run stays short; the document itself must describe every request body and
 answer."""
 
@@ -68,6 +70,7 @@ def test_no_request_built_from_the_openapi_document_gets_a_500(
 ) -> None:
     app, token = fuzzed_app
     operation = schemathesis.openapi.from_asgi("/api/openapi.json", app)[path][method]
+    documented = set(app.openapi()["paths"][path][method.lower()]["responses"])
 
     @given(case=operation.as_strategy(mode, cookies={COOKIE_NAME: token}))
     @settings(
@@ -80,6 +83,13 @@ def test_no_request_built_from_the_openapi_document_gets_a_500(
     def no_500(case: Any) -> None:
         response = case.call()
         assert response.status_code < 500, (method, path, response.text[:500])
+        assert str(response.status_code) in documented, (
+            method,
+            path,
+            response.status_code,
+            sorted(documented),
+            response.text[:300],
+        )
         if response.status_code >= 400 and response.status_code != 405:
             detail = response.json()["detail"]
             assert isinstance(detail, str) and detail, response.text[:500]
@@ -104,3 +114,24 @@ def test_the_openapi_document_describes_every_request_body_and_answer(
     schemas = document["components"]["schemas"]
     for name in ("NewTable", "ProfileChange", "ProfileDocument", "SeatRequest"):
         assert schemas[name]["additionalProperties"] is False, name
+
+
+def test_a_method_no_route_takes_is_answered_405_with_the_documented_methods(
+    fuzzed_app: tuple[FastAPI, str],
+) -> None:
+    app, token = fuzzed_app
+    client = TestClient(app, cookies={COOKIE_NAME: token})
+    document = client.get("/api/openapi.json").json()
+    wrong = []
+    for path, operations in document["paths"].items():
+        documented = {method.upper() for method in operations}
+        concrete = path.replace("{table_id}", "t-none").replace("{game}", "indecision")
+        concrete = concrete.replace("{hand}", "0").replace("{token}", "x" * 22)
+        for method in ("GET", "POST", "PUT", "PATCH", "DELETE"):
+            if method in documented:
+                continue
+            answer = client.request(method, concrete)
+            allowed = {m.strip() for m in answer.headers.get("allow", "").split(",") if m.strip()}
+            if answer.status_code != 405 or allowed != documented:
+                wrong.append((method, path, answer.status_code, sorted(allowed)))
+    assert not wrong, wrong

@@ -11,6 +11,7 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
+from cardtable.server.context import context_of
 from cardtable.server.settings import Settings
 
 from .conftest import owner_of, receive
@@ -123,6 +124,9 @@ def test_a_turn_that_times_out_is_played_by_the_computer_and_the_table_says_so(
         )
         assert timed_out["last_action"]["seat"] == 0
         assert timed_out["announce"].startswith("Time ran out for Player: the computer player")
+        # The socket stays open until the turn is over (this test client stops the socket's
+        # event loop when it closes, and the turn's moves run on it).
+        until(host, lambda m: m["type"] == "state" and m["version"] >= 2)
     assert owner.room is not None and 0 in owner.room.assisted
     # The computer player finished Ann's turn: a draw and then a discard.
     assert [seat for seat, _ in owner.log[:2]] == [0, 0]
@@ -216,3 +220,28 @@ def test_the_record_keeps_shared_games_apart_and_marks_assisted_ones(
     solo = client.post("/api/tables", json={"game": "indecision"}).json()["table_id"]
     assert client.get("/api/record").json()["indecision"]["shared"] is None
     assert solo
+
+
+def test_a_rematch_that_starts_at_once_is_dealt_from_the_seated_peoples_contributions(
+    client: TestClient,
+) -> None:
+    table_id, bob = _table(client)
+    _end_quickly(client, bob, table_id)
+    # From here no test seed: the rematch is a real fair deal, recorded with its contributions.
+    lobby = context_of(client.app).lobby
+    lobby.settings = lobby.settings.model_copy(update={"test_seed": None})
+    url = f"/ws/tables/{table_id}"
+    with client.websocket_connect(url) as host, bob.websocket_connect(url) as guest:
+        until(host, is_state)
+        until(guest, is_state)
+        host.send_json({"type": "rematch", "accept": True, "contribution": "0a" * 8})
+        until(guest, lambda m: m["type"] in ("room", "state") and m["room"]["rematch"])
+        guest.send_json({"type": "rematch", "accept": True, "contribution": "b1" * 8})
+        new_id = until(guest, lambda m: m["type"] == "rematch")["table_id"]
+    with bob.websocket_connect(f"/ws/tables/{new_id}") as guest:
+        assert until(guest, is_state)["room"]["phase"] == "playing"
+    fairness = client.get(f"/api/tables/{new_id}/fairness").json()
+    assert fairness["contributions"] == [
+        {"seat": 0, "value": "0a" * 8},
+        {"seat": 1, "value": "b1" * 8},
+    ], fairness

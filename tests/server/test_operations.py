@@ -75,7 +75,15 @@ def test_readyz_in_cluster_mode_checks_redis(
     assert ready.status_code == 200 and ready.json()["redis"] == "ok"
 
 
-def test_metrics_count_moves_latency_sockets_tables_and_thinking(client: TestClient) -> None:
+METRICS_TOKEN = "operator-token-0123456789"
+
+
+def test_metrics_count_moves_latency_sockets_tables_and_thinking(
+    make_client: Callable[..., TestClient],
+) -> None:
+    settings = Settings(test_seed=7, limit_messages="1000/second", metrics_token=METRICS_TOKEN)
+    client = make_client(settings=settings)
+    client.headers["Authorization"] = f"Bearer {METRICS_TOKEN}"
     before = client.get("/metrics").text
     table_id = new_table(client, "indecision")
     with client.websocket_connect(f"/ws/tables/{table_id}") as ws:
@@ -105,6 +113,17 @@ def test_metrics_count_moves_latency_sockets_tables_and_thinking(client: TestCli
     assert thinking == bots
     for name in ("cardtable_lease_takeovers_total", "cardtable_event_loop_lag_seconds_count"):
         assert re.search(rf"^{name} ", after, re.MULTILINE), name
+
+
+def test_metrics_answer_only_the_operators_token(make_client: Callable[..., TestClient]) -> None:
+    closed = make_client()
+    assert closed.get("/metrics").status_code == 404
+    guarded = make_client(settings=Settings(test_seed=7, metrics_token=METRICS_TOKEN))
+    assert guarded.get("/metrics").status_code == 401
+    wrong = guarded.get("/metrics", headers={"Authorization": "Bearer not-the-token-at-all"})
+    assert wrong.status_code == 401 and wrong.headers["www-authenticate"] == "Bearer"
+    right = guarded.get("/metrics", headers={"Authorization": f"Bearer {METRICS_TOKEN}"})
+    assert right.status_code == 200 and "cardtable_connected_sockets" in right.text
 
 
 def test_log_lines_about_a_table_name_it_as_json() -> None:

@@ -10,6 +10,9 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
+from cardtable.games.contract import rules_to_json
+from cardtable.games.indian_rummy.rules import PRESETS
+
 from .conftest import new_table, owner_of, play_to_end, receive
 
 
@@ -129,3 +132,44 @@ def test_the_move_ending_the_last_deal_summarises_deal_and_game_together(
     assert len(deal["arrangements"]) == 2
     assert any(line.startswith("Deal 1: ") for line in summary["lines"])
     assert [score["total"] for score in summary["scores"]] == final["result"]["scores"]
+
+
+@pytest.mark.parametrize(
+    ("preset", "reason"), [("pool-101", "last-player"), ("deals-3", "most-chips")]
+)
+def test_indian_rummy_pool_and_deals_tables_play_to_their_final_standing(
+    client: TestClient, preset: str, reason: str
+) -> None:
+    # RULES.md 2.13 at a table: the new phases and answers (rejoin, stay out) pass through the
+    # server, each view carries the standing, and the result is the final standing.
+    rules = {k: v for k, v in rules_to_json(PRESETS[preset]).items() if k != "players"}
+    seats = [
+        {"kind": "human"},
+        {"kind": "bot", "level": "easy"},
+        {"kind": "bot", "level": "normal"},
+    ]
+    table_id = new_table(client, "indian-rummy", rules=rules, seats=seats, seed=21)
+    standings: list[dict[str, Any]] = []
+
+    told: list[str] = []
+
+    def on_state(state: dict[str, Any]) -> None:
+        standings.append(state["view"]["standing"])
+        if state["summary"] is not None:
+            told.extend(state["summary"]["lines"])
+
+    with client.websocket_connect(f"/ws/tables/{table_id}") as ws:
+        final = play_to_end(ws, random.Random(4), on_state=on_state)
+    result = final["result"]
+    assert result["reason"] == reason
+    standing = final["view"]["standing"]
+    assert standing["winners"] == result["winners"]
+    if preset == "pool-101":
+        assert result["scores"] == final["view"]["totals"]
+        assert any(True in s["out"] for s in standings)
+        assert any(line.endswith("reached 101 and is out.") for line in told)
+    else:
+        assert result["scores"] == standing["chips"]
+        assert sum(standing["chips"]) == 3 * 240
+        assert any(line.startswith("Chips: ") for line in told)
+    assert client.get(f"/api/tables/{table_id}").json()["finished"] is True

@@ -33,6 +33,7 @@ from cardtable.arena.report import (
 from cardtable.arena.schedule import Task, deals_for, level_of, lineups, tasks, unique_labels
 from cardtable.bots import LEVELS
 from cardtable.errors import RulesError
+from cardtable.games.spec import arena_changes
 from cardtable.registry import canonical_name, get_engine, get_spec
 
 ProgressCallback = Callable[[int, int], None]
@@ -70,7 +71,10 @@ class ArenaConfig:
         if self.rules is not None:
             return self.rules
         rules = engine.presets()["default"]
-        changes: dict[str, Any] = {"players": self.players, **dict(get_spec(self.game).arena_rules)}
+        changes: dict[str, Any] = {
+            "players": self.players,
+            **arena_changes(get_spec(self.game), rules),
+        }
         return dataclasses.replace(rules, **changes)
 
 
@@ -118,7 +122,7 @@ def run_arena(config: ArenaConfig, *, on_progress: ProgressCallback | None = Non
         _run_parallel(game, rules, config.seed, work, workers, collect)
     elapsed = time.perf_counter() - started
 
-    pairings, shares = build_pairings(game, labels, outcomes)
+    pairings, shares = build_pairings(game, labels, outcomes, rules)
     played: dict[str, int] = {}
     endings: dict[str, int] = {}
     for outcome in outcomes:

@@ -24,13 +24,18 @@ from cardtable.arena.stats import (
     pair_wins,
     percentile,
 )
+from cardtable.games.spec import arena_changes
 from cardtable.registry import get_spec
 
 
-def _by_points(game: str) -> bool:
+def _by_points(game: str, rules: Any = None) -> bool:
     """Whether the game's deals are compared by penalty points (lower is better), as its spec
-    says, instead of by utilities."""
-    return get_spec(game).deals_compared_by_points
+    says, instead of by utilities; never for ``rules`` the arena plays whole (Indian Rummy's
+    Pool and Deals, judged by their final standing: see ``GameSpec.arena_rules_unless``)."""
+    spec = get_spec(game)
+    if rules is not None and not arena_changes(spec, rules):
+        return False
+    return spec.deals_compared_by_points
 
 
 @dataclass(frozen=True, slots=True)
@@ -179,10 +184,11 @@ def _seats(outcome: GameOutcome, label: str) -> list[int]:
 
 
 def build_pairings(
-    game: str, labels: Sequence[str], outcomes: Iterable[GameOutcome]
+    game: str, labels: Sequence[str], outcomes: Iterable[GameOutcome], rules: Any = None
 ) -> tuple[list[Pairing], dict[tuple[str, str], list[float]]]:
-    """Pairwise results, and each pairing's per-deal score shares (for the ladder)."""
-    by_points = _by_points(game)
+    """Pairwise results, and each pairing's per-deal score shares (for the ladder); ``rules``
+    are the arena's rules (see :func:`_by_points`)."""
+    by_points = _by_points(game, rules)
     units: dict[tuple[int, int], list[GameOutcome]] = {}
     for outcome in outcomes:
         units.setdefault((outcome.lineup, outcome.deal), []).append(outcome)

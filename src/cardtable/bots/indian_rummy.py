@@ -16,6 +16,12 @@ never declares otherwise: a wrong show costs 80.
 * **Hard** judges hands by trying every choice of pure sequences, and looks one draw ahead
   (expectimax): each of its best discards is valued by the hand expected after the next stock
   draw, averaged exactly over the unseen cards and the copies of each still unseen.
+
+Between the deals of a Pool game every level rejoins when offered (coming back costs nothing
+but the total it is given) and agrees to an agreed finish unless it alone has the lowest total.
+In Pool, Normal and Hard drop by the standing (:func:`drop_threshold`): never when the drop
+itself would take their total to the limit, and more readily when a full count would but the
+drop would not.
 """
 
 from __future__ import annotations
@@ -38,6 +44,39 @@ from cardtable.melds.indian import card_value, is_joker, raw_points, show_discar
 
 DRAW_PHASE: Final = Phase.DRAW
 DISCARD_PHASE: Final = Phase.DISCARD
+BETWEEN_DEALS: Final = (Phase.REJOIN, Phase.AGREED_FINISH)
+NEAR_LIMIT_DROP: Final = 0.75
+"""How much of the usual drop threshold is left when a full count would eliminate the player
+but the drop would not (Pool)."""
+
+
+def between_deals(view: IndianRummyView) -> IndianRummyAction:
+    """The answer to a rejoin offer or to the agreed finish (see the module docstring)."""
+    if view.phase is Phase.REJOIN:
+        return act.REJOIN
+    standing = view.standing
+    assert standing is not None
+    seats = standing.seats_in
+    low = min(view.totals[seat] for seat in seats)
+    leaders = [seat for seat in seats if view.totals[seat] == low]
+    return act.PLAY_ON if leaders == [view.seat] else act.FINISH
+
+
+def drop_threshold(view: IndianRummyView, base: float) -> float:
+    """The hand cost from which a drop now is worth it, by the standing: ``base`` in free play
+    and Deals; in Pool infinite when the drop would reach the limit, lowered by
+    :data:`NEAR_LIMIT_DROP` when a full count would reach it but the drop would not."""
+    rules = view.rules
+    if rules.format != "pool":
+        return base
+    total = view.totals[view.seat]
+    penalty = rules.middle_drop if view.has_drawn[view.seat] else rules.first_drop
+    if total + penalty >= rules.pool_limit:
+        return float("inf")
+    full = rules.max_points if rules.max_points is not None else rules.wrong_show_penalty
+    if total + full >= rules.pool_limit:
+        return base * NEAR_LIMIT_DROP
+    return base
 
 
 def showable(view: IndianRummyView) -> tuple[Card, ...]:
@@ -159,6 +198,8 @@ class EasyBot:
         rng: random.Random,
     ) -> IndianRummyAction:
         """Easy's choice."""
+        if view.phase in BETWEEN_DEALS:
+            return between_deals(view)
         if view.phase is DRAW_PHASE:
             top = view.pile_top
             takeable = act.DRAW_PILE in legal_actions and top is not None
@@ -207,6 +248,8 @@ class NormalBot:
         rng: random.Random,
     ) -> IndianRummyAction:
         """Normal's choice."""
+        if view.phase in BETWEEN_DEALS:
+            return between_deals(view)
         if view.phase is DRAW_PHASE:
             return self.draw(view, legal_actions)
         declaration = valid_declaration(view, legal_actions)
@@ -258,11 +301,12 @@ class NormalBot:
         return act.DRAW_PILE if best < now - 1.0 else act.DRAW_STOCK
 
     def should_drop(self, view: IndianRummyView, cost: float) -> bool:
-        """Drop at the first turn (the cheap drop) when the hand is far from any show."""
+        """Drop at the first turn (the cheap drop) when the hand is far from any show, by the
+        standing in Pool (:func:`drop_threshold`)."""
         if view.has_drawn[view.seat]:
             return False
         jokers = sum(1 for c in view.hand if is_joker(c, view.wild_rank))
-        return jokers == 0 and cost >= self.drop_cost
+        return jokers == 0 and cost >= drop_threshold(view, self.drop_cost)
 
 
 def draw_odds(view: IndianRummyView) -> dict[Card, int]:
@@ -307,6 +351,8 @@ class HardBot:
         rng: random.Random,
     ) -> IndianRummyAction:
         """Hard's choice."""
+        if view.phase in BETWEEN_DEALS:
+            return between_deals(view)
         if view.phase is DRAW_PHASE:
             return self.normal.draw(view, legal_actions)
         declaration = valid_declaration(view, legal_actions)

@@ -26,6 +26,7 @@ from rich.table import Table
 from cardtable.arena import ArenaConfig, ArenaReport, available_cores, ladder_svg, run_arena
 from cardtable.cli.common import fail
 from cardtable.errors import CardtableError, RulesError
+from cardtable.games.spec import arena_changes
 from cardtable.registry import game_names, get_engine, get_spec
 
 
@@ -125,7 +126,10 @@ def register(app: typer.Typer) -> None:
                     f"unknown preset {preset!r} for {engine.name}: "
                     f"choose one of {', '.join(presets)}"
                 )
-            changes: dict[str, object] = {"players": players, **dict(spec.arena_rules)}
+            changes: dict[str, object] = {
+                "players": players,
+                **arena_changes(spec, presets[preset]),
+            }
             config = ArenaConfig(
                 game=engine.name,
                 bots=tuple(b for b in bots.split(",") if b.strip()),

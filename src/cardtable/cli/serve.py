@@ -8,8 +8,11 @@ port: that needs both a shared database and Redis. Without them nothing changes:
 process, SQLite, no Redis.
 
 The app's settings (:class:`cardtable.server.settings.Settings`) are read from ``CARDTABLE_*``
-variables; ``--allowed-origin`` and ``--secure-cookie`` set the two a deployment behind a
-proxy most often needs, and a setting that cannot be read ends the command with one line.
+variables; ``--allowed-origin``, ``--secure-cookie`` and ``--forwarded-allow-ips`` set the ones
+a deployment behind a proxy most often needs, and a setting that cannot be read ends the
+command with one line. The settings also give uvicorn its connection limits
+(:func:`connection_options`): proxy headers are believed only from the proxies named, a
+request's head has a deadline (:mod:`cardtable.server.slow_clients`), and so on.
 
 A SQLite database serves one server at a time: a second ``cardtable serve`` on it refuses to
 start (:mod:`cardtable.storage.lock`). That, a data directory that cannot be written and a
@@ -22,7 +25,7 @@ import os
 import tempfile
 from contextlib import ExitStack
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, NoReturn
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import typer
 
@@ -41,6 +44,7 @@ def serve(
     database_url: str | None = None,
     redis_url: str | None = None,
     log_format: str | None = None,
+    forwarded_allow_ips: str | None = None,
 ) -> None:
     """Run the web app until interrupted."""
     import uvicorn
@@ -69,6 +73,8 @@ def serve(
             changes["redis_url"] = redis_url
         if log_format is not None:
             changes["log_format"] = log_format
+        if forwarded_allow_ips is not None:
+            changes["forwarded_allow_ips"] = forwarded_allow_ips
         if changes:
             settings = Settings.model_validate({**settings.model_dump(), **changes})
     except ValidationError as exc:
@@ -110,9 +116,9 @@ def serve(
             app,
             host=host,
             port=port,
-            ws_max_size=settings.max_frame_bytes,
             log_level="info",
             log_config=logging,
+            **connection_options(settings),
         )
 
 
@@ -155,10 +161,39 @@ def serve_workers(host: str, port: int, workers: int, settings: Settings) -> Non
             host=host,
             port=port,
             workers=workers,
-            ws_max_size=settings.max_frame_bytes,
             log_level="info",
             log_config=log_config(settings.log_format),
+            **connection_options(settings),
         )
+
+
+def connection_options(settings: Settings) -> dict[str, Any]:
+    """uvicorn's options for the connections: proxy headers believed only from the proxies
+    the settings name (uvicorn's own default believes any local client), the deadlines for a
+    request's head and for idle keep-alive connections, the bound on connections served at
+    once, and the websockets' frame size and pings.
+
+    >>> from cardtable.server.settings import Settings
+    >>> options = connection_options(Settings())
+    >>> options["proxy_headers"], options["forwarded_allow_ips"], options["limit_concurrency"]
+    (False, None, 2000)
+    >>> connection_options(Settings(forwarded_allow_ips=("10.0.0.5",)))["forwarded_allow_ips"]
+    '10.0.0.5'
+    """
+    from cardtable.server import slow_clients
+
+    slow_clients.configure(settings.header_timeout_seconds)
+    proxies = settings.forwarded_allow_ips
+    return {
+        "proxy_headers": bool(proxies),
+        "forwarded_allow_ips": ",".join(proxies) if proxies else None,
+        "http": slow_clients.HeadDeadlineProtocol,
+        "timeout_keep_alive": settings.keep_alive_seconds,
+        "limit_concurrency": settings.max_connections,
+        "ws_max_size": settings.max_frame_bytes,
+        "ws_ping_interval": settings.ws_ping_seconds,
+        "ws_ping_timeout": settings.ws_ping_seconds,
+    }
 
 
 def settings_environment(settings: Settings) -> dict[str, str]:
@@ -267,6 +302,15 @@ def register(app: typer.Typer) -> None:
                 help="text or json (one JSON object a line; CARDTABLE_LOG_FORMAT too)",
             ),
         ] = None,
+        forwarded_allow_ips: Annotated[
+            str | None,
+            typer.Option(
+                "--forwarded-allow-ips",
+                help="comma-separated addresses or networks of the reverse proxies whose "
+                "X-Forwarded-For and X-Forwarded-Proto to believe (CARDTABLE_FORWARDED_ALLOW_IPS "
+                "too; default: none, the headers are ignored)",
+            ),
+        ] = None,
     ) -> None:
         """Start the web app: play in the browser at http://HOST:PORT/."""
         serve(
@@ -279,4 +323,5 @@ def register(app: typer.Typer) -> None:
             database_url=database_url,
             redis_url=redis_url,
             log_format=log_format,
+            forwarded_allow_ips=forwarded_allow_ips,
         )

@@ -2,8 +2,13 @@
 them (with how many copies are still unseen), what each discard leaves, and warnings about a
 wrong show or a discard that feeds the next player.
 
-The hint is the Normal player's choice (:mod:`cardtable.bots.indian_rummy`), with its reason in
+The hint is the Hard player's choice (:mod:`cardtable.bots.indian_rummy`), with its reason in
 the game's terms: pure sequence, second sequence, sets, jokers, points.
+
+In Pool and Deals (RULES.md 2.13) the coach also reads the standing: how far each player still
+in is from the pool limit (or each player's chips), a warning when a drop would take this player
+to the limit and eliminate them (the hint then says why it keeps playing), and the reasons for
+the answers to a rejoin offer and to the agreed finish.
 """
 
 from __future__ import annotations
@@ -12,7 +17,7 @@ import random
 from collections.abc import Sequence
 
 from cardtable.bots.indian_rummy import (
-    NormalBot,
+    HardBot,
     draw_odds,
     feed_risk,
     gone_cards,
@@ -24,12 +29,15 @@ from cardtable.cards import PRINTED_JOKER, format_card, format_cards, without
 from cardtable.coach.report import CoachReport, DiscardOption, Hint, NearMeld
 from cardtable.games.indian_rummy import actions as act
 from cardtable.games.indian_rummy.actions import IndianRummyAction
+from cardtable.games.indian_rummy.formats import deals_to_play
 from cardtable.games.indian_rummy.scoring import arrange
 from cardtable.games.indian_rummy.state import Phase
 from cardtable.games.indian_rummy.view import IndianRummyView, known_holdings
 from cardtable.melds.indian import card_value, is_joker
 
-_POLICY = NormalBot()
+_POLICY = HardBot()
+"""The hint is the strongest player's choice, the one the move-by-move analysis judges by
+(:mod:`cardtable.review.lenses`), so that the hint and the analysis agree."""
 
 
 def _rng(view: IndianRummyView) -> random.Random:
@@ -52,14 +60,88 @@ def _points_if_shown(view: IndianRummyView, hand: Sequence[int]) -> int:
 
 
 def hint(view: IndianRummyView, legal: Sequence[IndianRummyAction]) -> Hint:
-    """Normal's choice with a one-line reason."""
+    """Hard's choice with a one-line reason."""
     action = _POLICY.choose(view, legal, _rng(view))
-    return Hint(action, _reason(view, action))
+    reason = _reason(view, action)
+    eliminating = drop_eliminates(view)
+    if eliminating is not None and isinstance(action, act.DrawStock | act.DrawPile):
+        reason += f" Do not drop: {eliminating}."
+    return Hint(action, reason)
+
+
+def _names(view: IndianRummyView, seat: int) -> str:
+    return "you" if seat == view.seat else f"seat {seat}"
+
+
+def drop_eliminates(view: IndianRummyView) -> str | None:
+    """In Pool, at the start of this seat's turn, why a drop now would eliminate it (its total
+    would reach the pool limit); ``None`` when it would not, or outside Pool."""
+    rules = view.rules
+    if rules.format != "pool" or not view.my_turn or view.phase is not Phase.DRAW:
+        return None
+    if not rules.drops_allowed:
+        return None
+    penalty = rules.middle_drop if view.has_drawn[view.seat] else rules.first_drop
+    total = view.totals[view.seat]
+    if total + penalty < rules.pool_limit:
+        return None
+    return (
+        f"a drop costs {penalty} and takes your total from {total} to {total + penalty}, "
+        f"at or past the pool limit of {rules.pool_limit}: you would be eliminated"
+    )
+
+
+def standing_tip(view: IndianRummyView) -> str | None:
+    """The standing in words: how far each player still in is from the pool limit, or each
+    player's chips; ``None`` in free play."""
+    standing = view.standing
+    if standing is None:
+        return None
+    rules = view.rules
+    if rules.format == "pool":
+        cells = []
+        for seat in range(rules.players):
+            total = view.totals[seat]
+            if standing.out[seat]:
+                cells.append(f"{_names(view, seat)} out ({total})")
+            else:
+                cells.append(
+                    f"{_names(view, seat)} {total}, {rules.pool_limit - total} from the limit"
+                )
+        return f"Pool {rules.pool_limit}: " + "; ".join(cells) + "."
+    cells = [f"{_names(view, seat)} {chips}" for seat, chips in enumerate(standing.chips)]
+    played = len(view.deal_points)
+    planned = deals_to_play(rules)
+    stage = "tie-break deal" if standing.tie_break else f"{played} of {planned} deals played"
+    return f"Deals ({stage}), chips: " + "; ".join(cells) + "."
+
+
+def _between_deals_reason(view: IndianRummyView, action: IndianRummyAction) -> str:
+    standing = view.standing
+    assert standing is not None
+    rules = view.rules
+    if isinstance(action, act.Rejoin):
+        total = standing.rejoin_total
+        return (
+            f"Rejoin: you come back with {total} points, {rules.pool_limit - total} from the "
+            "limit, and may still win the pool."
+        )
+    if isinstance(action, act.StayOut):
+        return "Stay out: you leave the game for good."
+    low = min(view.totals[seat] for seat in standing.seats_in)
+    if isinstance(action, act.PlayOn):
+        return f"Play on: you have the lowest total ({low}), the best chance to win it outright."
+    return (
+        f"Finish: someone else has the lowest total ({low}); sharing the win beats the risk of "
+        "losing it."
+    )
 
 
 def _reason(view: IndianRummyView, action: IndianRummyAction) -> str:
     hand = view.hand
     wild = view.wild_rank
+    if isinstance(action, act.Rejoin | act.StayOut | act.Finish | act.PlayOn):
+        return _between_deals_reason(view, action)
     if isinstance(action, act.Declare):
         rest = without(hand, action.card)
         shown = arrange(rest, wild, view.rules)
@@ -68,10 +150,14 @@ def _reason(view: IndianRummyView, action: IndianRummyAction) -> str:
     if isinstance(action, act.Drop):
         penalty = view.rules.middle_drop if view.has_drawn[view.seat] else view.rules.first_drop
         shape = analyze(hand, wild, gone=gone_cards(view))
-        return (
+        reason = (
             f"Drop for {penalty} points: {_needs(shape)}, and the hand would likely cost more "
             f"(it counts {_points_if_shown(view, hand)} now)."
         )
+        if view.rules.format == "pool":
+            total = view.totals[view.seat] + penalty
+            reason += f" You stay in the pool at {total}, {view.rules.pool_limit - total} short."
+        return reason
     if isinstance(action, act.DrawPile):
         top = view.pile_top
         assert top is not None
@@ -128,6 +214,14 @@ def coach(view: IndianRummyView, legal: Sequence[IndianRummyAction]) -> CoachRep
             f"Wild joker: {wild_text} (every card of that rank is a joker, as are printed jokers)."
         )
     report_hint = hint(view, legal) if legal else None
+    standing = standing_tip(view)
+    if standing is not None:
+        tips.append(standing)
+    if view.phase in (Phase.REJOIN, Phase.AGREED_FINISH):
+        return CoachReport(tips=tips, near_melds=[], discards=[], warnings=[], hint=report_hint)
+    eliminating = drop_eliminates(view)
+    if eliminating is not None:
+        warnings.append(f"Do not drop: {eliminating}.")
     gone = gone_cards(view)
     thirteen = hand if len(hand) == 13 else None
     if len(hand) == 14:

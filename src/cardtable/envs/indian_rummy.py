@@ -1,11 +1,14 @@
 """Indian Rummy as the research environments see it: its action table, observation, the rules
 an environment plays and its OpenSpiel facts (the ``research`` part of the game's spec).
 
-Actions (109): ``0`` draw stock, ``1`` draw pile, ``2`` drop, ``3 + c`` discard card ``c``,
-``56 + c`` declare (show) putting ``c`` down, ``c`` in 0..52 (the printed joker is 52).
+Actions (113): ``0`` draw stock, ``1`` draw pile, ``2`` drop, ``3 + c`` discard card ``c``,
+``56 + c`` declare (show) putting ``c`` down, ``c`` in 0..52 (the printed joker is 52); then
+Pool's answers between deals, ``109`` rejoin, ``110`` stay out, ``111`` finish, ``112`` play on.
 
 Free play (``deals=None``) has no end, so an environment plays one deal unless ``deals`` is
-given. Rewards can be each finished deal's points (``shaped_rewards``). A search's rollout stops
+given; Pool and Deals (RULES.md 2.13) are played whole, their utilities one point shared by the
+winners of the final standing (a seat out of the game shows as dropped in the observation).
+Rewards can be each finished deal's points (``shaped_rewards``). A search's rollout stops
 early at a draw and guesses the show (:func:`rollout_values`).
 
 Observation (53 card ids): ``hand``, ``drawn``, ``taken`` (the card the seat on turn took from
@@ -35,8 +38,12 @@ from .encoding import Layout, Vector, as_vector, rel, write_counts, write_histor
 from .spec import GameSpec, RolloutCut
 
 ACTIONS: Final = ActionIndex(
-    "indian-rummy", (ir.DRAW_STOCK, ir.DRAW_PILE, ir.DROP, *ir.DISCARDS, *ir.DECLARES)
-)
+    "indian-rummy",
+    (
+        ir.DRAW_STOCK, ir.DRAW_PILE, ir.DROP, *ir.DISCARDS, *ir.DECLARES,
+        ir.REJOIN, ir.STAY_OUT, ir.FINISH, ir.PLAY_ON,
+    ),
+)  # fmt: skip
 
 
 # --- Observation ---------------------------------------------------------------------------------
@@ -150,13 +157,18 @@ def _encode(
 
 
 def one_deal_at_least(rules: Rules) -> Rules:
-    """Free play becomes one deal: an environment's game must end."""
-    return dataclasses.replace(rules, deals=1) if rules.deals is None else rules
+    """Free play becomes one deal: an environment's game must end (Pool and Deals end by
+    themselves)."""
+    if rules.deals is None and rules.format == "free-play":
+        return dataclasses.replace(rules, deals=1)
+    return rules
 
 
 def utility_bounds(rules: Rules) -> tuple[float, float]:
     """Utilities are minus the average points per deal: at worst a capped hand, a wrong show
-    or a drop, every deal."""
+    or a drop, every deal; in Pool and Deals a share of one point for the winners."""
+    if rules.format != "free-play":
+        return 0.0, 1.0
     worst = max(
         rules.max_points if rules.max_points is not None else 140,
         rules.wrong_show_penalty,
@@ -167,7 +179,11 @@ def utility_bounds(rules: Rules) -> tuple[float, float]:
 
 
 def max_game_length(rules: Rules) -> int:
-    """Each deal: two actions a turn up to the turn cap, the deal and a reshuffle or two."""
+    """Each deal: two actions a turn up to the turn cap, the deal and a reshuffle or two (and
+    in Pool, a rejoin answer and an agreed-finish answer from each seat between deals)."""
+    if rules.format != "free-play":
+        deals = int(rules.game_deal_cap)
+        return deals * (2 * int(rules.deal_turn_cap) + 2 + 2 * int(rules.players)) + 1
     return int(rules.deals or 1) * (2 * int(rules.deal_turn_cap) + 2) + 1
 
 

@@ -15,7 +15,9 @@ spec (layer 3) can name the bots, coach and narration that live in the layers be
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
+from typing import Any
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,6 +45,9 @@ class GameSpec:
     """What one deal is called at this table: ``hand``, ``deal`` or ``game``."""
     deal_kind: str = "deal"
     """The record event kind that counts as one deal (``game`` where one deal is a game)."""
+    points_word: str = "points"
+    """What the rules call a deal's score in Your Record: ``points``, or ``count`` where the
+    rules speak of a hand's count (Declaration Rummy)."""
     points_good: bool = True
     """Whether more points are better (Indecision) or worse (penalties, counts)."""
     deals_compared_by_points: bool = False
@@ -50,7 +55,11 @@ class GameSpec:
     than by the game's utilities."""
     arena_rules: tuple[tuple[str, int | str | bool], ...] = ()
     """Rule options the arena plays with on top of the chosen preset (Indian Rummy: one deal
-    per game, so that each game is one comparable deal)."""
+    per game, so that each game is one comparable deal), unless :attr:`arena_rules_unless`."""
+    arena_rules_unless: tuple[str, ...] = ()
+    """Rule options that, away from their defaults, give a preset an end of its own: the arena
+    then plays it as it is, without :attr:`arena_rules` (Indian Rummy's ``format``: a Pool or
+    Deals game is played whole and judged by its final standing)."""
     face_down_verbs: frozenset[str] = frozenset()
     """Verbs whose card argument is placed face down: other seats see only the verb."""
     move_phrases: tuple[tuple[str, str], ...] = ()
@@ -84,3 +93,17 @@ class GameSpec:
     cli_rules: str | None = None
     """``rules_from_cli(players=, cards=, optional=, variation=, preset=)`` when the game takes
     the command line's ``--cards``, ``--optional`` and ``--variation``; ``None`` if it does not."""
+
+
+def arena_changes(spec: GameSpec, rules: Any) -> dict[str, Any]:
+    """The rule changes the arena makes to ``rules`` (:attr:`GameSpec.arena_rules`, unless one
+    of :attr:`GameSpec.arena_rules_unless` is away from its default in ``rules``)."""
+    defaults = type(rules)()
+    if any(getattr(rules, name) != getattr(defaults, name) for name in spec.arena_rules_unless):
+        return {}
+    return dict(spec.arena_rules)
+
+
+def arena_rules_of(spec: GameSpec, rules: Any) -> Any:
+    """``rules`` as the arena plays them (see :func:`arena_changes`)."""
+    return dataclasses.replace(rules, **arena_changes(spec, rules))

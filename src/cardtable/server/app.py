@@ -20,6 +20,7 @@ from typing import Final
 from fastapi import FastAPI, HTTPException, Request
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
+from starlette.middleware.trustedhost import TrustedHostMiddleware
 
 from cardtable.server import api, friends_routes, metrics, operations, review_routes, websocket
 from cardtable.server.analysis_jobs import Analyses
@@ -29,6 +30,7 @@ from cardtable.server.context import AppContext
 from cardtable.server.identity import profile_for_page
 from cardtable.server.lobby import Lobby
 from cardtable.server.logs import quiet_expected_events
+from cardtable.server.openapi_refusals import describe_refusals
 from cardtable.server.rate_limits import RateLimits
 from cardtable.server.security import SecurityHeaders
 from cardtable.server.settings import Settings
@@ -54,7 +56,12 @@ def create_app(
     db = Database(database_url if database_url is not None else settings.database_url)
     cluster = None if settings.redis_url is None else Cluster(db, settings.redis_url, settings)
     lobby = Lobby(db, settings=settings, store=None if cluster is None else cluster.store)
-    limits = RateLimits(settings)
+    shared = None
+    if settings.redis_url is not None:
+        from cardtable.server.cluster.shared_limits import SharedCounts
+
+        shared = SharedCounts(settings.redis_url, db.url)
+    limits = RateLimits(settings, shared)
     if cluster is not None:
         cluster.attach(lobby, limits)
     analyses = Analyses(db, background=settings.analyse_finished_hands)
@@ -65,6 +72,7 @@ def create_app(
         samplers = [
             asyncio.create_task(metrics.sample_loop_lag()),
             asyncio.create_task(metrics.track_open_tables(lambda: len(lobby.tables))),
+            asyncio.create_task(limits.renew_shared()),
         ]
         yield
         for task in samplers:
@@ -73,6 +81,8 @@ def create_app(
         await lobby.shutdown()
         if cluster is not None:
             await cluster.close()
+        if shared is not None:
+            await asyncio.to_thread(shared.close)
         await asyncio.to_thread(db.close)
 
     app = FastAPI(
@@ -93,6 +103,9 @@ def create_app(
     install_error_handlers(app)
     quiet_expected_events()
     app.add_middleware(SecurityHeaders)
+    if settings.allowed_hosts:
+        # Outermost: a request naming another host is refused before anything else runs.
+        app.add_middleware(TrustedHostMiddleware, allowed_hosts=list(settings.allowed_hosts))
 
     @app.exception_handler(StorageError)
     async def storage_unavailable(_request: Request, exc: StorageError) -> Response:
@@ -106,6 +119,7 @@ def create_app(
     app.include_router(friends_routes.router)
     app.include_router(websocket.router)
     app.mount("/static", StaticFiles(directory=STATIC_DIR, check_dir=False), name="static")
+    describe_refusals(app)
 
     @app.get("/", include_in_schema=False)
     async def index(request: Request) -> Response:

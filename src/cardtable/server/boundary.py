@@ -257,11 +257,15 @@ def install_error_handlers(app: FastAPI) -> None:
         detail = exc.detail if isinstance(exc.detail, str) else json.dumps(exc.detail)
         if exc.status_code == 404 and detail == "Not Found":
             detail = f"there is nothing at {request.url.path[:100]}"
-        elif exc.status_code == 405 and detail == "Method Not Allowed":
-            detail = f"{request.method} is not accepted at {request.url.path[:100]}"
-        return JSONResponse(
-            {"detail": detail}, status_code=exc.status_code, headers=dict(exc.headers or {})
-        )
+        headers = dict(exc.headers or {})
+        if exc.status_code == 405:
+            from cardtable.server.openapi_refusals import allowed_methods
+
+            # Every route at this path, not only the first one matched.
+            headers["Allow"] = allowed_methods(request)
+            if detail == "Method Not Allowed":
+                detail = f"{request.method} is not accepted at {request.url.path[:100]}"
+        return JSONResponse({"detail": detail}, status_code=exc.status_code, headers=headers)
 
     app.add_exception_handler(RequestValidationError, invalid)
     app.add_exception_handler(StarletteHTTPException, refused)

@@ -13,7 +13,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from cardtable.server.names import check_name
+from cardtable.server.names import MAX_NAME_LENGTH, check_name
 
 BotLevel = Literal["random", "easy", "normal", "hard"]
 Speed = Literal["slow", "normal", "fast", "instant"]
@@ -38,6 +38,22 @@ class Answer(BaseModel):
     """An answer body."""
 
     model_config = ConfigDict(extra="forbid")
+
+
+DisplayName = Annotated[
+    str,
+    Field(
+        max_length=MAX_NAME_LENGTH,
+        # In the document only: the check itself says why a name is refused, in a sentence.
+        json_schema_extra={"pattern": r"[^\W_]", "minLength": 1},
+        description="A display name: 1-40 characters with a letter or digit (normalised: "
+        "Unicode NFKC, runs of spaces made one). Refused with 400: control, invisible "
+        "formatting, private-use or unassigned characters; a word mixing Latin, Greek and "
+        "Cyrillic letters; more than two combining marks on a letter; the names the table "
+        "uses itself (You, the computer players'; at a people's table also Player and Open seat) "
+        "in any case, accents or look-alike letters.",
+    ),
+]
 
 
 class Refusal(Answer):
@@ -176,7 +192,7 @@ class JoinRequest(InviteRequest):
     """``POST /api/invites/join``: the token, a display name, and a seat (the first free one
     when left out) or ``watch``; the page's contribution to the fair deal."""
 
-    name: Annotated[str, Field(max_length=200)]
+    name: DisplayName
     seat: Annotated[int, Field(ge=0, lt=MAX_SEATS)] | None = None
     watch: bool = False
     contribution: Annotated[str, Field(max_length=64)] | None = None
@@ -370,7 +386,7 @@ class OptionsChange(Request):
 class ProfileChange(Request):
     """``PUT /api/profile``: a new display name and/or options."""
 
-    name: Annotated[str, Field(max_length=200)] | None = None
+    name: DisplayName | None = None
     options: OptionsChange | None = None
 
     @field_validator("name")
@@ -434,6 +450,8 @@ class GameRecord(RecordStats):
     game: str
     title: str
     deal_word: str
+    points_word: str
+    """What the rules call a deal's score: ``points``, or Declaration Rummy's ``count``."""
     points_are: Literal["good", "bad"]
     imported: RecordStats | None = None
     shared: SharedRecordStats | None = None

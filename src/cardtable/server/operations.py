@@ -1,5 +1,6 @@
 """Routes for whoever runs the server: ``/healthz`` (the process answers), ``/readyz`` (it can
-serve: the database and, in cluster mode, Redis answer) and ``/metrics`` (Prometheus).
+serve: the database and, in cluster mode, Redis answer) and ``/metrics`` (Prometheus, only
+with the operator's token: it tells memory, CPU, tables, sockets and rates).
 
 A load balancer sends players only to processes whose ``/readyz`` answers 200, and restarts a
 process whose ``/healthz`` stops answering. Neither says more than "ok" or which service failed,
@@ -9,6 +10,7 @@ so they may stay reachable without exposing anything.
 from __future__ import annotations
 
 import asyncio
+import hmac
 from typing import Any, Final
 
 from fastapi import APIRouter, Request
@@ -62,7 +64,18 @@ async def _check(probe: Any) -> str:
 
 
 @router.get("/metrics")
-async def prometheus_metrics() -> Response:
-    """The Prometheus text exposition of :mod:`cardtable.server.metrics`."""
+async def prometheus_metrics(request: Request) -> Response:
+    """The Prometheus text exposition of :mod:`cardtable.server.metrics`, to a request
+    bearing the settings' ``metrics_token`` (404 without one set, 401 with another)."""
+    token = context_of(request.app).settings.metrics_token
+    if token is None:
+        return JSONResponse({"detail": "Not Found"}, status_code=404)
+    given = request.headers.get("authorization", "")
+    if not hmac.compare_digest(given.encode(), f"Bearer {token}".encode()):
+        return JSONResponse(
+            {"detail": "metrics need the operator's token: Authorization: Bearer <token>"},
+            status_code=401,
+            headers={"WWW-Authenticate": "Bearer"},
+        )
     body = await asyncio.to_thread(metrics.exposition)
     return Response(body, media_type=metrics.CONTENT_TYPE)

@@ -27,13 +27,22 @@ FINISHED: Final = "finished"
 Role = Literal["player", "spectator"]
 
 PHRASES: Final[dict[str, str]] = {
+    "hello": "Hello!",
+    "good-luck": "Good luck",
     "good-game": "Good game",
     "well-played": "Well played",
     "your-turn": "Your turn",
     "one-moment": "One moment",
     "thanks": "Thanks",
+    # Reactions drawn by the common fonts too (DejaVu has the faces and the heart), so that
+    # they show even where no colour emoji font is installed.
+    "laugh": "\N{SMILING FACE WITH OPEN MOUTH AND SMILING EYES}",
+    "wow": "\N{FACE WITH OPEN MOUTH}",
+    "phew": "\N{SMILING FACE WITH OPEN MOUTH AND COLD SWEAT}",
+    "love-it": "\N{HEAVY BLACK HEART}\N{VARIATION SELECTOR-16}",
 }
-"""The quick messages: fixed phrases only, so there is nothing to moderate."""
+"""The quick messages: fixed phrases (a greeting, wishes, a few reactions as emoji) only, so
+there is nothing to moderate."""
 
 CLIENT_IDS_KEPT: Final = 256
 """Client ids each seat's dedup memory holds."""
@@ -136,6 +145,8 @@ class Room:
     """By profile id."""
     removed: set[int] = field(default_factory=set)
     """Profiles the host removed: they may not come back."""
+    locked: bool = False
+    """The host locked the room: nobody new joins (members keep their places)."""
     contributions: dict[int, str] = field(default_factory=dict)
     """Each seated person's contribution to the fair deal, by seat."""
     banks_ms: dict[int, int] = field(default_factory=dict)
@@ -150,6 +161,8 @@ class Room:
     """Seats whose person left for good during the game."""
     rematch: dict[int, bool] = field(default_factory=dict)
     """Each person's answer to the rematch, by seat."""
+    rematch_contributions: dict[int, str] = field(default_factory=dict)
+    """The contribution to the rematch's fair deal sent with each yes, by seat."""
     rematch_table: str | None = None
     client_ids: dict[int, deque[str]] = field(default_factory=dict)
     """The last client ids applied, by seat (a resent action is acknowledged, not re-applied)."""
@@ -179,9 +192,12 @@ class Room:
         return [m for m in self.members.values() if m.seat is None]
 
     def name_taken(self, name: str, by: int) -> bool:
-        """Whether another member uses ``name`` (in any case)."""
-        folded = name.casefold()
-        return any(m.name.casefold() == folded for m in self.members.values() if m.profile_id != by)
+        """Whether another member uses ``name``, or one that looks the same (in any case, with
+        other accents or look-alike letters)."""
+        from cardtable.server.names import skeleton
+
+        shape = skeleton(name)
+        return any(skeleton(m.name) == shape for m in self.members.values() if m.profile_id != by)
 
     # --- client ids ---------------------------------------------------------------------------
 
@@ -208,6 +224,7 @@ class Room:
                 for m in self.members.values()
             ],
             "removed": sorted(self.removed),
+            "locked": self.locked,
             "contributions": {str(s): v for s, v in self.contributions.items()},
             "banks_ms": {str(s): v for s, v in self.banks_ms.items()},
             "away": sorted(self.away),
@@ -215,6 +232,7 @@ class Room:
             "assisted": sorted(self.assisted),
             "left": sorted(self.left),
             "rematch": {str(s): v for s, v in self.rematch.items()},
+            "rematch_contributions": {str(s): v for s, v in self.rematch_contributions.items()},
             "rematch_table": self.rematch_table,
             "client_ids": {str(s): list(ids) for s, ids in self.client_ids.items()},
             "turn": None if self.turn is None else list(self.turn),
@@ -236,6 +254,7 @@ class Room:
             commitment=data.get("commitment"),
             members=members,
             removed={int(p) for p in data.get("removed", [])},
+            locked=bool(data.get("locked", False)),
             contributions={int(s): str(v) for s, v in data.get("contributions", {}).items()},
             banks_ms={int(s): int(v) for s, v in data.get("banks_ms", {}).items()},
             away={int(s) for s in data.get("away", [])},
@@ -243,6 +262,9 @@ class Room:
             assisted={int(s) for s in data.get("assisted", [])},
             left={int(s) for s in data.get("left", [])},
             rematch={int(s): bool(v) for s, v in data.get("rematch", {}).items()},
+            rematch_contributions={
+                int(s): str(v) for s, v in data.get("rematch_contributions", {}).items()
+            },
             rematch_table=data.get("rematch_table"),
             client_ids={
                 int(s): deque((str(i) for i in ids), maxlen=CLIENT_IDS_KEPT)

@@ -2,8 +2,10 @@
 import or read a record, open replays, ask for analyses, send websocket messages, and how many
 websockets a profile may hold open.
 
-The counting is the ``limits`` library's moving window over memory (one server process holds
-every table, so its memory is the right place). The limits themselves are settings
+The counting is the ``limits`` library's moving window over memory for one server alone; in a
+cluster, what an address or a profile does is counted in Redis, which every worker shares
+(:mod:`cardtable.server.cluster.shared_limits`), and only one connection's counts stay in the
+memory of the process holding it. The limits themselves are settings
 (:class:`~cardtable.server.settings.Settings`), written as ``limits`` strings such as
 ``"10/minute;100/hour"``. A request over a limit gets 429 with a sentence and ``Retry-After``;
 a websocket, an error message and then the close code :data:`CLOSE_RATE_LIMITED`.
@@ -11,17 +13,21 @@ a websocket, an error message and then the close code :data:`CLOSE_RATE_LIMITED`
 
 from __future__ import annotations
 
+import asyncio
 import math
 import time
 from collections import Counter
 from dataclasses import dataclass
-from typing import Final, Literal
+from typing import TYPE_CHECKING, Final, Literal
 
 from limits import RateLimitItem, parse_many
 from limits.storage import MemoryStorage
 from limits.strategies import MovingWindowRateLimiter
 
 from cardtable.server.settings import Settings
+
+if TYPE_CHECKING:
+    from cardtable.server.cluster.shared_limits import SharedCounts
 
 CLOSE_RATE_LIMITED: Final = 4429
 
@@ -62,7 +68,7 @@ class Refusal:
 class RateLimits:
     """The limits of one app (see the module docstring)."""
 
-    def __init__(self, settings: Settings) -> None:
+    def __init__(self, settings: Settings, shared: SharedCounts | None = None) -> None:
         self.enabled = settings.rate_limits
         self._rules: dict[Action, list[RateLimitItem]] = {
             "profile": parse_many(settings.limit_profiles),
@@ -79,6 +85,17 @@ class RateLimits:
         self.max_sockets_per_profile = settings.max_sockets_per_profile
         self._limiter = MovingWindowRateLimiter(MemoryStorage())
         self._open_sockets: Counter[int] = Counter()
+        self.shared = shared
+        # Sockets of each profile counted in Redis (the others, counted while it was out of
+        # reach, are only in _open_sockets).
+        self._shared_sockets: Counter[int] = Counter()
+
+    def _limiter_for(self, key: str) -> MovingWindowRateLimiter:
+        """Where ``key`` is counted: one connection's counts in this process, an address's
+        or a profile's in Redis when the cluster shares them and Redis answers."""
+        if self.shared is not None and not key.startswith("socket:") and self.shared.available:
+            return self.shared.limiter
+        return self._limiter
 
     def hit(self, action: Action, *keys: str) -> Refusal | None:
         """Count one ``action`` for each key (an address, a profile, a socket); a refusal (and
@@ -94,8 +111,15 @@ class RateLimits:
             return None
         for key in keys:
             for item in self._rules[action]:
-                if not self._limiter.test(item, action, key):
-                    stats = self._limiter.get_window_stats(item, action, key)
+                limiter = self._limiter_for(key)
+                try:
+                    allowed = limiter.test(item, action, key)
+                    stats = None if allowed else limiter.get_window_stats(item, action, key)
+                except Exception as exc:  # Redis out of reach: count here for a while
+                    self._shared_failed(exc)
+                    allowed = self._limiter.test(item, action, key)
+                    stats = None if allowed else self._limiter.get_window_stats(item, action, key)
+                if stats is not None:
                     wait = max(1, math.ceil(stats.reset_time - time.time()))
                     return Refusal(
                         f"too many {WHAT[action]}: at most {item.amount} per "
@@ -110,17 +134,35 @@ class RateLimits:
             return
         for key in keys:
             for item in self._rules[action]:
-                self._limiter.hit(item, action, key)
+                limiter = self._limiter_for(key)
+                try:
+                    limiter.hit(item, action, key)
+                except Exception as exc:
+                    self._shared_failed(exc)
+                    self._limiter.hit(item, action, key)
+
+    def _shared_failed(self, exc: Exception) -> None:
+        assert self.shared is not None
+        self.shared.failed(exc)
 
     def open_socket(self, profile_id: int) -> Refusal | None:
         """Count a websocket opened by ``profile_id``, or refuse it when the profile already
-        holds :attr:`max_sockets_per_profile`; :meth:`close_socket` when it closes."""
+        holds :attr:`max_sockets_per_profile` (across the cluster, in one);
+        :meth:`close_socket` when it closes."""
+        refusal = Refusal(
+            f"too many open connections: at most {self.max_sockets_per_profile} per player; "
+            "close other tabs first",
+            5,
+        )
         if self.enabled and self._open_sockets[profile_id] >= self.max_sockets_per_profile:
-            return Refusal(
-                f"too many open connections: at most {self.max_sockets_per_profile} per player; "
-                "close other tabs first",
-                5,
-            )
+            return refusal
+        if self.enabled and self.shared is not None and self.shared.available:
+            try:
+                if not self.shared.open_socket(profile_id, self.max_sockets_per_profile):
+                    return refusal
+                self._shared_sockets[profile_id] += 1
+            except Exception as exc:
+                self._shared_failed(exc)
         self._open_sockets[profile_id] += 1
         return None
 
@@ -129,6 +171,26 @@ class RateLimits:
         self._open_sockets[profile_id] -= 1
         if self._open_sockets[profile_id] <= 0:
             del self._open_sockets[profile_id]
+        if self.shared is not None and self._shared_sockets[profile_id] > 0:
+            self._shared_sockets[profile_id] -= 1
+            if self._shared_sockets[profile_id] <= 0:
+                del self._shared_sockets[profile_id]
+            self.shared.close_socket(profile_id)
+
+    async def renew_shared(self) -> None:
+        """Keep this process's open sockets counted in Redis (runs for the app's lifetime in
+        a cluster; returns at once otherwise)."""
+        from cardtable.server.cluster.shared_limits import SOCKET_TTL_SECONDS
+
+        shared = self.shared
+        if shared is None:
+            return
+        while True:
+            await asyncio.sleep(SOCKET_TTL_SECONDS / 3)
+            try:
+                await asyncio.to_thread(shared.renew)
+            except Exception as exc:
+                shared.failed(exc)
 
 
 def _period(item: RateLimitItem) -> str:

@@ -70,7 +70,7 @@ def _finished_and_seated(owner: TableOwner, profile: storage.Profile) -> None:
 @router.post("/commitments", status_code=201)
 async def new_commitment(request: Request, profile: CurrentProfile) -> CommitmentAnswer:
     """A commitment to a fresh secret server seed, for the next table the caller starts."""
-    commitment = context_of(request.app).lobby.commitments.commit(profile.id)
+    commitment = await context_of(request.app).lobby.commitments.commit(profile.id)
     return CommitmentAnswer(commitment=commitment)
 
 

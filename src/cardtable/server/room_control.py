@@ -1,6 +1,7 @@
 """The room messages of a people's table: taking a seat or watching in the waiting room, the
-host's controls (computer players in and out of empty seats, removing a person, starting the
-game), quick messages, leaving, and the rematch.
+host's controls (computer players in and out of empty seats, removing a person, which also
+replaces the invite link, locking the room against newcomers, starting the game), quick
+messages, leaving, and the rematch.
 
 Each handler runs under the table owner's lock, checks everything before changing anything
 (a refusal is a :class:`~cardtable.server.messages.ProtocolError` naming the problem, and the
@@ -17,7 +18,15 @@ from cardtable.fairness import check_contribution
 from cardtable.server.messages import ClientMessage, ProtocolError, quick_message
 from cardtable.server.names import BOT_NAMES
 from cardtable.server.options import BOT_LEVELS
-from cardtable.server.people import FINISHED, PHRASES, PLAYING, TAKEOVER_LEVEL, WAITING, Member
+from cardtable.server.people import (
+    FINISHED,
+    PHRASES,
+    PLAYING,
+    TAKEOVER_LEVEL,
+    WAITING,
+    Member,
+    new_invite_token,
+)
 from cardtable.server.presence import open_seats, room_of, save_room, track_turn
 from cardtable.server.seating import Seat
 
@@ -29,7 +38,7 @@ SPECTATORS = -1
 
 CLOSE_REMOVED = 4403
 CLOSE_LEFT = 1000
-HOST_ONLY = frozenset({"set_seat", "remove", "start"})
+HOST_ONLY = frozenset({"set_seat", "remove", "lock", "start"})
 WAITING_ONLY = frozenset({"sit", "watch", "set_seat", "remove", "start"})
 
 
@@ -74,6 +83,8 @@ async def handle(owner: TableOwner, profile_id: int, message: ClientMessage) -> 
             await _set_seat(owner, message)
         elif kind == "remove":
             await _remove(owner, message)
+        elif kind == "lock":
+            _lock(owner, message)
         elif kind == "start":
             await _start(owner)
         elif kind == "quick":
@@ -170,12 +181,22 @@ async def _remove(owner: TableOwner, message: ClientMessage) -> None:
     await _free(owner, seat)
     del room.members[person.profile_id]
     room.removed.add(person.profile_id)
+    # The link they had opens nothing now (a fresh cookie would otherwise bring them back):
+    # the host is sent the new one with the room, and the store finds the table by it.
+    room.invite = new_invite_token()
     await _close_member(
         owner,
         person.profile_id,
         {"type": "removed", "message": "the host removed you from this table"},
         CLOSE_REMOVED,
     )
+
+
+def _lock(owner: TableOwner, message: ClientMessage) -> None:
+    locked = message.get("locked")
+    if not isinstance(locked, bool):
+        raise ProtocolError("malformed", 'lock needs "locked": true or false')
+    room_of(owner).locked = locked
 
 
 async def _close_member(
@@ -250,6 +271,7 @@ async def _rematch(owner: TableOwner, member: Member, message: ClientMessage) ->
     accept = message.get("accept")
     if not isinstance(accept, bool):
         raise ProtocolError("malformed", 'rematch needs "accept": true or false')
+    contribution = contribution_of(message.get("contribution"))
     if not owner.finished or room.phase not in (PLAYING, FINISHED):
         raise ProtocolError("phase", "a rematch is for when the game is over")
     if member.seat is None:
@@ -258,6 +280,12 @@ async def _rematch(owner: TableOwner, member: Member, message: ClientMessage) ->
         raise ProtocolError("phase", "the rematch table is already made")
     room.phase = FINISHED
     room.rematch[member.seat] = accept
+    # The rematch is dealt from the contributions of those who said yes, like a first game
+    # from those who sat down.
+    if accept and contribution is not None:
+        room.rematch_contributions[member.seat] = contribution
+    else:
+        room.rematch_contributions.pop(member.seat, None)
     if all(seat in room.rematch for seat in room.seated()):
         accepted = [seat for seat in room.seated() if room.rematch[seat]]
         if accepted:

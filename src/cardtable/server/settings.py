@@ -35,7 +35,7 @@ class Settings(BaseSettings):
 
     cookie_secure: bool | None = None
     """``Secure`` flag of the profile cookie: ``None`` sets it when the request came over HTTPS
-    (as seen by the app, so behind a proxy run uvicorn with ``--proxy-headers``)."""
+    (as seen by the app: behind a proxy, name it in :attr:`forwarded_allow_ips`)."""
 
     max_body_bytes: int = Field(default=2 * 1024 * 1024, ge=1024, le=64 * 1024 * 1024)
     """The largest request body accepted (profile imports are the biggest)."""
@@ -105,9 +105,47 @@ class Settings(BaseSettings):
     cluster mode, where every table is owned by one process at a time through a lease in Redis.
     Unset (the default), the server is alone and needs no Redis."""
 
+    store_seconds: float = Field(default=5.0, gt=0.0, le=300.0)
+    """How long a move (or another write of play) may wait for the database before it is
+    refused as ``unavailable`` (the table stays as it was): an SQLite file whose write lock
+    another process holds (a backup, the ``sqlite3`` shell) delays only the moves made
+    meanwhile, never the event loop."""
+
     lease_seconds: float = Field(default=5.0, ge=0.2, le=300.0)
     """How long a table's lease lasts without renewal (it is renewed every third of it): the
     longest a table is without an owner after its process dies."""
+
+    forwarded_allow_ips: Annotated[tuple[str, ...], NoDecode] = ()
+    """Addresses (or networks, or ``*``) of the reverse proxies whose ``X-Forwarded-For`` and
+    ``X-Forwarded-Proto`` are believed (``CARDTABLE_FORWARDED_ALLOW_IPS``, comma-separated;
+    ``cardtable serve --forwarded-allow-ips``). Empty, the default: those headers are ignored,
+    and the rate limits count the TCP peer's address."""
+
+    header_timeout_seconds: float = Field(default=10.0, ge=0.2, le=300.0)
+    """A connection must send a request's whole head (line and headers) within this many
+    seconds of opening, or of its previous answer; one that sends nothing, or trickles, is
+    closed (``cardtable serve`` only: another ASGI server has its own)."""
+
+    keep_alive_seconds: float = Field(default=5.0, ge=0.2, le=300.0)
+    """An idle keep-alive connection is closed after this many seconds."""
+
+    max_connections: int = Field(default=2000, ge=1, le=1_000_000)
+    """Connections and requests one server process serves at once; past it, new requests get
+    503 (websockets count: each page holds one)."""
+
+    ws_ping_seconds: float = Field(default=20.0, ge=0.2, le=300.0)
+    """Websockets are pinged this often, and one that does not answer a ping within as long
+    again is closed (browsers answer by themselves)."""
+
+    allowed_hosts: Annotated[tuple[str, ...], NoDecode] = ()
+    """Host names this server answers to (``CARDTABLE_ALLOWED_HOSTS``, comma-separated;
+    ``*.example.org`` allows its subdomains). A request naming another ``Host`` gets 400, so a
+    page of another site cannot reach the server through a DNS name of its own. Empty, the
+    default: any host (set it on any server others can reach)."""
+
+    metrics_token: str | None = Field(default=None, min_length=16, max_length=200)
+    """``/metrics`` answers only a request with ``Authorization: Bearer <this token>``
+    (``CARDTABLE_METRICS_TOKEN``); unset, the default, ``/metrics`` answers 404."""
 
     log_format: Literal["text", "json"] = "text"
     """Log lines as text, or as one JSON object a line (``CARDTABLE_LOG_FORMAT=json``)."""
@@ -184,6 +222,38 @@ class Settings(BaseSettings):
         except ValueError:
             raise ValueError(f"{value!r} is not a rate limit such as 10/minute;100/hour") from None
         return value
+
+    @field_validator("forwarded_allow_ips", "allowed_hosts", mode="before")
+    @classmethod
+    def _split_list(cls, value: object) -> object:
+        if isinstance(value, str):
+            return tuple(part.strip() for part in value.split(",") if part.strip())
+        return value
+
+    @field_validator("forwarded_allow_ips")
+    @classmethod
+    def _check_proxies(cls, value: tuple[str, ...]) -> tuple[str, ...]:
+        import ipaddress
+
+        for entry in value:
+            if entry == "*":
+                continue
+            try:
+                ipaddress.ip_network(entry, strict=False)
+            except ValueError:
+                raise ValueError(
+                    f"{entry!r} is not an address or network such as 10.0.0.5 or 10.0.0.0/24"
+                ) from None
+        return value
+
+    @field_validator("allowed_hosts")
+    @classmethod
+    def _check_hosts(cls, value: tuple[str, ...]) -> tuple[str, ...]:
+        for host in value:
+            name = host.removeprefix("*.")
+            if host != "*" and (not name or any(c in name for c in "/:*@ ")):
+                raise ValueError(f"{host!r} is not a host name such as cards.example.org")
+        return tuple(host.lower() for host in value)
 
     @field_validator("allowed_origins", mode="before")
     @classmethod

@@ -49,13 +49,15 @@ def create_room(db: Database, room: StoredRoom, *, fence: int | None = None) -> 
 def save_room(
     db: Database, table_id: str, phase: str, room: dict[str, Any], *, fence: int | None = None
 ) -> None:
-    """Store a room's phase and document after a change."""
+    """Store a room's phase and document after a change (and its invite token, which the
+    host replaces when removing somebody)."""
+    values: dict[str, Any] = {"phase": phase, "room": room, "updated_at": utc_now()}
+    if isinstance(room.get("invite"), str):
+        values["invite_token"] = room["invite"]
     with db.session() as session:
         check_fence(session, table_id, fence)
         session.execute(
-            update(SharedTableRow)
-            .where(SharedTableRow.table_id == table_id)
-            .values(phase=phase, room=room, updated_at=utc_now())
+            update(SharedTableRow).where(SharedTableRow.table_id == table_id).values(**values)
         )
 
 

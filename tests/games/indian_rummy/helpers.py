@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections.abc import Iterable, Sequence
 from typing import Any
@@ -9,6 +10,8 @@ from typing import Any
 import engine_moves
 from cardtable.games.indian_rummy import actions as act
 from cardtable.games.indian_rummy.engine import ENGINE
+from cardtable.games.indian_rummy.formats import Standing
+from cardtable.games.indian_rummy.rules import PRESETS, Rules
 from cardtable.games.indian_rummy.state import IndianRummyState, Phase, scenario
 from engine_moves import card as card
 from engine_moves import cards as cards
@@ -64,3 +67,71 @@ def show_once_kd_is_down(rules: Any) -> IndianRummyState:
         turn=0,
         drawn="KD",
     )
+
+
+# ---------------------------------------------------------------- Pool and Deals positions
+
+FILLERS = (
+    "2S 3S 9S 2H 4H 10H QH 3D 5D JD 4C 8C KC",
+    "5S 7S JS AH 6H 8H KH 2D 6D 10D AC 3C 9C",
+    "4S 8S QS 3H 7H 9H JH 4D 7D 9D 2C 5C QC",
+    "2S 3S 9S 2H 4H 10H QH 3D 5D JD 4C 8C KC",
+    "5S 7S JS AH 6H 8H KH 2D 6D 10D AC 3C 9C",
+    "4S 8S QS 3H 7H 9H JH 4D 7D 9D 2C 5C QC",
+)
+WILD = "6C"  # sixes wild: the fillers hold no joker and no valid show
+
+
+def pool(players: int = 3, preset: str = "pool-101", **changes: object) -> Rules:
+    return dataclasses.replace(PRESETS[preset], players=players, **changes)
+
+
+def deals(players: int = 2, preset: str = "deals-2", **changes: object) -> Rules:
+    return dataclasses.replace(PRESETS[preset], players=players, **changes)
+
+
+def position(
+    rules: Rules,
+    totals: tuple[int, ...],
+    *,
+    out: tuple[bool, ...] | None = None,
+    dealer: int = 0,
+    deal_number: int = 1,
+    chips: tuple[int, ...] | None = None,
+    rejoins_used: tuple[int, ...] | None = None,
+    has_drawn: tuple[bool, ...] | None = None,
+    tie_break: bool = False,
+) -> IndianRummyState:
+    """A Pool or Deals deal at its start, the seats out of the game holding nothing."""
+    n = rules.players
+    out = out or (False,) * n
+    start = 80 * n if rules.format == "deals" else 0
+    standing = Standing(
+        out=out,
+        rejoins_used=rejoins_used or (0,) * n,
+        chips=chips or (start,) * n,
+        tie_break=tie_break,
+    )
+    hands = ["" if out[seat] else FILLERS[seat] for seat in range(n)]
+    return scenario(
+        rules,
+        hands,
+        pile="KS",
+        wild_card=WILD,
+        dealer=dealer,
+        totals=totals,
+        deal_number=deal_number,
+        standing=standing,
+        has_drawn=has_drawn,
+    )
+
+
+def everyone_drops_but(state: IndianRummyState, winner: int) -> IndianRummyState:
+    """Each seat in turn drops until only ``winner`` is left in the deal."""
+    while state.phase is Phase.DRAW and state.turn != winner:
+        state = ENGINE.apply(state, act.DROP, state.turn)
+    if state.phase is Phase.DRAW:  # the winner is on turn: it draws and discards, play goes on
+        state = ENGINE.apply(state, act.DRAW_STOCK, winner)
+        state = ENGINE.apply(state, act.DISCARDS[state.drawn], winner)  # type: ignore[index]
+        return everyone_drops_but(state, winner)
+    return state

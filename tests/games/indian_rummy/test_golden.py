@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 from rich.text import Text
 
-from cardtable.bots import RandomBot
+from cardtable.bots import RandomBot, make_bot
 from cardtable.cards import format_card, format_cards
 from cardtable.driver import PlayedGame
 from cardtable.games.contract import GameResult, rules_to_json
@@ -29,7 +29,7 @@ from cardtable.games.indian_rummy.engine import ENGINE
 from cardtable.games.indian_rummy.rules import PRESETS, Rules
 from cardtable.games.indian_rummy.scoring import show_discards
 from cardtable.games.indian_rummy.state import IndianRummyState, Phase
-from cardtable.games.indian_rummy.text import render_hand_summary
+from cardtable.games.indian_rummy.text import render_hand_summary, standing_text
 from cardtable.melds.indian import raw_points
 from golden_transcript import golden_transcript
 from playthrough import check_golden
@@ -74,10 +74,15 @@ GAMES: dict[str, tuple[Rules, int, str]] = {
                         "random"),
     "valid-shows-2p": (Rules(players=2, deals=2), 404, "show"),
     "valid-shows-3p-mixed": (Rules(players=3, deals=2, wrong_show_others="counted"), 505, "mixed"),
+    # RULES.md 2.13: a whole Pool 101 game (eliminations, a rejoin) and a Deals game for chips.
+    "pool-101-4p": (dataclasses.replace(PRESETS["pool-101"], players=4), 618, "levels"),
+    "deals-3-3p": (dataclasses.replace(PRESETS["deals-3"], players=3), 707, "levels"),
 }  # fmt: skip
 
 
 def _seats(kind: str, players: int) -> list[Any]:
+    if kind == "levels":
+        return [make_bot("indian-rummy", ("easy", "normal")[seat % 2]) for seat in range(players)]
     if kind == "random":
         return [RandomBot() for _ in range(players)]
     if kind == "show":
@@ -119,7 +124,7 @@ class IndianRummyStyle:
                 f"stock {len(state.stock)}"
             )
             for index, hand in enumerate(state.hands):
-                lines.append(f"   hand {index}: {format_cards(hand)}")
+                lines.append(f"   hand {index}: {format_cards(hand) or '(out of the game)'}")
         reshuffles = sum(1 for e in state.events if e.verb == "reshuffle")
         if reshuffles != self.reshuffles:
             self.reshuffles = reshuffles
@@ -142,9 +147,13 @@ class IndianRummyStyle:
         return line
 
     def after(self, before: IndianRummyState, after: IndianRummyState) -> list[str]:
-        if after.last_deal is before.last_deal:
-            return []
         names = [f"seat {s}" for s in range(after.rules.players)]
+        if after.last_deal is before.last_deal:
+            if after.standing == before.standing:
+                return []
+            # A rejoin or an answer to the agreed finish: the standing it leaves.
+            told = standing_text(ENGINE.view(after, 0), names=names)
+            return [] if told is None else ["   | " + _plain(told)]
         summary = render_hand_summary(ENGINE.view(after, 0), names=names)
         assert summary is not None
         return ["   | " + row for row in _plain(summary).splitlines()]
@@ -176,3 +185,11 @@ def test_golden_games_include_valid_shows_wrong_shows_and_drops() -> None:
     )
     for phrase in ("a valid show", "a wrong show", "dropped", "declare", "discard"):
         assert phrase in text
+
+
+def test_golden_format_games_include_an_elimination_a_rejoin_and_the_chips() -> None:
+    pool = (GOLDEN_DIR / "pool-101-4p.txt").read_text(encoding="utf-8")
+    for phrase in ("reached 101 and is out", ": rejoin", "is the last player left"):
+        assert phrase in pool
+    chips = (GOLDEN_DIR / "deals-3-3p.txt").read_text(encoding="utf-8")
+    assert "chips after 3 deals" in chips

@@ -1,4 +1,4 @@
-"""Indian Rummy actions: the five things a seat can do, and their short text notation.
+"""Indian Rummy actions: the things a seat can do, and their short text notation.
 
 Notation (one action per line in records and transcripts, read back by :func:`parse_action`):
 
@@ -8,6 +8,10 @@ Notation (one action per line in records and transcripts, read back by :func:`pa
 ``discard 7H``    end the turn by putting ``7H`` face up on the discard pile
 ``declare 8C``    put ``8C`` down and show the other 13 cards (a valid or wrong show)
 ``drop``          leave the deal at the start of one's turn (20 or 40 points)
+``rejoin``        Pool: accept the offer to come back after an elimination
+``stay out``      Pool: decline it
+``finish``        Pool: agree to end the game and share the win (agreed finish)
+``play on``       Pool: refuse the agreed finish; the next deal starts
 ================  ===============================================================
 
 Words are case-insensitive and may be separated by any spaces; cards accept every spelling of
@@ -80,7 +84,41 @@ class Drop:
         return "drop"
 
 
-IndianRummyAction = DrawStock | DrawPile | Discard | Declare | Drop
+@dataclass(frozen=True, slots=True)
+class Rejoin:
+    """Pool: come back into the game after an elimination (RULES.md 2.13)."""
+
+    def __str__(self) -> str:
+        return "rejoin"
+
+
+@dataclass(frozen=True, slots=True)
+class StayOut:
+    """Pool: decline the rejoin offer."""
+
+    def __str__(self) -> str:
+        return "stay out"
+
+
+@dataclass(frozen=True, slots=True)
+class Finish:
+    """Pool: agree to end the game here and share the win (the agreed finish)."""
+
+    def __str__(self) -> str:
+        return "finish"
+
+
+@dataclass(frozen=True, slots=True)
+class PlayOn:
+    """Pool: refuse the agreed finish."""
+
+    def __str__(self) -> str:
+        return "play on"
+
+
+IndianRummyAction = (
+    DrawStock | DrawPile | Discard | Declare | Drop | Rejoin | StayOut | Finish | PlayOn
+)
 """Any Indian Rummy action."""
 Action = IndianRummyAction
 """The action union under the name every game package gives it."""
@@ -88,6 +126,10 @@ Action = IndianRummyAction
 DRAW_STOCK: Final = DrawStock()
 DRAW_PILE: Final = DrawPile()
 DROP: Final = Drop()
+REJOIN: Final = Rejoin()
+STAY_OUT: Final = StayOut()
+FINISH: Final = Finish()
+PLAY_ON: Final = PlayOn()
 DISCARDS: Final = tuple(Discard(card) for card in range(PRINTED_JOKER + 1))
 """``DISCARDS[card]`` is the discard action of ``card``."""
 DECLARES: Final = tuple(Declare(card) for card in range(PRINTED_JOKER + 1))
@@ -103,6 +145,10 @@ _DRAW_WORDS: Final[dict[tuple[str, ...], IndianRummyAction]] = {
     ("take", "discard"): DRAW_PILE,
     ("pile",): DRAW_PILE,
     ("drop",): DROP,
+    ("rejoin",): REJOIN,
+    ("stay", "out"): STAY_OUT,
+    ("finish",): FINISH,
+    ("play", "on"): PLAY_ON,
 }
 
 
@@ -113,7 +159,8 @@ def parse_action(text: str) -> IndianRummyAction:
     words = tuple(text.lower().split())
     if not words:
         raise ActionSyntaxError(
-            "empty action: expected draw stock, draw pile, discard CARD, declare CARD or drop"
+            "empty action: expected draw stock, draw pile, discard CARD, declare CARD, drop, "
+            "rejoin, stay out, finish or play on"
         )
     simple = _DRAW_WORDS.get(words)
     if simple is not None:
@@ -139,5 +186,5 @@ def parse_action(text: str) -> IndianRummyAction:
         )
     raise ActionSyntaxError(
         f"unknown action {text!r}: expected draw stock, draw pile, discard CARD, "
-        "declare CARD or drop"
+        "declare CARD, drop, rejoin, stay out, finish or play on"
     )

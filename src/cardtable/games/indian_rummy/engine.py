@@ -25,6 +25,14 @@ the rule book leaves room:
 * ``result``: winners are the seats with the lowest total; ``scores`` the totals; ``utilities``
   minus the average points per deal played (higher is better, about -80..0 per deal).
   Free play (``deals=None``) never ends by itself: ``result`` stays ``None``.
+* Pool and Deals (``rules.format``, RULES.md 2.13) keep a standing between deals
+  (:mod:`~cardtable.games.indian_rummy.formats`, which owns their decisions): only the players
+  still in are dealt cards (a seat out of the game sits each deal out with an empty hand and a
+  ``drops`` entry of 0, so that turns pass it by), the dealer passes among them, and between
+  deals a rejoin offer (``rejoin``/``stay out``) and the agreed finish (``finish``/``play on``)
+  are seat decisions in their own phases. Their ``result`` names the winners (the last player
+  left, those sharing an agreed finish, the most chips); ``scores`` are the final totals in
+  Pool and the chips in Deals; ``utilities`` one point shared by the winners.
 """
 
 from __future__ import annotations
@@ -48,6 +56,16 @@ from cardtable.games.contract import (
 )
 from cardtable.games.indian_rummy import actions as act
 from cardtable.games.indian_rummy.actions import IndianRummyAction
+from cardtable.games.indian_rummy.formats import (
+    Next,
+    Standing,
+    after_deal,
+    answer_finish,
+    answer_rejoin,
+    clockwise_from,
+    format_title,
+    next_dealer,
+)
 from cardtable.games.indian_rummy.rules import PRESETS, Rules
 from cardtable.games.indian_rummy.state import (
     DealOutcome,
@@ -73,7 +91,22 @@ _RESHUFFLE: Final = Phase.RESHUFFLE
 _GAME_OVER: Final = Phase.GAME_OVER
 _DISCARDS: Final = act.DISCARDS
 _DECLARES: Final = act.DECLARES
-_ACTION_TYPES: Final = (act.DrawStock, act.DrawPile, act.Discard, act.Declare, act.Drop)
+_REJOIN: Final = Phase.REJOIN
+_AGREED_FINISH: Final = Phase.AGREED_FINISH
+_ACTION_TYPES: Final = (
+    act.DrawStock,
+    act.DrawPile,
+    act.Discard,
+    act.Declare,
+    act.Drop,
+    act.Rejoin,
+    act.StayOut,
+    act.Finish,
+    act.PlayOn,
+)
+_BETWEEN_DEALS: Final = (act.Rejoin, act.StayOut, act.Finish, act.PlayOn)
+_REJOIN_CHOICES: Final = (act.REJOIN, act.STAY_OUT)
+_FINISH_CHOICES: Final = (act.FINISH, act.PLAY_ON)
 
 # The public events of the hot path, built once (seats 0..5, cards 0..52).
 _SEATS: Final = range(6)
@@ -176,9 +209,10 @@ class IndianRummyEngine(GameEngine[IndianRummyState, IndianRummyAction, Rules, I
         return state.rules
 
     def current_player(self, state: IndianRummyState) -> int:
-        """The seat on turn; ``CHANCE`` when a dealer, deal or reshuffle is due; ``TERMINAL``."""
+        """The seat on turn (or answering a rejoin offer or the agreed finish); ``CHANCE`` when a
+        dealer, deal or reshuffle is due; ``TERMINAL``."""
         phase = state.phase
-        if phase is _DRAW or phase is _DISCARD:
+        if phase is _DRAW or phase is _DISCARD or phase is _REJOIN or phase is _AGREED_FINISH:
             return state.turn
         if phase is _GAME_OVER:
             return TERMINAL
@@ -186,7 +220,8 @@ class IndianRummyEngine(GameEngine[IndianRummyState, IndianRummyAction, Rules, I
 
     def legal_actions(self, state: IndianRummyState, seat: int) -> Sequence[IndianRummyAction]:
         """Draws (and drop) at the start of a turn; after drawing, a discard and a declaration
-        for each distinct card that may be put down (discards first, by card id)."""
+        for each distinct card that may be put down (discards first, by card id); between the
+        deals of a Pool game, the two answers to a rejoin offer or to the agreed finish."""
         if seat != state.turn:
             return ()
         phase = state.phase
@@ -207,10 +242,15 @@ class IndianRummyEngine(GameEngine[IndianRummyState, IndianRummyAction, Rules, I
                 return [_DISCARDS[c] for c in cards] + [_DECLARES[c] for c in cards]
             pick = itemgetter(*cards)
             return [*pick(_DISCARDS), *pick(_DECLARES)]
+        if phase is _REJOIN:
+            return _REJOIN_CHOICES
+        if phase is _AGREED_FINISH:
+            return _FINISH_CHOICES
         return ()
 
     def parse_action(self, text: str) -> IndianRummyAction:
-        """Read ``draw stock``, ``draw pile``, ``discard 7H``, ``declare 8C`` or ``drop``."""
+        """Read ``draw stock``, ``draw pile``, ``discard 7H``, ``declare 8C``, ``drop`` or, in
+        Pool, ``rejoin``, ``stay out``, ``finish``, ``play on``."""
         return act.parse_action(text)
 
     def view(self, state: IndianRummyState, seat: int) -> IndianRummyView:
@@ -226,7 +266,21 @@ class IndianRummyEngine(GameEngine[IndianRummyState, IndianRummyAction, Rules, I
     def why_illegal_off_turn(
         self, state: IndianRummyState, action: IndianRummyAction, seat: int
     ) -> Verdict:
-        """A seat that dropped out of the deal takes no further part in it."""
+        """Between the deals of a Pool game only the answers to a rejoin offer or to the agreed
+        finish, by the seat asked (and those answers at no other time); a seat out of a Pool or
+        Deals game, or dropped out of the deal, takes no further part in it."""
+        if (
+            state.phase is _REJOIN
+            or state.phase is _AGREED_FINISH
+            or isinstance(action, _BETWEEN_DEALS)
+        ):
+            problem = _why_illegal_between_deals(state, action, seat)
+            return True if problem is None else problem
+        standing = state.deal.standing
+        if standing is not None and standing.out[seat]:
+            return IllegalActionError(
+                "you are out of this game and take no part in its deals", rule=RuleKey.ELIMINATED
+            )
         if state.drops[seat] is not None:
             return IllegalActionError("you have dropped out of this deal", rule=RuleKey.DROPPED)
         return None
@@ -236,6 +290,8 @@ class IndianRummyEngine(GameEngine[IndianRummyState, IndianRummyAction, Rules, I
     ) -> IllegalActionError | None:
         """Indian Rummy's own rules for the seat on turn (the shared checks come first: see
         :meth:`GameEngine.why_illegal`)."""
+        if isinstance(action, _BETWEEN_DEALS):
+            return None  # checked in full by why_illegal_off_turn
         phase = state.phase
         if isinstance(action, act.Drop):
             if not state.deal.rules.drops_allowed:
@@ -318,6 +374,10 @@ class IndianRummyEngine(GameEngine[IndianRummyState, IndianRummyAction, Rules, I
                 # A drop comes before any draw and leaves the pile alone: a card turned up at
                 # the deal still lies untouched on top for the next seat (RULES.md 2.3, 2.11).
                 return self._end_turn(s, seat, s.hands, s.pile, new_drops, events, s.opening_on_top)
+            case act.Rejoin() | act.StayOut():
+                return _answer_rejoin(s, seat, isinstance(action, act.Rejoin))
+            case act.Finish() | act.PlayOn():
+                return _answer_finish(s, seat, isinstance(action, act.Finish))
             case act.Declare():
                 card = action.card
                 hand = list(s.hands[seat])
@@ -397,6 +457,7 @@ class IndianRummyEngine(GameEngine[IndianRummyState, IndianRummyAction, Rules, I
                     rules=record.rules, seed=record.seed, chance_steps=steps, deal_number=0,
                     dealer=dealer, wild_card=None, wild_rank=None, totals=record.totals,
                     deal_points=record.deal_points, last_deal=record.last_deal,
+                    standing=record.standing,
                 ),
                 phase=_DEAL, turn=-1, hands=s.hands, stock=s.stock, pile=s.pile,
                 opening_on_top=False, drops=s.drops, has_drawn=s.has_drawn, drawn=None,
@@ -412,7 +473,7 @@ class IndianRummyEngine(GameEngine[IndianRummyState, IndianRummyAction, Rules, I
                     deal_number=record.deal_number, dealer=record.dealer,
                     wild_card=record.wild_card, wild_rank=record.wild_rank,
                     totals=record.totals, deal_points=record.deal_points,
-                    last_deal=record.last_deal,
+                    last_deal=record.last_deal, standing=record.standing,
                 ),
                 phase=_DRAW, turn=s.turn,
                 hands=s.hands, stock=under, pile=s.pile[-1:], opening_on_top=False,
@@ -424,9 +485,12 @@ class IndianRummyEngine(GameEngine[IndianRummyState, IndianRummyAction, Rules, I
     # ------------------------------------------------------------------ result
 
     def result(self, state: IndianRummyState) -> GameResult | None:
-        """The game's result once its last deal is played (never in free play)."""
+        """The game's result once its last deal is played (never in free play without
+        ``deals``)."""
         if state.phase is not Phase.GAME_OVER:
             return None
+        if state.deal.standing is not None:
+            return _format_result(state, state.deal.standing)
         totals = state.totals
         best = min(totals)
         winners = tuple(seat for seat, total in enumerate(totals) if total == best)
@@ -486,14 +550,33 @@ def _deal(s: IndianRummyState, rng: random.Random, steps: int) -> IndianRummySta
     rules = record.rules
     n = rules.players
     number = record.deal_number + 1
-    dealer = record.dealer if record.deal_number == 0 else (record.dealer + 1) % n
+    standing = record.standing
+    if record.deal_number == 0:
+        dealer = record.dealer
+    elif standing is None:
+        dealer = (record.dealer + 1) % n
+    else:
+        dealer = next_dealer(standing, record.dealer)
     deck = shuffled(pack_of(rules), rng)
-    dealt = HAND_SIZE * n
-    first = (dealer + 1) % n
     hands: list[tuple[int, ...]] = [()] * n
-    # One card at a time from the dealer's left: the i-th card dealt goes to first + i.
-    for offset in range(n):
-        hands[(first + offset) % n] = tuple(sorted(deck[offset:dealt:n]))
+    drops: tuple[int | None, ...]
+    if standing is None:
+        dealt = HAND_SIZE * n
+        first = (dealer + 1) % n
+        # One card at a time from the dealer's left: the i-th card dealt goes to first + i.
+        for offset in range(n):
+            hands[(first + offset) % n] = tuple(sorted(deck[offset:dealt:n]))
+        drops = (None,) * n
+    else:
+        # Pool and Deals: only the players still in are dealt, from the dealer's left; a seat
+        # out of the game sits the deal out (drops 0, so that turns pass it by).
+        seats = clockwise_from((dealer + 1) % n, standing.seats_in, n)
+        k = len(seats)
+        dealt = HAND_SIZE * k
+        first = seats[0]
+        for offset, seat in enumerate(seats):
+            hands[seat] = tuple(sorted(deck[offset:dealt:k]))
+        drops = tuple(0 if out else None for out in standing.out)
     opening = deck[dealt]
     events: tuple[PublicEvent, ...]
     wild_card: int | None = None
@@ -515,9 +598,10 @@ def _deal(s: IndianRummyState, rng: random.Random, steps: int) -> IndianRummySta
             rules=rules, seed=record.seed, chance_steps=steps, deal_number=number,
             dealer=dealer, wild_card=wild_card, wild_rank=wild_rank_of(wild_card),
             totals=record.totals, deal_points=record.deal_points, last_deal=record.last_deal,
+            standing=standing,
         ),
         phase=_DRAW, turn=first, hands=tuple(hands), stock=stock, pile=(opening,),
-        opening_on_top=True, drops=(None,) * n, has_drawn=(False,) * n, drawn=None,
+        opening_on_top=True, drops=drops, has_drawn=(False,) * n, drawn=None,
         drawn_from_pile=False, turns=0, events=events,
     )  # fmt: skip
 
@@ -575,6 +659,7 @@ def _finish_deal(
         shown = tuple(
             [hand if drop is None else None for hand, drop in zip(hands, drops, strict=True)]
         )
+    standing = record.standing
     summary = build_summary(
         number=record.deal_number,
         dealer=record.dealer,
@@ -585,12 +670,31 @@ def _finish_deal(
         wild_card=record.wild_card,
         wild_rank=record.wild_rank,
         hands=shown,
-        drops=drops,
+        # A seat out of the game sat the deal out: it did not drop.
+        drops=drops if standing is None else _sat_out(drops, standing.out),
         points=points,
     )
     totals = tuple([t + p for t, p in zip(record.totals, points, strict=True)])
-    deals = record.rules.deals
-    over = deals is not None and record.deal_number >= deals
+    phase = _DEAL
+    turn = -1
+    if standing is None:
+        deals = record.rules.deals
+        if deals is not None and record.deal_number >= deals:
+            phase = _GAME_OVER
+    else:
+        standing, following = after_deal(
+            record.rules,
+            standing,
+            totals=totals,
+            points=points,
+            outcome=outcome,
+            winner=winner,
+            declarer=declarer,
+            dealer=record.dealer,
+            deals_played=record.deal_number,
+        )
+        phase, turn = _next_phase(standing, following)
+        events = (*events, *(PublicEvent(seat, "eliminated") for seat in standing.eliminated))
     return build_state(
         deal=build_deal(
             rules=record.rules,
@@ -603,9 +707,10 @@ def _finish_deal(
             totals=totals,
             deal_points=(*record.deal_points, points),
             last_deal=summary,
+            standing=standing,
         ),
-        phase=_GAME_OVER if over else _DEAL,
-        turn=-1,
+        phase=phase,
+        turn=turn,
         hands=hands,
         stock=s.stock,
         pile=pile,
@@ -616,6 +721,161 @@ def _finish_deal(
         drawn_from_pile=False,
         turns=s.turns + 1,
         events=events,
+    )
+
+
+# ---------------------------------------------------------------------- Pool and Deals
+
+
+def _sat_out(drops: tuple[int | None, ...], out: tuple[bool, ...]) -> tuple[int | None, ...]:
+    return tuple([None if o else d for d, o in zip(drops, out, strict=True)])
+
+
+_NEXT_PHASES: Final[dict[Next, Phase]] = {
+    "deal": _DEAL,
+    "rejoin": _REJOIN,
+    "agreed-finish": _AGREED_FINISH,
+    "over": _GAME_OVER,
+}
+
+
+def _next_phase(standing: Standing, following: Next) -> tuple[Phase, int]:
+    """The phase and the seat to act that ``following`` means."""
+    if following == "rejoin":
+        return _REJOIN, standing.offers[0]
+    if following == "agreed-finish":
+        return _AGREED_FINISH, standing.votes[0]
+    return _NEXT_PHASES[following], -1
+
+
+def _why_illegal_between_deals(
+    state: IndianRummyState, action: object, seat: int
+) -> IllegalActionError | None:
+    """The checks of a rejoin offer and of the agreed finish (RULES.md 2.13)."""
+    phase = state.phase
+    answering = state.turn
+    if phase is _REJOIN:
+        if not isinstance(action, act.Rejoin | act.StayOut):
+            return IllegalActionError(
+                f"seat {answering} is answering a rejoin offer: only 'rejoin' or 'stay out' now",
+                rule=RuleKey.REJOIN_OFFER,
+            )
+        if seat != answering:
+            return IllegalActionError(
+                f"the rejoin offer is seat {answering}'s to answer", rule=RuleKey.NOT_YOUR_TURN
+            )
+        return None
+    if phase is _AGREED_FINISH:
+        if not isinstance(action, act.Finish | act.PlayOn):
+            return IllegalActionError(
+                f"seat {answering} is answering the agreed finish: only 'finish' or 'play on' now",
+                rule=RuleKey.FINISH_VOTE,
+            )
+        if seat != answering:
+            return IllegalActionError(
+                f"seat {answering} answers the agreed finish now", rule=RuleKey.NOT_YOUR_TURN
+            )
+        return None
+    if isinstance(action, act.Rejoin | act.StayOut):
+        return IllegalActionError(
+            "no rejoin offer is open: in Pool one is made between deals to a player the last "
+            "deal eliminated",
+            rule=RuleKey.NO_REJOIN_OFFER,
+        )
+    return IllegalActionError(
+        "nobody is asked to finish by agreement now: in Pool, with the agreed finish on, it is "
+        "asked between deals when few players are left",
+        rule=RuleKey.NO_FINISH_VOTE,
+    )
+
+
+def _between_deals(
+    s: IndianRummyState,
+    standing: Standing,
+    following: Next,
+    totals: tuple[int, ...],
+    event: PublicEvent,
+) -> IndianRummyState:
+    """The state after an answer between deals: the last deal stays on the table."""
+    record = s.deal
+    phase, turn = _next_phase(standing, following)
+    return build_state(
+        deal=build_deal(
+            rules=record.rules, seed=record.seed, chance_steps=record.chance_steps,
+            deal_number=record.deal_number, dealer=record.dealer, wild_card=record.wild_card,
+            wild_rank=record.wild_rank, totals=totals, deal_points=record.deal_points,
+            last_deal=record.last_deal, standing=standing,
+        ),
+        phase=phase, turn=turn, hands=s.hands, stock=s.stock, pile=s.pile,
+        opening_on_top=False, drops=s.drops, has_drawn=s.has_drawn, drawn=None,
+        drawn_from_pile=False, turns=s.turns, events=(*s.events, event),
+    )  # fmt: skip
+
+
+def _answer_rejoin(s: IndianRummyState, seat: int, rejoin: bool) -> IndianRummyState:
+    record = s.deal
+    assert record.standing is not None
+    standing, totals, following = answer_rejoin(
+        record.rules, record.standing, record.totals, seat, rejoin, record.dealer
+    )
+    event = PublicEvent(seat, "rejoin" if rejoin else "stay-out")
+    return _between_deals(s, standing, following, totals, event)
+
+
+def _answer_finish(s: IndianRummyState, seat: int, agree: bool) -> IndianRummyState:
+    record = s.deal
+    assert record.standing is not None
+    standing, following = answer_finish(record.standing, seat, agree)
+    event = PublicEvent(seat, "finish" if agree else "play-on")
+    return _between_deals(s, standing, following, record.totals, event)
+
+
+def _format_result(state: IndianRummyState, standing: Standing) -> GameResult:
+    """A Pool or Deals game's result: the winners share one point; ``scores`` are the totals
+    (Pool) or the chips (Deals)."""
+    rules = state.rules
+    winners = standing.winners
+    n = rules.players
+    share = 1.0 / len(winners)
+    pool = rules.format == "pool"
+    scores = state.totals if pool else standing.chips
+    names = " and ".join(f"seat {seat}" for seat in winners)
+    wins = "wins" if len(winners) == 1 else "share the win"
+    played = len(state.deal_points)
+    deals = f"{played} deal{'s' if played != 1 else ''}"
+    listed = ", ".join(str(score) for score in scores)
+    standing_words = f"totals {listed}" if pool else f"chips {listed}"
+    title = format_title(rules)
+    end = standing.end
+    if end == "last-player":
+        summary = (
+            f"{title}: {names} is the last player left and wins after {deals} ({standing_words})."
+        )
+    elif end == "all-eliminated":
+        summary = (
+            f"{title}: every player left reached {rules.pool_limit} in deal {played}; {names} "
+            f"{wins} with the lowest total ({standing_words})."
+        )
+    elif end == "agreed-finish":
+        summary = (
+            f"{title}: {names} agreed to finish after {deals} and share the win ({standing_words})."
+        )
+    elif end == "most-chips":
+        summary = (
+            f"{title}: {names} {wins} with {scores[winners[0]]} chips after {deals} "
+            f"({standing_words})."
+        )
+    else:
+        summary = (
+            f"{title}: the game reached its limit after {deals}; {names} {wins} on the standing "
+            f"({standing_words})."
+        )
+    return GameResult(
+        winners=winners,
+        scores=tuple(scores),
+        utilities=tuple(share if seat in winners else 0.0 for seat in range(n)),
+        reason=end or "deal-cap",
+        summary=summary,
     )
 
 

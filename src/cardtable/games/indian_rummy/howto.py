@@ -70,6 +70,24 @@ def page() -> dict[str, Any]:
                 "<p>There is no target: play deal after deal and watch the totals, or set a "
                 "number of deals in the house rules. Start a new game whenever you like.</p>",
             ),
+            section(
+                "Pool 101 and Pool 201",
+                "<p>Two to six players. The totals add up as in free play; whoever reaches "
+                "101 (or 201) is out at the end of that deal, and the last player left wins. "
+                "Drops cost 20 and 40 in Pool 101, 25 and 50 in Pool 201. Once in a game, a "
+                "player just knocked out may <strong>rejoin</strong> before the next deal, "
+                "while the highest total still in is at most 79 (174 in Pool 201): they come "
+                "back with that total plus one. The deal passes only among the players still "
+                "in.</p>",
+            ),
+            section(
+                "Deals",
+                "<p>Best of 2, 3 or 6 deals. Everyone starts with 80 chips per player at the "
+                "table. The winner of each deal takes from every other player as many chips "
+                "as that player's points (after a wrong show, the player with the fewest "
+                "points takes them). After the last deal the most chips win; players tied at "
+                "the top play one more deal among themselves, until one is ahead.</p>",
+            ),
         ],
         "examples": [
             example(

@@ -1,8 +1,10 @@
-"""Every option and house rule of Indian Rummy (RULES.md 2.11, 2.12), as one frozen dataclass.
+"""Every option and house rule of Indian Rummy (RULES.md 2.11-2.13), as one frozen dataclass.
 
-The defaults reproduce the seed exactly; every row of the house-rules panel is a field here,
-declared with its words and bounds through :func:`cardtable.options.option`.
-Named presets live in :data:`PRESETS`.
+The defaults reproduce the seed exactly (free play, points only); every row of the house-rules
+panel is a field here, declared with its words and bounds through
+:func:`cardtable.options.option`, and so is every number of the Pool and Deals formats (2.13).
+Named presets live in :data:`PRESETS` (``pool-101``, ``pool-201``, ``deals-2``, ``deals-3``,
+``deals-6`` for the formats).
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from cardtable.options import check_options, option
 
 JokerFromDiscard = Literal["never", "opening-card"]
 WrongShowOthers = Literal["zero", "counted"]
+GameFormat = Literal["free-play", "pool", "deals"]
 PrintedJokers = Literal[2, 0]
 
 
@@ -112,9 +115,79 @@ class Rules:
     deals: int | None = option(
         None,
         label="Deals in a game",
-        help="How many deals make a game; empty to play deal after deal.",
+        help=(
+            "How many deals make a game (in Deals, before any tie-break deal, 2 when empty; in "
+            "Pool, the standing decides after this many); empty to play deal after deal."
+        ),
         low=1,
         high=1000,
+    )
+    format: GameFormat = option(
+        "free-play",
+        label="Format",
+        help=(
+            "Free play adds up points deal after deal; Pool eliminates a player whose total "
+            "reaches the pool limit until one is left; Deals plays a fixed number of deals for "
+            "chips."
+        ),
+        choice_labels={
+            "free-play": "Free play (points only)",
+            "pool": "Pool (the last player left wins)",
+            "deals": "Deals (the most chips after the last deal wins)",
+        },
+    )
+    pool_limit: int = option(
+        101,
+        label="Pool limit",
+        help="Pool: a player whose total reaches this is eliminated at the end of the deal.",
+        low=2,
+        high=10_000,
+    )
+    rejoins: int = option(
+        1,
+        label="Rejoins per player",
+        help="Pool: how many times an eliminated player may come back in one game; 0 for never.",
+        low=0,
+        high=100,
+    )
+    rejoin_limit: int = option(
+        79,
+        label="Rejoin while the highest total is at most",
+        help=(
+            "Pool: an eliminated player may come back only while the highest total among the "
+            "players still in is at most this; they come back with that total plus one."
+        ),
+        low=0,
+        high=10_000,
+    )
+    agreed_finish: bool = option(
+        False,
+        label="Agreed finish",
+        help="Pool: when few players are left and all agree, the game ends and they share the win.",
+    )
+    agreed_finish_players: int = option(
+        3,
+        label="Agreed finish with at most",
+        help="Pool: the agreed finish is offered when this many players or fewer are left.",
+        low=2,
+        high=6,
+    )
+    chips_per_player: int = option(
+        80,
+        label="Chips for each player",
+        help="Deals: each player starts with this many chips times the number of players.",
+        low=1,
+        high=10_000,
+    )
+    game_deal_cap: int = option(
+        1000,
+        label="Most deals in a pool or deals game",
+        help=(
+            "A Pool game, or a Deals game with its tie-break deals, that lasts this many deals "
+            "ends on the standing: the lowest total in Pool, the most chips in Deals."
+        ),
+        low=1,
+        high=10_000,
     )
     deal_turn_cap: int = option(
         400,
@@ -138,6 +211,11 @@ class Rules:
         check_options(self)
         if not self.wild_joker_cut and self.printed_jokers == 0:
             raise RulesError("a game with no printed jokers needs the wild joker cut")
+        if self.format == "pool" and self.rejoin_limit >= self.pool_limit:
+            raise RulesError(
+                f"rejoin_limit ({self.rejoin_limit}) must be below the pool limit "
+                f"({self.pool_limit})"
+            )
 
 
 PRESETS: Final[dict[str, Rules]] = {
@@ -148,4 +226,26 @@ PRESETS: Final[dict[str, Rules]] = {
     "printed-jokers-only": Rules(wild_joker_cut=False),
     "one-joker-per-sequence": Rules(jokers_per_sequence=1),
     "paplu-six": Rules(allow_six_players=True, players=6),
+    # RULES.md 2.13: Pool 101 / 201 (drops 20/40 and 25/50, full count 80, rejoin while the
+    # highest total is at most 79 / 174) and Deals, best of 2, 3 or 6 deals for chips; 2 to 6
+    # players with the two decks and two printed jokers of 2.1.
+    "pool-101": Rules(
+        format="pool",
+        allow_six_players=True,
+        pool_limit=101,
+        first_drop=20,
+        middle_drop=40,
+        rejoin_limit=79,
+    ),
+    "pool-201": Rules(
+        format="pool",
+        allow_six_players=True,
+        pool_limit=201,
+        first_drop=25,
+        middle_drop=50,
+        rejoin_limit=174,
+    ),
+    "deals-2": Rules(format="deals", allow_six_players=True, deals=2),
+    "deals-3": Rules(format="deals", allow_six_players=True, deals=3),
+    "deals-6": Rules(format="deals", allow_six_players=True, deals=6),
 }

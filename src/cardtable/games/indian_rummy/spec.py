@@ -14,6 +14,13 @@ SPEC: Final = GameSpec(
     points_good=False,
     deals_compared_by_points=True,
     arena_rules=(("deals", 1),),
+    arena_rules_unless=("format",),
+    move_phrases=(
+        ("rejoin", "rejoined the game"),
+        ("stay", "stayed out of the game"),
+        ("finish", "agreed to finish and share the win"),
+        ("play", "chose to play on"),
+    ),
     record_extras=(
         RecordExtra("valid_shows", "Valid declarations", "deal", "valid_show"),
         RecordExtra("wrong_shows", "Wrong shows", "deal", "wrong_show"),

@@ -31,6 +31,7 @@ from typing import Any, Final, Literal, NamedTuple
 from cardtable.cards import PRINTED_JOKER, format_card, parse_cards, rank_of
 from cardtable.errors import CardError, RulesError
 from cardtable.games.contract import PublicEvent
+from cardtable.games.indian_rummy.formats import Standing, new_standing
 from cardtable.games.indian_rummy.rules import Rules
 
 
@@ -47,6 +48,12 @@ class Phase(enum.Enum):
     """The seat on turn draws from the stock or the pile, or drops."""
     DISCARD = "discard"
     """The seat on turn, holding 14 cards, discards or declares."""
+    REJOIN = "rejoin"
+    """Pool, between deals: an eliminated player answers a rejoin offer (``rejoin``, ``stay
+    out``)."""
+    AGREED_FINISH = "agreed-finish"
+    """Pool, between deals: the players left answer the agreed finish (``finish``, ``play
+    on``)."""
     GAME_OVER = "game-over"
     """The last deal of the game has been played."""
 
@@ -127,8 +134,10 @@ class DealRecord(NamedTuple):
 
     ``deal_number`` counts deals started (0 before the first deal); ``dealer`` is -1 until the
     first dealer is chosen. ``deal_points`` are each finished deal's points, ``last_deal`` the
-    summary of the last one. A ``NamedTuple``: the engine builds one per chance step and per
-    finished deal, and a tuple is the cheapest record to build (see :func:`build_deal`).
+    summary of the last one. ``standing`` is the Pool or Deals standing
+    (:class:`~cardtable.games.indian_rummy.formats.Standing`), ``None`` in free play. A
+    ``NamedTuple``: the engine builds one per chance step and per finished deal, and a tuple is
+    the cheapest record to build (see :func:`build_deal`).
     """
 
     rules: Rules
@@ -141,6 +150,7 @@ class DealRecord(NamedTuple):
     totals: tuple[int, ...]
     deal_points: tuple[tuple[int, ...], ...]
     last_deal: DealSummary | None
+    standing: Standing | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -223,6 +233,11 @@ class IndianRummyState:
     def last_deal(self) -> DealSummary | None:
         """The summary of the last finished deal."""
         return self.deal.last_deal
+
+    @property
+    def standing(self) -> Standing | None:
+        """The Pool or Deals standing (``None`` in free play)."""
+        return self.deal.standing
 
     @property
     def players(self) -> int:
@@ -336,6 +351,7 @@ def build_deal(
     totals: tuple[int, ...],
     deal_points: tuple[tuple[int, ...], ...],
     last_deal: DealSummary | None,
+    standing: Standing | None,
 ) -> DealRecord:
     """The record ``DealRecord(...)`` gives, built the engine's way: the tuple of the values in
     field order, made directly rather than through the generated ``__new__`` (about half the
@@ -350,7 +366,7 @@ def build_deal(
     record: DealRecord = _new_tuple(
         DealRecord,
         (rules, seed, chance_steps, deal_number, dealer, wild_card, wild_rank, totals,
-         deal_points, last_deal),
+         deal_points, last_deal, standing),
     )  # fmt: skip
     return record
 
@@ -423,6 +439,7 @@ def new_state(rules: Rules, seed: int) -> IndianRummyState:
         totals=(0,) * n,
         deal_points=(),
         last_deal=None,
+        standing=new_standing(rules),
     )
     return build_state(
         deal=deal,
@@ -464,16 +481,20 @@ def scenario(
     turns: int = 0,
     opening_on_top: bool | None = None,
     seed: int = 0,
+    standing: Standing | None = None,
 ) -> IndianRummyState:
     """An exact mid-deal position, for tests, puzzles and the coach.
 
     Cards may be given as text (``"AS 2S 3S"``) or ids. ``stock`` defaults to every card of the
     pack not placed elsewhere (its order is then the pack order, top last); ``turn`` defaults to
-    the dealer's left. In ``DISCARD`` the seat on turn holds 14 cards and ``drawn`` names the card
-    it drew (``drawn_from_pile`` if from the pile). ``opening_on_top`` defaults to true when the
-    pile holds one card and nobody has drawn. Raises :class:`CardError` when the cards are not
-    exactly the pack and :class:`RulesError` for an impossible position. The position has no
-    history: its public events are the deal, the pile's first card and the wild joker cut.
+    the dealer's left (the first seat still in). In ``DISCARD`` the seat on turn holds 14 cards
+    and ``drawn`` names the card it drew (``drawn_from_pile`` if from the pile).
+    ``opening_on_top`` defaults to true when the pile holds one card and nobody has drawn.
+    ``standing`` is the Pool or Deals standing (by default the one a new game of ``rules``
+    starts with); a seat out of the game holds no cards and sits the deal out (its ``drops``
+    entry 0, unless given). Raises :class:`CardError` when the cards are not exactly the pack
+    and :class:`RulesError` for an impossible position. The position has no history: its public
+    events are the deal, the pile's first card and the wild joker cut.
 
     >>> from cardtable.games.indian_rummy.rules import Rules
     >>> s = scenario(Rules(), ["AS 2S 3S 4S 5S 6S 7S 8S 9S 10S JS QS KS",
@@ -510,10 +531,17 @@ def scenario(
         stock_cards = _cards(stock)
         if placed + Counter(stock_cards) != pack:
             raise CardError("hands, pile, stock and wild card must be exactly the pack")
+    if standing is None:
+        standing = new_standing(rules)
+    out = standing.out if standing is not None else (False,) * n
+    if any(hand_tuples[s] for s in range(n) if out[s]):
+        raise RulesError("a seat out of the game holds no cards")
     seat = (dealer + 1) % n if turn is None else turn
+    while turn is None and out[seat] and seat != dealer:  # the dealer's left among those in
+        seat = (seat + 1) % n
     if not (0 <= dealer < n and 0 <= seat < n):
         raise RulesError("dealer and turn must be seats of the table")
-    drop_tuple = tuple(drops) if drops is not None else (None,) * n
+    drop_tuple = tuple(drops) if drops is not None else tuple(0 if o else None for o in out)
     drawn_card = parse_cards(drawn, deck=None)[0] if isinstance(drawn, str) else drawn
     if phase is Phase.DISCARD and (drawn_card is None or drawn_card not in hand_tuples[seat]):
         raise RulesError("in the discard phase, drawn must name a card of the hand on turn")
@@ -538,6 +566,7 @@ def scenario(
         totals=tuple(totals) if totals is not None else (0,) * n,
         deal_points=(),
         last_deal=None,
+        standing=standing,
     )
     return IndianRummyState(
         deal=deal,

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from typing import Final
 
 from cardtable.cards import PRINTED_JOKER, RANK_PLURALS, format_card, format_cards, suit_of
+from cardtable.games.indian_rummy.formats import deals_to_play
 from cardtable.games.indian_rummy.scoring import CATEGORY_NO_PURE, CATEGORY_PURE_ONLY, Arrangement
 from cardtable.games.indian_rummy.state import Phase
 from cardtable.games.indian_rummy.view import IndianRummyView, deal_arrangements
@@ -84,6 +85,8 @@ def _status(view: IndianRummyView, names: Names) -> str:
         return "The stock ran out: the discard pile under its top card becomes the new stock."
     if phase is Phase.GAME_OVER:
         return "The game is over."
+    if phase is Phase.REJOIN or phase is Phase.AGREED_FINISH:
+        return _between_deals_status(view, names)
     if view.turn != view.seat:
         return f"{_upper_first(_seat_name(view, view.turn, names))} is to play."
     if phase is Phase.DRAW:
@@ -115,6 +118,56 @@ def _status(view: IndianRummyView, names: Names) -> str:
     return text
 
 
+def _between_deals_status(view: IndianRummyView, names: Names) -> str:
+    standing = view.standing
+    assert standing is not None
+    who = _upper_first(_seat_name(view, view.turn, names))
+    if view.phase is Phase.REJOIN:
+        offer = f"come back with {standing.rejoin_total} points"
+        if view.turn != view.seat:
+            return f"{who} may rejoin ({offer}) and is deciding."
+        return (
+            f"You are out, but may rejoin: [bold]rejoin[/bold] to {offer}, or "
+            "[bold]stay out[/bold]."
+        )
+    if view.turn != view.seat:
+        return f"{who} is answering the agreed finish."
+    return (
+        "The players left may finish here and share the win: [bold]finish[/bold] to agree, "
+        "or [bold]play on[/bold]."
+    )
+
+
+def standing_text(view: IndianRummyView, *, names: Names = None) -> str | None:
+    """The Pool or Deals standing in one line (``None`` in free play): each seat's total and
+    how far it is from the limit, or its chips, and who is out."""
+    standing = view.standing
+    if standing is None:
+        return None
+    rules = view.rules
+    cells = []
+    for seat in range(rules.players):
+        name = _seat_name(view, seat, names)
+        total = view.totals[seat]
+        if rules.format == "pool":
+            if standing.out[seat]:
+                cells.append(f"{name} {total} (out)")
+            else:
+                cells.append(f"{name} {total} ({rules.pool_limit - total} to go)")
+        else:
+            sits = " (sits out the tie-break)" if standing.out[seat] else ""
+            cells.append(f"{name} {standing.chips[seat]} chips{sits}")
+    if rules.format == "pool":
+        head = f"Pool {rules.pool_limit}"
+    else:
+        played = len(view.deal_points)
+        planned = deals_to_play(rules)
+        head = f"Deals: {min(played, planned)} of {planned} played"
+        if standing.tie_break:
+            head += ", tie-break"
+    return f"{head} · " + " · ".join(cells)
+
+
 def render_view(view: IndianRummyView, *, four_colour: bool = False, names: Names = None) -> str:
     """The table as ``view.seat`` sees it: wild joker, pile top, stock, seats, hand, turn."""
     lines = [
@@ -135,6 +188,8 @@ def render_view(view: IndianRummyView, *, four_colour: bool = False, names: Name
         marker = "▶ " if seat == view.turn and view.phase in (Phase.DRAW, Phase.DISCARD) else ""
         drop = view.drops[seat]
         state = f"dropped ({drop})" if drop is not None else f"{view.hand_sizes[seat]} cards"
+        if view.standing is not None and view.standing.out[seat]:
+            state = "out of the game"
         name = _seat_name(view, seat, names)
         seats.append(f"{marker}{name}: {state}, total {view.totals[seat]}")
     lines.append("Seats: " + " · ".join(seats))
@@ -150,6 +205,9 @@ def render_view(view: IndianRummyView, *, four_colour: bool = False, names: Name
             for index, card in enumerate(view.hand, 1)
         ]
         lines.append("Your hand: " + " ".join(cells))
+    standing = standing_text(view, names=names)
+    if standing is not None:
+        lines.append(standing)
     lines.append(_status(view, names))
     return "\n".join(lines)
 
@@ -247,4 +305,14 @@ def render_hand_summary(
         + " | Totals: "
         + " · ".join(f"{_seat_name(view, s, names)} {t}" for s, t in enumerate(view.totals))
     )
+    standing = view.standing
+    if standing is not None and summary.number == view.deal_number:
+        for seat in standing.eliminated:
+            lines.append(
+                f"{_upper_first(_seat_name(view, seat, names))} reached "
+                f"{rules.pool_limit} and is out."
+            )
+        standing_line = standing_text(view, names=names)
+        if standing_line is not None:
+            lines.append(standing_line)
     return "\n".join(lines)

@@ -5,7 +5,10 @@ player drew from the stock, and the hands of dropped players (set aside face dow
 that reached the discard pile was seen face up, so the view keeps the whole pile and this deal's
 public events (draws from the pile show their card, draws from the stock do not); the stock may
 be counted (the seed does not forbid it), so its size is shown. After a deal the view holds its
-public summary: the shown hands, the declarer, valid or wrong show, drops and points.
+public summary: the shown hands, the declarer, valid or wrong show, drops and points. In Pool
+and Deals it holds the standing, all of it public: who is out, the rejoins used, the chips, the
+offer or vote being answered (its JSON has a ``standing`` entry only in those formats, so that
+free play's views read as before).
 
 :func:`determinize` deals the unseen cards at random, keeping the cards each opponent is
 known to hold (taken from the pile and not discarded since), so that the sampled state's view
@@ -20,8 +23,9 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Final
 
-from cardtable.cards import format_card
-from cardtable.games.contract import PublicEvent, rules_to_json
+from cardtable.cards import card_labels, format_card
+from cardtable.games.contract import PublicEvent, by_identity, events_json, view_rules_json
+from cardtable.games.indian_rummy.formats import Standing
 from cardtable.games.indian_rummy.rules import Rules
 from cardtable.games.indian_rummy.state import (
     DealSummary,
@@ -36,6 +40,8 @@ if TYPE_CHECKING:
     from cardtable.games.indian_rummy.scoring import Arrangement
 
 _DISCARD: Final = Phase.DISCARD
+_ACTING: Final = (Phase.DRAW, Phase.DISCARD, Phase.REJOIN, Phase.AGREED_FINISH)
+_DEAL_ON_TABLE: Final = (Phase.DEAL, Phase.GAME_OVER, Phase.REJOIN, Phase.AGREED_FINISH)
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,6 +54,8 @@ class IndianRummyView:
     drawn); ``taken`` is the card the seat on turn took from the pile this turn, which everyone
     saw (``None`` otherwise). ``drops[seat]`` is a dropped seat's penalty, ``None`` while it
     plays. ``deal_points`` holds each finished deal's points, ``last_deal`` its summary.
+    ``standing`` is the Pool or Deals standing (``None`` in free play); in a rejoin offer or the
+    agreed finish ``turn`` is the seat answering.
     """
 
     seat: int
@@ -72,6 +80,7 @@ class IndianRummyView:
     deal_points: tuple[tuple[int, ...], ...]
     events: tuple[PublicEvent, ...]
     last_deal: DealSummary | None
+    standing: Standing | None = None
 
     @property
     def pile_top(self) -> int | None:
@@ -97,7 +106,7 @@ class IndianRummyView:
     @property
     def my_turn(self) -> bool:
         """True when this seat is to act."""
-        return self.turn == self.seat and self.phase in (Phase.DRAW, Phase.DISCARD)
+        return self.turn == self.seat and self.phase in _ACTING
 
     @property
     def discards_seen(self) -> tuple[int, ...]:
@@ -113,18 +122,18 @@ class IndianRummyView:
         def label(card: int | None) -> str | None:
             return None if card is None else format_card(card)
 
-        return {
+        data: dict[str, Any] = {
             "game": "indian-rummy",
             "seat": self.seat,
-            "rules": rules_to_json(self.rules),
+            "rules": view_rules_json(self.rules),
             "phase": self.phase.value,
             "deal_number": self.deal_number,
             "dealer": self.dealer,
             "turn": self.turn,
-            "hand": [format_card(c) for c in self.hand],
-            "pile": [format_card(c) for c in self.pile],
+            "hand": card_labels(self.hand),
+            "pile": by_identity("pile", self.pile, card_labels),
             "pile_top": label(self.pile_top),
-            "discards_seen": [format_card(c) for c in self.discards_seen],
+            "discards_seen": by_identity("seen", self.events, _discards_seen_json),
             "wild_card": label(self.wild_card),
             "wild_rank": self.wild_rank,
             "stock_size": self.stock_size,
@@ -137,9 +146,16 @@ class IndianRummyView:
             "turns": self.turns,
             "totals": list(self.totals),
             "deal_points": [list(points) for points in self.deal_points],
-            "events": [event.to_json() for event in self.events],
+            "events": events_json(self.events),
             "last_deal": None if self.last_deal is None else self.last_deal.to_json(),
         }
+        if self.standing is not None:
+            data["standing"] = self.standing.to_json(self.rules, self.totals)
+        return data
+
+
+def _discards_seen_json(events: tuple[PublicEvent, ...]) -> list[str]:
+    return card_labels(e.cards[0] for e in events if e.verb in ("open-pile", "discard"))
 
 
 def make_view(state: IndianRummyState, seat: int) -> IndianRummyView:
@@ -169,6 +185,7 @@ def make_view(state: IndianRummyState, seat: int) -> IndianRummyView:
         deal.deal_points,
         state.events,
         deal.last_deal,
+        deal.standing,
     )
 
 
@@ -221,11 +238,7 @@ def determinize(view: IndianRummyView, rng: random.Random) -> IndianRummyState:
         unseen[view.wild_card] -= 1
     summary = view.last_deal
     revealed: tuple[tuple[int, ...] | None, ...] = (None,) * n
-    if (
-        summary is not None
-        and summary.number == view.deal_number
-        and view.phase in (Phase.DEAL, Phase.GAME_OVER)
-    ):
+    if summary is not None and summary.number == view.deal_number and view.phase in _DEAL_ON_TABLE:
         revealed = summary.hands
     hands: list[list[int]] = [[] for _ in range(n)]
     hands[me] = list(view.hand)
@@ -263,6 +276,7 @@ def determinize(view: IndianRummyView, rng: random.Random) -> IndianRummyState:
         totals=view.totals,
         deal_points=view.deal_points,
         last_deal=view.last_deal,
+        standing=view.standing,
     )
     return build_state(
         deal=deal,

@@ -2,7 +2,8 @@
 relay, and how they are tied to the lobby (a table whose lease is lost is dropped; a table
 that leaves memory gives its lease back; a claimed table's inbox is listened to, and what
 arrives there is answered as a local socket or request would be; a table taken over from a
-process that died is announced once loaded)."""
+process that died is announced once loaded; pending fair-deal commitments are kept in Redis,
+for any worker to use)."""
 
 from __future__ import annotations
 
@@ -18,7 +19,9 @@ from redis.asyncio import BlockingConnectionPool, Redis
 
 from cardtable.server.cluster.lease import Leases
 from cardtable.server.cluster.relay import Relay
+from cardtable.server.cluster.shared_limits import cluster_prefix
 from cardtable.server.cluster.store import LeasedLogStore
+from cardtable.server.fair_deals import SharedCommitments
 from cardtable.server.lobby import Lobby
 from cardtable.server.rate_limits import RateLimits
 from cardtable.server.settings import Settings
@@ -49,8 +52,11 @@ class Cluster:
         self.redis: Redis = Redis.from_pool(pool)
         holder = f"{os.getpid()}-{secrets.token_hex(4)}"
         self.leases = Leases(self.redis, ttl=settings.lease_seconds, holder=holder)
-        self.store = LeasedLogStore(DatabaseLogStore(db), self.leases)
+        self.store = LeasedLogStore(
+            DatabaseLogStore(db, write_seconds=settings.store_seconds), self.leases
+        )
         self.relay = Relay(self.redis, self.leases)
+        self.prefix = cluster_prefix(db.url)
         self._releases: set[asyncio.Task[None]] = set()
 
     def attach(self, lobby: Lobby, limits: RateLimits | None = None) -> None:
@@ -108,6 +114,8 @@ class Cluster:
         self.relay.handle_call = call
         lobby.on_let_go = let_go
         lobby.on_loaded = loaded
+        # A commitment asked of one worker may start a table on another.
+        lobby.commitments = SharedCommitments(self.redis, self.prefix)
 
     def _later(self, work: Coroutine[Any, Any, None]) -> None:
         task = asyncio.get_running_loop().create_task(work)

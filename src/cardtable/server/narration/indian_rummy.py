@@ -1,5 +1,6 @@
 """Indian Rummy: a deal ends when the view's public ``last_deal`` summary changes; a game (with
-a set number of deals) ends with the engine's result. Free play has deals only."""
+a set number of deals, or a Pool or Deals game) ends with the engine's result. Free play has
+deals only. In Pool a deal's summary says who it put out; in Deals it gives the chips."""
 
 from __future__ import annotations
 
@@ -11,6 +12,8 @@ from cardtable.server.narration import (
     Outcome,
     SeatOutcome,
     game_outcome,
+    list_text,
+    mid_sentence,
     points_text,
     summary,
 )
@@ -61,6 +64,16 @@ def _deal_outcome(deal: Any, view: Any) -> Outcome:
             scores.append(
                 {"seat": seat, "name": names[seat], "points": points, "total": totals[seat]}
             )
+        standing = view.standing
+        if standing is not None and deal.number == view.deal_number:
+            # Pool and Deals (RULES.md 2.13): who the deal put out, and the standing.
+            for seat in standing.eliminated:
+                lines.append(f"{names[seat]} reached {view.rules.pool_limit} and is out.")
+            if view.rules.format == "deals":
+                chips = ", ".join(
+                    f"{names[seat]} {count}" for seat, count in enumerate(standing.chips)
+                )
+                lines.append(f"Chips: {chips}.")
         return summary("deal", deal.number, headline, lines, scores, details)
 
     return Outcome(kind="deal", number=deal.number, seats=tuple(seats), describe=describe)
@@ -74,7 +87,15 @@ def _headline(deal: Any, names: Names) -> str:
         points = deal.points[deal.declarer]
         return f"{number}{names[deal.declarer]} made a wrong show ({points_text(points)})."
     if deal.outcome == "all-dropped":
-        return f"{number}everyone else dropped, so {names[deal.winner]} won the deal."
+        # Who dropped, by name: "you dropped, so Ruby won the deal." (at two players the
+        # dropper is one seat, perhaps the reader's own, not "everyone else").
+        dropped = [
+            mid_sentence(names[seat])
+            for seat in range(len(deal.drops))
+            if deal.drops[seat] is not None
+        ]
+        winner = mid_sentence(names[deal.winner])
+        return f"{number}{list_text(dropped)} dropped, so {winner} won the deal."
     return f"{number}the deal reached its turn limit and nobody scores."
 
 

@@ -6,7 +6,7 @@
 
 import { h, listText, replaceChildren } from "./dom.js";
 import { newContribution } from "./fairness.js";
-import { LEVELS } from "./options.js";
+import { LEVELS, options } from "./options.js";
 import { alertMessage, announce, confirmPanel } from "./panel.js";
 import { presenceOf, settingsLines } from "./presence.js";
 
@@ -66,8 +66,12 @@ export class WaitingRoom {
   update(room) {
     const before = this.room;
     this.room = room;
+    const oldToken = this.invite?.token;
     if (room.invite) this.invite = room.invite;
     if (before) this.announceChanges(before, room);
+    if (oldToken && room.invite && room.invite.token !== oldToken) {
+      announce("The invite link changed: the old one no longer opens this table. Send the new one to anybody still to come.");
+    }
     this.render();
   }
 
@@ -181,15 +185,18 @@ export class WaitingRoom {
     } else {
       who.push(h("span", { class: "room-name open-seat" }, "Open seat"), h("span", { class: "room-kind" }, "waiting for a person"));
       if (!mine && room.you?.role) {
+        // Sitting down is the main thing for someone without a seat; for someone seated, moving
+        // is a side choice (the host's main one here is a computer player for the seat).
+        const seated = room.you?.seat !== null && room.you?.seat !== undefined;
         controls.push(h("button", {
-          type: "button", class: "btn small primary", dataset: { focusKey: `sit-${i}` },
+          type: "button", class: `btn small${seated ? "" : " primary"}`, dataset: { focusKey: `sit-${i}` },
           "aria-label": `Sit at seat ${i + 1}`,
           onclick: () => this.send({ type: "sit", seat: i, contribution: newContribution() }),
         }, room.you?.seat === null || room.you?.seat === undefined ? "Sit here" : "Move here"));
       }
       if (this.isHost) {
         const id = `room-level-${i}`;
-        const level = this.levels.get(i) || "normal";
+        const level = this.levels.get(i) || options().difficulty || "normal";
         const select = h("select", { id, dataset: { focusKey: `level-${i}` } },
           LEVELS.map((l) => h("option", { value: l, selected: l === level }, LEVEL_WORDS[l] ?? l)));
         select.addEventListener("change", () => this.levels.set(i, select.value));
@@ -197,7 +204,7 @@ export class WaitingRoom {
           h("label", { class: "visually-hidden", for: id }, `Level of a computer player for seat ${i + 1}`),
           select,
           h("button", {
-            type: "button", class: "btn small", dataset: { focusKey: `bot-${i}` },
+            type: "button", class: "btn small primary", dataset: { focusKey: `bot-${i}` },
             "aria-label": `Put a computer player at seat ${i + 1}`,
             onclick: () => this.send({ type: "set_seat", seat: i, kind: "bot", level: select.value }),
           }, "Add computer"),
@@ -247,6 +254,12 @@ export class WaitingRoom {
         onclick: () => this.send({ type: "start" }),
       }, "Start the game");
       row.push(start);
+      row.push(h("button", {
+        type: "button", class: "btn", id: "lock-shared", dataset: { focusKey: "lock" },
+        "aria-pressed": room.locked ? "true" : "false",
+        disabled: !this.connected,
+        onclick: () => this.send({ type: "lock", locked: !room.locked }),
+      }, room.locked ? "Unlock the table" : "Lock the table"));
     } else if (room.you?.role === "player") {
       row.push(h("button", {
         type: "button", class: "btn", dataset: { focusKey: "watch" },
@@ -255,7 +268,7 @@ export class WaitingRoom {
     }
     row.push(h("button", { type: "button", class: "btn", dataset: { focusKey: "leave" }, onclick: () => this.leave() }, "Leave table"));
     const help = this.isHost
-      ? (room.can_start ? "Everyone is seated: start when you are ready." : "Start when every seat has a person or a computer player: add computer players to seats nobody will take.")
+      ? (room.locked ? "The table is locked: nobody new can join, even with the link. " : "") + (room.can_start ? "Everyone is seated: start when you are ready." : "Start when every seat has a person or a computer player: add computer players to seats nobody will take.")
       : (room.you?.role === "spectator" ? "You are watching. Take a free seat to play." : "The host starts the game when every seat is filled.");
     return h("div", { class: "room-actions" },
       h("p", { class: "field-help", id: "start-help" }, help),
@@ -265,7 +278,7 @@ export class WaitingRoom {
   async removePerson(seat, name) {
     const ok = await confirmPanel(
       `Remove ${name}?`,
-      `${name} leaves the table and cannot join it again with this link. Their seat opens for someone else.`,
+      `${name} leaves the table and cannot join it again. The invite link changes: send the new one to anybody still to come. Their seat opens for someone else.`,
       `Remove ${name}`,
       "Keep them",
     );
