@@ -177,7 +177,7 @@ def test_the_indian_rummy_tile_starts_pool_101_for_four_in_one_click(
     server = servers.start(Settings(rate_limits=False, test_seed=FORMAT_SEED))
     page = open_page().page
     page.goto(server.url)
-    page.click(".play-button[data-preset='pool-101']")
+    page.click(".quick-start[data-preset='pool-101']")
     page.wait_for_selector(".table[data-version]")
     assert "Standings · Pool 101" in scores_text(page)
     rows = page.locator(".scores .score-table tbody tr").count()

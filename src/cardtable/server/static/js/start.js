@@ -279,10 +279,10 @@ export class StartScreen {
         h("button", {
           type: "button",
           class: "btn small play-button quick-start",
-          dataset: { play: game.name, preset: q.preset },
+          dataset: { quick: game.name, preset: q.preset },
           "aria-label": `Play ${game.title}, ${q.label} against computer players`,
           onclick: () => this.playPreset(game.name, q.preset, q.players),
-        }, q.label));
+        }, h("span", { class: "quick-long" }, q.label), h("span", { class: "quick-short", "aria-hidden": "true" }, q.short ?? q.label)));
       const format = game.name === this.gameName && this.values && module.formatLabel ? module.formatLabel(this.values) : null;
       return h(
         "div",

@@ -138,7 +138,7 @@ export default {
   ],
 
   quickStarts() {
-    return [{ label: "Pool 101 · 4 players", preset: "pool-101", players: 4 }];
+    return [{ label: "Pool 101 · 4 players", short: "Pool 101", preset: "pool-101", players: 4 }];
   },
 
   /** "Pool 101 · 4 players" for the chosen settings of a format; null in free play. */
