@@ -39,11 +39,13 @@ def server(servers: Servers) -> LiveServer:
 SIZES = [(1280, 800), (1366, 768), (800, 600), (390, 844), (360, 640)]
 ARTIFACTS = Path(__file__).resolve().parents[3] / "artifacts" / "screenshots"
 
-# Each game with its largest hand or most opponents: Indian Rummy deals 13 (14 after drawing),
-# Declaration Rummy seats up to ten.
+# Each game with its largest hand or most opponents: Indian Rummy deals 13 (14 after drawing)
+# and seats six in Pool, Declaration Rummy seats up to ten.
 TABLES = [
     ("indecision", {"players": 2}),
     ("indian-rummy", {"players": 2}),
+    # Pool 101 at its largest: six seats of 13 cards each, with the standings beside the table.
+    ("indian-rummy", {"players": 6, "allow_six_players": True, "format": "pool"}),
     ("declaration-rummy", {"players": 4}),
     ("declaration-rummy", {"players": 10}),
 ]
