@@ -33,6 +33,11 @@ FORMAT_SEED = 2
 """A seed whose first deal gives us a turn before either Random computer player drops (the deal
 and their moves follow from it)."""
 
+FINISH_SEED = 4
+"""A two-player seed in which the computer player deals the first hand, so that we answer the
+agreed finish first (a Normal computer player says "play on" while it alone has the lowest
+total, which would start the next deal before we are asked)."""
+
 DROP_OUT: dict[str, Any] = {"rejoin_limit": 100, "first_drop": 101}
 """Pool 101 where dropping on the first turn takes a player to the limit at once, and a rejoin
 stays open while the highest total still in is at most 100 (a deal scores at most 80)."""
@@ -49,12 +54,15 @@ def drop_on_first_turn(page: Page) -> None:
 
 
 def until_decision_or_end(page: Page, kind: str) -> bool:
-    """Close summaries until the table asks us ``kind`` (True) or the game is over (False)."""
+    """Close summaries until the table asks us ``kind`` (True), or the game is over or our turn
+    to draw comes (False)."""
     for _ in range(40):
         page.wait_for_function(
             "k => document.querySelector(`.format-decision[data-decision='${k}'] button`)"
             " || document.querySelector('dialog#panel[open]')"
-            " || document.querySelector('.table').dataset.finished === 'true'",
+            " || document.querySelector('.table').dataset.finished === 'true'"
+            " || document.querySelector('.table').dataset.phase === 'draw'"
+            " && document.querySelector('.table').dataset.myTurn === 'true'",
             arg=kind,
             timeout=30000,
         )
@@ -187,3 +195,25 @@ def test_the_indian_rummy_tile_starts_pool_101_for_four_in_one_click(
     meta = page.inner_text(".game-tile.chosen .game-tile-meta")
     assert meta.startswith("Pool 101 · 4 players"), meta
     screenshot(page, str(shots / "start-pool-1280x800.png"))
+
+
+def test_the_agreed_finish_is_asked_at_the_table_and_play_on_deals_the_next_hand(
+    servers: Servers, open_page: Callable[..., BrowserPage], shots: Any
+) -> None:
+    server = servers.start(Settings(rate_limits=False, test_seed=FINISH_SEED))
+    page = open_page().page
+    rules = {"agreed_finish": True, "agreed_finish_players": 3}
+    start_game(
+        page, server.url, "indian-rummy", players=3, preset="pool-101", rules=rules, level="normal"
+    )
+    drop_on_first_turn(page)
+    assert until_decision_or_end(page, "finish"), "the finish vote was not asked of us"
+    box = page.locator(".format-decision[data-decision='finish']")
+    assert "Finish the game here?" in box.inner_text()
+    assert box.locator("button[data-action='finish']").count() == 1
+    screenshot(page, str(shots / "pool-finish-vote-1280x800.png"))
+    version = table_state(page).version
+    box.locator("button[data-action='play on']").click()
+    wait_version_after(page, version)
+    page.wait_for_function("() => !document.querySelector('.format-decision')")
+    assert "Deal 2." in scores_text(page)
