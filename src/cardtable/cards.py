@@ -199,6 +199,11 @@ def parse_card(text: str) -> Card:
 
 def format_card(card: Card, *, symbols: bool = False) -> str:
     """The short label of a card: ``10H``, ``QS``, ``PJ``, ``C12``; suit symbols on request."""
+    if not symbols:
+        # Read from a table: views label every card of every pile after every move.
+        label = _LABELS.get(card)
+        if label is not None:
+            return label
     if is_regular(card):
         suit = SUIT_SYMBOLS[suit_of(card)] if symbols else SUIT_LETTERS[suit_of(card)]
         return RANK_LABELS[rank_of(card)] + suit
@@ -206,6 +211,21 @@ def format_card(card: Card, *, symbols: bool = False) -> str:
         return SPECIAL_LABELS[card]
     except KeyError:
         raise CardError(f"no card has the id {card}") from None
+
+
+_LABELS: Final[dict[Card, str]] = {
+    card: RANK_LABELS[rank_of(card)] + SUIT_LETTERS[suit_of(card)] for card in range(52)
+} | dict(SPECIAL_LABELS)
+
+
+def card_labels(cards: Iterable[Card]) -> list[str]:
+    """The short labels of several cards, as :func:`format_card` writes them, in order.
+
+    >>> card_labels([0, 22, 35, 52])
+    ['AS', '10H', '10D', 'PJ']
+    """
+    labels = _LABELS
+    return [labels[card] if card in labels else format_card(card) for card in cards]
 
 
 def card_name(card: Card) -> str:

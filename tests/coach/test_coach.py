@@ -219,6 +219,17 @@ def test_indian_rummy_discard_hint_names_the_card_once_with_its_worth() -> None:
     assert advice.reason.count(card) == 1
 
 
+def test_indecision_names_the_spares_a_stop_counts_with_as_a_tip_not_an_alarm() -> None:
+    # Only 2S may be the spare (the other five make a run); the five cards that would forfeit
+    # are no red warning, only a tip naming the spare that counts.
+    state = indecision(["5H 6H 7H 8C 9D 2S", "3H 4H 8S JC QS"], totals=(15, 10))
+    report = _report("indecision", IND, state)
+    assert not any("spare" in warning for warning in report.warnings), report.warnings
+    assert "A stop counts only with 2S as the spare; any other spare would forfeit." in (
+        report.tips
+    )
+
+
 def test_declaration_rummy_coach_out_of_turn_advises_nothing_and_never_fails() -> None:
     # Seat 1 while seat 0 is to play: it may only propose a tie or drop.
     state, _ = advance(DR, DR.new_game(DR.rules_type(players=3), 0))

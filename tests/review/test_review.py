@@ -95,8 +95,8 @@ def test_review_command_prints_json_and_text(tmp_path: Path) -> None:
     assert data["budget"]["samples"] == 3
     text = runner.invoke(app, ["review", str(path), "--seat", "0", "--samples", "3"])
     assert text.exit_code == 0 and "accuracy" in text.output and "blunder from" in text.output
-    assert data["thresholds"]["noise"] == 2.0 and data["thresholds"]["noise_p95"] == 9.9
-    assert "a move's cost differs by about 2 (median), 9.9 or more for one in twenty" in (
+    assert data["thresholds"]["noise"] == 0.0 and data["thresholds"]["noise_p95"] == 3.8
+    assert "a move's cost differs by about 0 (median), 3.8 or more for one in twenty" in (
         " ".join(text.output.split())
     )
     bad = runner.invoke(app, ["review", str(path), "--seat", "7"])

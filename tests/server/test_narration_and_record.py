@@ -149,3 +149,53 @@ def test_declaration_rummy_view_in_the_state_message_carries_the_own_hand_count(
     state = declaration(["2H 3H 4H 4S 4C", "5C 6D 7S 8H 10C"])
     assert own_facts("declaration-rummy", ENGINE.view(state, 0)) == {"count": 5}
     assert own_facts("indecision", object()) == {}
+
+
+def test_a_challenged_announcement_states_its_penalty() -> None:
+    # Manual declaration: Ruby announced 15 on a hand worth 12, 3 over: 6 off her total of 20;
+    # Max announced 30 on 12 with 10 in hand: the penalty stops at his total.
+    cards = tuple(parse_card(c) for c in ("5H", "6H", "7H", "7C", "7S"))
+    results = (
+        SeatResult(
+            seat=0, cards=cards, score=12, all_cards_used=True, declared=12, points=12, total=30
+        ),
+        SeatResult(
+            seat=1,
+            cards=cards,
+            score=12,
+            all_cards_used=True,
+            declared=15,
+            penalty=6,
+            points=0,
+            total=14,
+        ),
+        SeatResult(
+            seat=2,
+            cards=cards,
+            score=12,
+            all_cards_used=True,
+            declared=30,
+            penalty=10,
+            points=0,
+            total=0,
+        ),
+    )
+    hand = HandSummary(
+        hand_number=2,
+        dealer=0,
+        starter=1,
+        ending="deck-exhausted",
+        stopper=None,
+        stop_problems=(),
+        results=results,
+        winners=(),
+        rules=Rules(manual_declaration=True),
+    )
+    lines = _hand_outcome(hand, _Totals((30, 14, 0))).describe(["You", "Ruby", "Max"])["lines"]
+    assert lines == [
+        "You: 12 points, total 30.",
+        "Ruby: 0 points (announced 15, 3 over the hand's 12: challenged, 6 off the total, "
+        "twice the 3), total 14.",
+        "Max: 0 points (announced 30, 18 over the hand's 12: challenged, 10 off the total, "
+        "twice the 18, capped at the total), total 0.",
+    ]

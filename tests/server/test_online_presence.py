@@ -124,6 +124,9 @@ def test_a_turn_that_times_out_is_played_by_the_computer_and_the_table_says_so(
         )
         assert timed_out["last_action"]["seat"] == 0
         assert timed_out["announce"].startswith("Time ran out for Player: the computer player")
+        # The socket stays open until the turn is over (this test client stops the socket's
+        # event loop when it closes, and the turn's moves run on it).
+        until(host, lambda m: m["type"] == "state" and m["version"] >= 2)
     assert owner.room is not None and 0 in owner.room.assisted
     # The computer player finished Ann's turn: a draw and then a discard.
     assert [seat for seat, _ in owner.log[:2]] == [0, 0]

@@ -466,3 +466,66 @@ def test_the_lobby_lists_public_tables_with_free_seats_or_spectators(client: Tes
         }
     ]
     assert listed.json()[0]["rules_summary"].startswith("3 players")
+
+
+def test_quick_messages_include_a_greeting_wishes_and_emoji_reactions(
+    client: TestClient,
+) -> None:
+    table, others = _started(client, "indian-rummy", IR_THREE, rules={"deals": 1})
+    url = f"/ws/tables/{table['table_id']}"
+    with client.websocket_connect(url) as host, others[0].websocket_connect(url) as bob:
+        receive(host)
+        receive(bob)
+        for phrase, text in (
+            ("hello", "Hello!"),
+            ("good-luck", "Good luck"),
+            ("wow", "\N{FACE WITH OPEN MOUTH}"),
+        ):
+            bob.send_json({"type": "quick", "phrase": phrase})
+            heard = until(host, lambda m: m["type"] == "quick")
+            assert (heard["phrase"], heard["text"]) == (phrase, text)
+        # Still a fixed set: free text is refused.
+        bob.send_json({"type": "quick", "phrase": "Hello, call me on 555"})
+        assert until(bob, lambda m: m["type"] == "error")["code"] == "bad-phrase"
+
+
+def test_a_person_the_host_removed_no_longer_sees_the_public_table(client: TestClient) -> None:
+    assert client.put("/api/profile", json={"name": "Ann"}).status_code == 200
+    table = shared_table(client, "indian-rummy", IR_THREE, public=True)
+    bob, carol = friend(client), friend(client)
+    join(bob, table["invite"]["token"], "Bob")
+    # Every seat is taken, and the table is listed for watching.
+    assert [t["table_id"] for t in bob.get("/api/lobby").json()] == [table["table_id"]]
+    with client.websocket_connect(f"/ws/tables/{table['table_id']}") as host:
+        receive(host)
+        host.send_json({"type": "remove", "seat": 1})
+        until(host, lambda m: m["type"] == "room" and m["room"]["seats"][1]["kind"] == "open")
+    listed = carol.get("/api/lobby").json()
+    assert [t["table_id"] for t in listed] == [table["table_id"]]
+    assert bob.get("/api/lobby").json() == []
+    # The removal replaced the invite: the old link opens nothing, the new one (public in the
+    # lobby) refuses the removed person.
+    stale = bob.post("/api/invites/join", json={"token": table["invite"]["token"], "name": "B"})
+    assert stale.status_code == 404
+    assert listed[0]["invite"] != table["invite"]["token"]
+    refused = bob.post("/api/invites/join", json={"token": listed[0]["invite"], "name": "B"})
+    assert refused.status_code == 403
+
+
+def test_a_full_public_table_waiting_for_its_start_is_listed_for_watching_in_plain_words(
+    client: TestClient,
+) -> None:
+    assert client.put("/api/profile", json={"name": "Ann"}).status_code == 200
+    rules = {"manual_declaration": True, "target_score": 30}
+    seats = [{"kind": "human"}, {"kind": "human"}]
+    full = shared_table(client, "indecision", seats, rules=rules, public=True)
+    join(friend(client), full["invite"]["token"], "Bob")
+    closed = shared_table(client, "indecision", seats, public=True, spectators=False)
+    join(friend(client), closed["invite"]["token"], "Cy")
+    listed = friend(client).get("/api/lobby").json()
+    assert [(t["table_id"], t["phase"], t["seats_free"]) for t in listed] == [
+        (full["table_id"], "waiting", 0)
+    ]
+    assert listed[0]["rules_summary"] == (
+        "2 players; Players announce their own scores, Points to win 30"
+    )

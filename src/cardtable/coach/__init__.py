@@ -1,7 +1,7 @@
 """The coach: hints and explanations for a player, from that player's view only.
 
 ``hint(game, view, legal)`` suggests one of the legal actions with a one-line reason (the
-Normal level's policy, which is also what the coach's reasoning describes);
+Hard level's policy, the player the move-by-move analysis judges by, so hint and analysis agree);
 ``coach(game, view, legal)`` returns a :class:`CoachReport`: tips, near-melds with the cards
 that complete them and how many are unseen, what each discard would leave, and warnings (a show
 that would be wrong, a stop that would forfeit, a discard that feeds the next player's pickups,

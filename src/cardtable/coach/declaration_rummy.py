@@ -2,7 +2,7 @@
 count each discard leaves, and warnings about a declaration likely to lose, a blocked
 declaration (CAN'T DECLARE 0, the Gin Rummy limit) or a discard that helps the next player.
 
-The hint is the Normal player's choice (:mod:`cardtable.bots.declaration_rummy`); its chance of
+The hint is the Hard player's choice (:mod:`cardtable.bots.declaration_rummy`); its chance of
 holding the lowest count is estimated from the unseen cards, as Normal does.
 """
 
@@ -18,7 +18,7 @@ from cardtable.bots.declaration_rivals import (
     unseen_cards,
     win_chance,
 )
-from cardtable.bots.declaration_rummy import NormalBot
+from cardtable.bots.declaration_rummy import HardBot
 from cardtable.cards import CANT_DECLARE_0, NO_MELD_2, WILDCARD, format_card, is_regular, without
 from cardtable.coach.report import CoachReport, DiscardOption, Hint, NearMeld
 from cardtable.coach.words import chance_words
@@ -29,7 +29,9 @@ from cardtable.games.declaration_rummy.state import DrawKind, Phase
 from cardtable.games.declaration_rummy.view import DeclarationRummyView
 from cardtable.melds.declaration import card_count, dr_best
 
-_POLICY = NormalBot()
+_POLICY = HardBot()
+"""The hint is the strongest player's choice, the one the move-by-move analysis judges by
+(:mod:`cardtable.review.lenses`), so that the hint and the analysis agree."""
 
 
 def _rng(view: DeclarationRummyView) -> random.Random:
@@ -41,7 +43,7 @@ def _chance(view: DeclarationRummyView, count: int) -> float:
 
 
 def hint(view: DeclarationRummyView, legal: Sequence[Action]) -> Hint:
-    """Normal's choice with a one-line reason. It never advises taking a card from the pile
+    """Hard's choice with a one-line reason. It never advises taking a card from the pile
     only to discard it again (a pass that wastes the draw): not "take the top discard" when
     discarding it again would be best, and not "discard" a card just taken from the pile."""
     action = _POLICY.choose(view, legal, _rng(view))

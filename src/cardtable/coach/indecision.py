@@ -1,7 +1,7 @@
 """The Indecision coach: what the hand scores, what it is close to, what each discard keeps,
 and when a stop would forfeit or hand the race to someone else.
 
-The hint is the Normal player's choice (:mod:`cardtable.bots.indecision`), explained with the
+The hint is the Hard player's choice (:mod:`cardtable.bots.indecision`), explained with the
 same numbers it weighed.
 """
 
@@ -11,7 +11,7 @@ import random
 from collections.abc import Sequence
 
 from cardtable.bots.indecision import (
-    NormalBot,
+    HardBot,
     best_keep,
     draw_potential,
     estimate_opponents,
@@ -38,7 +38,9 @@ from cardtable.games.indecision.scoring import score_hand
 from cardtable.games.indecision.state import Phase
 from cardtable.games.indecision.view import IndecisionView
 
-_POLICY = NormalBot()
+_POLICY = HardBot()
+"""The hint is the strongest player's choice, the one the move-by-move analysis judges by
+(:mod:`cardtable.review.lenses`), so that the hint and the analysis agree."""
 
 
 def _rng(view: IndecisionView) -> random.Random:
@@ -56,7 +58,7 @@ def _kept_hand(view: IndecisionView) -> tuple[int, ...]:
 
 
 def hint(view: IndecisionView, legal: Sequence[IndecisionAction]) -> Hint:
-    """Normal's choice with a one-line reason."""
+    """Hard's choice with a one-line reason."""
     action = _POLICY.choose(view, legal, _rng(view))
     return Hint(action, _reason(view, action))
 
@@ -208,6 +210,7 @@ def coach(view: IndecisionView, legal: Sequence[IndecisionAction]) -> CoachRepor
                 warnings.append(f"Discarding {format_card(spare)} {feeds}.")
         discards.sort(key=lambda option: -option.value)
         warnings.extend(_stop_warnings(view, legal))
+        tips.extend(_stop_spares(view, legal))
     if view.phase is Phase.DRAW and view.pile_top is not None:
         tips.append(f"The pile's top card is {format_card(view.pile_top)}.")
     return CoachReport(
@@ -233,6 +236,19 @@ def _feeds(view: IndecisionView, card: int) -> str:
     return ""
 
 
+def _stop_spares(view: IndecisionView, legal: Sequence[IndecisionAction]) -> list[str]:
+    """A tip when only some spare cards make a valid stop: the ones that do ("A stop counts
+    with 9♠ or K♦ as the spare; any other spare would forfeit.")."""
+    stops = {a.card for a in legal if isinstance(a, Stop)}
+    valid = list(
+        dict.fromkeys(o.spare for o in valid_stops(scorer_of(view.rules), view) if o.spare in stops)
+    )
+    if not valid or len(valid) == len(stops):
+        return []
+    spares = " or ".join(format_card(card) for card in valid)
+    return [f"A stop counts only with {spares} as the spare; any other spare would forfeit."]
+
+
 def _stop_warnings(view: IndecisionView, legal: Sequence[IndecisionAction]) -> list[str]:
     """Warnings about stopping now: a stop that forfeits, or one that lets someone win."""
     stops = [a for a in legal if isinstance(a, Stop)]
@@ -252,16 +268,8 @@ def _stop_warnings(view: IndecisionView, legal: Sequence[IndecisionAction]) -> l
             "by counted melds."
         )
         return out
-    bad = [
-        format_card(spare)
-        for spare, five in keeps(view.hand)
-        if not scorer.value(five)[1] and any(s.card == spare for s in stops)
-    ]
-    if bad:
-        out.append(
-            f"Stopping with {', '.join(bad)} as the spare would forfeit: the five kept cards "
-            "would not all be used."
-        )
+    # Which spare cards make a stop that forfeits is a detail of the stop, not an alarm: it is
+    # said as a tip naming the spares that do count (see _stop_spares).
     best = valid[0]
     if not would_win_now(view, best.score):
         rivals = estimate_opponents(scorer, view, _rng(view))

@@ -2,7 +2,7 @@
 them (with how many copies are still unseen), what each discard leaves, and warnings about a
 wrong show or a discard that feeds the next player.
 
-The hint is the Normal player's choice (:mod:`cardtable.bots.indian_rummy`), with its reason in
+The hint is the Hard player's choice (:mod:`cardtable.bots.indian_rummy`), with its reason in
 the game's terms: pure sequence, second sequence, sets, jokers, points.
 
 In Pool and Deals (RULES.md 2.13) the coach also reads the standing: how far each player still
@@ -17,7 +17,7 @@ import random
 from collections.abc import Sequence
 
 from cardtable.bots.indian_rummy import (
-    NormalBot,
+    HardBot,
     draw_odds,
     feed_risk,
     gone_cards,
@@ -35,7 +35,9 @@ from cardtable.games.indian_rummy.state import Phase
 from cardtable.games.indian_rummy.view import IndianRummyView, known_holdings
 from cardtable.melds.indian import card_value, is_joker
 
-_POLICY = NormalBot()
+_POLICY = HardBot()
+"""The hint is the strongest player's choice, the one the move-by-move analysis judges by
+(:mod:`cardtable.review.lenses`), so that the hint and the analysis agree."""
 
 
 def _rng(view: IndianRummyView) -> random.Random:
@@ -58,7 +60,7 @@ def _points_if_shown(view: IndianRummyView, hand: Sequence[int]) -> int:
 
 
 def hint(view: IndianRummyView, legal: Sequence[IndianRummyAction]) -> Hint:
-    """Normal's choice with a one-line reason."""
+    """Hard's choice with a one-line reason."""
     action = _POLICY.choose(view, legal, _rng(view))
     reason = _reason(view, action)
     eliminating = drop_eliminates(view)

@@ -35,9 +35,10 @@ that ends a game that would otherwise never end.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Final, Generic, Literal, Protocol, TypeAlias, TypeVar
 
@@ -374,6 +375,51 @@ def rules_to_json(rules: Any) -> dict[str, Any]:
     return converted
 
 
+def view_rules_json(rules: Any) -> dict[str, Any]:
+    """:func:`rules_to_json` for a view's JSON, the same dict for equal rules (never to be
+    changed): every seat's view carries the table's rules after every move."""
+    try:
+        return _view_rules_json(rules)
+    except TypeError:  # unhashable rules: converted each time
+        return rules_to_json(rules)
+
+
+@functools.lru_cache(maxsize=256)
+def _view_rules_json(rules: Any) -> dict[str, Any]:
+    return rules_to_json(rules)
+
+
+T = TypeVar("T")
+_BY_IDENTITY: dict[tuple[str, int], tuple[Any, Any]] = {}
+_BY_IDENTITY_SIZE: Final = 256
+
+
+def by_identity(kind: str, key: Any, make: Callable[[Any], T]) -> T:
+    """``make(key)``, remembered while ``key`` is the very same object (kept alive here, so
+    that its id is not reused meanwhile): the views of every seat of one state share its
+    event list, which the JSON of each view lists whole. The result is never to be changed."""
+    slot = (kind, id(key))
+    cached = _BY_IDENTITY.get(slot)
+    if cached is not None and cached[0] is key:
+        made: T = cached[1]
+        return made
+    made = make(key)
+    if len(_BY_IDENTITY) >= _BY_IDENTITY_SIZE:
+        _BY_IDENTITY.clear()
+    _BY_IDENTITY[slot] = (key, made)
+    return made
+
+
+def events_json(events: Sequence[PublicEvent]) -> list[dict[str, Any]]:
+    """A view's public events as JSON-ready data (:meth:`PublicEvent.to_json` of each), built
+    once for the event list that all seats' views of a state share. Never to be changed."""
+    return by_identity("events", events, _events_json)
+
+
+def _events_json(events: Sequence[PublicEvent]) -> list[dict[str, Any]]:
+    return [event.to_json() for event in events]
+
+
 def rules_from_json(rules_type: type[Any], data: Mapping[str, Any]) -> Any:
     """Build a frozen rules dataclass (possibly with nested dataclass fields) from JSON data."""
     if not isinstance(data, Mapping):
@@ -415,7 +461,14 @@ class PublicEvent:
     cards: tuple[int, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
-        """The event as JSON-ready data (cards as labels)."""
-        from cardtable.cards import format_card
+        """The event as JSON-ready data (cards as labels). The same dict for equal events,
+        never to be changed: a view lists the deal's every event, for every seat after every
+        move, and most of them were listed before."""
+        return _event_json(self.seat, self.verb, self.cards)
 
-        return {"seat": self.seat, "verb": self.verb, "cards": [format_card(c) for c in self.cards]}
+
+@functools.lru_cache(maxsize=1 << 16)
+def _event_json(seat: int, verb: str, cards: tuple[int, ...]) -> dict[str, Any]:
+    from cardtable.cards import format_card
+
+    return {"seat": seat, "verb": verb, "cards": [format_card(c) for c in cards]}

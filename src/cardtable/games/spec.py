@@ -45,6 +45,9 @@ class GameSpec:
     """What one deal is called at this table: ``hand``, ``deal`` or ``game``."""
     deal_kind: str = "deal"
     """The record event kind that counts as one deal (``game`` where one deal is a game)."""
+    points_word: str = "points"
+    """What the rules call a deal's score in Your Record: ``points``, or ``count`` where the
+    rules speak of a hand's count (Declaration Rummy)."""
     points_good: bool = True
     """Whether more points are better (Indecision) or worse (penalties, counts)."""
     deals_compared_by_points: bool = False

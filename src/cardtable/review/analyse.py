@@ -127,6 +127,7 @@ def review_decision(
         label=thresholds.label(cost, found.error),
         accuracy=thresholds.accuracy(cost),
         candidates=found.moves,
+        judge=found.moves[found.judged].action,
     )
 
 

@@ -7,16 +7,29 @@ by the pile's card, which near-meld it completes or that it fits none (and that 
 drawn blind); a drop by its penalty against what the hand counts (Indian Rummy) or by the
 chance to win it gives up (Declaration Rummy); a tie vote by the share of the game a tie gives
 against playing on for the win.
+
+Whether a pile card completes a meld is asked of the solver the count uses (Indian Rummy's
+:func:`~cardtable.games.indian_rummy.scoring.arrange`, Declaration Rummy's
+:func:`~cardtable.games.declaration_rummy.scoring.count_hand`): the hand with the card, less its
+best discard, is laid out and the group holding the card is named; where the count lays no
+group (an Indian Rummy hand without its sequences counts every card), the coach's hand model
+names it. Amounts are rounded as a player reads them: whole points from 10 up, one decimal
+below, whole percentages; a cost under the "inaccuracy" threshold reads "about the same". A
+warning of the coach is repeated only when it is about the move analysed (it names its card, or
+its kind of move and no other card).
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from cardtable.cards import format_card
+from cardtable.cards import format_card, without
 from cardtable.coach import CoachReport, coach
 from cardtable.review.model import Thresholds
+
+_CARD_CODE = re.compile(r"\b(?:10|[2-9AJQK])[SHDC]\b")
 
 
 def _card_of(action: Any) -> int | None:
@@ -47,13 +60,102 @@ def _is_draw(action: Any) -> bool:
     return str(action).split(" ", 1)[0] in ("draw", "take")
 
 
-def _fit(report: CoachReport, card: int) -> str | None:
-    """The near-meld of the hand that ``card`` completes, in words, or ``None``."""
+def _near_fit(report: CoachReport, card: int) -> str | None:
+    """The coach's near-meld that ``card`` completes, in words, or ``None``."""
     for near in report.near_melds:
         if card in near.completing:
             kind = f"{near.kind} " if near.kind else ""
             return f"your near {kind}{_cards(near.cards)}"
     return None
+
+
+def _indian_fit(view: Any, card: int) -> str | None:
+    """Indian Rummy: the group that ``card`` joins in the count's best layout of the hand with
+    it (less the best discard), or in the coach's hand model where the count lays none."""
+    from cardtable.bots.indian_shape import analyze
+    from cardtable.games.indian_rummy.scoring import arrange
+
+    grown = (*view.hand, card)
+    layouts = [
+        arrange(without(grown, spare), view.wild_rank, view.rules)
+        for spare in dict.fromkeys(view.hand)
+    ]
+    best = min(layouts, key=lambda layout: layout.points)
+    for group in best.groups:
+        if card in group.cards:
+            return f"the {group.describe()[0].lower()}{group.describe()[1:]}"
+    for kind, cards in analyze(grown, view.wild_rank).groups:
+        if card in cards and len(cards) >= 3:
+            return f"the {kind} {_cards(cards)}"
+    return None
+
+
+def _declaration_fit(view: Any, card: int) -> str | None:
+    """Declaration Rummy: the meld that ``card`` joins in the count's best layout of the hand
+    with it, less the discard that leaves the lowest count."""
+    from cardtable.cards import NO_MELD_2
+    from cardtable.games.declaration_rummy.scoring import count_hand
+
+    grown = (*view.hand, card)
+    spares = [c for c in dict.fromkeys(view.hand) if c != NO_MELD_2] or list(view.hand)
+    counted = [count_hand(without(grown, spare), view.rules) for spare in spares]
+    best = min(counted, key=lambda hand: hand.count)
+    for meld in best.melds:
+        if card in meld.cards:
+            label = meld.label()
+            return f"the {label[0].lower()}{label[1:]}"
+    return None
+
+
+def _fit(game: str, view: Any, report: CoachReport, card: int) -> str | None:
+    """What ``card`` from the pile would complete, in words, or ``None``."""
+    if game == "indian-rummy" and len(view.hand) == 13:
+        return _indian_fit(view, card)
+    if game == "declaration-rummy" and getattr(view, "hand", None):
+        return _declaration_fit(view, card)
+    return _near_fit(report, card)
+
+
+def _number(value: float) -> str:
+    """Whole from 10 up, one decimal below (``4.5``, ``12``, ``3``)."""
+    if abs(value) >= 10:
+        return f"{value:.0f}"
+    return f"{value:.1f}".removesuffix(".0")
+
+
+def amount(value: float, unit: str) -> str:
+    """An amount as a player reads it: ``4.5 points``, ``12 points``, ``27% chance to win``
+    (percentages whole; points whole from 10 up, one decimal below)."""
+    if unit.startswith("%"):
+        return f"{value:.0f}{unit}"
+    return f"{_number(value)} {unit}"
+
+
+def _values(best: float, played: float, unit: str) -> str:
+    """The two moves' estimated values side by side in the unit's words: chances to win, or
+    points; a game whose values are negated penalties (Indian Rummy) says what each loses."""
+    if unit.startswith("%"):
+        return f"{best:.0f}% against {played:.0f}%{unit[1:]}"
+    if best <= 0 and played <= 0:
+        return f"losing {_number(max(0.0, -best))} against {_number(max(0.0, -played))} {unit}"
+    return f"{_number(best)} against {_number(played)} {unit}"
+
+
+def _more(cost: float, unit: str) -> str:
+    """``12 points more``, ``27% more chance to win``."""
+    if unit.startswith("%"):
+        return f"{cost:.0f}% more{unit[1:]}"
+    return f"{_number(cost)} {unit} more"
+
+
+def about_move(warning: str, label: str | None, kind: str) -> bool:
+    """Whether a coach's ``warning`` is about the move analysed (see the module docstring)."""
+    named = set(_CARD_CODE.findall(warning))
+    if label is not None and label in named:
+        return True
+    others = named - ({label} if label is not None else set())
+    # The kind by its stem, so that "declare" finds "a declaration now".
+    return not others and kind.rstrip("e") in warning.lower()
 
 
 def _indian_points(view: Any) -> int:
@@ -97,7 +199,7 @@ def _what(
         if top is None or not any(_from_pile(other) for other in legal):
             return None  # no choice of pile: nothing to say about it
         label = format_card(top)
-        fit = _fit(report, top)
+        fit = _fit(game, view, report, top)
         if _from_pile(action):
             if fit is not None:
                 return (
@@ -157,7 +259,8 @@ def explain(
     values: Mapping[str, float] | None = None,
 ) -> str:
     """One or two sentences on why ``played`` cost ``cost`` against ``best``; ``values`` are
-    the candidates' estimated values by notation (in the thresholds' unit), when known."""
+    the candidates' estimated values by notation (in the thresholds' unit), when known. Where the
+    move made was the coach's hint, the text says that the analysis overrules it."""
     report = coach(game, view, legal)
     parts: list[str] = []
     mine = _what(game, view, legal, report, played)
@@ -167,18 +270,30 @@ def explain(
     label = format_card(card) if card is not None else None
     kind = str(played).split(" ", 1)[0]
     for warning in report.warnings:
-        if (label is not None and label in warning) or kind in warning.lower():
+        if about_move(warning, label, kind):
             parts.append(warning.rstrip("."))
             break
     named = f"'{best}'"
     if better is not None:
         named += f", {better[1]},"
-    against = ""
+    unit = thresholds.unit
+    detail = []
     if values is not None and str(best) in values and str(played) in values:
-        against = f"{values[str(best)]:.1f} against {values[str(played)]:.1f}; "
-    parts.append(
-        f"{named} was worth about {cost:.1f} {thresholds.unit} more "
-        f"({against}±{error:.1f} over the imagined deals)"
-    )
+        detail.append(_values(values[str(best)], values[str(played)], unit))
+    if error > 0:
+        detail.append(f"give or take {amount(error, unit)}")
+    noted = f" ({', '.join(detail)}, over the imagined deals)" if detail else ""
+    if cost < thresholds.inaccuracy:
+        parts.append(f"{named} was worth about the same{noted}")
+    else:
+        parts.append(f"{named} was worth about {_more(cost, unit)}{noted}")
     sentence = "; ".join(parts)
-    return sentence[0].upper() + sentence[1:] + "."
+    text = sentence[0].upper() + sentence[1:] + "."
+    hinted = report.hint.action if report.hint is not None else None
+    if hinted is not None and str(hinted) == str(played) and str(best) != str(played):
+        # The analysis overrules the hint only by a clear margin: say so, with the reason above.
+        text += (
+            f" The coach's hint was '{played}' too, but over the imagined deals '{best}' did "
+            "clearly better, by more than twice the noise."
+        )
+    return text

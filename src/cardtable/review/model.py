@@ -24,7 +24,7 @@ class Thresholds:
     blunder: float
     noise: float | None = None
     """The median difference of a move's cost between two analyses drawing different deals
-    (measured by ``benchmarks/bench_review.py``), so that a reader can weigh the thresholds."""
+    (measured by ``benchmarks/bench_judge.py``), so that a reader can weigh the thresholds."""
     noise_p95: float | None = None
     """The same difference's 95th percentile: one move in twenty differs by this or more."""
 
@@ -62,21 +62,32 @@ class Thresholds:
 class ReviewBudget:
     """How much the analysis may spend, counted in work so that results are reproducible:
     ``samples`` imagined deals of the hidden cards per decision; every legal move is first
-    played in the first ``screen`` of them, then the ``finalists`` best (and the move made) in
-    all of them. ``lookahead`` bounds a rollout to that many of the seat's own turns (or the
-    end of the hand, whichever comes first) where the game values a hand before its end."""
+    played in the first ``screen`` of them, then the ``finalists`` best (with the move made and
+    the judge's choice) in all of them, and where the verdict is close in ``step`` more at a
+    time, up to ``max_samples`` (``None``: four times ``samples``). ``lookahead`` bounds a
+    rollout to that many of the seat's own turns (or the end of the hand, whichever comes first)
+    where the game values a hand before its end."""
 
-    samples: int = 24
-    screen: int = 6
-    finalists: int = 3
+    samples: int = 16
+    screen: int = 4
+    finalists: int = 2
     lookahead: int = 3
     max_steps: int = 240
+    max_samples: int | None = None
+    step: int = 16
 
     def __post_init__(self) -> None:
         if not 1 <= self.screen <= self.samples:
             raise ValueError("the budget needs 1 <= screen <= samples")
-        if self.finalists < 1 or self.lookahead < 1 or self.max_steps < 1:
-            raise ValueError("finalists, lookahead and max_steps must be positive")
+        if self.finalists < 1 or self.lookahead < 1 or self.max_steps < 1 or self.step < 1:
+            raise ValueError("finalists, lookahead, max_steps and step must be positive")
+        if self.max_samples is not None and self.max_samples < self.samples:
+            raise ValueError("the budget needs max_samples >= samples")
+
+    @property
+    def most(self) -> int:
+        """The most samples a decision may take."""
+        return self.max_samples if self.max_samples is not None else 4 * self.samples
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,7 +117,8 @@ class DecisionReview:
     (draw, discard, stop…), the move ``played`` and the ``best`` one, the ``cost`` of the move
     made (value of the best minus value of the move made, never negative), its noise
     (``error``: standard error of that difference over the samples), the ``label`` and the
-    ``accuracy``, every candidate's value, and an ``explanation`` in the game's terms."""
+    ``accuracy``, every candidate's value, an ``explanation`` in the game's terms, and the
+    ``judge``'s choice."""
 
     index: int
     hand: int
@@ -120,6 +132,8 @@ class DecisionReview:
     accuracy: float
     candidates: tuple[MoveValue, ...]
     explanation: str = ""
+    judge: str | None = None
+    """The judge's (the game's Hard player's) choice, the best move unless clearly beaten."""
 
     def to_json(self) -> dict[str, Any]:
         """JSON-ready data."""
@@ -136,6 +150,7 @@ class DecisionReview:
             "accuracy": round(self.accuracy, 1),
             "candidates": [c.to_json() for c in self.candidates],
             "explanation": self.explanation,
+            "judge": self.judge,
         }
 
 
@@ -214,6 +229,8 @@ class GameReview:
                 "finalists": budget.finalists,
                 "lookahead": budget.lookahead,
                 "max_steps": budget.max_steps,
+                "max_samples": budget.most,
+                "step": budget.step,
             },
             "hands": [h.to_json() for h in self.hands],
             "top": [d.to_json() for d in self.top],

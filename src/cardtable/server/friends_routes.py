@@ -82,6 +82,9 @@ def _relay(request: Request) -> Relay | None:
 
 @router.get("/lobby", responses=REFUSALS)
 async def lobby_tables(profile: CurrentProfile, lobby: LobbyDep) -> list[PublicTable]:
-    """Public people's tables: those waiting for people (with a seat free), and those playing
-    that let people watch; the most recently changed first."""
-    return [PublicTable.model_validate(table) for table in await public_tables(lobby)]
+    """Public people's tables: those waiting for people (with a seat free), and those that let
+    people watch; the most recently changed first. A table whose host removed the caller is
+    not listed to them."""
+    return [
+        PublicTable.model_validate(table) for table in await public_tables(lobby, viewer=profile.id)
+    ]

@@ -86,7 +86,11 @@ class Lobby:
     ) -> None:
         self.db = db
         self.settings = settings if settings is not None else Settings()
-        self.store: LogStore = store if store is not None else DatabaseLogStore(db)
+        self.store: LogStore = (
+            store
+            if store is not None
+            else DatabaseLogStore(db, write_seconds=self.settings.store_seconds)
+        )
         self.bot_delay_scale = self.settings.bot_delay_scale
         self.idle_seconds = self.settings.table_idle_seconds
         self.max_unfinished = self.settings.max_unfinished_tables

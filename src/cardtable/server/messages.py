@@ -12,6 +12,8 @@ import re
 from dataclasses import dataclass
 from typing import Any, Final, Literal
 
+import orjson
+
 from cardtable.errors import CardtableError
 
 MAX_MESSAGE_BYTES: Final = 4096
@@ -238,9 +240,40 @@ def pong_message() -> dict[str, Any]:
     return {"type": "pong"}
 
 
+class Frame(dict[str, Any]):
+    """A server message about to be sent to several connections (a seat's open tabs, the
+    spectators, pages relayed from other processes): its JSON text is encoded once, on the
+    first send. Not to be changed once sent."""
+
+    __slots__ = ("_text",)
+
+    def __init__(self, message: dict[str, Any]) -> None:
+        super().__init__(message)
+        self._text: str | None = None
+
+    @property
+    def text(self) -> str:
+        """The message as compact JSON text (:func:`dumps`)."""
+        if self._text is None:
+            self._text = _encode(self)
+        return self._text
+
+
 def dumps(message: dict[str, Any]) -> str:
-    """A server message as compact JSON text."""
-    return json.dumps(message, separators=(",", ":"), ensure_ascii=False)
+    """A server message as compact JSON text (the same text ``json.dumps`` with compact
+    separators and ``ensure_ascii=False`` writes, several times faster: a state is encoded
+    for every connected seat after every move).
+
+    >>> dumps({"type": "pong", "n": [1, 2], "name": "Zoë", 3: None})
+    '{"type":"pong","n":[1,2],"name":"Zoë","3":null}'
+    """
+    if isinstance(message, Frame):
+        return message.text
+    return _encode(message)
+
+
+def _encode(message: dict[str, Any]) -> str:
+    return orjson.dumps(message, option=orjson.OPT_NON_STR_KEYS).decode()
 
 
 def room_message(room: dict[str, Any]) -> dict[str, Any]:

@@ -456,6 +456,8 @@ class GameRecord(RecordStats):
     game: str
     title: str
     deal_word: str
+    points_word: str
+    """What the rules call a deal's score: ``points``, or Declaration Rummy's ``count``."""
     points_are: Literal["good", "bad"]
     imported: RecordStats | None = None
     shared: SharedRecordStats | None = None

@@ -27,13 +27,22 @@ FINISHED: Final = "finished"
 Role = Literal["player", "spectator"]
 
 PHRASES: Final[dict[str, str]] = {
+    "hello": "Hello!",
+    "good-luck": "Good luck",
     "good-game": "Good game",
     "well-played": "Well played",
     "your-turn": "Your turn",
     "one-moment": "One moment",
     "thanks": "Thanks",
+    # Reactions drawn by the common fonts too (DejaVu has the faces and the heart), so that
+    # they show even where no colour emoji font is installed.
+    "laugh": "\N{SMILING FACE WITH OPEN MOUTH AND SMILING EYES}",
+    "wow": "\N{FACE WITH OPEN MOUTH}",
+    "phew": "\N{SMILING FACE WITH OPEN MOUTH AND COLD SWEAT}",
+    "love-it": "\N{HEAVY BLACK HEART}\N{VARIATION SELECTOR-16}",
 }
-"""The quick messages: fixed phrases only, so there is nothing to moderate."""
+"""The quick messages: fixed phrases (a greeting, wishes, a few reactions as emoji) only, so
+there is nothing to moderate."""
 
 CLIENT_IDS_KEPT: Final = 256
 """Client ids each seat's dedup memory holds."""

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, Final
 from cardtable import storage
 from cardtable.errors import CardtableError
 from cardtable.fairness import FairDeal, check_contribution, derive_seed
+from cardtable.options import Declared, options_of
 from cardtable.server.fair_deals import fresh_deal
 from cardtable.server.names import check_table_name
 from cardtable.server.people import (
@@ -239,8 +240,9 @@ async def join(
     return joined.seat, joined.role
 
 
-async def public_tables(lobby: Lobby) -> list[dict[str, Any]]:
-    """The lobby: public tables waiting for people, and playing ones open to spectators."""
+async def public_tables(lobby: Lobby, viewer: int | None = None) -> list[dict[str, Any]]:
+    """The lobby: public tables waiting for people, and those open to spectators; ``viewer``
+    (a profile id) is not shown the tables whose host removed them, which would refuse them."""
     ids = await lobby.store.public_rooms((WAITING, PLAYING), LOBBY_SIZE)
     listed = []
     for table_id in ids:
@@ -248,9 +250,13 @@ async def public_tables(lobby: Lobby) -> list[dict[str, Any]]:
         if owner is None or owner.room is None or owner.status != storage.PLAYING:
             continue
         room = owner.room
+        if viewer is not None and viewer in room.removed:
+            continue
         phase = phase_of(owner)
         free = len(open_seats(owner))
-        if (phase == WAITING and not free) or (phase == PLAYING and not room.settings.spectators):
+        # A table nobody can sit at is still listed for watching when it allows spectators,
+        # before its start as much as after it.
+        if not room.settings.spectators and (phase == PLAYING or not free):
             continue
         if room.locked:
             continue
@@ -275,18 +281,38 @@ async def public_tables(lobby: Lobby) -> list[dict[str, Any]]:
 
 
 def rules_summary(owner: TableOwner) -> str:
-    """A line about the table's rules for the lobby: players and the settings that differ
-    from the game's defaults."""
-    defaults = owner.engine.rules_to_json(owner.engine.rules_from_json({}))
-    rules = owner.engine.rules_to_json(owner.rules)
+    """A line about the table's rules for the lobby, in the words of the start page's form:
+    the players, then the house rules that differ from the game's defaults."""
+    defaults = owner.engine.rules_from_json({})
     changed = [
-        f"{key.replace('_', ' ')} {value}"
-        for key, value in rules.items()
-        if key not in ("players", "people_seated") and defaults.get(key) != value
+        _rule_words(declared, getattr(owner.rules, declared.name))
+        for declared in options_of(type(owner.rules))
+        if not declared.option.table_sets
+        and declared.name != "players"
+        and getattr(owner.rules, declared.name) != getattr(defaults, declared.name)
     ]
     parts = [f"{len(owner.seats)} players"]
-    parts.append("default rules" if not changed else ", ".join(changed[:4]))
+    parts.append("standard rules" if not changed else ", ".join(changed[:4]))
+    if len(changed) > 4:
+        parts[-1] += f" and {len(changed) - 4} more"
     return "; ".join(parts)
+
+
+def _rule_words(declared: Declared, value: Any) -> str:
+    """One changed rule as the form names it: ``Manual declaration``, ``Target score 30``,
+    ``Seating: random``."""
+    spec = declared.option
+    if isinstance(value, bool):
+        return spec.label if value else f"{spec.label}: off"
+    if value is None:
+        return f"{spec.label}: no limit"
+    if spec.choices:
+        return f"{spec.label}: {spec.choice_labels.get(value, str(value))}"
+    if isinstance(value, int):
+        return f"{spec.label} {value}"
+    if isinstance(value, tuple | list):
+        return f"{spec.label}: {' '.join(str(item) for item in value) or 'none'}"
+    return f"{spec.label} changed"
 
 
 # --- the rematch --------------------------------------------------------------------------------

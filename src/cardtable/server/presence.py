@@ -73,10 +73,40 @@ def open_seats(owner: TableOwner) -> list[int]:
     ]
 
 
-def room_json(owner: TableOwner, viewer: int) -> dict[str, Any]:
-    """The room as the member at ``viewer`` (a seat, or the spectators) is sent it."""
+def room_json(
+    owner: TableOwner, viewer: int, shared: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    """The room as the member at ``viewer`` (a seat, or the spectators) is sent it; ``shared``
+    is :func:`shared_room_json` when the caller built it already (one broadcast builds it
+    once for every seat)."""
+    base = shared if shared is not None else shared_room_json(owner)
+    you = you_json(owner, viewer)
+    if you["host"]:
+        # The host's seat alone: the link changes when the host removes somebody.
+        from cardtable.server.people_tables import invite_json
+
+        return {"invite": invite_json(room_of(owner).invite)} | base | {"you": you}
+    return base | {"you": you}
+
+
+def you_json(owner: TableOwner, viewer: int) -> dict[str, Any]:
+    """The part of the room that depends on who it is sent to: the viewer's seat and role."""
     from cardtable.server.table import SPECTATORS
 
+    if viewer == SPECTATORS:
+        return {"seat": None, "role": "spectator", "host": False}
+    room = room_of(owner)
+    person = room.person_at(viewer)
+    return {
+        "seat": viewer,
+        "role": "player",
+        "host": person is not None and person.profile_id == room.host,
+    }
+
+
+def shared_room_json(owner: TableOwner) -> dict[str, Any]:
+    """The room as every member is sent it, but for ``you`` (:func:`you_json`) and the
+    host's ``invite``."""
     room = room_of(owner)
     now = owner.clock()
     phase = phase_of(owner)
@@ -109,30 +139,14 @@ def room_json(owner: TableOwner, viewer: int) -> dict[str, Any]:
                 else None,
             }
         )
-    if viewer == SPECTATORS:
-        you: dict[str, Any] = {"seat": None, "role": "spectator", "host": False}
-    else:
-        person = room.person_at(viewer)
-        you = {
-            "seat": viewer,
-            "role": "player",
-            "host": person is not None and person.profile_id == room.host,
-        }
     host_seat = next((m.seat for m in room.members.values() if m.profile_id == room.host), None)
-    extra: dict[str, Any] = {}
-    if you["host"]:
-        # The host's seat alone: the link changes when the host removes somebody.
-        from cardtable.server.people_tables import invite_json
-
-        extra["invite"] = invite_json(room.invite)
-    return extra | {
+    return {
         "table_id": owner.table_id,
         "phase": phase,
         "game": owner.game,
         "title": owner.engine.title,
         "rules": owner.engine.rules_to_json(owner.rules),
         "host_seat": host_seat,
-        "you": you,
         "settings": room.settings.to_json(),
         "seats": seats,
         "spectators": len(room.spectators()),

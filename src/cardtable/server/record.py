@@ -58,6 +58,7 @@ def _game_record(terms: GameSpec, parts: dict[str, dict[str, dict[str, Any]]]) -
         "game": terms.name,
         "title": terms.title,
         "deal_word": terms.deal_word,
+        "points_word": terms.points_word,
         "points_are": "good" if terms.points_good else "bad",
         **_stats(terms, parts.get("here", {})),
         "imported": _stats(terms, parts["imported"]) if parts.get("imported") else None,

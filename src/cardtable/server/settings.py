@@ -105,6 +105,12 @@ class Settings(BaseSettings):
     cluster mode, where every table is owned by one process at a time through a lease in Redis.
     Unset (the default), the server is alone and needs no Redis."""
 
+    store_seconds: float = Field(default=5.0, gt=0.0, le=300.0)
+    """How long a move (or another write of play) may wait for the database before it is
+    refused as ``unavailable`` (the table stays as it was): an SQLite file whose write lock
+    another process holds (a backup, the ``sqlite3`` shell) delays only the moves made
+    meanwhile, never the event loop."""
+
     lease_seconds: float = Field(default=5.0, ge=0.2, le=300.0)
     """How long a table's lease lasts without renewal (it is renewed every third of it): the
     longest a table is without an owner after its process dies."""

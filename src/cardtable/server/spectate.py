@@ -28,10 +28,12 @@ def onlooker_seat(engine: AnyEngine, state: Any) -> int:
     return next((seat for seat in range(players) if seat != to_move), 0)
 
 
-def spectator_view(engine: AnyEngine, state: Any) -> dict[str, Any]:
-    """The public view, in the same JSON shape as a seat's view (see the module docstring)."""
-    seat = onlooker_seat(engine, state)
-    view: dict[str, Any] = engine.view(state, seat).to_json()
+def spectator_view(engine: AnyEngine, state: Any, onlooker: Any = None) -> dict[str, Any]:
+    """The public view, in the same JSON shape as a seat's view (see the module docstring);
+    ``onlooker``: the view of :func:`onlooker_seat`, when the caller has it already."""
+    if onlooker is None:
+        onlooker = engine.view(state, onlooker_seat(engine, state))
+    view: dict[str, Any] = onlooker.to_json()
     view["seat"] = None
     view["hand"] = []
     if "drawn" in view and isinstance(view["drawn"], list):

@@ -38,6 +38,7 @@ from cardtable.server import advisors, metrics
 from cardtable.server.logs import bind_table
 from cardtable.server.messages import (
     ClientMessage,
+    Frame,
     ProtocolError,
     ack_message,
     room_message,
@@ -45,6 +46,7 @@ from cardtable.server.messages import (
 )
 from cardtable.server.narration import Outcome, finished_between, merge_summaries, own_facts
 from cardtable.server.narration.announce import announcement, public_notation
+from cardtable.server.narration.naming import name_seats
 from cardtable.server.options import PAUSE_AFTER_DEAL
 from cardtable.server.people import TAKEOVER_LEVEL, WAITING, Presence, Room
 from cardtable.server.seating import Seat
@@ -181,9 +183,11 @@ class TableOwner:
         """Seat names as ``viewer`` sees them (its own seat is "You")."""
         return ["You" if seat == viewer else spec.name for seat, spec in enumerate(self.seats)]
 
-    def state_for(self, seat: int) -> dict[str, Any]:
+    def state_for(self, seat: int, room: dict[str, Any] | None = None) -> dict[str, Any]:
         """The protocol's state message for ``seat``, or for the spectators: the public view,
-        no legal actions, and the announcements as an onlooker hears them."""
+        no legal actions, and the announcements as an onlooker hears them. ``room``: a
+        people's table's room as every member sees it, when the caller built it already
+        (:func:`~cardtable.server.presence.shared_room_json`)."""
         engine, state = self.engine, self.state
         shown: int | None = seat
         own: dict[str, Any] = {}
@@ -191,7 +195,7 @@ class TableOwner:
         if seat == SPECTATORS:
             shown = None
             heard = engine.view(state, onlooker_seat(engine, state))
-            view = spectator_view(engine, state)
+            view = spectator_view(engine, state, heard)
         else:
             heard = engine.view(state, seat)
             view = heard.to_json()
@@ -220,7 +224,10 @@ class TableOwner:
             own=own,
             legal=legal,
             to_move=to_move,
-            result=None if result is None else result.to_json(),
+            # ``said``: the result's sentence in this reader's words ("You win…").
+            result=None
+            if result is None
+            else result.to_json() | {"said": name_seats(result.summary, names)},
             last_action=last_action,
             summary=summary,
             announce=self._auto_sentence()
@@ -234,7 +241,7 @@ class TableOwner:
                 to_move=to_move,
                 finished=self.finished,
             ),
-        ) | self._room_part(seat)
+        ) | self._room_part(seat, room)
 
     def _auto_sentence(self) -> str:
         """Who the computer player just moved for, and why ("" after anybody's own move)."""
@@ -243,14 +250,14 @@ class TableOwner:
         seat = self.log[-1][0]
         return AUTO_SENTENCES[self.last_auto[1]].format(name=self.seats[seat].name) + " "
 
-    def _room_part(self, seat: int) -> dict[str, Any]:
+    def _room_part(self, seat: int, room: dict[str, Any] | None) -> dict[str, Any]:
         """A people's table's additions to a state message: the room, and why a computer
         player made the last move (``last_action.auto``)."""
         if self.room is None:
             return {}
         from cardtable.server.presence import room_json
 
-        part: dict[str, Any] = {"room": room_json(self, seat)}
+        part: dict[str, Any] = {"room": room_json(self, seat, room)}
         if self.log:
             actor, notation = self.log[-1]
             auto = None
@@ -319,13 +326,22 @@ class TableOwner:
         """Whether ``seat`` has a connection open."""
         return bool(self.connections.get(seat))
 
-    def message_for(self, seat: int) -> dict[str, Any]:
-        """What ``seat`` is sent after a change: its state, or the room while waiting."""
+    def message_for(self, seat: int, room: dict[str, Any] | None = None) -> dict[str, Any]:
+        """What ``seat`` is sent after a change: its state, or the room while waiting
+        (``room`` as for :meth:`state_for`)."""
         if self.waiting:
             from cardtable.server.presence import room_json
 
-            return room_message(room_json(self, seat))
-        return self.state_for(seat)
+            return room_message(room_json(self, seat, room))
+        return self.state_for(seat, room)
+
+    def _shared_room(self) -> dict[str, Any] | None:
+        """A people's table's room as every member sees it, built once for a broadcast."""
+        if self.room is None:
+            return None
+        from cardtable.server.presence import shared_room_json
+
+        return shared_room_json(self)
 
     async def broadcast_room(self) -> None:
         """Send every connection the room alone (presence, seats, timers changed)."""
@@ -333,7 +349,8 @@ class TableOwner:
             return
         from cardtable.server.presence import room_json
 
-        await self._send_all(lambda seat: room_message(room_json(self, seat)))
+        shared = self._shared_room()
+        await self._send_all(lambda seat: room_message(room_json(self, seat, shared)))
 
     async def send_all(self, message: dict[str, Any]) -> None:
         """Send the same message to every connection (a quick message)."""
@@ -343,7 +360,7 @@ class TableOwner:
         for seat, listeners in list(self.connections.items()):
             if not listeners:
                 continue
-            message = make(seat)
+            message = Frame(make(seat))
             for connection in list(listeners):
                 try:
                     await connection.send(message)
@@ -352,11 +369,13 @@ class TableOwner:
                     self.detach(seat, connection)
 
     async def broadcast(self) -> None:
-        """Send every connected seat its own state message."""
+        """Send every connected seat its own state message: built once for the seat (once
+        for all the spectators) and encoded once however many connections it has."""
+        shared = self._shared_room()
         for seat, listeners in list(self.connections.items()):
             if not listeners:
                 continue
-            message = self.message_for(seat)
+            message = Frame(self.message_for(seat, shared))
             for connection in list(listeners):
                 try:
                     await connection.send(message)
@@ -610,7 +629,10 @@ class TableOwner:
 
     def wake_bots(self) -> None:
         """Start the bot runner if a computer player is to move and none is running."""
-        if self._bot_task is not None and not self._bot_task.done():
+        task = self._bot_task
+        # A runner on an event loop that has stopped never finishes (the test client serves
+        # each socket on a loop of its own, stopped when that socket closes): start anew.
+        if task is not None and not task.done() and task.get_loop().is_running():
             return
         if self.waiting:
             return

@@ -11,13 +11,18 @@ from __future__ import annotations
 
 import asyncio
 import builtins
+import contextlib
 import functools
+import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Protocol
 
+from sqlalchemy import Connection
+from sqlalchemy.exc import OperationalError
+
 from cardtable.storage import records, shared, tables
-from cardtable.storage.database import Database
+from cardtable.storage.database import Database, StorageError, storage_error
 from cardtable.storage.records import RecordEvent
 from cardtable.storage.shared import StoredRoom
 from cardtable.storage.tables import ListedTable, StoredTable, TableSummary
@@ -105,26 +110,79 @@ class LogStore(Protocol):
         """Finish the queued writes."""
 
 
+WRITE_SECONDS = 5.0
+"""How long a write may wait for the database (its queue, SQLite's write lock) before it is
+refused with :class:`StorageError`: a move the database cannot take in time is refused as
+``unavailable`` and the table stays as it was."""
+BUSY = "the server's database is busy, so nothing could be stored; try again later"
+
+
 class DatabaseLogStore:
     """A :class:`LogStore` over the database.
 
-    Reads and rare writes run in worker threads. The per-move writes to SQLite run on the event
-    loop itself: one is a fraction of a millisecond, while handing it to a worker thread costs
-    far more once the loop is busy (the thread waits for the interpreter lock at every step).
-    Other databases, across a network, are written from one worker thread, in the order the
-    writes are made.
+    Nothing here waits for the database on the event loop. Reads and rare writes run in worker
+    threads; the writes of play (moves, rooms, finished games, record events) go to one writer
+    thread, in the order they are made, each with a deadline of ``write_seconds``: a write
+    still queued at its deadline is refused without being tried, and on an SQLite file the
+    writer's own connection waits for the file's write lock (another process holding it: a
+    backup, the ``sqlite3`` shell) only as long as the write has left. The caller gets the
+    outcome that happened: a refused write stored nothing.
     """
 
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Database, *, write_seconds: float = WRITE_SECONDS) -> None:
         self.db = db
-        self._inline = db.engine.dialect.name == "sqlite"
+        self.write_seconds = write_seconds
         self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="cardtable-db")
+        self._connection: Connection | None = None
+        """The writer thread's own connection (an SQLite file only; touched in that thread)."""
+        self._busy_ms = -1
 
     async def _write(self, function: Callable[..., Any], *arguments: Any) -> None:
-        if self._inline:
+        deadline = time.monotonic() + self.write_seconds
+        await asyncio.get_running_loop().run_in_executor(
+            self._writer, self._run_write, deadline, function, arguments
+        )
+
+    def _run_write(
+        self, deadline: float, function: Callable[..., Any], arguments: tuple[Any, ...]
+    ) -> None:
+        """One write, in the writer thread, only if its deadline has not passed; on an SQLite
+        file over the writer's connection, waiting for the lock at most until the deadline."""
+        left = deadline - time.monotonic()
+        if left <= 0:
+            raise StorageError(BUSY)
+        if not self.db.file_sqlite:
             function(*arguments)
             return
-        await asyncio.get_running_loop().run_in_executor(self._writer, function, *arguments)
+        connection = self._writer_connection(left)
+        try:
+            with self.db.holding(connection):
+                function(*arguments)
+        except BaseException:
+            if connection.invalidated or connection.closed:
+                self._connection = None
+            elif connection.in_transaction():
+                connection.rollback()
+            raise
+
+    def _writer_connection(self, left: float) -> Connection:
+        """The writer's SQLite connection, its busy timeout no longer than ``left`` seconds."""
+        if self._connection is None:
+            try:
+                self._connection = self.db.engine.connect()
+            except OperationalError as exc:
+                raise storage_error(exc) from exc
+            self._busy_ms = -1
+        # Whole tenths of a second, so that the timeout is set again only when it changes.
+        busy_ms = max(1, min(int(left * 10), int(self.write_seconds * 10)) * 100)
+        if busy_ms != self._busy_ms:
+            raw = self._connection.connection.dbapi_connection
+            assert raw is not None
+            cursor = raw.cursor()
+            cursor.execute(f"PRAGMA busy_timeout = {busy_ms}")
+            cursor.close()
+            self._busy_ms = busy_ms
+        return self._connection
 
     async def create(
         self,
@@ -268,4 +326,11 @@ class DatabaseLogStore:
 
     def close(self) -> None:
         """Finish the queued writes and stop the writer thread."""
+        with contextlib.suppress(RuntimeError):  # closed already
+            self._writer.submit(self._close_connection)
         self._writer.shutdown(wait=True)
+
+    def _close_connection(self) -> None:
+        if self._connection is not None:
+            self._connection.close()
+            self._connection = None

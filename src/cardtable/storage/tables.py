@@ -19,9 +19,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, cast
+from typing import Any, Final, cast
 
-from sqlalchemy import CursorResult, func, insert, select, update
+from sqlalchemy import CursorResult, Table, Update, bindparam, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -159,6 +159,41 @@ def sit(
             row.seats = seats
 
 
+def _move_statements() -> dict[tuple[bool, bool], Update]:
+    """The table row's update after a move, by (with a summary, with a fence), built once:
+    Core statements with bound parameters, so that a move costs no statement building and no
+    ORM bookkeeping (this runs after every move of every table)."""
+    rows = cast(Table, TableRow.__table__)
+    statements = {}
+    for with_summary in (False, True):
+        for with_fence in (False, True):
+            where = rows.c.id == bindparam("b_table")
+            if with_fence:
+                where = where & (rows.c.fence == bindparam("b_fence"))
+            values: dict[str, Any] = {
+                "updated_at": bindparam("b_updated"),
+                "moves": bindparam("b_moves"),
+            }
+            if with_summary:
+                values |= {
+                    "deal": bindparam("b_deal"),
+                    "scores": bindparam("b_scores"),
+                    "to_move": bindparam("b_to_move"),
+                }
+            statements[with_summary, with_fence] = update(rows).where(where).values(**values)
+    return statements
+
+
+_MOVE_UPDATES: Final = _move_statements()
+_INSERT_ACTION: Final = insert(cast(Table, ActionRow.__table__))
+_ROOMS: Final = cast(Table, SharedTableRow.__table__)
+_ROOM_UPDATE: Final = (
+    update(_ROOMS)
+    .where(_ROOMS.c.table_id == bindparam("b_table"))
+    .values(phase=bindparam("b_phase"), room=bindparam("b_room"), updated_at=bindparam("b_updated"))
+)
+
+
 def append_action(
     db: Database,
     table_id: str,
@@ -177,39 +212,44 @@ def append_action(
     is claimed with that token (:class:`FencedOutError` otherwise, storing nothing, as when
     another process stored a move with this number first; without, that is an
     ``IntegrityError``)."""
-    # Plain statements rather than ORM objects: this runs after every move of every table.
-    values: dict[str, Any] = {"updated_at": utc_now(), "moves": index + 1}
+    now = utc_now()
+    values: dict[str, Any] = {"b_table": table_id, "b_updated": now, "b_moves": index + 1}
     if summary is not None:
-        values.update(_summary_values(summary))
+        values |= {
+            "b_deal": summary.deal,
+            "b_scores": list(summary.scores),
+            "b_to_move": summary.to_move,
+        }
+    if fence is not None:
+        values["b_fence"] = fence
     try:
-        with db.session() as session:
+        with db.transaction() as connection:
             # The row's update first: it takes the row's lock, so a claim by another process
             # either waits for this move or makes this update match nothing.
-            where = TableRow.id == table_id
-            if fence is not None:
-                where = where & (TableRow.fence == fence)
-            changed = session.execute(update(TableRow).where(where).values(**values))
-            if fence is not None and cast(CursorResult[Any], changed).rowcount != 1:
+            changed = connection.execute(
+                _MOVE_UPDATES[summary is not None, fence is not None], values
+            )
+            if fence is not None and changed.rowcount != 1:
                 raise FencedOutError(
                     f"table {table_id} has passed to another server process; nothing was stored"
                 )
-            session.execute(
-                insert(ActionRow).values(
-                    table_id=table_id,
-                    index=index,
-                    seat=seat,
-                    notation=notation,
-                    client_id=client_id,
-                )
+            connection.execute(
+                _INSERT_ACTION,
+                {
+                    "table_id": table_id,
+                    "index": index,
+                    "seat": seat,
+                    "notation": notation,
+                    "client_id": client_id,
+                },
             )
             if room is not None:
                 # The turn timer that follows the move lands with it or not at all: a process
                 # that stops right after the move leaves no clock behind from before it.
                 phase, document = room
-                session.execute(
-                    update(SharedTableRow)
-                    .where(SharedTableRow.table_id == table_id)
-                    .values(phase=phase, room=document, updated_at=values["updated_at"])
+                connection.execute(
+                    _ROOM_UPDATE,
+                    {"b_table": table_id, "b_phase": phase, "b_room": document, "b_updated": now},
                 )
     except IntegrityError as exc:  # the log's primary key: this move number is taken
         if fence is None:

@@ -49,8 +49,8 @@ def test_the_end_of_deal_summary_offers_the_review_of_the_hand(
     expect(p.locator(".analysis-accuracy")).to_contain_text("Accuracy")
     expect(p.locator(".analysis-thresholds")).to_contain_text("a blunder from")
     expect(p.locator(".analysis-thresholds")).to_contain_text(
-        "a move's cost differs by about 2 points (median), "
-        "and by 9.9 or more for one move in twenty"
+        "a move's cost differs by about 0 points (median), "
+        "and by 3.8 or more for one move in twenty"
     )
     p.get_by_role("button", name="Back to the table").click()
     p.wait_for_selector(".table[data-version]")

@@ -128,7 +128,7 @@ def test_coach_panel_appears_with_the_coachs_report(
     screenshot(page, path=str(shots / "coach.png"))
 
 
-def test_opponent_speed_and_difficulty_are_kept_and_preselect_new_games(
+def test_opponent_speed_is_kept_and_the_level_is_chosen_on_the_start_page(
     server: LiveServer, open_page: Callable[..., BrowserPage]
 ) -> None:
     page = open_page().page
@@ -140,9 +140,12 @@ def test_opponent_speed_and_difficulty_are_kept_and_preselect_new_games(
         page.select_option("#option-opponent_speed", "slow")
     # A slower opponent's cards move more slowly on screen (the server paces the moves too).
     assert page.evaluate(duration) > normal
-    with page.expect_response(lambda r: r.url.endswith("/api/profile")):
-        page.select_option("#option-difficulty", "hard")
+    # The computer players' level has its one control on the start page, not here too
+    # (test_newcomer_pages shows that control kept and used by every game).
+    expect(page.locator("#option-difficulty")).to_have_count(0)
     page.click("dialog#panel [data-close]")
+    with page.expect_response(lambda r: r.url.endswith("/api/profile")):
+        page.select_option("#level-all", "hard")
     page.reload()
     page.wait_for_selector("body.ready")
     expect(page.locator("body")).to_have_attribute("data-opponent-speed", "slow")
@@ -211,7 +214,7 @@ def test_leave_and_new_game_keep_the_game_and_abandoning_is_asked_first(
     expect(page.locator(".resume-list li")).to_contain_text(
         re.compile(r"Indecision · Hand \d+ · You \d+ – \w+ \d+")
     )
-    page.locator(".resume-list .btn").click()
+    page.locator(".resume-list .btn", has_text="Resume").click()
     expect(page.locator(".table[data-version]")).to_be_visible()
     assert page.url == table_url
     wait_my_turn(page)

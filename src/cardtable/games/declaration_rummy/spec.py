@@ -12,6 +12,7 @@ SPEC: Final = GameSpec(
     title="Declaration Rummy",
     aliases=("declaration_rummy", "dr"),
     deal_word="game",
+    points_word="count",
     deal_kind="game",
     points_good=False,
     record_extras=(

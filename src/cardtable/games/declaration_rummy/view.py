@@ -37,9 +37,9 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any, Final
 
-from cardtable.cards import format_card
+from cardtable.cards import card_labels, format_card
 from cardtable.errors import RulesError
-from cardtable.games.contract import PublicEvent
+from cardtable.games.contract import PublicEvent, by_identity, events_json, view_rules_json
 from cardtable.games.declaration_rummy.rules import Rules
 from cardtable.games.declaration_rummy.state import (
     BEFORE_DEAL,
@@ -180,15 +180,12 @@ class DeclarationRummyView:
 
     def to_json(self) -> dict[str, Any]:
         """The view as JSON-ready data (cards as labels)."""
-        from cardtable.games.contract import rules_to_json
-
-        def labels(cards: tuple[int, ...]) -> list[str]:
-            return [format_card(c) for c in cards]
+        labels = card_labels
 
         vote = self.vote
         return {
             "seat": self.seat,
-            "rules": rules_to_json(self.rules),
+            "rules": view_rules_json(self.rules),
             "phase": self.phase.value,
             "to_act": self.to_act,
             "game_number": self.game_number,
@@ -218,15 +215,26 @@ class DeclarationRummyView:
                 "accepted": list(vote.accepted),
                 "pending": list(vote.pending),
             },
-            "events": [event.to_json() for event in self.events],
+            "events": events_json(self.events),
             "turn_events_from": self.turn_events_from,
             "preliminary": [labels(cards) for cards in self.preliminary],
             "outcome": None if self.outcome is None else self.outcome.to_json(),
             "match_wins": list(self.match_wins),
             "history": [outcome.to_json() for outcome in self.history],
-            "discarded": [labels(self.discarded_by(s)) for s in range(self.rules.players)],
-            "known_held": [labels(self.held_by(s)) for s in range(self.rules.players)],
+            "discarded": self._masks_json(self.discard_masks),
+            "known_held": self._masks_json(self.held_masks),
         }
+
+    def _masks_json(self, masks: tuple[int, ...]) -> list[list[str]]:
+        """Each seat's cards of a per-seat bitmask, labelled; the same list for every seat's
+        view of one state (the masks are public and shared): never to be changed."""
+        if not masks:
+            return [[] for _ in range(self.rules.players)]
+        return by_identity("dr-masks", masks, _masks_labels)
+
+
+def _masks_labels(masks: tuple[int, ...]) -> list[list[str]]:
+    return [card_labels(_mask_cards(mask)) for mask in masks]
 
 
 def _mask_cards(mask: int) -> tuple[int, ...]:

@@ -15,9 +15,9 @@ import random
 from dataclasses import dataclass
 from typing import Any, Final
 
-from cardtable.cards import format_card, rank_of
+from cardtable.cards import card_labels, format_card, rank_of
 from cardtable.errors import RulesError
-from cardtable.games.contract import PublicEvent
+from cardtable.games.contract import PublicEvent, events_json
 from cardtable.games.indecision.rules import Rules
 from cardtable.games.indecision.scoring import hand_scorer
 from cardtable.games.indecision.state import Counting, HandSummary, Phase, SeatResult, State, Table
@@ -122,9 +122,9 @@ class IndecisionView:
             "to_act": self.to_act,
             "turns": self.turns,
             "had_turn": list(self.had_turn),
-            "hand": [format_card(c) for c in self.hand],
+            "hand": card_labels(self.hand),
             "hand_sizes": list(self.hand_sizes),
-            "pile": [format_card(c) for c in self.pile],
+            "pile": card_labels(self.pile),
             "pile_top": label(self.pile_top),
             "deck_size": self.deck_size,
             "drawn": label(self.drawn),
@@ -137,7 +137,7 @@ class IndecisionView:
             "totals": list(self.totals),
             "target_score": self.rules.target_score,
             "manual_declaration": self.rules.manual_declaration,
-            "events": [e.to_json() for e in self.events],
+            "events": events_json(self.events),
             "last_hand": None if self.last_hand is None else self.last_hand.to_json(),
             "cut_rounds": [
                 [{"seat": seat, "card": format_card(card)} for seat, card in cut]

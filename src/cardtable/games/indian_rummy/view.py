@@ -23,8 +23,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Final
 
-from cardtable.cards import format_card
-from cardtable.games.contract import PublicEvent, rules_to_json
+from cardtable.cards import card_labels, format_card
+from cardtable.games.contract import PublicEvent, by_identity, events_json, view_rules_json
 from cardtable.games.indian_rummy.formats import Standing
 from cardtable.games.indian_rummy.rules import Rules
 from cardtable.games.indian_rummy.state import (
@@ -125,15 +125,15 @@ class IndianRummyView:
         data: dict[str, Any] = {
             "game": "indian-rummy",
             "seat": self.seat,
-            "rules": rules_to_json(self.rules),
+            "rules": view_rules_json(self.rules),
             "phase": self.phase.value,
             "deal_number": self.deal_number,
             "dealer": self.dealer,
             "turn": self.turn,
-            "hand": [format_card(c) for c in self.hand],
-            "pile": [format_card(c) for c in self.pile],
+            "hand": card_labels(self.hand),
+            "pile": by_identity("pile", self.pile, card_labels),
             "pile_top": label(self.pile_top),
-            "discards_seen": [format_card(c) for c in self.discards_seen],
+            "discards_seen": by_identity("seen", self.events, _discards_seen_json),
             "wild_card": label(self.wild_card),
             "wild_rank": self.wild_rank,
             "stock_size": self.stock_size,
@@ -146,12 +146,16 @@ class IndianRummyView:
             "turns": self.turns,
             "totals": list(self.totals),
             "deal_points": [list(points) for points in self.deal_points],
-            "events": [event.to_json() for event in self.events],
+            "events": events_json(self.events),
             "last_deal": None if self.last_deal is None else self.last_deal.to_json(),
         }
         if self.standing is not None:
             data["standing"] = self.standing.to_json(self.rules, self.totals)
         return data
+
+
+def _discards_seen_json(events: tuple[PublicEvent, ...]) -> list[str]:
+    return card_labels(e.cards[0] for e in events if e.verb in ("open-pile", "discard"))
 
 
 def make_view(state: IndianRummyState, seat: int) -> IndianRummyView:

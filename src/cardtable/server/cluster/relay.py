@@ -35,16 +35,37 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any, Final
 
+import orjson
 from redis.asyncio import Redis
 from redis.asyncio.client import PubSub
+from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import RedisError
+from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from cardtable.server.cluster.lease import PREFIX, Leases
+from cardtable.server.messages import dumps
 
 logger = logging.getLogger(__name__)
 
+PUBLISH_SECONDS: Final = 5.0
+"""How long a publish may keep trying to get a connection to Redis before it fails."""
 HELLO_SECONDS: Final = 2.0
 """A proxy whose hello got no answer in this time says it again."""
+
+
+def _before_sending(error: BaseException) -> bool:
+    """Whether a Redis error came before the command was sent (so sending it again cannot
+    deliver it twice): no connection could be made or had from the pool.
+
+    >>> _before_sending(RedisTimeoutError("Timeout connecting to server"))
+    True
+    >>> _before_sending(RedisTimeoutError("Timeout reading from 127.0.0.1:6379"))
+    False
+    """
+    if not isinstance(error, RedisConnectionError | RedisTimeoutError):
+        return False
+    text = str(error)
+    return "connecting" in text or "No connection available" in text
 
 
 def inbox(table_id: str) -> str:
@@ -89,10 +110,10 @@ class RemoteConnection:
         grace period starts as when a local socket closes."""
         if self.closed:
             return
+        # The message's own text, encoded once for all its connections, goes in as it is.
+        payload = {"conn": self.conn, "message": orjson.Fragment(dumps(message))}
         try:
-            listeners = await self.relay.publish(
-                process_channel(self.holder), {"conn": self.conn, "message": message}
-            )
+            listeners = await self.relay.publish(process_channel(self.holder), payload)
         except ConnectionError:
             # Redis is away (the publish said so): this message is lost, and the proxy greets
             # the table again once it hears Redis back, getting the state as it is then.
@@ -182,6 +203,7 @@ class Relay:
         self.redis = redis
         self.leases = leases
         self.holder = leases.holder
+        self.publish_seconds = PUBLISH_SECONDS
         self.lobby: Any = None
         self.handle_frame: FrameHandler | None = None
         self.greet: Greeter | None = None
@@ -204,15 +226,26 @@ class Relay:
 
     async def publish(self, channel: str, payload: dict[str, Any]) -> int:
         """Publish one JSON payload; how many processes listen on the channel
-        (``ConnectionError``, with a warning, if Redis cannot be reached)."""
-        try:
-            listeners = await self.redis.publish(
-                channel, json.dumps(payload, separators=(",", ":"))
-            )
-        except RedisError as exc:
-            logger.warning("could not publish to %s: %s", channel, exc)
-            raise ConnectionError("Redis could not be reached") from exc
-        return int(listeners)
+        (``ConnectionError``, with a warning, if Redis cannot be reached). A publish that
+        failed before it was sent (connecting timed out on a loaded machine, Redis
+        restarting, every connection busy) waits and tries again until
+        :attr:`publish_seconds` have passed."""
+        data = orjson.dumps(payload, option=orjson.OPT_NON_STR_KEYS)
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + self.publish_seconds
+        pause = 0.05
+        while True:
+            try:
+                listeners = await self.redis.publish(channel, data)
+            except RedisError as exc:
+                if not _before_sending(exc) or loop.time() + pause > deadline:
+                    logger.warning("could not publish to %s: %s", channel, exc)
+                    raise ConnectionError("Redis could not be reached") from exc
+                logger.info("connecting to publish to %s failed (%s); trying again", channel, exc)
+                await asyncio.sleep(pause)
+                pause = min(1.0, pause * 2)
+                continue
+            return int(listeners)
 
     async def _ensure_reader(self) -> PubSub:
         """The subscription, subscribed to this process's channels, with its reader running.

@@ -52,7 +52,9 @@ class Cluster:
         self.redis: Redis = Redis.from_pool(pool)
         holder = f"{os.getpid()}-{secrets.token_hex(4)}"
         self.leases = Leases(self.redis, ttl=settings.lease_seconds, holder=holder)
-        self.store = LeasedLogStore(DatabaseLogStore(db), self.leases)
+        self.store = LeasedLogStore(
+            DatabaseLogStore(db, write_seconds=settings.store_seconds), self.leases
+        )
         self.relay = Relay(self.redis, self.leases)
         self.prefix = cluster_prefix(db.url)
         self._releases: set[asyncio.Task[None]] = set()

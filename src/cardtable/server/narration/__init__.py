@@ -84,6 +84,8 @@ def merge_summaries(outcomes: Sequence[Outcome], names: Names) -> dict[str, Any]
         lines.extend([smaller["headline"], *smaller["lines"]])
         if main.get("details") is None:
             main["details"] = smaller.get("details")
+        if "lead" not in main and "lead" in smaller:
+            main["lead"] = smaller["lead"]
     main["lines"] = lines
     main["parts"] = [part["kind"] for part in described]
     # Each unit's own details too: the last deal's arrangements when it also ended the game.
@@ -124,7 +126,7 @@ def _describe_result(
     elif len(winners) == 1:
         headline = f"{winners[0]} won the {kind}."
     else:
-        headline = f"{', '.join(winners[:-1])} and {winners[-1]} tied for the win."
+        headline = f"{list_text([winners[0], *map(mid_sentence, winners[1:])])} tied for the win."
     scores = [
         {"seat": seat, "name": names[seat], "points": score, "total": score}
         for seat, score in enumerate(result.scores)
@@ -173,6 +175,26 @@ def possessive(name: str) -> str:
     ('your', "Max's")
     """
     return "your" if name == "You" else f"{name}'s"
+
+
+def mid_sentence(name: str) -> str:
+    """A seat's name where a sentence does not begin: ``you`` for ``You``.
+
+    >>> mid_sentence("You"), mid_sentence("Ruby")
+    ('you', 'Ruby')
+    """
+    return "you" if name == "You" else name
+
+
+def list_text(items: Sequence[str]) -> str:
+    """``Ann``, ``Ann and Bo``, ``Ann, Bo and Cy``.
+
+    >>> list_text(["you"]), list_text(["Ann", "Bo", "Cy"])
+    ('you', 'Ann, Bo and Cy')
+    """
+    if len(items) <= 1:
+        return "".join(items)
+    return f"{', '.join(items[:-1])} and {items[-1]}"
 
 
 def points_text(points: int | None) -> str:

@@ -3,6 +3,7 @@ in a match, the match ends with the engine's result."""
 
 from __future__ import annotations
 
+import functools
 from typing import Any, Final
 
 from cardtable.errors import CardtableError
@@ -13,8 +14,10 @@ from cardtable.server.narration import (
     Outcome,
     SeatOutcome,
     game_outcome,
+    mid_sentence,
     summary,
 )
+from cardtable.server.narration.naming import name_seats
 
 _ENDINGS: Final = {
     "declared": "{declarer} declared; the lowest count wins.",
@@ -28,6 +31,16 @@ _ENDINGS: Final = {
 }
 
 
+@functools.lru_cache(maxsize=4096)
+def _own_count(hand: tuple[int, ...], rules: Any) -> int | None:
+    """The count of a hand, remembered: every seat's state is sent after every move, and only
+    the seat that moved holds another hand."""
+    try:
+        return count_hand(hand, rules).count
+    except CardtableError:
+        return None
+
+
 class DeclarationRummyNarrator:
     """Games (declared, gone out, dropped, tied) and matches of Declaration Rummy."""
 
@@ -36,10 +49,7 @@ class DeclarationRummyNarrator:
         than the scorer takes)."""
         if not view.hand:
             return {"count": None}
-        try:
-            return {"count": count_hand(view.hand, view.rules).count}
-        except CardtableError:
-            return {"count": None}
+        return {"count": _own_count(tuple(view.hand), view.rules)}
 
     def finished(self, engine: AnyEngine, before: Any, after: Any) -> list[Outcome]:
         """The game that ``after`` finished, then the match if it is over."""
@@ -106,13 +116,18 @@ def _game_outcome(outcome: Any, view: Any) -> Outcome:
                 }
             )
         if outcome.tie_break:
-            lines.append(f"Tie broken: {outcome.tie_break}")
+            lines.append(f"Tie broken: {name_seats(outcome.tie_break, names)}")
         if match_wins is not None:
             lines.append(
                 "Match games won: "
-                + ", ".join(f"{names[seat]} {wins}" for seat, wins in enumerate(match_wins))
+                + ", ".join(
+                    f"{mid_sentence(names[seat])} {wins}" for seat, wins in enumerate(match_wins)
+                )
                 + "."
             )
-        return summary("game", outcome.game, headline, lines, scores, details)
+        described = summary("game", outcome.game, headline, lines, scores, details)
+        # The engine's sentence on how the game ended, in this reader's words.
+        described["lead"] = name_seats(outcome.summary, names)
+        return described
 
     return Outcome(kind="game", number=outcome.game, seats=seats, describe=describe)

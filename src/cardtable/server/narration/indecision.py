@@ -73,7 +73,14 @@ def _hand_outcome(hand: Any, view: Any) -> Outcome:
                 )
                 continue
             note = ""
-            if result.forfeited:
+            if result.challenged:
+                over = result.declared - result.score
+                capped = ", capped at the total" if result.penalty < 2 * over else ""
+                note = (
+                    f" (announced {result.declared}, {over} over the hand's {result.score}: "
+                    f"challenged, {result.penalty} off the total, twice the {over}{capped})"
+                )
+            elif result.forfeited:
                 note = f" (the hand was worth {result.score}, forfeited)"
             elif result.points != result.score:
                 note = f" (the hand was worth {result.score})"

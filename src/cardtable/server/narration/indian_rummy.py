@@ -12,6 +12,8 @@ from cardtable.server.narration import (
     Outcome,
     SeatOutcome,
     game_outcome,
+    list_text,
+    mid_sentence,
     points_text,
     summary,
 )
@@ -85,7 +87,15 @@ def _headline(deal: Any, names: Names) -> str:
         points = deal.points[deal.declarer]
         return f"{number}{names[deal.declarer]} made a wrong show ({points_text(points)})."
     if deal.outcome == "all-dropped":
-        return f"{number}everyone else dropped, so {names[deal.winner]} won the deal."
+        # Who dropped, by name: "you dropped, so Ruby won the deal." (at two players the
+        # dropper is one seat, perhaps the reader's own, not "everyone else").
+        dropped = [
+            mid_sentence(names[seat])
+            for seat in range(len(deal.drops))
+            if deal.drops[seat] is not None
+        ]
+        winner = mid_sentence(names[deal.winner])
+        return f"{number}{list_text(dropped)} dropped, so {winner} won the deal."
     return f"{number}the deal reached its turn limit and nobody scores."
 
 

@@ -1,7 +1,7 @@
 // The coach's side panel: its warnings, tips, near melds and what each discard leaves, drawn from
 // the server's "coach" message. The table decides when it shows; this module only draws it.
 
-import { cardElement, prettyCards, shortText } from "./cards.js";
+import { cardElement, label, parse, prettyCards, RANKS, shortText } from "./cards.js";
 import { h, replaceChildren } from "./dom.js";
 
 /** The coach's heading and report in `panel`; `say` turns the coach's text into the page's words
@@ -28,10 +28,7 @@ function nearMelds(melds) {
   return [
     h("h3", { class: "coach-heading" }, "Near melds"),
     h("ul", { class: "near-melds" }, melds.map((meld) => {
-      const completing = (meld.completing || []).map(shortText);
-      const needs = completing.length > 4
-        ? `${completing.slice(0, 4).join(", ")} or ${completing.length - 4} more`
-        : completing.join(" or ");
+      const needs = needsText(meld.completing || []);
       const text = `${meld.kind ? `${meld.kind}: ` : ""}${(meld.cards || []).map(shortText).join(" ")}`
         + `${needs ? `, needs ${needs}` : ""} (${meld.unseen} unseen)`;
       return h("li", { "aria-label": text },
@@ -39,6 +36,32 @@ function nearMelds(melds) {
         h("span", {}, needs ? `needs ${needs}` : "", h("span", { class: "muted" }, ` · ${meld.unseen} unseen`)));
     })),
   ];
+}
+
+/** Every card that completes a meld, named: a rank wanted in all four suits reads "any 5", the
+ * rest one by one ("any 5, any 8 or 9♥"), so that no card hides behind "or 4 more". */
+export function needsText(completing) {
+  const cards = [...new Set(completing.map(label))];
+  const suitsOf = new Map();
+  for (const card of cards) {
+    const parsed = parse(card);
+    if (!parsed) continue;
+    if (!suitsOf.has(parsed.rank)) suitsOf.set(parsed.rank, new Set());
+    suitsOf.get(parsed.rank).add(parsed.suit);
+  }
+  const items = [];
+  const said = new Set();
+  for (const card of cards) {
+    const parsed = parse(card);
+    if (parsed && suitsOf.get(parsed.rank).size === 4) {
+      if (!said.has(parsed.rank)) items.push(`any ${RANKS[parsed.rank]}`);
+      said.add(parsed.rank);
+    } else {
+      items.push(shortText(card));
+    }
+  }
+  if (items.length <= 1) return items.join("");
+  return `${items.slice(0, -1).join(", ")} or ${items[items.length - 1]}`;
 }
 
 /** What each discard leaves: the coach lists them best first; the best three show, the rest on demand. */

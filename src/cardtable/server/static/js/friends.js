@@ -95,7 +95,7 @@ export class FriendsSetup extends StartScreen {
         const input = h("input", { type: "radio", name: "friends-game", id, value: game.name, checked: game.name === this.gameName });
         input.addEventListener("change", () => this.choose(game.name, `#${id}`));
         return h("label", { class: "check friends-game", for: id }, input,
-          h("span", {}, game.title, h("span", { class: "muted" }, ` · ${game.min_players}–${game.max_players} players`)));
+          h("span", {}, game.title, h("span", { class: "muted" }, ` · ${game.min_players}–${this.tileTop(game, gameModule(game.name))} players`)));
       }));
   }
 

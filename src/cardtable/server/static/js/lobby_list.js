@@ -77,8 +77,10 @@ export class LobbyScreen {
 
   row(t) {
     const title = t.title || this.app.gameTitle(t.game);
-    const waiting = t.phase === "waiting";
-    const seats = waiting ? `${t.seats_free} of ${t.seats} seats free` : `${t.seats} playing`;
+    // A waiting table whose seats are all taken is listed for watching (it allows spectators).
+    const waiting = t.phase === "waiting" && t.seats_free > 0;
+    const seats = t.phase !== "waiting" ? `${t.seats} playing`
+      : waiting ? `${t.seats_free} of ${t.seats} seats free` : `All ${t.seats} seats taken, starting soon`;
     const label = waiting ? `Join ${title} hosted by ${t.host}` : `Watch ${title} hosted by ${t.host}`;
     return h("tr", { dataset: { table: t.table_id } },
       h("th", { scope: "row" }, title),

@@ -31,8 +31,9 @@ const app = {
     document.getElementById("game-title").textContent = gameTitle || "";
     document.title = gameTitle ? `${gameTitle} · cardtable` : "cardtable";
     const game = this.games.find((g) => g.title === gameTitle);
+    const played = gameTitle ? `${gameTitle} is played here` : "Every game here is played";
     document.getElementById("notice").firstElementChild.textContent = game?.notice
-      || `${gameTitle || "Every game here"} is played here for entertainment only — there is no wagering, no real money and no prizes of any kind.`;
+      || `${played} for entertainment only — there is no wagering, no real money and no prizes of any kind.`;
   },
 
   /** The game the menu talks about: the table's, or the one chosen on the start screen. */
@@ -201,14 +202,16 @@ async function boot() {
     );
     return;
   }
-  // A new Difficulty reaches the start page at once: it replaces the levels remembered from the
-  // last game, and an open start page is drawn again with it.
+  // A new level for the computer players (the start page's "Computer players", or an imported
+  // profile) reaches the start page at once: an open start page is drawn again with it.
   let difficulty = options().difficulty;
   onOptionsChange((current) => {
     if (current.difficulty === difficulty) return;
     difficulty = current.difficulty;
     if (app.setup) app.setup = { ...app.setup, levels: null };
-    if (app.view instanceof StartScreen) {
+    // The start page's own choice is already shown; any other (an import, a failed save put
+    // back) is drawn again.
+    if (app.view instanceof StartScreen && !app.view.levels.every((level) => level === difficulty)) {
       app.view.levels = [];
       app.view.render();
     }

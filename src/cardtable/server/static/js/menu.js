@@ -4,7 +4,7 @@
 import { api } from "./api.js";
 import { cardBack, cardRow } from "./cards.js";
 import { h } from "./dom.js";
-import { CARD_BACKS, LEVELS, OPTION_TEXT, options, setOption, SPEEDS } from "./options.js";
+import { CARD_BACKS, OPTION_TEXT, options, setOption, SPEEDS } from "./options.js";
 import { alertMessage, announce, closePanel, openPanel } from "./panel.js";
 import { ruleSummaryRow } from "./schema_form.js";
 
@@ -105,8 +105,9 @@ export function showOptions() {
       h("span", { class: "option-help", id: `${id}-help` }, OPTION_TEXT[name][1]),
       h("span", { class: "option-control" }, input)));
   }
-  // The levels in the one order the start page uses too.
-  const choices = { opponent_speed: SPEEDS, difficulty: LEVELS, card_back: CARD_BACKS };
+  // The computer players' level has one control, on the start page ("Computer players"), and
+  // is not offered here a second time.
+  const choices = { opponent_speed: SPEEDS, card_back: CARD_BACKS };
   for (const [name, values] of Object.entries(choices)) {
     const id = `option-${name}`;
     const select = h("select", { id, "aria-describedby": `${id}-help` },
@@ -115,7 +116,7 @@ export function showOptions() {
     select.addEventListener("change", () => save(name, select.value, select));
     rows.push(h("li", { dataset: { option: name } },
       h("label", { for: id }, OPTION_TEXT[name][0]),
-      h("span", { class: "option-help", id: `${id}-help` }, OPTION_TEXT[name][1], name === "difficulty" ? " (used for new games)" : ""),
+      h("span", { class: "option-help", id: `${id}-help` }, OPTION_TEXT[name][1]),
       h("span", { class: "option-control" }, select)));
   }
   const preview = cardRow(["AS", "KH", "QD", "JC", "10D", "7C"], { extraClass: "option-preview", label: "Preview of the cards" });
@@ -207,7 +208,7 @@ export async function showRecord(app, notice = null) {
   const grid = (rows) => h("div", { class: "record-grid" }, rows.map(([key, text, value]) =>
     h("div", { class: "record-stat", dataset: { stat: key } },
       h("span", { class: "value" }, statValue(value)), h("span", { class: "name" }, text))));
-  const statRows = (stats, deal) => {
+  const statRows = (stats, deal, word = "points") => {
     const Deal = deal.charAt(0).toUpperCase() + deal.slice(1);
     const rows = [];
     const add = (key, text) => {
@@ -220,7 +221,8 @@ export async function showRecord(app, notice = null) {
       add("deals_won", `${Deal}s won`);
     }
     if (stats.matches_played) add("matches_played", "Matches played");
-    add("points_per_deal", `Points per ${deal} (mean)`);
+    // In the game's own word: Declaration Rummy's rules speak of a hand's count, not points.
+    add("points_per_deal", `${word.charAt(0).toUpperCase()}${word.slice(1)} per ${deal} (mean)`);
     add("best", `Best ${deal}`);
     add("worst", `Worst ${deal}`);
     for (const extra of stats.extras || []) rows.push([extra.key, extra.label, extra.value]);
@@ -233,32 +235,34 @@ export async function showRecord(app, notice = null) {
   };
   const sections = games.map(([name, stats]) => {
     const deal = stats.deal_word || "deal";
+    const word = stats.points_word || "points";
     // Results imported from an exported record are shown apart and never added to these.
     const imported = stats.imported && typeof stats.imported === "object"
       ? h("div", { class: "record-imported", dataset: { imported: "true" } },
         h("h4", {}, "Imported from an exported record (not counted above)"),
-        grid(statRows(stats.imported, deal)))
+        grid(statRows(stats.imported, deal, word)))
       : null;
     // Games at tables shared with other people are counted apart from games against the
     // computer players, with how often a computer player moved for the person.
     const shared = stats.shared && typeof stats.shared === "object"
       ? h("div", { class: "record-shared", dataset: { shared: "true" } },
         h("h4", {}, "With friends (not counted above)"),
-        grid(statRows(stats.shared, deal)),
+        grid(statRows(stats.shared, deal, word)),
         h("p", { class: "record-assisted" }, assistedText(stats.shared, deal)))
       : null;
     return h("section", { class: "record-game", dataset: { game: name } },
       h("h3", {}, stats.title || app.gameTitle(name),
-        stats.points_are ? h("span", { class: "muted" }, ` · points are ${stats.points_are}`) : ""),
+        stats.points_are ? h("span", { class: "muted" }, ` · ${pointsAre(word, stats.points_are)}`) : ""),
       h("p", { class: "record-kind" }, "Against computer players"),
-      grid(statRows(stats, deal)),
+      grid(statRows(stats, deal, word)),
       shared,
       imported);
   });
   const exportButton = h("button", { type: "button", class: "btn", onclick: () => exportRecord() }, "Export record");
   const file = h("input", { type: "file", accept: "application/json,.json", id: "import-file", class: "visually-hidden", tabindex: "-1", "aria-label": "Record file to import" });
   const importButton = h("button", { type: "button", class: "btn", onclick: () => file.click() }, "Import record");
-  // The outcome of an import is said inside this panel (a toast would sit under the dialog).
+  // The outcome of an import is said inside this panel (a toast would sit under the dialog),
+  // beside the button that started it, where the eyes are.
   const status = h("p", { class: `record-status${notice ? ` ${notice.kind}` : ""}`, role: notice?.kind === "error" ? "alert" : "status", hidden: !notice }, notice?.text ?? "");
   file.addEventListener("change", async () => {
     const chosen = file.files?.[0];
@@ -269,13 +273,20 @@ export async function showRecord(app, notice = null) {
     try {
       doc = JSON.parse(await chosen.text());
     } catch {
-      showStatus(status, "error", `The record could not be imported: ${chosen.name} is not a cardtable record (it is not JSON).`);
+      showStatus(status, "error", notARecord(chosen.name));
+      return;
+    }
+    // Said in plain words here rather than as the server's field names ("format is missing").
+    if (!doc || typeof doc !== "object" || doc.format !== "cardtable-profile") {
+      showStatus(status, "error", doc?.format === "cardtable-record"
+        ? `${chosen.name} could not be imported: it is the record of one game (for replays), not your exported record.`
+        : notARecord(chosen.name));
       return;
     }
     try {
       await api.importProfile(doc);
     } catch (error) {
-      showStatus(status, "error", `The record could not be imported: ${error.message}`);
+      showStatus(status, "error", `${chosen.name} could not be imported: this cardtable record is damaged or from another version (${error.message}).`);
       return;
     }
     announce("Record imported.");
@@ -283,13 +294,13 @@ export async function showRecord(app, notice = null) {
   });
   const finished = h("section", { class: "record-finished" });
   body.replaceChildren(
-    status,
     sections.length ? h("div", { class: "record" }, sections) : h("p", {}, "No games finished yet."),
-    h("div", { class: "record-actions" }, exportButton, importButton, file),
+    h("div", { class: "record-actions" }, exportButton, importButton, file, status),
     h("p", { class: "muted" }, "Your record is kept on this server for this browser. Export it to keep a copy or move it to another browser."),
     finished,
   );
   listFinishedGames(app, finished);
+  if (notice) requestAnimationFrame(() => status.scrollIntoView({ block: "nearest" }));
 }
 
 /** How many of the shared tables' games and deals a computer player moved in for the person. */
@@ -324,6 +335,17 @@ function showStatus(status, kind, text) {
   status.setAttribute("role", kind === "error" ? "alert" : "status");
   status.textContent = text;
   status.hidden = false;
+  status.scrollIntoView({ block: "nearest" });
+}
+
+function notARecord(fileName) {
+  return `${fileName} could not be imported: this file isn't a cardtable record. Choose a file made by Export record.`;
+}
+
+/** "points are good", "a lower count is better": how to read the game's scores. */
+function pointsAre(word, goodOrBad) {
+  if (word === "points") return `points are ${goodOrBad}`;
+  return `a ${goodOrBad === "good" ? "higher" : "lower"} ${word} is better`;
 }
 
 async function exportRecord() {

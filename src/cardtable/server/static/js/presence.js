@@ -5,14 +5,27 @@
 
 import { h } from "./dom.js";
 
-/** The fixed quick messages: id (sent) and words (shown). No free text: nothing to moderate. */
+/** The fixed quick messages: id (sent), words (shown) and, for a reaction shown as an emoji,
+ * its name for the button. No free text: nothing to moderate. The server keeps the same set. */
 export const PHRASES = [
+  ["hello", "Hello!"],
+  ["good-luck", "Good luck"],
   ["good-game", "Good game"],
   ["well-played", "Well played"],
   ["your-turn", "Your turn"],
   ["one-moment", "One moment"],
   ["thanks", "Thanks"],
+  ["laugh", "\u{1F604}", "Laughing"],
+  ["wow", "\u{1F62E}", "Wow"],
+  ["phew", "\u{1F605}", "Phew"],
+  ["love-it", "\u2764\uFE0F", "Love it"],
 ];
+
+/** The words for a quick message's text: an emoji's name, else the text itself. */
+export function phraseWords(text) {
+  const found = PHRASES.find(([, shown]) => shown === text);
+  return found?.[2] ?? text;
+}
 
 /** How long a quick message stays beside its sender's name. */
 const QUICK_SHOWN_MS = 7000;
@@ -145,27 +158,93 @@ export class QuickMessages {
   }
 }
 
-/** The "Say…" menu with the fixed phrases; `send(id)` sends one. */
-export function quickMenu(send) {
-  const menu = h("details", { class: "quick-menu" },
-    h("summary", { class: "btn small ghost" }, "Say…", h("span", { class: "visually-hidden" }, " a quick message")),
-    h("div", { class: "quick-list", role: "group", "aria-label": "Quick messages" },
-      PHRASES.map(([id, text]) => h("button", {
+/**
+ * The "Say…" menu: the fixed phrases (`send(id)` sends one; none for a spectator, whose menu is
+ * "Messages…"), then a Mute switch per other person at the table, which hides their quick
+ * messages on this page only (`people`: [{key, name, muted}], `onMute(key, muted)`).
+ */
+export function quickMenu({ send = null, people = [], onMute = () => {} } = {}) {
+  const close = () => {
+    menu.open = false;
+    menu.querySelector("summary").focus({ preventScroll: true });
+  };
+  const button = ([id, text, words]) => h("button", {
+    type: "button",
+    class: `btn small${words ? " quick-emoji" : ""}`,
+    dataset: { phrase: id },
+    "aria-label": words ?? null,
+    title: words ?? null,
+    onclick: () => {
+      send(id);
+      close();
+    },
+  }, text);
+  // The words two by two, then the reactions in a row of their own.
+  const phrases = send
+    ? h("div", { class: "quick-list", role: "group", "aria-label": "Quick messages" },
+      PHRASES.filter((p) => !p[2]).map(button),
+      h("span", { class: "quick-break", "aria-hidden": "true" }),
+      PHRASES.filter((p) => p[2]).map(button))
+    : null;
+  const mutes = people.length
+    ? h("div", { class: "quick-mutes", role: "group", "aria-label": "Mute quick messages" },
+      h("p", { class: "quick-mutes-title" }, "Hide the quick messages of"),
+      people.map((person) => h("button", {
         type: "button",
-        class: "btn small",
-        dataset: { phrase: id },
-        onclick: () => {
-          send(id);
-          menu.open = false;
-          menu.querySelector("summary").focus({ preventScroll: true });
+        class: "btn small ghost quick-mute",
+        dataset: { mute: person.key },
+        "aria-pressed": String(Boolean(person.muted)),
+        "aria-label": `Mute ${person.name}`,
+        onclick: (event) => {
+          const pressed = event.currentTarget.getAttribute("aria-pressed") !== "true";
+          event.currentTarget.setAttribute("aria-pressed", String(pressed));
+          event.currentTarget.textContent = pressed ? `${person.name} (muted)` : person.name;
+          onMute(person.key, pressed);
         },
-      }, text))));
+      }, person.muted ? `${person.name} (muted)` : person.name)))
+    : null;
+  const menu = h("details", { class: "quick-menu" },
+    h("summary", { class: "btn small ghost" }, send ? "Say…" : "Messages…",
+      h("span", { class: "visually-hidden" }, send ? " a quick message" : " from the players")),
+    h("div", { class: "quick-panel" }, phrases, mutes,
+      // On a phone the menu covers its own Say… button, and there is no Escape key.
+      h("button", { type: "button", class: "btn small ghost quick-close", onclick: () => close() }, "Close")));
   menu.addEventListener("keydown", (event) => {
     if (event.key === "Escape" && menu.open) {
       event.stopPropagation();
-      menu.open = false;
-      menu.querySelector("summary").focus({ preventScroll: true });
+      close();
     }
   });
   return menu;
+}
+
+/** The people whose quick messages this page hides, kept for the browser's session per table
+ * (by seat and name: someone new in the seat is heard). */
+export class Mutes {
+  constructor(tableId) {
+    this.key = `cardtable.muted.${tableId}`;
+    try {
+      this.set = new Set(JSON.parse(sessionStorage.getItem(this.key) || "[]"));
+    } catch {
+      this.set = new Set();
+    }
+  }
+
+  static keyOf(seat, name) {
+    return `${seat}:${name}`;
+  }
+
+  has(key) {
+    return this.set.has(key);
+  }
+
+  toggle(key, muted) {
+    if (muted) this.set.add(key);
+    else this.set.delete(key);
+    try {
+      sessionStorage.setItem(this.key, JSON.stringify([...this.set]));
+    } catch {
+      // Storage disabled: the mute lasts as long as the page.
+    }
+  }
 }

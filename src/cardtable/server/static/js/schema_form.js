@@ -38,6 +38,9 @@ function describe(entry, id) {
   const limits = [];
   if (entry.min !== undefined && entry.min !== null) limits.push(`from ${entry.min}`);
   if (entry.max !== undefined && entry.max !== null) limits.push(`to ${entry.max}`);
+  // A help text that already gives the bounds ("(0 to 12)") is not followed by them again.
+  const stated = limits.length === 2 && (entry.help || "").includes(`${entry.min} to ${entry.max}`);
+  if (stated) limits.length = 0;
   return h(
     "span",
     { class: "field-help", id: `${id}-help` },

@@ -9,7 +9,7 @@ import { h, listText, replaceChildren } from "./dom.js";
 import { newContribution } from "./fairness.js";
 import { gameModule } from "./games/index.js";
 import { alertMessage, announce, closePanel, confirmPanel } from "./panel.js";
-import { presenceOf, QuickMessages, quickMenu, startTicker, turnClock } from "./presence.js";
+import { Mutes, phraseWords, presenceOf, QuickMessages, quickMenu, startTicker, turnClock } from "./presence.js";
 import { TableSocket } from "./socket.js";
 import { TableView } from "./table.js";
 import { WaitingRoom } from "./waiting_room.js";
@@ -35,6 +35,7 @@ export class SharedTableView extends TableView {
     this.roomAt = 0;
     this.waiting = null;
     this.quick = new QuickMessages();
+    this.mutes = new Mutes(tableId);
     this.awayNote = null;
     this.unconfirmed = null;
     this.stopTicker = null;
@@ -204,8 +205,10 @@ export class SharedTableView extends TableView {
   onQuick(message) {
     const mine = message.seat === this.room?.you?.seat && !this.spectator;
     const name = mine ? "You" : (message.name || this.seatName(message.seat));
+    // Someone this page muted is neither shown nor read out.
+    if (!mine && this.mutes.has(Mutes.keyOf(message.seat, message.name || this.seatName(message.seat)))) return;
     this.quick.add(message.seat, message.text);
-    announce(`${name} ${mine ? "say" : "says"}: ${message.text}`);
+    announce(`${name} ${mine ? "say" : "says"}: ${phraseWords(message.text)}`);
     if (this.el && this.message) {
       const ctx = this.ctx();
       this.renderOpponents(ctx);
@@ -360,7 +363,23 @@ export class SharedTableView extends TableView {
     const leave = h("button", { type: "button", class: "btn small ghost leave", onclick: () => this.confirmLeave() },
       this.spectator ? "Stop watching" : "Leave table");
     const tools = [leave];
-    if (!this.spectator) tools.unshift(quickMenu((phrase) => this.sendRoom({ type: "quick", phrase })));
+    // The other people at the table, each of whom this page can mute (spectators too).
+    const people = (this.room?.seats || [])
+      .map((entry, seat) => ({ entry, seat }))
+      .filter(({ entry, seat }) => entry?.kind === "person" && (this.spectator || seat !== this.room.you?.seat))
+      .map(({ entry, seat }) => {
+        const key = Mutes.keyOf(seat, entry.name);
+        return { key, name: entry.name, muted: this.mutes.has(key) };
+      });
+    const menu = quickMenu({
+      send: this.spectator ? null : (phrase) => this.sendRoom({ type: "quick", phrase }),
+      people,
+      onMute: (key, muted) => {
+        this.mutes.toggle(key, muted);
+        announce(muted ? "Their quick messages are hidden on this page." : "Their quick messages are shown again.");
+      },
+    });
+    if (!this.spectator || people.length) tools.unshift(menu);
     replaceChildren(this.el.tableTools, tools, this.el.sideToggle);
     if (this.spectator) this.el.tools.replaceChildren();
   }

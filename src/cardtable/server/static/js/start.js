@@ -6,8 +6,8 @@
 import { api } from "./api.js";
 import { h, replaceChildren } from "./dom.js";
 import { gameModule } from "./games/index.js";
-import { LEVELS, options } from "./options.js";
-import { alertMessage } from "./panel.js";
+import { LEVELS, options, setOption } from "./options.js";
+import { alertMessage, announce, confirmPanel } from "./panel.js";
 import { fieldFor } from "./schema_form.js";
 
 // Options that only guard against endless games; shown folded away.
@@ -44,6 +44,14 @@ function remember(key, value) {
   } catch {
     // Storage full or disabled: the settings are simply not kept for the next visit.
   }
+}
+
+/** "last move at 21:05" from an ISO time (the viewer's clock), "" without one. */
+function lastMoveText(iso) {
+  const at = iso ? new Date(iso) : null;
+  if (!at || Number.isNaN(at.getTime())) return "";
+  const two = (n) => String(n).padStart(2, "0");
+  return `last move at ${two(at.getHours())}:${two(at.getMinutes())}`;
 }
 
 function clone(value) {
@@ -84,7 +92,10 @@ export class StartScreen {
     this.gameName = name;
     this.values = saved?.rules ? clone(saved.rules) : null;
     this.valuesGame = saved?.rules ? name : null;
-    this.levels = saved?.levels ? [...saved.levels] : [];
+    // One level for every computer player is the one "Computer players" choice, kept in the
+    // profile for every game; only seats set one by one are remembered per game.
+    const mixed = saved?.levels?.some((level) => level !== saved.levels[0]);
+    this.levels = mixed ? [...saved.levels] : [];
     this.preset = saved?.preset ?? "default";
   }
 
@@ -164,39 +175,83 @@ export class StartScreen {
   resumeSection() {
     const section = h("div", { class: "resume", hidden: true });
     api.tables().then(
-      (tables) => {
-        const open = (tables || []).filter((t) => !t.finished);
-        if (!open.length) return;
-        section.hidden = false;
-        replaceChildren(
-          section,
-          h("h3", {}, "Games in progress"),
-          h(
-            "ul",
-            { class: "resume-list" },
-            open.map((t) => {
-              const title = t.title ?? this.app.games.find((g) => g.name === t.game)?.title ?? t.game;
-              // At a table shared with people, the others are people too, not only computers.
-              const others = (t.seats || [])
-                .filter((seat) => (t.shared ? seat.seat !== t.your_seat && seat.name : seat.kind === "bot"))
-                .map((seat) => seat.name);
-              return h(
-                "li",
-                {},
-                h("span", {}, title, t.shared ? " with friends" : "", h("span", { class: "muted" }, ` · ${this.progressText(t, others)}`)),
-                h(
-                  "button",
-                  { type: "button", class: "btn small", onclick: () => this.app.openTable(t.table_id) },
-                  `Resume ${title}`,
-                ),
-              );
-            }),
-          ),
-        );
-      },
+      (tables) => this.fillResume(section, (tables || []).filter((t) => !t.finished)),
       () => {},
     );
     return section;
+  }
+
+  /** "Games in progress": each with Resume and, for a game against computers, Abandon; every
+   * button's name says which game it is (title, where it stands and its last move). */
+  fillResume(section, open) {
+    section.hidden = !open.length;
+    if (!open.length) {
+      replaceChildren(section);
+      return;
+    }
+    const entries = open.map((t) => {
+      const title = t.title ?? this.app.games.find((g) => g.name === t.game)?.title ?? t.game;
+      // At a table shared with people, the others are people too, not only computers.
+      const others = (t.seats || [])
+        .filter((seat) => (t.shared ? seat.seat !== t.your_seat && seat.name : seat.kind === "bot"))
+        .map((seat) => seat.name);
+      const progress = this.progressText(t, others);
+      const when = lastMoveText(t.updated_at);
+      return { t, title, progress, name: `${title}${t.shared ? " with friends" : ""}, ${progress}${when ? `, ${when}` : ""}` };
+    });
+    // Two games alike in every word are told apart by their place in the list.
+    const counts = new Map();
+    for (const entry of entries) counts.set(entry.name, (counts.get(entry.name) || 0) + 1);
+    const seen = new Map();
+    for (const entry of entries) {
+      if (counts.get(entry.name) > 1) {
+        seen.set(entry.name, (seen.get(entry.name) || 0) + 1);
+        entry.name = `${entry.name} (${seen.get(entry.name)} of ${counts.get(entry.name)})`;
+      }
+    }
+    replaceChildren(
+      section,
+      h("h3", {}, "Games in progress"),
+      h("ul", { class: "resume-list" }, entries.map(({ t, title, progress, name }) => h(
+        "li",
+        { dataset: { table: t.table_id } },
+        h("span", {}, title, t.shared ? " with friends" : "", h("span", { class: "muted" }, ` · ${progress}`)),
+        h("span", { class: "resume-buttons" },
+          h("button", {
+            type: "button",
+            class: "btn small",
+            "aria-label": `Resume ${name}`,
+            onclick: () => this.app.openTable(t.table_id),
+          }, `Resume ${title}`),
+          // A table shared with people is left from the table itself (a computer takes the seat).
+          t.shared ? null : h("button", {
+            type: "button",
+            class: "btn small ghost abandon-button",
+            "aria-label": `Abandon ${name}`,
+            onclick: () => this.abandon(section, t, title, open),
+          }, "Abandon")),
+      ))),
+    );
+  }
+
+  /** Abandon a game from the list (asked first): it ends unfinished and leaves the list. */
+  async abandon(section, table, title, open) {
+    const ok = await confirmPanel(
+      `Abandon this ${title} game?`,
+      "The game ends now, unfinished, and cannot be resumed.",
+      "Abandon the game",
+      "Keep it",
+    );
+    if (!ok) return;
+    try {
+      await api.leaveTable(table.table_id);
+    } catch (error) {
+      alertMessage(`The game could not be abandoned: ${error.message}`);
+      return;
+    }
+    announce(`The ${title} game was abandoned.`);
+    this.fillResume(section, open.filter((t) => t.table_id !== table.table_id));
+    section.querySelector("button")?.focus();
   }
 
   gameChooser() {
@@ -215,7 +270,8 @@ export class StartScreen {
         type: "button",
         class: "btn primary play-button",
         dataset: { play: game.name },
-        "aria-label": `Play ${game.title}`,
+        // Not the same name as the form's own "Play …" button below, which uses the form.
+        "aria-label": `Play ${game.title} now`,
         onclick: () => this.play(game.name),
       }, "Play");
       return h(
@@ -226,7 +282,7 @@ export class StartScreen {
           h("span", { class: "game-tile-fan", "aria-hidden": "true" }, module.tileCards()),
           h("span", { class: "game-tile-text" },
             h("span", { class: "game-tile-title" }, game.title),
-            h("span", { class: "game-tile-meta" }, `${game.min_players}–${game.max_players} players`,
+            h("span", { class: "game-tile-meta" }, `${game.min_players}–${this.tileTop(game, module)} players`,
               h("span", { class: "game-tile-blurb" }, ` · ${module.blurb}`)))),
         play,
       );
@@ -237,6 +293,14 @@ export class StartScreen {
       h("legend", { class: "visually-hidden" }, "Game"),
       h("div", { class: "tiles" }, tiles),
     );
+  }
+
+  /** The most players a tile promises: what its Players choice offers with the rules it would
+   * use (Indian Rummy's 5 and 6 need a house rule). */
+  tileTop(game, module) {
+    if (!module.maxPlayers) return game.max_players;
+    const values = game.name === this.gameName ? this.values : (remembered(game.name)?.rules ?? defaultsOf(game));
+    return module.maxPlayers(values, game);
   }
 
   /** Playing with people: set up a shared table (public tables are listed from there). */
@@ -286,8 +350,14 @@ export class StartScreen {
     );
     allSelect.addEventListener("change", () => {
       if (!allSelect.value) return;
-      this.levels = this.levels.map(() => allSelect.value);
+      const level = allSelect.value;
+      this.levels = this.levels.map(() => level);
       this.render("#level-all");
+      // The one control for the computer players' level: kept in the profile, so that every
+      // game's form and every new table (a friends' table's "Add computer" too) uses it.
+      if (options().difficulty !== level) {
+        setOption("difficulty", level).catch((error) => alertMessage(`The level could not be kept: ${error.message}`));
+      }
     });
     return h(
       "div",

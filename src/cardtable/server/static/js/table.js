@@ -794,6 +794,16 @@ export class TableView {
     for (const el of this.el.actions.querySelectorAll("[data-action]")) {
       el.classList.toggle("hinted", Boolean(action) && el.dataset.action === action);
     }
+    // A number to enter (Indecision's announcement): the hinted number fills its box, and the
+    // box and its button are marked, as a hinted card or pile is.
+    const hinted = action ? parseAction(action) : null;
+    for (const form of this.el.actions.querySelectorAll("form[data-number-verb]")) {
+      const match = Boolean(hinted) && hinted.number !== null && hinted.verb === form.dataset.numberVerb;
+      const input = form.querySelector("input");
+      if (match && input) input.value = String(hinted.number);
+      input?.classList.toggle("hinted", match);
+      form.querySelector("button")?.classList.toggle("hinted", match);
+    }
   }
 
   renderCoach() {

@@ -6,7 +6,7 @@
 
 import { h, listText, replaceChildren } from "./dom.js";
 import { newContribution } from "./fairness.js";
-import { LEVELS } from "./options.js";
+import { LEVELS, options } from "./options.js";
 import { alertMessage, announce, confirmPanel } from "./panel.js";
 import { presenceOf, settingsLines } from "./presence.js";
 
@@ -185,15 +185,18 @@ export class WaitingRoom {
     } else {
       who.push(h("span", { class: "room-name open-seat" }, "Open seat"), h("span", { class: "room-kind" }, "waiting for a person"));
       if (!mine && room.you?.role) {
+        // Sitting down is the main thing for someone without a seat; for someone seated, moving
+        // is a side choice (the host's main one here is a computer player for the seat).
+        const seated = room.you?.seat !== null && room.you?.seat !== undefined;
         controls.push(h("button", {
-          type: "button", class: "btn small primary", dataset: { focusKey: `sit-${i}` },
+          type: "button", class: `btn small${seated ? "" : " primary"}`, dataset: { focusKey: `sit-${i}` },
           "aria-label": `Sit at seat ${i + 1}`,
           onclick: () => this.send({ type: "sit", seat: i, contribution: newContribution() }),
         }, room.you?.seat === null || room.you?.seat === undefined ? "Sit here" : "Move here"));
       }
       if (this.isHost) {
         const id = `room-level-${i}`;
-        const level = this.levels.get(i) || "normal";
+        const level = this.levels.get(i) || options().difficulty || "normal";
         const select = h("select", { id, dataset: { focusKey: `level-${i}` } },
           LEVELS.map((l) => h("option", { value: l, selected: l === level }, LEVEL_WORDS[l] ?? l)));
         select.addEventListener("change", () => this.levels.set(i, select.value));
@@ -201,7 +204,7 @@ export class WaitingRoom {
           h("label", { class: "visually-hidden", for: id }, `Level of a computer player for seat ${i + 1}`),
           select,
           h("button", {
-            type: "button", class: "btn small", dataset: { focusKey: `bot-${i}` },
+            type: "button", class: "btn small primary", dataset: { focusKey: `bot-${i}` },
             "aria-label": `Put a computer player at seat ${i + 1}`,
             onclick: () => this.send({ type: "set_seat", seat: i, kind: "bot", level: select.value }),
           }, "Add computer"),

@@ -213,7 +213,8 @@ export const baseGame = {
     return "Shuffling and dealing…";
   },
   resultText(ctx) {
-    return nameSeats(ctx, ctx.message.result?.summary) || "The game is over.";
+    // The server's sentence in this seat's words; the engine's own only from an older server.
+    return ctx.message.result?.said || nameSeats(ctx, ctx.message.result?.summary) || "The game is over.";
   },
   moveText(ctx, who, seat, notation) {
     const action = parseAction(notation);

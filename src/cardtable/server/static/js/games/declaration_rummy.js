@@ -422,7 +422,8 @@ export default {
     const lead = h(
       "p",
       { class: "summary-lead summary-winner" },
-      nameSeats(ctx, outcome.summary) || (winner === null || winner === undefined ? "Nobody wins this game." : `${ctx.name(winner)} ${winner === ctx.seat ? "win" : "wins"} the game.`),
+      (ctx.summary?.lead && (ctx.summary.details_by_kind?.game ?? ctx.summary.details)?.game === outcome.game ? ctx.summary.lead : null)
+        || nameSeats(ctx, outcome.summary) || (winner === null || winner === undefined ? "Nobody wins this game." : `${ctx.name(winner)} ${winner === ctx.seat ? "win" : "wins"} the game.`),
     );
     const matchWinners = ctx.message.result && ctx.view.rules?.match ? ctx.message.result.winners || [] : [];
     const matchLine = matchWinners.length

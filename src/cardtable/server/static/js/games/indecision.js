@@ -70,6 +70,14 @@ function rememberTotals(ctx) {
   return history;
 }
 
+/** A challenged announcement and its penalty: twice the points over, at most the total. */
+function challengeText(r) {
+  const over = r.declared - r.score;
+  const lead = `Challenged: the true score is ${r.score}, ${over} below the ${r.declared} announced, so the hand scores 0 and`;
+  if (r.penalty < 2 * over) return `${lead} ${r.penalty} is taken off the total (twice the ${over} is ${2 * over}, capped at the total).`;
+  return `${lead} ${r.penalty} (twice the ${over}) is taken off the total.`;
+}
+
 export default {
   ...baseGame,
   name: "indecision",
@@ -231,7 +239,7 @@ export default {
       const submit = h("button", { type: "submit", class: `btn action${verb === "declare" ? " primary" : ""}`, dataset: { key: `number-${verb}`, action: "" } }, text);
       const form = h(
         "form",
-        { class: "number-form", "aria-label": verb === "declare" ? "Announce your score" : "Correct your announcement" },
+        { class: "number-form", dataset: { numberVerb: verb }, "aria-label": verb === "declare" ? "Announce your score" : "Correct your announcement" },
         h("label", { for: id }, verb === "declare" ? "Your hand scores" : "Correct to"),
         input,
         submit,
@@ -370,7 +378,7 @@ export default {
         notes.push(`Declared ${r.declared}.`);
       }
       if (r.challenged) {
-        notes.push(`Challenged: the true score is ${r.score}, so the hand scores 0 and ${r.penalty} is taken off the total.`);
+        notes.push(challengeText(r));
       } else if (r.declared < r.score) {
         notes.push(`Under-declared: ${r.score - r.declared} point${r.score - r.declared === 1 ? "" : "s"} lost.`);
       }

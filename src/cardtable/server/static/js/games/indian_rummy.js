@@ -4,7 +4,7 @@
 
 import { parseAction } from "../actions.js";
 import { cardElement, cardName, cardRow, label, parse, RANK_NAMES, RANK_PLURALS, shortText } from "../cards.js";
-import { h } from "../dom.js";
+import { h, listText } from "../dom.js";
 import { confirmPanel, openPanel } from "../panel.js";
 import { baseGame, chartFromRounds, pileZone, scoreTable, stockZone, takenText } from "./base.js";
 
@@ -21,6 +21,15 @@ const GROUP_NAMES = {
   sequence: "sequence with joker",
   set: "set",
 };
+
+/** "You dropped, so Ruby won the deal.": who dropped by name, from the reader's side (at two
+ * players a drop is one seat's, perhaps the reader's own, not "everyone else"). */
+function droppedText(ctx, deal) {
+  const droppers = (deal.drops || []).map((drop, seat) => (drop === null || drop === undefined ? null : seat)).filter((seat) => seat !== null);
+  const named = droppers.map((seat, i) => (i > 0 && seat === ctx.seat ? "you" : ctx.name(seat)));
+  const winner = deal.winner === ctx.seat ? "you" : ctx.name(deal.winner);
+  return `${listText(named)} dropped, so ${winner} won the deal.`;
+}
 
 /**
  * The open deck: every card that reached the discard pile this deal, oldest first, with who put
@@ -370,7 +379,8 @@ export default {
       { class: "summary-lead" },
       deal.declarer !== null && deal.declarer !== undefined
         ? `${ctx.name(deal.declarer)} declared${deal.put_down ? `, putting down ${shortText(deal.put_down)}` : ""}: ${OUTCOME_TEXT[deal.outcome] || deal.outcome}.`
-        : `The deal ended by ${OUTCOME_TEXT[deal.outcome] || deal.outcome}.`,
+        : deal.outcome === "all-dropped" ? droppedText(ctx, deal)
+          : `The deal ended by ${OUTCOME_TEXT[deal.outcome] || deal.outcome}.`,
       deal.wild_card ? ` Wild joker ${shortText(deal.wild_card)}${rank !== null ? ` (${RANK_PLURALS[rank]} wild)` : ""}.` : "",
     );
     const winners = ctx.message.result?.winners || [];

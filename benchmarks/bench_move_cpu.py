@@ -1,0 +1,472 @@
+"""CPU per move: our server beside the floor of its own stack, side by side in one run.
+
+Each contender is a server process of its own (uvicorn on a loopback port, SQLite file in a
+temporary directory); the simulated people and spectators run in this process (asyncio,
+``websockets``). The figure is the server process's CPU time (user + system, from
+``/proc/<pid>/stat``) over the measured window divided by the moves applied in it: setting the
+tables up is not counted.
+
+* **ours**: the real app (``create_app``, rate limits off, no computer players), people's
+  tables made through ``POST /api/tables`` with ``shared``, joined through the invite, started
+  by the host. Every person acts on each state that says it is their turn, at once, with a
+  random legal move (never one that ends the deal or game: Indian Rummy's ``drop`` and
+  ``declare``, Declaration Rummy's ``drop``, ``declare``, ``go out``, ``four sevens`` and tie
+  proposals), with a client id as the page sends it.
+* **floor**: a bare FastAPI + uvicorn app that does the least a table server must: for each
+  move frame it checks the version, appends the move to SQLite in a writer thread with one
+  commit, and sends each of the table's sockets a JSON state frame (``json.dumps``) padded to
+  the mean state frame size ours sent in the same pass.
+
+Scenarios: ``1x2`` one table of two people and a spectator, ``10x2`` ten such tables at once
+(Indian Rummy, two players), ``1x10`` one Declaration Rummy table of ten people and a spectator.
+Passes alternate ours, floor, ours, floor... so that the machine's load falls on both alike;
+the figures are the medians over the passes, and the ratio is ours / floor. Also printed: our
+mean state frame in bytes and the state bytes per move per socket (what one socket receives
+per move on average, all frames of type ``state``).
+
+Reproduce::
+
+    .venv/bin/python -m benchmarks.bench_move_cpu
+    .venv/bin/python -m benchmarks.bench_move_cpu --scenarios 1x2,10x2 --passes 3 --moves 400
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import multiprocessing
+import os
+import random
+import socket
+import sqlite3
+import statistics
+import tempfile
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+from fastapi import FastAPI, WebSocket, WebSocketDisconnect
+from websockets.asyncio.client import ClientConnection, connect
+
+CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
+RECEIVE_TIMEOUT = 60.0
+BENCH_SEED = 2024
+# Moves that end a deal or a game: the simulated people never make them, so games last.
+ENDING = ("drop", "declare", "go", "four", "propose", "accept", "reject")
+
+
+@dataclass(frozen=True)
+class Scenario:
+    name: str
+    tables: int
+    people: int
+    game: str
+    rules: dict[str, Any]
+
+
+SCENARIOS = {
+    "1x2": Scenario("1 table, 2 people + spectator", 1, 2, "indian-rummy", {"players": 2}),
+    "10x2": Scenario("10 tables, 2 people + spectator", 10, 2, "indian-rummy", {"players": 2}),
+    "1x10": Scenario(
+        "1 Declaration Rummy table, 10 people + spectator",
+        1,
+        10,
+        "declaration-rummy",
+        {"players": 10},
+    ),
+}
+
+
+# --- the servers -------------------------------------------------------------------------------
+
+
+def floor_app(db_path: str) -> Any:
+    """The floor: version check, one SQLite insert and commit in a writer thread, one JSON
+    frame of a given size to each socket of the table."""
+    app = FastAPI()
+    writer = ThreadPoolExecutor(max_workers=1)
+    holder: dict[str, sqlite3.Connection] = {}
+
+    def append(table: str, index: int, seat: int, action: str) -> None:
+        conn = holder.get("conn")
+        if conn is None:
+            conn = sqlite3.connect(db_path, check_same_thread=False)
+            conn.execute("PRAGMA journal_mode=WAL")
+            conn.execute("PRAGMA synchronous=NORMAL")
+            conn.execute(
+                "CREATE TABLE IF NOT EXISTS moves (tbl TEXT, idx INTEGER, seat INTEGER, "
+                "action TEXT, PRIMARY KEY (tbl, idx))"
+            )
+            holder["conn"] = conn
+        conn.execute("INSERT INTO moves VALUES (?, ?, ?, ?)", (table, index, seat, action))
+        conn.commit()
+
+    @dataclass
+    class Table:
+        people: int
+        size: int
+        version: int = 0
+        sockets: list[tuple[int, WebSocket]] = field(default_factory=list)
+
+        def frame(self, seat: int) -> str:
+            to_move = self.version % self.people
+            message = {
+                "type": "state",
+                "version": self.version,
+                "seat": seat,
+                "to_move": to_move,
+                "legal": ["move"] if seat == to_move else [],
+                "result": None,
+                "pad": "",
+            }
+            text = json.dumps(message, separators=(",", ":"))
+            message["pad"] = "x" * max(0, self.size - len(text))
+            return json.dumps(message, separators=(",", ":"))
+
+    tables: dict[str, Table] = {}
+
+    @app.websocket("/ws/{table_id}")
+    async def play(websocket: WebSocket, table_id: str) -> None:
+        await websocket.accept()
+        seat = int(websocket.query_params["seat"])
+        table = tables.setdefault(
+            table_id,
+            Table(int(websocket.query_params["people"]), int(websocket.query_params["size"])),
+        )
+        table.sockets.append((seat, websocket))
+        await websocket.send_text(table.frame(seat))
+        loop = asyncio.get_running_loop()
+        try:
+            while True:
+                message = json.loads(await websocket.receive_text())
+                if message.get("version") != table.version:
+                    await websocket.send_text('{"type":"error","code":"stale"}')
+                    continue
+                await loop.run_in_executor(
+                    writer, append, table_id, table.version, seat, message["action"]
+                )
+                table.version += 1
+                for other_seat, other in list(table.sockets):
+                    await other.send_text(table.frame(other_seat))
+        except WebSocketDisconnect:
+            table.sockets.remove((seat, websocket))
+
+    return app
+
+
+def serve(kind: str, db_path: str, port_out: Any) -> None:
+    """A contender's server process: uvicorn on a free loopback port until terminated."""
+    import uvicorn
+
+    if kind == "ours":
+        from cardtable.server.app import create_app
+        from cardtable.server.settings import Settings
+
+        settings = Settings(
+            test_seed=BENCH_SEED,
+            rate_limits=False,
+            bot_processes=0,
+            # The analysis of finished deals runs in a worker process of its own, at the
+            # lowest priority: not the per-move cost this measures.
+            analyse_finished_hands=False,
+        )
+        app = create_app(f"sqlite:///{db_path}", settings=settings, bot_delay_scale=0.0)
+    else:
+        app = floor_app(db_path)
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.bind(("127.0.0.1", 0))
+    port_out.put(sock.getsockname()[1])
+    config = uvicorn.Config(app, log_level="warning", ws_max_size=65536, lifespan="on")
+    profile_to = os.environ.get("BENCH_PROFILE") if kind == "ours" else None
+    if profile_to is None:
+        uvicorn.Server(config).run(sockets=[sock])
+        return
+    import cProfile  # --profile: the event loop's thread, written out at the end
+    import signal
+
+    def stop(*_args: object) -> None:
+        raise SystemExit(0)
+
+    # uvicorn raises the signal again once it has shut down: end through Python, not at once.
+    signal.signal(signal.SIGTERM, stop)
+    profiler = cProfile.Profile(time.thread_time)  # CPU time of the loop's thread
+    profiler.enable()
+    try:
+        uvicorn.Server(config).run(sockets=[sock])
+    finally:
+        profiler.disable()
+        profiler.dump_stats(profile_to)
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time of a process so far."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
+
+
+# --- the simulated people ----------------------------------------------------------------------
+
+
+class Socket:
+    """One websocket: its reader notes the state frames (and their bytes) as they arrive."""
+
+    def __init__(self, ws: ClientConnection) -> None:
+        self.ws = ws
+        self.states: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+        self.state_bytes = 0
+        self.state_frames = 0
+        self.counting = False
+        self.task = asyncio.get_running_loop().create_task(self._read())
+
+    async def _read(self) -> None:
+        async for raw in self.ws:
+            message = json.loads(raw)
+            if message["type"] == "state":
+                if self.counting:
+                    self.state_bytes += len(raw.encode() if isinstance(raw, str) else raw)
+                    self.state_frames += 1
+                await self.states.put(message)
+
+    async def close(self) -> None:
+        await self.ws.close()
+        self.task.cancel()
+
+
+async def person(
+    sock: Socket, seat: int, rng: random.Random, budget: list[int], last: list[int]
+) -> None:
+    """Play ``seat`` as fast as its states arrive while the table's budget lasts."""
+    acted = -1
+    counter = 0
+    while budget[0] > 0:
+        try:
+            state = await asyncio.wait_for(sock.states.get(), 0.2)
+        except TimeoutError:
+            continue
+        last[0] = max(last[0], state["version"])
+        if state.get("result") is not None:
+            budget[0] = 0
+            return
+        if state["to_move"] != seat or not state["legal"] or state["version"] <= acted:
+            continue
+        if sock.states.qsize():  # a newer state is already here: act on that one
+            continue
+        acted = state["version"]
+        kept = [a for a in state["legal"] if a.split(" ")[0] not in ENDING]
+        if not kept:
+            budget[0] = 0
+            return
+        budget[0] -= 1
+        counter += 1
+        await sock.ws.send(
+            json.dumps(
+                {
+                    "type": "action",
+                    "version": state["version"],
+                    "action": rng.choice(kept),
+                    "client_id": f"s{seat}-{counter}",
+                }
+            )
+        )
+
+
+async def spectate(budget: list[int]) -> None:
+    while budget[0] > 0:
+        await asyncio.sleep(0.05)
+
+
+@dataclass
+class Ready:
+    """A table set up and waiting for the start signal."""
+
+    sockets: list[Socket]
+    people: int
+    start: Any  # an async callable starting play
+    first_version: list[int]
+
+
+async def our_table(base: str, index: int, scenario: Scenario) -> Ready:
+    from cardtable.server.identity import COOKIE_NAME
+
+    clients = []
+    for _ in range(scenario.people + 1):
+        http = httpx.AsyncClient(base_url=f"http://{base}", timeout=RECEIVE_TIMEOUT)
+        (await http.post("/api/profile")).raise_for_status()
+        clients.append((http, f"{COOKIE_NAME}={http.cookies[COOKIE_NAME]}"))
+    seats = [{"kind": "human"}] * scenario.people
+    body = {"game": scenario.game, "rules": scenario.rules, "seats": seats, "shared": {}}
+    made = await clients[0][0].post("/api/tables", json=body)
+    made.raise_for_status()
+    table_id, token = made.json()["table_id"], made.json()["invite"]["token"]
+    for number, (http, _) in enumerate(clients[1:], start=1):
+        join = {
+            "token": token,
+            "name": f"P{index}-{number}",
+            "watch": number == scenario.people,
+        }
+        (await http.post("/api/invites/join", json=join)).raise_for_status()
+    sockets = [
+        Socket(
+            await connect(
+                f"ws://{base}/ws/tables/{table_id}",
+                additional_headers={"Cookie": cookie},
+                open_timeout=RECEIVE_TIMEOUT,
+            )
+        )
+        for _, cookie in clients
+    ]
+    for http, _ in clients:
+        await http.aclose()
+
+    async def start() -> None:
+        await sockets[0].ws.send(json.dumps({"type": "start"}))
+
+    return Ready(sockets, scenario.people, start, [0])
+
+
+async def floor_table(base: str, index: int, scenario: Scenario, size: int) -> Ready:
+    query = f"people={scenario.people}&size={size}"
+    sockets = [
+        Socket(await connect(f"ws://{base}/ws/t{index}?seat={seat}&{query}"))
+        for seat in range(scenario.people)
+    ]
+    sockets.append(Socket(await connect(f"ws://{base}/ws/t{index}?seat=-1&{query}")))
+    for sock in sockets:  # the greeting states, before play starts
+        await asyncio.wait_for(sock.states.get(), RECEIVE_TIMEOUT)
+
+    async def start() -> None:
+        for sock in sockets:  # give each its greeting again: seat 0 moves first
+            await sock.states.put(
+                {"type": "state", "version": 0, "to_move": 0, "legal": ["move"], "result": None}
+            )
+
+    return Ready(sockets, scenario.people, start, [0])
+
+
+async def play(ready: Ready, moves: int, index: int) -> int:
+    budget = [moves]
+    last = [0]
+    for sock in ready.sockets:
+        sock.counting = True
+    await ready.start()
+    rng = random.Random(index)
+    await asyncio.gather(
+        *(person(ready.sockets[s], s, rng, budget, last) for s in range(ready.people)),
+        spectate(budget),
+    )
+    await asyncio.sleep(0.3)  # the last views reach every socket
+    for sock in ready.sockets:
+        sock.counting = False
+    return last[0]
+
+
+@dataclass
+class PassResult:
+    cpu_ms_per_move: float
+    moves: int
+    mean_frame: float
+    bytes_per_move_socket: float
+
+
+async def run_pass(kind: str, scenario: Scenario, moves: int, size: int) -> PassResult:
+    spawn = multiprocessing.get_context("spawn")
+    with tempfile.TemporaryDirectory() as tmp:
+        port_out = spawn.Queue()
+        process = spawn.Process(
+            target=serve, args=(kind, str(Path(tmp) / "bench.sqlite3"), port_out)
+        )
+        process.start()
+        try:
+            port = port_out.get(timeout=60)
+            base = f"127.0.0.1:{port}"
+            await wait_until_up(base)
+            if kind == "ours":
+                tables = [await our_table(base, i, scenario) for i in range(scenario.tables)]
+            else:
+                tables = [
+                    await floor_table(base, i, scenario, size) for i in range(scenario.tables)
+                ]
+            await asyncio.sleep(0.5)  # greetings and room updates settle
+            for ready in tables:
+                for sock in ready.sockets:
+                    while not sock.states.empty():
+                        sock.states.get_nowait()
+            assert process.pid is not None
+            cpu_before = cpu_seconds(process.pid)
+            versions = await asyncio.gather(
+                *(play(ready, moves, i) for i, ready in enumerate(tables))
+            )
+            cpu_after = cpu_seconds(process.pid)
+            frames = sum(s.state_frames for ready in tables for s in ready.sockets)
+            state_bytes = sum(s.state_bytes for ready in tables for s in ready.sockets)
+            sockets = sum(len(ready.sockets) for ready in tables)
+            for ready in tables:
+                for sock in ready.sockets:
+                    await sock.close()
+        finally:
+            process.terminate()
+            process.join(timeout=30)
+    applied = sum(versions)
+    return PassResult(
+        cpu_ms_per_move=(cpu_after - cpu_before) * 1000 / max(1, applied),
+        moves=applied,
+        mean_frame=state_bytes / max(1, frames),
+        bytes_per_move_socket=state_bytes / max(1, applied * sockets / len(tables)),
+    )
+
+
+async def wait_until_up(base: str) -> None:
+    deadline = time.monotonic() + 60
+    while True:
+        try:
+            async with httpx.AsyncClient() as http:
+                await http.get(f"http://{base}/")
+            return
+        except httpx.HTTPError:
+            if time.monotonic() > deadline:
+                raise
+            await asyncio.sleep(0.1)
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--scenarios", default="1x2,10x2,1x10")
+    parser.add_argument("--passes", type=int, default=3, help="passes of each contender")
+    parser.add_argument("--moves", type=int, default=300, help="moves per table and pass")
+    parser.add_argument("--profile", help="write our server's cProfile statistics here")
+    args = parser.parse_args(argv)
+    if args.profile:
+        os.environ["BENCH_PROFILE"] = str(Path(args.profile).resolve())
+    print(f"load average at start: {os.getloadavg()[0]:.2f}")
+    for key in args.scenarios.split(","):
+        scenario = SCENARIOS[key]
+        moves = args.moves if scenario.tables == 1 else max(30, args.moves // 3)
+        ours: list[PassResult] = []
+        floor: list[PassResult] = []
+        for _ in range(args.passes):
+            ours.append(asyncio.run(run_pass("ours", scenario, moves, 0)))
+            size = round(ours[-1].mean_frame)  # the floor's frames as big as ours were
+            floor.append(asyncio.run(run_pass("floor", scenario, moves, size)))
+        ours_ms = statistics.median(r.cpu_ms_per_move for r in ours)
+        floor_ms = statistics.median(r.cpu_ms_per_move for r in floor)
+        print(f"{scenario.name} ({scenario.game}), {args.passes} passes of each:")
+        for name, results in (("ours", ours), ("floor", floor)):
+            each = ", ".join(f"{r.cpu_ms_per_move:.2f}" for r in results)
+            median = statistics.median(r.cpu_ms_per_move for r in results)
+            print(
+                f"  {name:<5} CPU ms/move median {median:6.2f}"
+                f" ({each}); moves {sum(r.moves for r in results)};"
+                f" mean state frame {statistics.median(r.mean_frame for r in results):7.0f} B;"
+                f" state bytes per move per socket"
+                f" {statistics.median(r.bytes_per_move_socket for r in results):7.0f}"
+            )
+        print(f"  ratio ours / floor: {ours_ms / floor_ms:.2f}x")
+    print(f"load average at end: {os.getloadavg()[0]:.2f}")
+
+
+if __name__ == "__main__":
+    main()
