@@ -165,3 +165,35 @@ def test_review_routes_answer_an_unknown_or_malformed_table_like_every_table_rou
         too_long = client.get(f"/api/tables/{'x' * 65}/{route}")
         assert too_long.status_code == 400 and "64" in too_long.json()["detail"], route
     assert client.post("/api/tables/no-such-table/share", json={}).status_code == 404
+
+
+def test_finished_games_list_names_the_seats_as_at_the_table(
+    make_client: Callable[..., TestClient],
+) -> None:
+    client = _fair_client(make_client)
+    table_id = _start(client)
+    _drop_at_once(client, table_id)
+    names = client.get(f"/api/tables/{table_id}/replay").json()["names"]
+    listed = client.get("/api/replays").json()
+    (game,) = [row for row in listed if row["table_id"] == table_id]
+    # The person dropped: the computer player wins, named as at the table, not "Seat 1".
+    assert game["summary"] == f"{names[1]} won the game."
+    assert "Seat" not in game["summary"]
+    assert game["shared"] is False and game["assisted"] is False
+
+
+def test_replay_calls_a_seat_yours_only_for_the_person_who_sat_in_it(
+    make_client: Callable[..., TestClient],
+) -> None:
+    client = _fair_client(make_client)
+    table_id = _start(client)
+    _drop_at_once(client, table_id)
+    own = client.get(f"/api/tables/{table_id}/replay").json()
+    assert own["viewer_seat"] == 0
+    token = client.post(f"/api/tables/{table_id}/share").json()["token"]
+    stranger = visitor(client)
+    # Twice: once made, once from the cache; neither tells a stranger the hand is theirs.
+    for _ in range(2):
+        shared = stranger.get(f"/api/replays/{token}").json()
+        assert shared["viewer_seat"] is None
+        assert shared["names"] == own["names"] and shared["frames"] == own["frames"]

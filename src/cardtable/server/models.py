@@ -344,7 +344,13 @@ class FinishedGame(Answer):
     game: str
     title: str
     summary: str | None
-    """The result in one sentence (``null`` if the game has none)."""
+    """The result in one sentence, with the seats named as the caller knew them at the table
+    (``null`` if the game has none)."""
+    shared: bool = False
+    """Played at a table shared with other people."""
+    assisted: bool = False
+    """A computer player moved for the caller in this game (a turn timed out, they were
+    away, or they left)."""
 
 
 class ShareLink(Answer):

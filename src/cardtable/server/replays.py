@@ -56,6 +56,7 @@ def replay_frames(record: GameRecord) -> dict[str, Any]:
     return {
         "game": engine.name,
         "title": engine.title,
+        "deal_word": get_spec(engine.name).deal_word,
         "players": players,
         "frames": frames,
         "result": None if result is None else result.to_json(),

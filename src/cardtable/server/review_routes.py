@@ -27,6 +27,7 @@ from cardtable.server.context import context_of
 from cardtable.server.dependencies import CurrentProfile, Table, TableId, table_or_404
 from cardtable.server.identity import client_address
 from cardtable.server.models import CommitmentAnswer, FinishedGame, ShareLink, refusals
+from cardtable.server.narration import game_outcome
 from cardtable.server.rate_limits import Action
 from cardtable.server.replay_cache import ReplayCache
 from cardtable.server.replays import replay_frames
@@ -86,16 +87,28 @@ async def my_finished_games(request: Request, profile: CurrentProfile) -> list[F
         owner = await context.lobby.read(table_id)
         if owner is None or not owner.finished:
             continue
-        result = owner.engine.result(owner.state)
+        seat = next((s for s, p in sorted(owner.seated.items()) if p == profile.id), None)
         listed.append(
             FinishedGame(
                 table_id=table_id,
                 game=owner.game,
                 title=owner.engine.title,
-                summary=None if result is None else result.summary,
+                summary=_named_result(owner, seat),
+                shared=owner.room is not None,
+                assisted=owner.room is not None and seat in owner.room.assisted,
             )
         )
     return listed
+
+
+def _named_result(owner: TableOwner, seat: int | None) -> str | None:
+    """The game's result in one sentence with the names the caller knew the seats by at the
+    table ("You won the game.", "Ana won the game."), not the engine's seat numbers."""
+    if owner.engine.result(owner.state) is None:
+        return None
+    names = owner.names_for(-1 if seat is None else seat)
+    headline: str = game_outcome(owner.engine, owner.state).describe(names)["headline"]
+    return headline
 
 
 @router.get(
@@ -149,7 +162,18 @@ async def table_replay(owner: Table, request: Request, profile: CurrentProfile) 
     """The finished game's replay frames (every hand face up) for a person who sat at it."""
     _finished_and_seated(owner, profile)
     _limit(request, "replay", f"profile:{profile.id}")
-    return await _replay(request, owner)
+    seat = next(s for s, p in sorted(owner.seated.items()) if p == profile.id)
+    return _for_viewer(await _replay(request, owner), seat)
+
+
+def _for_viewer(answer: Response, seat: int | None) -> Response:
+    """The cached replay with ``viewer_seat``, the caller's own seat (``null`` for someone
+    with a share link): the page calls a seat "You" only for the person who sat in it. Added
+    to the encoded object's end, so that a long game's replay is not decoded again."""
+    body = bytes(answer.body)
+    closing = body.rindex(b"}")
+    extra = f',"viewer_seat":{"null" if seat is None else seat}'.encode()
+    return Response(body[:closing] + extra + body[closing:], media_type="application/json")
 
 
 def _limit(request: Request, action: Action, who: str) -> None:
@@ -174,7 +198,10 @@ async def _replay(request: Request, owner: TableOwner) -> Response:
         record = await _record(request, owner)
         person_seat = next((seat for seat, _ in sorted(owner.seated.items())), None)
         try:
-            return await asyncio.to_thread(_replay_answer, record, owner.table_id, person_seat)
+            names = [seat.name for seat in owner.seats]
+            return await asyncio.to_thread(
+                _replay_answer, record, owner.table_id, person_seat, names
+            )
         except CardtableError as exc:
             raise HTTPException(409, f"the game's record does not replay: {exc}") from None
 
@@ -182,8 +209,11 @@ async def _replay(request: Request, owner: TableOwner) -> Response:
     return Response(body, media_type="application/json")
 
 
-def _replay_answer(record: GameRecord, table_id: str, person_seat: int | None) -> bytes:
-    """The replay's answer, made and encoded in a worker thread."""
+def _replay_answer(
+    record: GameRecord, table_id: str, person_seat: int | None, names: list[str]
+) -> bytes:
+    """The replay's answer, made and encoded in a worker thread; ``names`` are the seats'
+    names as anyone sees them (the people's chosen names, the computer players')."""
     data = replay_frames(record)
     fair = None if record.fairness is None else record.fairness.to_json()
     # The seed as text too: a browser's JSON numbers cannot hold 63-bit integers exactly.
@@ -191,6 +221,7 @@ def _replay_answer(record: GameRecord, table_id: str, person_seat: int | None) -
         **data,
         "table_id": table_id,
         "person_seat": person_seat,
+        "names": names,
         "fairness": fair,
         "seed_text": str(record.seed),
     }
@@ -224,8 +255,8 @@ async def shared_replay(token: str, request: Request) -> Response:
     table_id = await asyncio.to_thread(reviews.table_of_token, context_of(request.app).db, token)
     cached = None if table_id is None else replays_of(request).peek(table_id)
     if cached is not None:  # no need to load the table
-        return Response(cached, media_type="application/json")
-    return await _replay(request, await _shared(request, token))
+        return _for_viewer(Response(cached, media_type="application/json"), None)
+    return _for_viewer(await _replay(request, await _shared(request, token)), None)
 
 
 def _asker(request: Request, who: str) -> Asker:

@@ -1,6 +1,7 @@
 """The analysis after each hand in a real browser: Indian Rummy's free play (no game end), the
 deal ended by the person's drop; the end-of-deal summary shows the analysis computed in the
-background (progress, then the accuracy) and its "Review this hand" button, pressed from the
+background (progress, then the accuracy) and its "Review this deal" button (Indian Rummy's
+word for a hand), pressed from the
 keyboard, opens the hand's analysis; the way back to the table is a click."""
 
 from __future__ import annotations
@@ -39,12 +40,12 @@ def test_the_end_of_deal_summary_offers_the_review_of_the_hand(
     expect(summary).to_be_visible()
     # Analysed in the background as the deal ended: nobody opened anything.
     expect(summary.locator(".summary-review-status")).to_contain_text(
-        "Your accuracy this hand", timeout=90000
+        "Your accuracy this deal", timeout=90000
     )
-    button = summary.get_by_role("button", name="Review this hand")
+    button = summary.get_by_role("button", name="Review this deal")
     button.focus()
     p.keyboard.press("Enter")
-    expect(p.locator(".hand-review h2")).to_have_text("Review of hand 1")
+    expect(p.locator(".hand-review h2")).to_have_text("Review of deal 1")
     expect(p.locator(".analysis-accuracy")).to_contain_text("Accuracy")
     expect(p.locator(".analysis-thresholds")).to_contain_text("a blunder from")
     expect(p.locator(".analysis-thresholds")).to_contain_text(

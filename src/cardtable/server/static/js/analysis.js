@@ -4,14 +4,26 @@
 // finished hand's analysis (#/review/TABLE/HAND), opened from the end-of-hand summary.
 
 import { api } from "./api.js";
-import { h, replaceChildren } from "./dom.js";
+import { capitalise, h, replaceChildren } from "./dom.js";
+import { prettyCards } from "./cards.js";
 
 const LABELS = { inaccuracy: "Inaccuracy", mistake: "Mistake", blunder: "Blunder" };
+const PLURALS = { inaccuracy: "inaccuracies", mistake: "mistakes", blunder: "blunders" };
+
+/** "1 mistake", "0 inaccuracies": a count of marked moves in words. */
+export function markCount(kind, n) {
+  return `${n} ${n === 1 ? LABELS[kind].toLowerCase() : PLURALS[kind]}`;
+}
+
+/** What one deal is called in a game (deal, hand, game), from the games the page knows. */
+function dealWordOf(app, game) {
+  return app?.games?.find((g) => g.name === game)?.deal_word || "deal";
+}
 const POLL_MS = 800;
 
 /** The analysis `a` (a game's or one hand's) as page content; `goTo(decision)` makes the link
  * to a move (the replay's step) or is absent (the move is named only). */
-export function renderAnalysis(a, { heading, goTo = null } = {}) {
+export function renderAnalysis(a, { heading, goTo = null, word = "deal" } = {}) {
   const t = a.thresholds;
   const marked = a.hands.flatMap((hand) => hand.decisions).filter((d) => d.label);
   const move = (d) => goTo ? goTo(d) : h("span", {}, `move ${d.index + 1}`);
@@ -22,17 +34,17 @@ export function renderAnalysis(a, { heading, goTo = null } = {}) {
   return [
     h("h3", {}, heading ?? `Analysis of seat ${a.seat}`),
     h("p", { class: "analysis-accuracy" }, `Accuracy ${a.accuracy ?? "–"}%`, " · ",
-      Object.entries(a.counts).map(([k, n]) => `${n} ${LABELS[k].toLowerCase()}${n === 1 ? "" : "s"}`).join(", ")),
+      Object.entries(a.counts).map(([k, n]) => markCount(k, n)).join(", ")),
     h("p", { class: "muted analysis-thresholds" },
       `Costs are in ${t.unit}: an inaccuracy from ${t.inaccuracy}, a mistake from ${t.mistake}, a blunder from ${t.blunder} `
       + "(and more than twice the estimate's noise). Accuracy per move is 100 × 2^(−cost / mistake threshold); "
       + `each move was tried in ${a.budget.samples} deals of the hidden cards drawn from what you could see.${noise}`),
-    a.hands.length > 1 ? a.hands.map((hand) => h("p", {}, `Hand ${hand.hand}: accuracy ${hand.accuracy ?? "–"}%`)) : null,
+    a.hands.length > 1 ? a.hands.map((hand) => h("p", {}, `${capitalise(word)} ${hand.hand}: accuracy ${hand.accuracy ?? "–"}%`)) : null,
     a.top.length ? h("h4", {}, "Costliest moves") : h("p", {}, "No move cost anything: well played."),
-    h("ol", { class: "analysis-top" }, a.top.map((d) => h("li", {}, move(d), `: ${d.explanation}`))),
+    h("ol", { class: "analysis-top" }, a.top.map((d) => h("li", {}, move(d), `: ${prettyCards(d.explanation)}`))),
     marked.length ? h("h4", {}, "Marked moves") : null,
     h("ul", { class: "analysis-marked" }, marked.map((d) => h("li", { dataset: { label: d.label } },
-      move(d), ` ${LABELS[d.label]}: ${d.played} (best ${d.best}, cost ${d.cost} ${t.unit})`))),
+      move(d), ` ${LABELS[d.label]}: ${prettyCards(d.played)} (best ${prettyCards(d.best)}, cost ${d.cost} ${t.unit})`))),
   ];
 }
 
@@ -59,10 +71,11 @@ export class HandReviewView {
   }
 
   mount(main) {
+    this.heading = h("h2", {}, "Review of your moves");
     this.body = h("section", { class: "replay-analysis", "aria-label": "Analysis", "aria-live": "polite" },
       h("p", { class: "loading" }, "Loading the analysis…"));
     replaceChildren(main, h("div", { class: "replay hand-review" },
-      h("h2", {}, `Review of hand ${this.hand}`),
+      this.heading,
       h("div", { class: "btn-row" },
         h("button", { type: "button", class: "btn", onclick: () => this.app.openTable(this.tableId) }, "Back to the table")),
       this.body));
@@ -85,7 +98,9 @@ export class HandReviewView {
     }
     if (this.destroyed) return;
     if (status.status === "done") {
-      replaceChildren(this.body, renderAnalysis(status.analysis, { heading: `Your moves in hand ${this.hand}` }));
+      const word = dealWordOf(this.app, status.analysis.game);
+      this.heading.textContent = `Review of ${word} ${this.hand}`;
+      replaceChildren(this.body, renderAnalysis(status.analysis, { heading: `Your moves in ${word} ${this.hand}`, word }));
     } else if (status.status === "failed") {
       replaceChildren(this.body, h("p", { role: "alert" }, status.detail || "The analysis failed."));
     } else {
@@ -124,12 +139,12 @@ export function handReviewLine(app, tableId) {
     hand = last.hand;
     queued = last.status !== "none";
     if (line.hidden) {
-      line.append(h("button", { type: "button", class: "btn small", onclick: () => app.openHandReview(tableId, hand) }, "Review this hand"));
+      line.append(h("button", { type: "button", class: "btn small", onclick: () => app.openHandReview(tableId, hand) }, `Review this ${dealWordOf(app, app.view?.meta?.game)}`));
       line.hidden = false;
     }
     if (last.status === "done") {
-      const marks = Object.entries(last.counts).filter(([, n]) => n).map(([k, n]) => `${n} ${LABELS[k].toLowerCase()}${n === 1 ? "" : "s"}`);
-      status.textContent = `Your accuracy this hand: ${last.accuracy ?? "–"}%${marks.length ? ` (${marks.join(", ")})` : ""}.`;
+      const marks = Object.entries(last.counts).filter(([, n]) => n).map(([k, n]) => markCount(k, n));
+      status.textContent = `Your accuracy this ${dealWordOf(app, app.view?.meta?.game)}: ${last.accuracy ?? "–"}%${marks.length ? ` (${marks.join(", ")})` : ""}.`;
       return;
     }
     if (last.status === "failed") {

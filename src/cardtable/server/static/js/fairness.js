@@ -65,6 +65,7 @@ export async function verifyDeal(fair, seedText) {
   if (derived !== String(seedText)) {
     return { ok: false, checks, problem: `The game was dealt from seed ${seedText}, but the server seed and the contributions give ${derived}.` };
   }
-  checks.push(`The game seed ${derived} is the one derived from the server seed and ${(fair.contributions || []).length} contribution(s).`);
+  const given = (fair.contributions || []).length;
+  checks.push(`The game seed ${derived} is the one derived from the server seed and ${given} ${given === 1 ? "contribution" : "contributions"}.`);
   return { ok: true, checks, problem: null };
 }

@@ -242,10 +242,20 @@ export async function showRecord(app, notice = null) {
         h("h4", {}, "Imported from an exported record (not counted above)"),
         grid(statRows(stats.imported, deal, word)))
       : null;
+    // Games at tables shared with other people are counted apart from games against the
+    // computer players, with how often a computer player moved for the person.
+    const shared = stats.shared && typeof stats.shared === "object"
+      ? h("div", { class: "record-shared", dataset: { shared: "true" } },
+        h("h4", {}, "With friends (not counted above)"),
+        grid(statRows(stats.shared, deal, word)),
+        h("p", { class: "record-assisted" }, assistedText(stats.shared, deal)))
+      : null;
     return h("section", { class: "record-game", dataset: { game: name } },
       h("h3", {}, stats.title || app.gameTitle(name),
         stats.points_are ? h("span", { class: "muted" }, ` · ${pointsAre(word, stats.points_are)}`) : ""),
+      h("p", { class: "record-kind" }, "Against computer players"),
       grid(statRows(stats, deal, word)),
+      shared,
       imported);
   });
   const exportButton = h("button", { type: "button", class: "btn", onclick: () => exportRecord() }, "Export record");
@@ -293,6 +303,16 @@ export async function showRecord(app, notice = null) {
   if (notice) requestAnimationFrame(() => status.scrollIntoView({ block: "nearest" }));
 }
 
+/** How many of the shared tables' games and deals a computer player moved in for the person. */
+function assistedText(shared, deal) {
+  const games = shared.assisted_games || 0;
+  const deals = shared.assisted_deals || 0;
+  if (!games && !deals) return "You made every move yourself.";
+  const gameWords = `${games} ${games === 1 ? "game" : "games"}`;
+  const dealWords = deal === "game" ? "" : ` (${deals} ${deals === 1 ? deal : `${deal}s`})`;
+  return `A computer player moved for you in ${gameWords}${dealWords}: a turn ran out, you were away or you left.`;
+}
+
 /** Your finished games, each with a link to its replay and analysis. */
 async function listFinishedGames(app, into) {
   let games = [];
@@ -305,7 +325,9 @@ async function listFinishedGames(app, into) {
   into.replaceChildren(h("h3", {}, "Replays of your finished games"),
     h("ul", { class: "record-replays" }, games.map((game) => h("li", {},
       h("button", { type: "button", class: "link-button", dataset: { table: game.table_id },
-        onclick: () => { closePanel(); app.openReplay(game.table_id); } }, `${game.title}: ${game.summary ?? "finished"}`)))));
+        onclick: () => { closePanel(); app.openReplay(game.table_id); } }, `${game.title}: ${game.summary ?? "finished"}`),
+      game.shared ? h("span", { class: "record-mark" }, " · with friends") : null,
+      game.assisted ? h("span", { class: "record-mark", dataset: { assisted: "true" } }, " · a computer player moved for you") : null))));
 }
 
 function showStatus(status, kind, text) {

@@ -5,10 +5,47 @@
 // move-by-move analysis, computed by the server in the background (a progress bar until then).
 
 import { api } from "./api.js";
-import { h, replaceChildren } from "./dom.js";
+import { capitalise, h, listText, replaceChildren } from "./dom.js";
 import { announce } from "./panel.js";
 import { verifyDeal } from "./fairness.js";
 import { progressLine, renderAnalysis } from "./analysis.js";
+import { SUITS, parse, prettyCards, shortText } from "./cards.js";
+
+/** Inline icons drawn as SVG: the page's fonts have no glyph for ⏮ and ⏭. */
+function stepIcon(kind) {
+  const ns = "http://www.w3.org/2000/svg";
+  const icon = document.createElementNS(ns, "svg");
+  icon.setAttribute("viewBox", "0 0 16 16");
+  icon.setAttribute("width", "16");
+  icon.setAttribute("height", "16");
+  icon.setAttribute("aria-hidden", "true");
+  icon.setAttribute("focusable", "false");
+  const shapes = {
+    first: ["M3 2h2v12H3z", "M14 2v12L6 8z"],
+    previous: ["M12 2v12L4 8z"],
+    next: ["M4 2v12l8-6z"],
+    last: ["M11 2h2v12h-2z", "M2 2v12l8-6z"],
+  }[kind];
+  for (const d of shapes) {
+    const path = document.createElementNS(ns, "path");
+    path.setAttribute("d", d);
+    path.setAttribute("fill", "currentColor");
+    icon.append(path);
+  }
+  return icon;
+}
+
+/** A card of the replay as the table writes it: rank and suit symbol, red suits in red. */
+function replayCard(card) {
+  const parsed = parse(card);
+  const red = parsed && (SUITS[parsed.suit] === "H" || SUITS[parsed.suit] === "D");
+  return h("span", { class: `replay-card${red ? " red" : ""}` }, shortText(card));
+}
+
+/** Cards with a space between them, so that their text never runs together ("7♦ 6♦"). */
+function replayCards(cards) {
+  return cards.flatMap((card, i) => (i ? [" ", replayCard(card)] : [replayCard(card)]));
+}
 
 export class ReplayView {
   constructor(app, { tableId = null, token = null }) {
@@ -41,7 +78,10 @@ export class ReplayView {
       return;
     }
     if (this.destroyed) return;
-    this.seat = this.data.person_seat ?? 0;
+    // "You" only for the person who sat in the seat: a share link's viewer has no seat here.
+    this.viewer = Number.isInteger(this.data.viewer_seat) ? this.data.viewer_seat : null;
+    this.seat = this.viewer ?? this.data.person_seat ?? 0;
+    this.word = this.data.deal_word || "deal";
     this.app.setTitle(this.data.title);
     this.build();
     this.show(0);
@@ -62,18 +102,18 @@ export class ReplayView {
       share: h("p", { class: "replay-share", hidden: true }),
       analysis: h("section", { class: "replay-analysis", "aria-label": "Analysis" }),
     };
-    const jump = h("select", { "aria-label": "Jump to a deal or hand", class: "replay-jump",
+    const jump = h("select", { "aria-label": `Jump to a ${this.word}`, class: "replay-jump",
       onchange: (e) => this.show(Number(e.target.value)) },
-    hands.map((x) => h("option", { value: x.at }, `Hand ${x.hand}`)));
+    hands.map((x) => h("option", { value: x.at }, `${capitalise(this.word)} ${x.hand}`)));
     this.el.jump = jump;
     const faceUp = h("input", { type: "checkbox", id: "replay-face-up", checked: true,
       onchange: (e) => { this.faceUp = e.target.checked; this.show(this.at); } });
-    const button = (label, aria, fn) => h("button", { type: "button", class: "btn", "aria-label": aria, onclick: fn }, label);
+    const button = (icon, aria, fn) => h("button", { type: "button", class: "btn", "aria-label": aria, onclick: fn }, stepIcon(icon));
     const controls = h("div", { class: "replay-controls btn-row" },
-      button("⏮", "First move", () => this.show(0)),
-      button("◀", "Previous move", () => this.show(this.at - 1)),
-      button("▶", "Next move", () => this.show(this.at + 1)),
-      button("⏭", "Last move", () => this.show(d.frames.length - 1)),
+      button("first", "First move", () => this.show(0)),
+      button("previous", "Previous move", () => this.show(this.at - 1)),
+      button("next", "Next move", () => this.show(this.at + 1)),
+      button("last", "Last move", () => this.show(d.frames.length - 1)),
       this.el.position, jump,
       h("label", { for: "replay-face-up", class: "replay-toggle" }, faceUp, " Every hand face up"));
     const tools = h("div", { class: "btn-row" },
@@ -81,8 +121,29 @@ export class ReplayView {
       this.tableId ? h("button", { type: "button", class: "btn", onclick: () => this.share() }, "Share this replay") : null);
     replaceChildren(this.main, h("div", { class: "replay" },
       h("h2", {}, `Replay: ${d.title}`),
-      d.result ? h("p", { class: "replay-result" }, d.result.summary) : null,
+      d.result ? h("p", { class: "replay-result" }, this.resultText(d.result)) : null,
       controls, this.el.action, this.el.table, tools, this.el.share, this.el.verify, this.el.analysis));
+  }
+
+  /** A seat's name as at the table: "You" for the viewer's own seat, else the name it had. */
+  nameOf(seat) {
+    if (seat === this.viewer) return "You";
+    return this.data.names?.[seat] || `Player ${seat + 1}`;
+  }
+
+  /** A frame's summary line as the page writes it: the terminal's markup ("[bold]") dropped,
+   * "seat 1" named as at the table, card codes with their suit symbols. */
+  summaryText(text) {
+    if (!text) return null;
+    const plain = String(text).replace(/\[\/?[a-z ]+\]/g, "")
+      .replace(/\bseat (\d+)\b/gi, (_, n) => this.nameOf(Number(n)));
+    return prettyCards(plain);
+  }
+
+  resultText(result) {
+    const winners = (result.winners || []).map((seat) => this.nameOf(seat));
+    if (!winners.length) return "The game ended with no winner.";
+    return winners.length === 1 ? `${winners[0]} won the game.` : `${listText(winners)} tied for the win.`;
   }
 
   show(index) {
@@ -91,19 +152,23 @@ export class ReplayView {
     const frame = frames[this.at];
     this.el.position.textContent = `Move ${this.at} of ${frames.length - 1}`;
     this.el.jump.value = String(this.firstOfHand(frame.hand));
-    this.el.action.textContent = frame.seat === null ? `Hand ${frame.hand}: the deal` : `Seat ${frame.seat}: ${frame.action}`;
+    this.el.action.textContent = frame.seat === null ? `${capitalise(this.word)} ${frame.hand}: the deal`
+      : `${this.nameOf(frame.seat)}: ${prettyCards(frame.action)}`;
     const rows = frame.hands.map((cards, seat) => {
       const visible = this.faceUp || seat === this.seat;
       return h("div", { class: "replay-seat", dataset: { seat } },
-        h("strong", {}, seat === this.seat ? `Seat ${seat} (you)` : `Seat ${seat}`), " ",
-        visible ? cards.map((c) => h("span", { class: "replay-card" }, c))
+        h("strong", {}, this.nameOf(seat)), " ",
+        visible ? h("span", { class: "replay-cards", role: "group", "aria-label": `${this.nameOf(seat)}'s cards` }, replayCards(cards))
           : h("span", { class: "muted" }, `${cards.length} cards face down`));
     });
-    const summary = frame.summaries[this.seat];
+    // The line is written from one seat's point of view ("you"): shown only to the person who
+    // sat there, never to a stranger with the link.
+    const summary = this.viewer === null ? null : this.summaryText(frame.summaries[this.viewer]);
     replaceChildren(this.el.table, rows,
-      frame.pile_top ? h("p", {}, "Top of the pile: ", h("span", { class: "replay-card" }, frame.pile_top)) : null,
-      frame.totals ? h("p", {}, `Totals: ${frame.totals.join(", ")}`) : null,
-      summary ? h("p", { class: "muted" }, summary) : null);
+      frame.pile_top ? h("p", {}, "Top of the pile: ", replayCard(frame.pile_top)) : null,
+      frame.totals ? h("p", { class: "replay-totals" }, "Totals: ",
+        frame.totals.map((total, seat) => `${this.nameOf(seat)} ${total}`).join(" · ")) : null,
+      summary ? h("p", { class: "replay-summary" }, summary) : null);
   }
 
   firstOfHand(hand) {
@@ -126,7 +191,7 @@ export class ReplayView {
         outcome.ok ? "Verified: this deal is the one the server committed to before the game."
           : `Verification failed: ${outcome.problem}`),
       h("ul", {}, outcome.checks.map((c) => h("li", {}, c))),
-      h("p", { class: "muted" }, "The deals themselves are replayed from the seed by `cardtable verify` with the game's record."));
+      h("p", { class: "replay-note" }, "This replay is dealt from that seed, and the same seed always deals the same cards."));
     announce(outcome.ok ? "Deal verified." : "Verification failed.");
   }
 
@@ -135,7 +200,16 @@ export class ReplayView {
       const { url } = await api.share(this.tableId);
       const link = new URL(url, location.href).href;
       this.el.share.hidden = false;
-      replaceChildren(this.el.share, "Read-only link to this replay: ", h("a", { href: link }, link));
+      const copied = h("span", { class: "replay-copied", role: "status" });
+      const copy = h("button", { type: "button", class: "btn small", onclick: async () => {
+        try {
+          await navigator.clipboard.writeText(link);
+          copied.textContent = "Link copied.";
+        } catch {
+          copied.textContent = "The link could not be copied here: select it and copy it.";
+        }
+      } }, "Copy link");
+      replaceChildren(this.el.share, "Read-only link to this replay: ", h("a", { href: link }, link), " ", copy, " ", copied);
     } catch (error) {
       this.el.share.hidden = false;
       this.el.share.textContent = `The link could not be made: ${error.message}`;
@@ -165,6 +239,7 @@ export class ReplayView {
 
   renderAnalysis(a) {
     const goTo = (d) => h("button", { type: "button", class: "link-button", onclick: () => this.show(d.index + 1) }, `move ${d.index + 1}`);
-    replaceChildren(this.el.analysis, renderAnalysis(a, { goTo }));
+    const whose = a.seat === this.viewer ? "your moves" : `${this.nameOf(a.seat)}'s moves`;
+    replaceChildren(this.el.analysis, renderAnalysis(a, { goTo, heading: `Analysis of ${whose}`, word: this.word }));
   }
 }
