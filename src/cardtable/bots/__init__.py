@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from cardtable.bots.base import Bot, RandomBot
+from cardtable.bots.base import Bot, BotMaker, RandomBot
 from cardtable.errors import RulesError
 
 LEVELS: Final = ("random", "easy", "normal", "hard")
@@ -34,7 +34,7 @@ def make_bot(game: str, level: str) -> Bot:
     ...
     cardtable.errors.RulesError: unknown bot level 'expert': choose one of random, easy, ...
     """
-    from cardtable.registry import get_spec, load
+    from cardtable.registry import Part, get_spec
 
     key = level.strip().lower()
     if key not in LEVELS:
@@ -42,8 +42,8 @@ def make_bot(game: str, level: str) -> Bot:
     spec = get_spec(game)
     if key == "random":
         return RandomBot()
-    bot: Bot = load(spec.bots).make_bot(key)
-    return bot
+    bots: Part[BotMaker] = Part("bots", BotMaker)
+    return bots.load(spec).make_bot(key)
 
 
 __all__ = ["LEVELS", "Bot", "RandomBot", "make_bot"]

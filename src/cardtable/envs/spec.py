@@ -22,7 +22,7 @@ from rich.text import Text
 
 from cardtable.errors import RulesError
 from cardtable.games.contract import AnyEngine
-from cardtable.registry import get_engine, get_spec, load, specs
+from cardtable.registry import TEXT, get_engine, get_spec, load, specs
 
 from .actions import ActionIndex
 from .encoding import Layout, Vector
@@ -128,8 +128,7 @@ class GameSpec:
 
     def render_markup(self, view: Any) -> str:
         """The table as ``view.seat`` sees it, in the game's terminal markup."""
-        markup: str = load(get_spec(self.name).text).render_view(view)
-        return markup
+        return TEXT.load(self.name).render_view(view)
 
     def render_text(self, view: Any) -> str:
         """The table as ``view.seat`` sees it, in plain text."""
