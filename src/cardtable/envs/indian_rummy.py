@@ -28,10 +28,10 @@ from cardtable.cards import PRINTED_JOKER
 from cardtable.games.contract import PublicEvent
 from cardtable.games.indian_rummy import actions as ir
 from cardtable.games.indian_rummy.engine import hand_points
+from cardtable.games.indian_rummy.playouts import valid_shows
 from cardtable.games.indian_rummy.rules import Rules
 from cardtable.games.indian_rummy.state import IndianRummyState, Phase
 from cardtable.games.indian_rummy.view import IndianRummyView
-from cardtable.playouts import valid_shows
 
 from .actions import ActionIndex
 from .encoding import Layout, Vector, as_vector, rel, write_counts, write_history

@@ -28,6 +28,7 @@ SPEC: Final = GameSpec(
     coach="cardtable.coach.declaration_rummy",
     narrator="cardtable.server.narration.declaration_rummy:DeclarationRummyNarrator",
     howto="cardtable.games.declaration_rummy.howto:page",
+    playouts="cardtable.games.declaration_rummy.playouts",
     lens="cardtable.review.lenses:declaration_rummy_lens",
     research="cardtable.envs.declaration_rummy:RESEARCH",
     cli_rules="cardtable.games.declaration_rummy.options:rules_from_cli",
