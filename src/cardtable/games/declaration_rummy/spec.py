@@ -29,6 +29,7 @@ SPEC: Final = GameSpec(
     narrator="cardtable.server.narration.declaration_rummy:DeclarationRummyNarrator",
     howto="cardtable.games.declaration_rummy.howto:page",
     playouts="cardtable.games.declaration_rummy.playouts",
+    explain="cardtable.review.declaration_rummy",
     lens="cardtable.review.lenses:declaration_rummy_lens",
     research="cardtable.envs.declaration_rummy:RESEARCH",
     cli_rules="cardtable.games.declaration_rummy.options:rules_from_cli",
