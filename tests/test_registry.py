@@ -96,3 +96,29 @@ def test_a_part_the_game_does_not_have_is_refused_naming_the_game() -> None:
     spec = next(spec for spec in specs() if spec.cli_rules is None)
     with pytest.raises(RulesError, match=f"{spec.title} has no cli_rules part"):
         Part[object]("cli_rules", object).load(spec)
+
+
+def test_bot_levels_are_declared_once_and_every_list_follows_it() -> None:
+    """The levels are cardtable.bots.Level: the strict request models spell them out, so this
+    keeps their spelling, the options and the catalogue the page reads the same as Level."""
+    from typing import get_args
+
+    from cardtable.bots import LEVELS, Level
+    from cardtable.server.catalog import catalog
+    from cardtable.server.models import BotLevel, Difficulty
+    from cardtable.server.options import BOT_LEVELS, DIFFICULTIES
+
+    names = tuple(level.value for level in Level)
+    assert LEVELS == BOT_LEVELS == get_args(BotLevel) == names
+    assert set(DIFFICULTIES) == set(get_args(Difficulty)) == set(names)
+    assert all(entry["bot_levels"] == list(names) for entry in catalog())
+
+
+def test_the_research_side_spec_is_named_research_spec() -> None:
+    """One name for each thing: the registry's GameSpec is the game's declaration; what the
+    research adapters know of a game is a ResearchSpec."""
+    import cardtable.envs as envs
+    from cardtable.envs.spec import ResearchSpec, game_spec
+
+    assert not hasattr(envs, "GameSpec")
+    assert isinstance(game_spec("indian-rummy"), ResearchSpec)

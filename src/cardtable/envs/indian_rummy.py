@@ -35,7 +35,7 @@ from cardtable.games.indian_rummy.view import IndianRummyView
 
 from .actions import ActionIndex
 from .encoding import Layout, Vector, as_vector, rel, write_counts, write_history
-from .spec import GameSpec, RolloutCut
+from .spec import ResearchSpec, RolloutCut
 
 ACTIONS: Final = ActionIndex(
     "indian-rummy",
@@ -227,7 +227,7 @@ def without_wrong_shows(
     return [action for action in legal if type(action) is not ir.Declare or action.card in valid]
 
 
-RESEARCH: Final = GameSpec(
+RESEARCH: Final = ResearchSpec(
     name="indian-rummy",
     title="Indian Rummy",
     actions=ACTIONS,

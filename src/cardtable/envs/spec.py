@@ -1,4 +1,4 @@
-"""What every research adapter needs to know about one game, in one :class:`GameSpec`.
+"""What every research adapter needs to know about one game, in one :class:`ResearchSpec`.
 
 A spec ties a registered engine to its fixed action table (:class:`~.actions.ActionIndex`), its
 observation layout and encoder (built from :mod:`cardtable.envs.encoding`), the rules an
@@ -51,7 +51,7 @@ class RolloutCut:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class GameSpec:
+class ResearchSpec:
     """One game as the research adapters see it (see the module docstring)."""
 
     name: str
@@ -135,16 +135,16 @@ class GameSpec:
         return Text.from_markup(self.render_markup(view)).plain
 
 
-def game_spec(name: str) -> GameSpec:
+def game_spec(name: str) -> ResearchSpec:
     """The research spec of ``name`` (a registered game name or alias); ``RulesError`` when
     the game is not offered by the research environments."""
     declared = get_spec(name)
     if declared.research is None:
         raise RulesError(f"{declared.title} is not offered by the research environments")
-    spec: GameSpec = load(declared.research)
+    spec: ResearchSpec = load(declared.research)
     return spec
 
 
-def research_games() -> tuple[GameSpec, ...]:
+def research_games() -> tuple[ResearchSpec, ...]:
     """The research spec of every registered game that has one, in menu order."""
     return tuple(game_spec(declared.name) for declared in specs() if declared.research)
