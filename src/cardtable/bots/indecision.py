@@ -381,9 +381,8 @@ class HardBot:
         ranked = sorted(view.hand, key=lambda card: (-values[card], card))
         out: list[IndecisionAction] = []
         prior: list[float] = []
-        legal_set = set(legal)
         for card in ranked:
-            discard = _discard_or_none(legal_set, card)
+            discard = _discard_or_none(legal, card)
             if discard is not None and len(out) < self.candidates:
                 out.append(discard)
                 prior.append(values[card])
@@ -420,7 +419,7 @@ def _stop_action(legal: Sequence[IndecisionAction], card: int) -> IndecisionActi
     return legal[0]
 
 
-def _discard_or_none(legal: set[IndecisionAction], card: int) -> IndecisionAction | None:
+def _discard_or_none(legal: Sequence[IndecisionAction], card: int) -> IndecisionAction | None:
     for action in legal:
         if isinstance(action, Discard) and action.card == card:
             return action

@@ -25,7 +25,8 @@ events; both tensors are the observation vector of :mod:`cardtable.envs.encoding
 ``resample_from_infostate`` deals the cards a seat cannot see at random consistent with its
 view (the engine's ``determinize``), which is what information-set MCTS needs. Returns are the
 game's utilities. :class:`CardtableBot` lets cardtable's computer players play through
-OpenSpiel's tools.
+OpenSpiel's tools; :class:`SeededResampler` makes an information-set search replayable (OpenSpiel
+otherwise draws its redeals from an unseeded sampler).
 """
 
 from __future__ import annotations
@@ -329,6 +330,23 @@ class CardtableBot(pyspiel.Bot):  # type: ignore[misc]
 
     def inform_action(self, state: CardtableState, player_id: int, action: int) -> None:
         pass
+
+
+class SeededResampler:
+    """Redeals a seat's unseen cards from ``seed``'s own stream, for
+    ``ISMCTSBot.set_resampler``.
+
+    OpenSpiel's information-set MCTS, left to itself, resamples through a
+    ``UniformProbabilitySampler`` seeded by the operating system, so a search given a seeded
+    ``random_state`` and a seeded evaluator still redeals differently, and so plays
+    differently, in every process. With this resampler the whole search is fixed by its seeds.
+    """
+
+    def __init__(self, seed: int) -> None:
+        self._draw = random.Random(seed).random
+
+    def __call__(self, state: CardtableState, player: int) -> CardtableState:
+        return state.resample_from_infostate(player, self._draw)
 
 
 def _register(spec: ResearchSpec) -> type[CardtableGame]:
