@@ -141,3 +141,33 @@ def test_the_readme_layout_table_names_every_module_in_its_layer() -> None:
             for name in re.findall(r"`([a-z_]+)", cells[1]):
                 listed[name] = int(cells[0])
     assert listed == LAYERS
+
+
+# The modules that answer HTTP requests: the routes, their dependencies and the app's edge.
+HTTP_MODULES = {
+    "server/api.py",
+    "server/app.py",
+    "server/boundary.py",
+    "server/dependencies.py",
+    "server/friends_routes.py",
+    "server/identity.py",
+    "server/review_routes.py",
+}
+
+
+def test_only_the_http_edge_speaks_http() -> None:
+    """Below the routes errors are domain errors (``CardtableError``s): a module outside the
+    HTTP edge that names ``HTTPException`` ties its callers (the cluster's owner calls, the
+    lobby...) to one transport."""
+    speaking = sorted(
+        str(path.relative_to(PACKAGE))
+        for path in PACKAGE.rglob("*.py")
+        if str(path.relative_to(PACKAGE)) not in HTTP_MODULES
+        and any(
+            isinstance(node, ast.Name | ast.alias | ast.Attribute)
+            and "HTTPException"
+            in {getattr(node, "id", None), getattr(node, "name", None), getattr(node, "attr", None)}
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+        )
+    )
+    assert speaking == []

@@ -62,3 +62,63 @@ def test_the_words_of_each_game_are_declared_once_in_its_spec() -> None:
     assert describe_move("indecision", "declare 15") == "announced 15 points"
     assert describe_move("indian-rummy", "declare 7H") == "declared, putting down 7H"
     assert [s.name for s in specs() if s.deals_compared_by_points] == ["indian-rummy"]
+
+
+def test_a_part_loads_typed_and_checked_for_every_game() -> None:
+    from cardtable.bots.base import BotMaker
+    from cardtable.coach import COACH, GameCoach
+    from cardtable.registry import ENGINE, TEXT, GameText, Part
+
+    bots: Part[BotMaker] = Part("bots", BotMaker)
+    for spec in specs():
+        assert isinstance(ENGINE.load(spec), type(get_engine(spec.name)))
+        assert isinstance(TEXT.load(spec.name), GameText)
+        assert isinstance(COACH.load(spec), GameCoach)
+        assert isinstance(bots.load(spec), BotMaker)
+
+
+def test_a_spec_naming_the_wrong_object_for_a_part_is_refused_naming_it() -> None:
+    """The indecision spec's text module is no bot maker: loading it as the bots is refused
+    with the path, not left to fail later as a missing attribute."""
+    from dataclasses import replace
+
+    from cardtable.bots.base import BotMaker
+    from cardtable.registry import Part
+
+    wrong = replace(get_spec("indecision"), bots="cardtable.games.indecision.text")
+    with pytest.raises(TypeError, match=r"cardtable\.games\.indecision\.text, the bots part"):
+        Part[BotMaker]("bots", BotMaker).load(wrong)
+
+
+def test_a_part_the_game_does_not_have_is_refused_naming_the_game() -> None:
+    from cardtable.registry import Part
+
+    spec = next(spec for spec in specs() if spec.cli_rules is None)
+    with pytest.raises(RulesError, match=f"{spec.title} has no cli_rules part"):
+        Part[object]("cli_rules", object).load(spec)
+
+
+def test_bot_levels_are_declared_once_and_every_list_follows_it() -> None:
+    """The levels are cardtable.bots.Level: the strict request models spell them out, so this
+    keeps their spelling, the options and the catalogue the page reads the same as Level."""
+    from typing import get_args
+
+    from cardtable.bots import LEVELS, Level
+    from cardtable.server.catalog import catalog
+    from cardtable.server.models import BotLevel, Difficulty
+    from cardtable.server.options import BOT_LEVELS, DIFFICULTIES
+
+    names = tuple(level.value for level in Level)
+    assert LEVELS == BOT_LEVELS == get_args(BotLevel) == names
+    assert set(DIFFICULTIES) == set(get_args(Difficulty)) == set(names)
+    assert all(entry["bot_levels"] == list(names) for entry in catalog())
+
+
+def test_the_research_side_spec_is_named_research_spec() -> None:
+    """One name for each thing: the registry's GameSpec is the game's declaration; what the
+    research adapters know of a game is a ResearchSpec."""
+    import cardtable.envs as envs
+    from cardtable.envs.spec import ResearchSpec, game_spec
+
+    assert not hasattr(envs, "GameSpec")
+    assert isinstance(game_spec("indian-rummy"), ResearchSpec)

@@ -13,6 +13,10 @@ class CardtableError(Exception):
     """Base of every error raised on purpose by cardtable."""
 
 
+class NotFoundError(CardtableError, LookupError):
+    """The thing asked for does not exist: no such table, no such profile."""
+
+
 class CardError(CardtableError, ValueError):
     """A card or a hand is malformed: unknown spelling, a duplicate, a card foreign to the deck."""
 

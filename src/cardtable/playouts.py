@@ -11,6 +11,9 @@ the *playing* actions instead (:func:`playing_actions`):
 * Declaration Rummy: never drops and never proposes a tie;
 * Indecision: every legal action.
 
+Each game's seats live in its package (``cardtable.games.<game>.playouts``, named by its
+spec's ``playouts``; :class:`GamePlayouts`); a game without one plays every legal action.
+
 A search's rollouts need more than that in Indian Rummy: two playing seats throw cards at
 random and seldom reach a show (5 of 200 seeded deals in 400 turns), so a hand kept looks no
 better than a drop. :func:`improving_actions` gives the seat that the rollouts of
@@ -45,186 +48,69 @@ import time
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Final
+from typing import Any, Final, Protocol, runtime_checkable
 
-from cardtable.cards import PRINTED_JOKER, random_below
+from cardtable.cards import random_below
 from cardtable.games.contract import CHANCE, TERMINAL, AnyEngine
-from cardtable.games.declaration_rummy import actions as dr_act
-from cardtable.games.indian_rummy import actions as ir_act
-from cardtable.games.indian_rummy.state import IndianRummyState, Phase
-from cardtable.melds.indian import card_value, show_discards, surely_no_show
+from cardtable.registry import Part, get_spec
 
 Choices = Callable[[Any, int, Sequence[Any]], Sequence[Any]]
 
-_IR_DISCARD: Final = Phase.DISCARD
-_DR_DROP: Final = dr_act.DROP
-_DR_PROPOSE_TIE: Final = dr_act.PROPOSE_TIE
+
+@runtime_checkable
+class GamePlayouts(Protocol):
+    """A game's playout seats (its spec's ``playouts``, in the game's package): the playing
+    seat's filter, the improving seat's filter, and what a finished game's ending says beyond
+    its result (``None``: nothing)."""
+
+    def playing(self, state: Any, seat: int, legal: Sequence[Any]) -> Sequence[Any]:
+        """The actions a playing seat picks from."""
+        ...
+
+    def improving(self, state: Any, seat: int, legal: Sequence[Any]) -> Sequence[Any]:
+        """The actions a search rollout's seat picks from."""
+        ...
+
+    def ending(self, state: Any) -> str | None:
+        """How the finished game ended, when its result's reason does not say."""
+        ...
 
 
-def valid_shows(state: IndianRummyState, hand: Sequence[int]) -> tuple[int, ...]:
-    """Indian Rummy: the cards whose put-down leaves a valid show of ``hand``'s other 13 (a few
-    bit tests first: most hands of a playout are far from a show)."""
-    if surely_no_show(hand, state.wild_rank):
-        return ()
-    rules = state.rules
-    return show_discards(
-        hand,
-        state.wild_rank,
-        jokers_per_sequence=rules.jokers_per_sequence,
-        all_joker_groups=rules.all_joker_groups,
-    )
+PLAYOUTS: Final[Part[GamePlayouts]] = Part("playouts", GamePlayouts)
 
 
-def _indian_rummy_choices(
-    state: IndianRummyState, seat: int, legal: Sequence[Any]
-) -> Sequence[Any]:
-    if state.phase is not _IR_DISCARD:
-        return [action for action in legal if action is not ir_act.DROP]
-    valid = valid_shows(state, state.hands[seat])
-    # legal lists the discards, then as many declarations; keep the declarations that show.
-    half = len(legal) // 2
-    if not valid:
-        return legal[:half]
-    return [*legal[:half], *(a for a in legal[half:] if a.card in valid)]
-
-
-def _declaration_rummy_choices(state: Any, seat: int, legal: Sequence[Any]) -> Sequence[Any]:
-    # The engine lists "propose tie" and "drop" last, in that order: cut them off the end.
-    end = len(legal)
-    if end and legal[end - 1] is _DR_DROP:
-        end -= 1
-    if end and legal[end - 1] is _DR_PROPOSE_TIE:
-        end -= 1
-    return legal[:end]
+def _seats(engine: AnyEngine) -> GamePlayouts | None:
+    """The game's playout seats; ``None`` where every legal action is a playing one."""
+    spec = get_spec(engine.name)
+    return None if spec.playouts is None else PLAYOUTS.load(spec)
 
 
 def _every_action(state: Any, seat: int, legal: Sequence[Any]) -> Sequence[Any]:
     return legal
 
 
-_CHOICES: Final[dict[str, Choices]] = {
-    "indian-rummy": _indian_rummy_choices,
-    "declaration-rummy": _declaration_rummy_choices,
-}
-
-
 def playing_actions(engine: AnyEngine) -> Choices:
     """The filter ``(state, seat, legal) -> actions`` a playout seat of ``engine`` picks from."""
-    return _CHOICES.get(engine.name, _every_action)
-
-
-# --- The improving seat (search rollouts) ---------------------------------------------------
-
-_IR_DRAW: Final = Phase.DRAW
-_IR_VALUES: Final = (*(card_value(c, None) for c in range(PRINTED_JOKER)), 0)
-_IR_RANK: Final = (*(c % 13 for c in range(PRINTED_JOKER)), -1)
-_IR_SUIT: Final = (*(c // 13 for c in range(PRINTED_JOKER)), 4)
-_IR_NEAR: Final = tuple(
-    sum(1 << r for r in range(13) if 0 < min(abs(rank - r), 13 - abs(rank - r)) <= 2)
-    for rank in range(13)
-)
-"""``_IR_NEAR[rank]``: the ranks at most two places from ``rank``, round the corner too (the
-link test only has to let through every card that could share a sequence)."""
-_ALL_RANKS: Final = (1 << 13) - 1
-
-
-def _melded(cards: Sequence[int], wild: int | None) -> int:
-    """The natural cards of ``cards`` (by card id, as bits) that lie in a pure sequence of
-    three or more (ace low or high) or in a set of three or four suits."""
-    suits = [0, 0, 0, 0]
-    suits_of_rank = [0] * 13
-    for c in cards:
-        rank = _IR_RANK[c]
-        if rank < 0 or rank == wild:
-            continue
-        suits[_IR_SUIT[c]] |= 1 << rank
-        suits_of_rank[rank] |= 1 << _IR_SUIT[c]
-    out = 0
-    for suit, m in enumerate(suits):
-        m |= (m & 1) << 13  # the ace played high, above the king
-        starts = m & (m >> 1) & (m >> 2)
-        if starts:
-            covered = starts | (starts << 1) | (starts << 2)
-            out |= ((covered | covered >> 13) & _ALL_RANKS) << (13 * suit)
-    for rank, held in enumerate(suits_of_rank):
-        if held.bit_count() >= 3:
-            for suit in range(4):
-                if held >> suit & 1:
-                    out |= 1 << (13 * suit + rank)
-    return out
-
-
-def _links(card: int, hand: Sequence[int]) -> int:
-    """How many natural cards of ``hand`` could share a group with ``card`` (its rank in
-    another suit, or its suit at most two ranks away), counted up to 2."""
-    rank, suit, near = _IR_RANK[card], _IR_SUIT[card], _IR_NEAR[_IR_RANK[card]]
-    links = 0
-    for c in hand:
-        if c != PRINTED_JOKER and (
-            (_IR_RANK[c] == rank and _IR_SUIT[c] != suit)
-            or (_IR_SUIT[c] == suit and near >> _IR_RANK[c] & 1)
-        ):
-            links += 1
-            if links == 2:
-                break
-    return links
-
-
-def _indian_rummy_improving(
-    state: IndianRummyState, seat: int, legal: Sequence[Any]
-) -> Sequence[Any]:
-    """The improving seat's choices (see the module docstring): one draw, the valid shows, or
-    the tied best discards."""
-    hand = state.hands[seat]
-    wild = state.wild_rank
-    if state.phase is not _IR_DRAW and state.phase is not _IR_DISCARD:
-        return legal  # Pool's answers between deals (a rejoin offer, the agreed finish)
-    if state.phase is _IR_DRAW:
-        if ir_act.DRAW_PILE in legal:
-            top = state.pile[-1]
-            # Take the pile's card only when it completes a pure sequence or a set (a twin of
-            # a card already in one completes nothing).
-            if _melded((*hand, top), wild) >> top & 1 and not _melded(hand, wild) >> top & 1:
-                return (ir_act.DRAW_PILE,)
-        return (ir_act.DRAW_STOCK,)
-    valid = valid_shows(state, hand)
-    if valid:
-        shows = [a for a in legal[len(legal) // 2 :] if a.card in valid]
-        if shows:
-            return shows
-    kept = state.drawn if state.drawn_from_pile else None
-    melded = _melded(hand, wild)
-    best: tuple[int, int, int] | None = None
-    out: list[Any] = []
-    for c in dict.fromkeys(hand):
-        rank = _IR_RANK[c]
-        if c == kept or rank < 0 or rank == wild:
-            continue
-        key = (melded >> c & 1, _links(c, hand), -_IR_VALUES[c])
-        if best is None or key < best:
-            best, out = key, [ir_act.DISCARDS[c]]
-        elif key == best:
-            out.append(ir_act.DISCARDS[c])
-    return out or legal[: len(legal) // 2]
-
-
-_IMPROVING: Final[dict[str, Choices]] = {"indian-rummy": _indian_rummy_improving}
+    seats = _seats(engine)
+    return _every_action if seats is None else seats.playing
 
 
 def improving_actions(engine: AnyEngine) -> Choices:
     """The filter ``(state, seat, legal) -> actions`` of a search's rollout seat: in Indian
     Rummy the seat that improves its hand (see the module docstring), in the other games the
     playing seat of :func:`playing_actions`."""
-    return _IMPROVING.get(engine.name) or playing_actions(engine)
+    seats = _seats(engine)
+    return _every_action if seats is None else seats.improving
 
 
 def ending(engine: AnyEngine, state: Any) -> str:
     """How a finished game ended, in the words of its result; for Indian Rummy, whose games
     all end with "deals-played", how its last deal ended (``valid-show``, ``abandoned`` at the
     turn cap, ...), which says whether the random seats ever reached a show."""
-    last_deal = getattr(state, "last_deal", None) if engine.name == "indian-rummy" else None
-    if last_deal is not None:
-        return f"last deal {last_deal.outcome}"
+    seats = _seats(engine)
+    told = None if seats is None else seats.ending(state)
+    if told is not None:
+        return told
     result = engine.result(state)
     return result.reason if result is not None else "unfinished"
 

@@ -5,17 +5,26 @@ Each game declares itself once, in its package's ``spec.py``; :data:`SPEC_MODULE
 modules in menu order, and adding a game means adding its line there. Specs are small and
 imported together; an engine or any other part is imported on first use, so asking for one
 game does not load the others.
+
+A consumer names the kind of part it loads with a :class:`Part`: the spec field holding the
+part's import path and the runtime-checkable protocol the part must satisfy. ``Part.load``
+checks the loaded object against it and returns it typed, so a consumer states the part's
+type once, where the :class:`Part` is declared, and a spec naming the wrong object fails with
+a sentence saying which.
 """
 
 from __future__ import annotations
 
 import importlib
+from dataclasses import dataclass
 from functools import cache
-from typing import Any, Final
+from typing import Any, Final, Generic, Protocol, TypeVar, cast, runtime_checkable
 
 from cardtable.errors import RulesError
-from cardtable.games.contract import AnyEngine
+from cardtable.games.contract import AnyEngine, GameEngine
 from cardtable.games.spec import GameSpec
+
+T = TypeVar("T")
 
 SPEC_MODULES: Final = (
     "cardtable.games.indecision.spec",
@@ -82,9 +91,44 @@ def load(path: str) -> Any:
     return getattr(module, attribute) if attribute else module
 
 
+@dataclass(frozen=True)  # not slots: a slotted frozen generic cannot be built as Part[T](...)
+class Part(Generic[T]):
+    """One kind of part a spec names: ``field``, the :class:`GameSpec` attribute holding its
+    import path, and ``kind``, the runtime-checkable protocol (or class) the part satisfies.
+    Declared with its type, ``Part[BotMaker]("bots", BotMaker)``; ``kind`` is typed loosely
+    because a protocol is not a concrete class to mypy."""
+
+    field: str
+    kind: type[Any]
+
+    def path(self, game: GameSpec | str) -> str:
+        """The part's import path in ``game``'s spec; ``RulesError`` if the game has none."""
+        spec = get_spec(game) if isinstance(game, str) else game
+        path: str | None = getattr(spec, self.field)
+        if path is None:
+            raise RulesError(f"{spec.title} has no {self.field} part")
+        return path
+
+    def load(self, game: GameSpec | str) -> T:
+        """``game``'s part (a spec or a game's name), checked to be a :attr:`kind`;
+        ``TypeError`` naming the path if the spec names something else."""
+        path = self.path(game)
+        part = load(path)
+        if not isinstance(part, self.kind):
+            name = game if isinstance(game, str) else game.name
+            raise TypeError(
+                f"{path}, the {self.field} part of {name}, is not a {self.kind.__name__}"
+            )
+        return cast(T, part)
+
+
 __all__ = [
+    "ENGINE",
     "SPEC_MODULES",
+    "TEXT",
     "AnyEngine",
+    "GameText",
+    "Part",
     "canonical_name",
     "game_names",
     "get_engine",
@@ -100,5 +144,23 @@ def get_engine(name: str) -> AnyEngine:
     >>> get_engine("indian-rummy").title
     'Indian Rummy'
     """
-    engine: AnyEngine = load(get_spec(name).engine)
-    return engine
+    return ENGINE.load(name)
+
+
+@runtime_checkable
+class GameText(Protocol):
+    """A game's terminal text module (:attr:`GameSpec.text`)."""
+
+    def render_view(self, view: Any) -> str:
+        """The table as ``view.seat`` sees it, in the terminal's markup."""
+        ...
+
+    def render_hand_summary(self, view: Any) -> str | None:
+        """The finished deal's summary (``None`` while none is finished)."""
+        ...
+
+
+ENGINE: Final[Part[AnyEngine]] = Part("engine", GameEngine)
+"""A game's engine (:class:`~cardtable.games.contract.GameEngine`)."""
+TEXT: Final[Part[GameText]] = Part("text", GameText)
+"""A game's terminal text."""

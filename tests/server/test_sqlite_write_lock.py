@@ -85,7 +85,8 @@ def test_a_held_write_lock_refuses_the_move_in_time_and_leaves_the_loop_free(
         assert max(lateness) < 0.5, f"the event loop stalled {max(lateness):.1f} s"
         assert owner_a.version == version  # nothing applied
         # Nothing was stored either: the same move, for the same version, is stored now.
-        assert await owner_a.submit(0, move, time.perf_counter()) == version + 1
+        submitted = await owner_a.submit(0, move, time.perf_counter())
+        assert submitted.version == version + 1
         stored = await asyncio.to_thread(storage.load_table, db, table_a)
         assert stored is not None and len(stored.actions) >= version + 1
         assert stored.actions[version] == (0, action)

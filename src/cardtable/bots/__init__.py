@@ -15,13 +15,26 @@ others.
 
 from __future__ import annotations
 
+from enum import StrEnum
 from typing import Final
 
-from cardtable.bots.base import Bot, RandomBot
+from cardtable.bots.base import Bot, BotMaker, RandomBot
 from cardtable.errors import RulesError
 
-LEVELS: Final = ("random", "easy", "normal", "hard")
-"""The playing levels, weakest first."""
+
+class Level(StrEnum):
+    """A computer player's level, weakest first: the one declaration of the levels (the
+    server's options and models, the catalogue the page reads and the CLI take them from
+    here)."""
+
+    RANDOM = "random"
+    EASY = "easy"
+    NORMAL = "normal"
+    HARD = "hard"
+
+
+LEVELS: Final = tuple(level.value for level in Level)
+"""The playing levels' names, weakest first."""
 
 
 def make_bot(game: str, level: str) -> Bot:
@@ -34,7 +47,7 @@ def make_bot(game: str, level: str) -> Bot:
     ...
     cardtable.errors.RulesError: unknown bot level 'expert': choose one of random, easy, ...
     """
-    from cardtable.registry import get_spec, load
+    from cardtable.registry import Part, get_spec
 
     key = level.strip().lower()
     if key not in LEVELS:
@@ -42,8 +55,8 @@ def make_bot(game: str, level: str) -> Bot:
     spec = get_spec(game)
     if key == "random":
         return RandomBot()
-    bot: Bot = load(spec.bots).make_bot(key)
-    return bot
+    bots: Part[BotMaker] = Part("bots", BotMaker)
+    return bots.load(spec).make_bot(key)
 
 
-__all__ = ["LEVELS", "Bot", "RandomBot", "make_bot"]
+__all__ = ["LEVELS", "Bot", "Level", "RandomBot", "make_bot"]

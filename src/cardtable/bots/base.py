@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Any, Protocol
+from typing import Any, Protocol, runtime_checkable
 
 from typing_extensions import TypeVar
 
@@ -31,6 +31,15 @@ class Bot(Protocol[ViewT_contra, ActionT]):
         self, view: ViewT_contra, legal_actions: Sequence[ActionT], rng: random.Random
     ) -> ActionT:
         """One of ``legal_actions``."""
+        ...
+
+
+@runtime_checkable
+class BotMaker(Protocol):
+    """A game's bot module (its spec's ``bots``): the bot of each level above ``random``."""
+
+    def make_bot(self, level: str) -> Bot:
+        """The bot of ``level`` (``easy``, ``normal`` or ``hard``)."""
         ...
 
 

@@ -9,7 +9,7 @@ from typing import Any, NoReturn
 import typer
 
 from cardtable.bots import Bot, make_bot
-from cardtable.registry import get_spec, load
+from cardtable.registry import TEXT, GameText
 
 
 def fail(message: str) -> NoReturn:
@@ -18,9 +18,9 @@ def fail(message: str) -> NoReturn:
     raise typer.Exit(2)
 
 
-def text_module(game: str) -> Any:
+def text_module(game: str) -> GameText:
     """The game's terminal text module (``render_view``, ``render_hand_summary``)."""
-    return load(get_spec(game).text)
+    return TEXT.load(game)
 
 
 def renderers(game: str) -> tuple[Callable[[Any], str], Callable[[Any], str | None]]:

@@ -13,15 +13,31 @@ a declaration likely to lose). Each game speaks its own terms in its own module
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Final, Protocol, runtime_checkable
 
 from cardtable.coach.report import CoachReport, DiscardOption, Hint, NearMeld
 from cardtable.errors import IllegalActionError, RuleKey
-from cardtable.registry import get_spec, load
+from cardtable.registry import Part
 
 
-def _module(game: str) -> Any:
-    return load(get_spec(game).coach)
+@runtime_checkable
+class GameCoach(Protocol):
+    """A game's coach module (its spec's ``coach``)."""
+
+    def hint(self, view: Any, legal: Sequence[Any]) -> Hint:
+        """The suggested action among ``legal`` and why."""
+        ...
+
+    def coach(self, view: Any, legal: Sequence[Any]) -> CoachReport:
+        """The tips, near-melds, discard options and warnings for ``view``."""
+        ...
+
+
+COACH: Final[Part[GameCoach]] = Part("coach", GameCoach)
+
+
+def _module(game: str) -> GameCoach:
+    return COACH.load(game)
 
 
 def hint(game: str, view: Any, legal: Sequence[Any]) -> Hint:
@@ -33,14 +49,14 @@ def hint(game: str, view: Any, legal: Sequence[Any]) -> Hint:
         raise IllegalActionError(
             "there is nothing to do now: it is not your turn", rule=RuleKey.NO_MOVE
         )
-    result: Hint = _module(game).hint(view, legal)
+    result = _module(game).hint(view, legal)
     return result
 
 
 def coach(game: str, view: Any, legal: Sequence[Any]) -> CoachReport:
     """The coach's full report on ``view`` (``legal`` may be empty when it is not the seat's
     turn: the report then explains the hand without a hint)."""
-    result: CoachReport = _module(game).coach(view, legal)
+    result = _module(game).coach(view, legal)
     return result
 
 

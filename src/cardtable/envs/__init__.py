@@ -15,11 +15,11 @@ submodule:
 
 The shared parts: :mod:`cardtable.envs.actions` (fixed action indices),
 :mod:`cardtable.envs.encoding` (observation vectors from a seat's view) and
-:mod:`cardtable.envs.spec` (:class:`~cardtable.envs.spec.GameSpec`, what the adapters know of a
+:mod:`cardtable.envs.spec` (:class:`~cardtable.envs.spec.ResearchSpec`, what the adapters know of a
 game). Each game's own spec is ``cardtable.envs.<game>.RESEARCH`` (its action table, layout,
 encoder and rules for environments), found through the registry (:func:`game_spec`).
 """
 
-from cardtable.envs.spec import GameSpec, game_spec
+from cardtable.envs.spec import ResearchSpec, game_spec
 
-__all__ = ["GameSpec", "game_spec"]
+__all__ = ["ResearchSpec", "game_spec"]

@@ -42,7 +42,7 @@ from cardtable.games.declaration_rummy.view import (
 
 from .actions import ActionIndex
 from .encoding import Layout, Vector, as_vector, rel, write_counts
-from .spec import GameSpec
+from .spec import ResearchSpec
 
 MAX_TAKE: Final = 64
 """Most cards a spread pile can hold: every card of the largest pack (52 + 12 optional)."""
@@ -208,7 +208,7 @@ def max_game_length(rules: Rules) -> int:
     return games * (int(rules.turn_cap) * (2 + int(rules.players)) + int(rules.players) + 2)
 
 
-RESEARCH: Final = GameSpec(
+RESEARCH: Final = ResearchSpec(
     name="declaration-rummy",
     title="Declaration Rummy",
     actions=ACTIONS,

@@ -30,7 +30,7 @@ from gymnasium import spaces
 from cardtable.bots import make_bot
 from cardtable.games.contract import CHANCE, TERMINAL
 
-from .spec import GameSpec, game_spec, research_games
+from .spec import ResearchSpec, game_spec, research_games
 
 ENV_IDS: Final = {
     f"cardtable/{spec.title.replace(' ', '')}-v0": spec.name for spec in research_games()
@@ -60,7 +60,7 @@ class SingleSeatEnv(gymnasium.Env[dict[str, Any], Any]):
         illegal_reward: float = -1.0,
         render_mode: str | None = None,
     ) -> None:
-        self.game: GameSpec = game_spec(game)
+        self.game: ResearchSpec = game_spec(game)
         self.engine = self.game.engine
         self.rules = self.game.make_rules(players=players, preset=preset, rules=rules)
         n = self.rules.players

@@ -28,7 +28,7 @@ from cardtable.games.indecision.view import NOBODY_ACTS, IndecisionView
 
 from .actions import ActionIndex
 from .encoding import Layout, Vector, as_vector, rel, write_counts, write_history
-from .spec import GameSpec
+from .spec import ResearchSpec
 
 ACTIONS: Final = ActionIndex(
     "indecision", (ind.DRAW_DECK, ind.DRAW_PILE, *ind.DISCARDS, *ind.STOPS)
@@ -151,7 +151,7 @@ def max_game_length(rules: Rules) -> int:
     return int(rules.hand_cap) * (2 * int(rules.hand_turn_cap) + 2) + int(rules.players)
 
 
-RESEARCH: Final = GameSpec(
+RESEARCH: Final = ResearchSpec(
     name="indecision",
     title="Indecision",
     actions=ACTIONS,

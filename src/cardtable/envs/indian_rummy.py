@@ -28,14 +28,14 @@ from cardtable.cards import PRINTED_JOKER
 from cardtable.games.contract import PublicEvent
 from cardtable.games.indian_rummy import actions as ir
 from cardtable.games.indian_rummy.engine import hand_points
+from cardtable.games.indian_rummy.playouts import valid_shows
 from cardtable.games.indian_rummy.rules import Rules
 from cardtable.games.indian_rummy.state import IndianRummyState, Phase
 from cardtable.games.indian_rummy.view import IndianRummyView
-from cardtable.playouts import valid_shows
 
 from .actions import ActionIndex
 from .encoding import Layout, Vector, as_vector, rel, write_counts, write_history
-from .spec import GameSpec, RolloutCut
+from .spec import ResearchSpec, RolloutCut
 
 ACTIONS: Final = ActionIndex(
     "indian-rummy",
@@ -227,7 +227,7 @@ def without_wrong_shows(
     return [action for action in legal if type(action) is not ir.Declare or action.card in valid]
 
 
-RESEARCH: Final = GameSpec(
+RESEARCH: Final = ResearchSpec(
     name="indian-rummy",
     title="Indian Rummy",
     actions=ACTIONS,

@@ -43,7 +43,7 @@ from cardtable.cards import format_card
 from cardtable.games.contract import CHANCE, TERMINAL
 
 from .chance import CARD, MAX_CHANCE_OUTCOMES, ChanceNode, NeedOutcome, ScriptedRandom
-from .spec import GameSpec, research_games
+from .spec import ResearchSpec, research_games
 
 
 def short_name(game: str) -> str:
@@ -51,7 +51,7 @@ def short_name(game: str) -> str:
     return "python_cardtable_" + game.replace("-", "_")
 
 
-def _game_type(spec: GameSpec) -> Any:
+def _game_type(spec: ResearchSpec) -> Any:
     return pyspiel.GameType(
         short_name=short_name(spec.name),
         long_name=f"cardtable {spec.title}",
@@ -70,7 +70,7 @@ def _game_type(spec: GameSpec) -> Any:
     )
 
 
-def _parameters(spec: GameSpec) -> dict[str, Any]:
+def _parameters(spec: ResearchSpec) -> dict[str, Any]:
     """The game's OpenSpiel parameters and their defaults."""
     parameters: dict[str, Any] = {"players": spec.default_players, "preset": "default"}
     if spec.without_wrong_shows is not None:
@@ -94,7 +94,7 @@ class _Shared:
 class _Context:
     """What every state of one loaded game needs: the spec, rules, engine and layout."""
 
-    def __init__(self, spec: GameSpec, rules: Any, layout: Any, wrong_shows: bool) -> None:
+    def __init__(self, spec: ResearchSpec, rules: Any, layout: Any, wrong_shows: bool) -> None:
         self.spec = spec
         self.rules = rules
         self.engine = spec.engine
@@ -106,7 +106,7 @@ class _Context:
 class CardtableGame(pyspiel.Game):  # type: ignore[misc]
     """One cardtable game as an OpenSpiel game (see the module docstring)."""
 
-    spec: GameSpec
+    spec: ResearchSpec
 
     def __init__(self, params: dict[str, Any] | None = None) -> None:
         params = dict(params or {})
@@ -349,7 +349,7 @@ class SeededResampler:
         return state.resample_from_infostate(player, self._draw)
 
 
-def _register(spec: GameSpec) -> type[CardtableGame]:
+def _register(spec: ResearchSpec) -> type[CardtableGame]:
     """Register ``spec``'s game with OpenSpiel under :func:`short_name`; its game class."""
     cls = type(f"{spec.title.replace(' ', '')}Game", (CardtableGame,), {"spec": spec})
     pyspiel.register_game(_game_type(spec), cls)

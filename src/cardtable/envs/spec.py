@@ -1,4 +1,4 @@
-"""What every research adapter needs to know about one game, in one :class:`GameSpec`.
+"""What every research adapter needs to know about one game, in one :class:`ResearchSpec`.
 
 A spec ties a registered engine to its fixed action table (:class:`~.actions.ActionIndex`), its
 observation layout and encoder (built from :mod:`cardtable.envs.encoding`), the rules an
@@ -22,7 +22,7 @@ from rich.text import Text
 
 from cardtable.errors import RulesError
 from cardtable.games.contract import AnyEngine
-from cardtable.registry import get_engine, get_spec, load, specs
+from cardtable.registry import TEXT, get_engine, get_spec, load, specs
 
 from .actions import ActionIndex
 from .encoding import Layout, Vector
@@ -51,7 +51,7 @@ class RolloutCut:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class GameSpec:
+class ResearchSpec:
     """One game as the research adapters see it (see the module docstring)."""
 
     name: str
@@ -128,24 +128,23 @@ class GameSpec:
 
     def render_markup(self, view: Any) -> str:
         """The table as ``view.seat`` sees it, in the game's terminal markup."""
-        markup: str = load(get_spec(self.name).text).render_view(view)
-        return markup
+        return TEXT.load(self.name).render_view(view)
 
     def render_text(self, view: Any) -> str:
         """The table as ``view.seat`` sees it, in plain text."""
         return Text.from_markup(self.render_markup(view)).plain
 
 
-def game_spec(name: str) -> GameSpec:
+def game_spec(name: str) -> ResearchSpec:
     """The research spec of ``name`` (a registered game name or alias); ``RulesError`` when
     the game is not offered by the research environments."""
     declared = get_spec(name)
     if declared.research is None:
         raise RulesError(f"{declared.title} is not offered by the research environments")
-    spec: GameSpec = load(declared.research)
+    spec: ResearchSpec = load(declared.research)
     return spec
 
 
-def research_games() -> tuple[GameSpec, ...]:
+def research_games() -> tuple[ResearchSpec, ...]:
     """The research spec of every registered game that has one, in menu order."""
     return tuple(game_spec(declared.name) for declared in specs() if declared.research)

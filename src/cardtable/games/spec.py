@@ -90,6 +90,13 @@ class GameSpec:
     """``cardtable.envs.<game>:RESEARCH``, the game as the research environments see it (its
     fixed action table, observation encoder and OpenSpiel facts); ``None`` when the game is not
     offered there."""
+    playouts: str | None = None
+    """Module with the playout seats' ``playing`` and ``improving`` filters and ``ending``
+    (:class:`cardtable.playouts.GamePlayouts`); ``None`` when every legal action is a playing
+    one and the result says how a game ended."""
+    explain: str | None = None
+    """Module with the game's own words in the explanations of costly moves
+    (:class:`cardtable.review.explain.GameWords`); ``None`` for the common words."""
     cli_rules: str | None = None
     """``rules_from_cli(players=, cards=, optional=, variation=, preset=)`` when the game takes
     the command line's ``--cards``, ``--optional`` and ``--variation``; ``None`` if it does not."""

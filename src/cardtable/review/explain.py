@@ -23,13 +23,41 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, Final, Protocol, runtime_checkable
 
-from cardtable.cards import format_card, without
+from cardtable.cards import format_card
 from cardtable.coach import CoachReport, coach
+from cardtable.registry import Part, get_spec
 from cardtable.review.model import Thresholds
 
 _CARD_CODE = re.compile(r"\b(?:10|[2-9AJQK])[SHDC]\b")
+
+
+@runtime_checkable
+class GameWords(Protocol):
+    """A game's own words for the explanations (its spec's ``explain``, in
+    ``cardtable.review.<game>``)."""
+
+    def counts_fit(self, view: Any) -> bool:
+        """Whether the game's count can lay out ``view``'s hand with a pile card."""
+        ...
+
+    def pile_fit(self, view: Any, card: int) -> str | None:
+        """The group ``card`` joins in the count's best layout, in words, or ``None``."""
+        ...
+
+    def move_words(self, view: Any, name: str, word: str) -> tuple[str, str] | None:
+        """The game's own telling of a move named ``name`` (verb ``word``): as the move made
+        and as the better move; ``None`` for the common telling."""
+        ...
+
+
+WORDS: Final[Part[GameWords]] = Part("explain", GameWords)
+
+
+def _words(game: str) -> GameWords | None:
+    spec = get_spec(game)
+    return None if spec.explain is None else WORDS.load(spec)
 
 
 def _card_of(action: Any) -> int | None:
@@ -69,50 +97,12 @@ def _near_fit(report: CoachReport, card: int) -> str | None:
     return None
 
 
-def _indian_fit(view: Any, card: int) -> str | None:
-    """Indian Rummy: the group that ``card`` joins in the count's best layout of the hand with
-    it (less the best discard), or in the coach's hand model where the count lays none."""
-    from cardtable.bots.indian_shape import analyze
-    from cardtable.games.indian_rummy.scoring import arrange
-
-    grown = (*view.hand, card)
-    layouts = [
-        arrange(without(grown, spare), view.wild_rank, view.rules)
-        for spare in dict.fromkeys(view.hand)
-    ]
-    best = min(layouts, key=lambda layout: layout.points)
-    for group in best.groups:
-        if card in group.cards:
-            return f"the {group.describe()[0].lower()}{group.describe()[1:]}"
-    for kind, cards in analyze(grown, view.wild_rank).groups:
-        if card in cards and len(cards) >= 3:
-            return f"the {kind} {_cards(cards)}"
-    return None
-
-
-def _declaration_fit(view: Any, card: int) -> str | None:
-    """Declaration Rummy: the meld that ``card`` joins in the count's best layout of the hand
-    with it, less the discard that leaves the lowest count."""
-    from cardtable.cards import NO_MELD_2
-    from cardtable.games.declaration_rummy.scoring import count_hand
-
-    grown = (*view.hand, card)
-    spares = [c for c in dict.fromkeys(view.hand) if c != NO_MELD_2] or list(view.hand)
-    counted = [count_hand(without(grown, spare), view.rules) for spare in spares]
-    best = min(counted, key=lambda hand: hand.count)
-    for meld in best.melds:
-        if card in meld.cards:
-            label = meld.label()
-            return f"the {label[0].lower()}{label[1:]}"
-    return None
-
-
 def _fit(game: str, view: Any, report: CoachReport, card: int) -> str | None:
-    """What ``card`` from the pile would complete, in words, or ``None``."""
-    if game == "indian-rummy" and len(view.hand) == 13:
-        return _indian_fit(view, card)
-    if game == "declaration-rummy" and getattr(view, "hand", None):
-        return _declaration_fit(view, card)
+    """What ``card`` from the pile would complete, in words, or ``None``: the game's count
+    where it can lay out the hand, else the coach's near-melds."""
+    words = _words(game)
+    if words is not None and words.counts_fit(view):
+        return words.pile_fit(view, card)
     return _near_fit(report, card)
 
 
@@ -158,32 +148,6 @@ def about_move(warning: str, label: str | None, kind: str) -> bool:
     return not others and kind.rstrip("e") in warning.lower()
 
 
-def _indian_points(view: Any) -> int:
-    from cardtable.melds.indian import raw_points
-
-    rules = view.rules
-    points = raw_points(
-        view.hand[:13],
-        view.wild_rank,
-        jokers_per_sequence=rules.jokers_per_sequence,
-        all_joker_groups=rules.all_joker_groups,
-    )
-    return points if rules.max_points is None else min(points, rules.max_points)
-
-
-def _indian_drop(view: Any) -> tuple[int, str]:
-    rules = view.rules
-    if view.has_drawn[view.seat]:
-        return rules.middle_drop, "middle"
-    return rules.first_drop, "first"
-
-
-def _tie_share(view: Any) -> float:
-    """Each remaining player's share of an agreed tie, in percent."""
-    remaining = sum(1 for dropped in view.dropped if not dropped)
-    return 100.0 / max(1, remaining)
-
-
 def _what(
     game: str, view: Any, legal: Sequence[Any], report: CoachReport, action: Any
 ) -> tuple[str, str] | None:
@@ -219,31 +183,12 @@ def _what(
             f"{name} drew blind, the pile's {label} completing none of your near-melds",
             f"drawing blind (the pile's {label} completed none of your near-melds)",
         )
-    if word == "drop" and game == "indian-rummy":
-        penalty, when = _indian_drop(view)
-        points = _indian_points(view)
-        return (
-            f"{name} cost the {when} drop's {penalty} points with a hand that counted {points}",
-            f"paying the {when} drop's {penalty} points for a hand that counted {points}",
-        )
+    words = _words(game)
+    told = None if words is None else words.move_words(view, name, word)
+    if told is not None:
+        return told
     if word == "drop":
         return f"{name} gave up any chance to win this game", "dropping out"
-    if game == "declaration-rummy" and word in ("accept", "reject", "propose"):
-        share = _tie_share(view)
-        if word == "accept":
-            return (
-                f"{name} settled for a tie, a {share:.0f}% share of the game",
-                f"settling for a {share:.0f}% share of the game",
-            )
-        if word == "reject":
-            return (
-                f"{name} played on for the win instead of a {share:.0f}% share of a tie",
-                "playing on for the win",
-            )
-        return (
-            f"{name} offered a tie ({share:.0f}% of the game each if everyone accepts)",
-            f"offering a tie ({share:.0f}% of the game each if everyone accepts)",
-        )
     return None
 
 

@@ -110,6 +110,8 @@ async def create_table(
         )
     except TooManyTablesError as exc:
         raise HTTPException(409, str(exc)) from None
+    except storage.StorageError:
+        raise  # the server's trouble (503), not bad input
     except (CardtableError, ValueError, TypeError) as exc:
         raise HTTPException(400, str(exc)) from None
     count_rate(request, "table", profile)
@@ -298,6 +300,8 @@ async def import_profile(
             options=options,
             events=events,
         )
+    except storage.StorageError:
+        raise  # the server's trouble (503), not bad input
     except CardtableError as exc:
         raise HTTPException(400, str(exc)) from None
     count_rate(request, "import", profile)

@@ -31,10 +31,21 @@ from cardtable.server.identity import profile_for_page
 from cardtable.server.lobby import Lobby
 from cardtable.server.logs import quiet_expected_events
 from cardtable.server.openapi_refusals import describe_refusals
+from cardtable.server.owner_calls import CallRefused, Refusal
 from cardtable.server.rate_limits import RateLimits
 from cardtable.server.security import SecurityHeaders
 from cardtable.server.settings import Settings
 from cardtable.storage import Database, StorageError
+
+REFUSAL_STATUS: Final[dict[Refusal, int]] = {
+    Refusal.NOT_FOUND: 404,
+    Refusal.NO_PROFILE: 401,
+    Refusal.NOT_ALLOWED: 403,
+    Refusal.CONFLICT: 409,
+    Refusal.BAD_INPUT: 400,
+    Refusal.FAILED: 500,
+}
+"""The HTTP status of each owner-call refusal (the web app's edge; owner calls speak no HTTP)."""
 
 STATIC_DIR: Final = Path(__file__).parent / "static"
 
@@ -112,6 +123,11 @@ def create_app(
         """A database that cannot take a write (a full disk) is the server's trouble: 503 with
         the sentence, and the server keeps serving."""
         return JSONResponse({"detail": str(exc)}, status_code=503, headers={"Retry-After": "60"})
+
+    @app.exception_handler(CallRefused)
+    async def call_refused(_request: Request, exc: CallRefused) -> Response:
+        """An owner call's refusal, as the status its reason stands for."""
+        return JSONResponse({"detail": str(exc)}, status_code=REFUSAL_STATUS[exc.reason])
 
     app.include_router(operations.router)
     app.include_router(api.router)

@@ -10,7 +10,7 @@ and joining invites count against the ``join`` rate limit, per profile and per a
 
 from __future__ import annotations
 
-from fastapi import APIRouter, HTTPException, Request
+from fastapi import APIRouter, Request
 
 from cardtable.server.boundary import CheckedRoute
 from cardtable.server.cluster.relay import Relay
@@ -23,7 +23,7 @@ from cardtable.server.models import (
     PublicTable,
     refusals,
 )
-from cardtable.server.owner_calls import at_owner
+from cardtable.server.owner_calls import CallRefused, Refusal, at_owner
 from cardtable.server.people_tables import public_tables
 
 router = APIRouter(prefix="/api", route_class=CheckedRoute)
@@ -66,8 +66,8 @@ async def join_invite(
     args = body.model_dump() | {"profile": profile.id}
     try:
         joined = await at_owner(lobby, _relay(request), "join", args)
-    except HTTPException as exc:
-        if exc.status_code == 404:  # guessing tokens costs as much as joining
+    except CallRefused as exc:
+        if exc.reason is Refusal.NOT_FOUND:  # guessing tokens costs as much as joining
             count_rate(request, "join", profile)
         raise
     count_rate(request, "join", profile)

@@ -375,6 +375,8 @@ class Lobby:
         try:
             # With its room before settling: the record's marks.
             owner = await self._from_log(stored, resume=True)
+        except storage.StorageError:
+            raise  # the database failed: the table may well replay
         except (CardtableError, ValueError, ImportError) as exc:
             logger.error("table %s does not replay: %s", table_id, exc)
             return None

@@ -15,6 +15,8 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from cardtable.server.names import MAX_NAME_LENGTH, check_name
 
+# The levels of cardtable.bots.Level, spelled out because requests are strict (a Level field
+# would refuse the JSON string); tests/test_registry.py keeps the two the same.
 BotLevel = Literal["random", "easy", "normal", "hard"]
 Speed = Literal["slow", "normal", "fast", "instant"]
 Difficulty = Literal["easy", "normal", "hard", "random"]

@@ -10,13 +10,15 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Final
 
+from cardtable.bots import LEVELS, Level
 from cardtable.errors import CardtableError
 
 BOOLEAN_OPTIONS: Final = ("coach", "four_colour", "large_cards", "reduce_motion", "sounds")
 OPPONENT_SPEEDS: Final = ("slow", "normal", "fast", "instant")
 CARD_BACKS: Final = ("red", "blue", "green")
-DIFFICULTIES: Final = ("easy", "normal", "hard", "random")
-BOT_LEVELS: Final = ("random", "easy", "normal", "hard")
+DIFFICULTIES: Final = (Level.EASY.value, Level.NORMAL.value, Level.HARD.value, Level.RANDOM.value)
+"""The bot levels as the profile's default opponent offers them (the page's order)."""
+BOT_LEVELS: Final = LEVELS
 
 DEFAULT_OPTIONS: Final[dict[str, Any]] = {
     "coach": False,

@@ -8,6 +8,12 @@ to the owner through the relay (:meth:`cardtable.server.cluster.relay.Relay.call
 with what the owner answered; when no owner answers (its process died and its lease has not
 lapsed yet) it tries again, taking the table over itself as soon as the lease is free. A lone
 server runs every call itself.
+
+A call answers with its JSON result or refuses with :class:`CallRefused`, a domain error whose
+:class:`Refusal` says why (no such invite, not allowed, a conflict...); a refusal crosses the
+relay as its reason and sentence and is raised again on the asking side. This layer knows
+nothing of HTTP: the web app turns a refusal into a status code at its edge
+(:func:`cardtable.server.boundary.install_error_handlers`).
 """
 
 from __future__ import annotations
@@ -15,9 +21,8 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable
+from enum import StrEnum
 from typing import Any, Final
-
-from fastapi import HTTPException
 
 from cardtable import storage
 from cardtable.errors import CardtableError
@@ -33,14 +38,44 @@ logger = logging.getLogger(__name__)
 CALL_SECONDS: Final = 5.0
 """How long a call waits for the owner's answer."""
 TRIES: Final = 4
-"""Rounds of "here, or else on the owner" before a call gives up (503)."""
+"""Rounds of "here, or else on the owner" before a call gives up (:class:`StorageError`)."""
+
+# How an owner's answer crosses the relay: (one of these, JSON body). ``NOT_HERE`` (0) is the
+# relay's own: the process reached no longer owns the table.
+ANSWERED: Final = 1
+"""The call ran; the body is its JSON result."""
+REFUSED: Final = 2
+"""The call was refused; the body is ``{"reason": Refusal, "message": sentence}``."""
+UNAVAILABLE: Final = 3
+"""The owner's storage failed; the body is the sentence."""
+COULD_NOT: Final = "the server could not handle that request"
+
+
+class Refusal(StrEnum):
+    """Why an owner call was refused (the value crosses the relay)."""
+
+    NOT_FOUND = "not-found"
+    NO_PROFILE = "no-profile"
+    NOT_ALLOWED = "not-allowed"
+    CONFLICT = "conflict"
+    BAD_INPUT = "bad-input"
+    FAILED = "failed"
+    """Something unforeseen went wrong on the owner (logged there)."""
+
+
+class CallRefused(CardtableError):
+    """An owner call refused, with the reason and a sentence for the person."""
+
+    def __init__(self, reason: Refusal, message: str) -> None:
+        super().__init__(message)
+        self.reason = reason
 
 
 async def _peek(lobby: Lobby, args: dict[str, Any]) -> Any:
     try:
         owner = await table_of_invite(lobby, args.get("token"))
     except InviteError as exc:
-        raise HTTPException(404, str(exc)) from None
+        raise CallRefused(Refusal.NOT_FOUND, str(exc)) from None
     return peek(owner, int(args["profile"]))
 
 
@@ -48,7 +83,7 @@ async def _profile(lobby: Lobby, args: dict[str, Any]) -> storage.Profile:
     """The profile the call is made for (read again here: the owner may be another process)."""
     profile = await asyncio.to_thread(storage.get_profile, lobby.db, int(args["profile"]))
     if profile is None:
-        raise HTTPException(401, "no such profile: load the page first")
+        raise CallRefused(Refusal.NO_PROFILE, "no such profile: load the page first")
     return profile
 
 
@@ -66,11 +101,14 @@ async def _join(lobby: Lobby, args: dict[str, Any]) -> Any:
             contribution=args.get("contribution"),
         )
     except InviteError as exc:
-        raise HTTPException(404, str(exc)) from None
+        raise CallRefused(Refusal.NOT_FOUND, str(exc)) from None
+    except StorageError:
+        raise  # the owner's trouble, not the caller's input
     except JoinRefused as exc:
-        raise HTTPException(exc.status, str(exc)) from None
+        reason = Refusal.NOT_ALLOWED if exc.status == 403 else Refusal.CONFLICT
+        raise CallRefused(reason, str(exc)) from None
     except CardtableError as exc:
-        raise HTTPException(400, str(exc)) from None
+        raise CallRefused(Refusal.BAD_INPUT, str(exc)) from None
     return Joined(table_id=owner.table_id, seat=seat, role=role).model_dump(mode="json")  # type: ignore[arg-type]
 
 
@@ -79,11 +117,11 @@ async def _close(lobby: Lobby, args: dict[str, Any]) -> Any:
     try:
         closed = await lobby.close(table_id, int(args["profile"]))
     except NotAllowedError as exc:
-        raise HTTPException(403, str(exc)) from None
+        raise CallRefused(Refusal.NOT_ALLOWED, str(exc)) from None
     except TableInUseError as exc:
-        raise HTTPException(409, str(exc)) from None
+        raise CallRefused(Refusal.CONFLICT, str(exc)) from None
     if closed is None:
-        raise HTTPException(404, f"there is no table {table_id!r}")
+        raise CallRefused(Refusal.NOT_FOUND, f"there is no table {table_id!r}")
     return LeftTable(table_id=closed.table_id, status=closed.status).model_dump(mode="json")  # type: ignore[arg-type]
 
 
@@ -93,11 +131,13 @@ async def _seat(lobby: Lobby, args: dict[str, Any]) -> Any:
     try:
         seat = await lobby.join(table_id, profile)
     except NotAllowedError as exc:
-        raise HTTPException(403, str(exc)) from None
+        raise CallRefused(Refusal.NOT_ALLOWED, str(exc)) from None
+    except StorageError:
+        raise  # the table is elsewhere, or the database failed: not a conflict
     except CardtableError as exc:
-        raise HTTPException(409, str(exc)) from None
+        raise CallRefused(Refusal.CONFLICT, str(exc)) from None
     if seat is None:
-        raise HTTPException(404, f"there is no table {table_id!r}")
+        raise CallRefused(Refusal.NOT_FOUND, f"there is no table {table_id!r}")
     return SeatAnswer(table_id=table_id, seat=seat).model_dump(mode="json")
 
 
@@ -110,33 +150,42 @@ CALLS: Final[dict[str, Callable[[Lobby, dict[str, Any]], Awaitable[Any]]]] = {
 
 
 async def run(lobby: Lobby, name: str, args: dict[str, Any]) -> Any:
-    """Run a call here (its JSON answer); ``HTTPException`` for a refusal,
+    """Run a call here (its JSON answer); :class:`CallRefused` for a refusal,
     :class:`TableElsewhereError` when another process owns the table."""
     call = CALLS.get(name)
     if call is None:
-        raise HTTPException(400, f"unknown call {name!r}")
+        raise CallRefused(Refusal.BAD_INPUT, f"unknown call {name!r}")
     return await call(lobby, args)
 
 
 async def answer(lobby: Lobby, name: str, args: dict[str, Any]) -> tuple[int, Any]:
-    """The owner's side of a relayed call: its HTTP status and JSON body."""
+    """The owner's side of a relayed call: how it went (:data:`ANSWERED`, :data:`REFUSED`,
+    :data:`UNAVAILABLE` or the relay's ``NOT_HERE``) and the JSON body."""
     try:
-        return 200, await run(lobby, name, args)
-    except HTTPException as exc:
-        return exc.status_code, exc.detail
+        return ANSWERED, await run(lobby, name, args)
+    except CallRefused as exc:
+        return REFUSED, {"reason": exc.reason.value, "message": str(exc)}
     except TableElsewhereError:
         return NOT_HERE, None
     except StorageError as exc:
-        return 503, str(exc)
+        return UNAVAILABLE, str(exc)
     except Exception:  # the caller must get an answer whatever went wrong here
         logger.exception("the call %r failed", name)
-        return 500, "the server could not handle that request"
+        return REFUSED, {"reason": Refusal.FAILED.value, "message": COULD_NOT}
+
+
+def _refusal(body: Any) -> CallRefused:
+    """The refusal an owner sent, raised again here (an unreadable one as a failure)."""
+    try:
+        return CallRefused(Refusal(body["reason"]), str(body["message"]))
+    except (KeyError, TypeError, ValueError):
+        return CallRefused(Refusal.FAILED, COULD_NOT)
 
 
 async def at_owner(lobby: Lobby, relay: Relay | None, name: str, args: dict[str, Any]) -> Any:
     """Run a call on the table's owner, this process or another (see the module docstring):
-    its JSON answer, ``HTTPException`` for a refusal, :class:`StorageError` when no process
-    could answer."""
+    its JSON answer, :class:`CallRefused` for a refusal, :class:`StorageError` when no process
+    (or no storage) could answer."""
     pause = lobby.settings.lease_seconds / 2
     for attempt in range(TRIES):
         try:
@@ -158,7 +207,9 @@ async def at_owner(lobby: Lobby, relay: Relay | None, name: str, args: dict[str,
             continue
         if status == NOT_HERE:
             continue
-        if status != 200:
-            raise HTTPException(status, body)
+        if status == REFUSED:
+            raise _refusal(body)
+        if status == UNAVAILABLE:
+            raise StorageError(str(body))
         return body
     raise StorageError("the table's server process did not answer; try again in a moment")

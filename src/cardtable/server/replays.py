@@ -10,7 +10,7 @@ from typing import Any
 
 from cardtable.cards import format_cards
 from cardtable.games.contract import CHANCE, AnyEngine
-from cardtable.registry import get_engine, get_spec, load
+from cardtable.registry import TEXT, get_engine
 from cardtable.replay import GameRecord, replay_steps
 from cardtable.review import lens_of
 from cardtable.review.lenses import Lens
@@ -39,7 +39,7 @@ def replay_frames(record: GameRecord) -> dict[str, Any]:
     lens = lens_of(engine.name)
     rules = engine.rules_from_json(record.rules)
     players = rules.players
-    summary = load(get_spec(engine.name).text).render_hand_summary
+    summary = TEXT.load(engine.name).render_hand_summary
     state = engine.new_game(rules, record.seed)
     while engine.current_player(state) == CHANCE:
         state = engine.chance_step(state)

@@ -40,7 +40,6 @@ from cardtable.server.messages import (
     ClientMessage,
     Frame,
     ProtocolError,
-    ack_message,
     room_message,
     state_message,
 )
@@ -385,10 +384,10 @@ class TableOwner:
 
     # --- moves --------------------------------------------------------------------------------
 
-    async def submit(self, seat: int, message: ClientMessage, received: float) -> int:
-        """Apply a human's action message and answer the version it led to, or raise
-        :class:`ProtocolError` changing nothing (:class:`DuplicateAction` for a client id
-        already applied)."""
+    async def submit(self, seat: int, message: ClientMessage, received: float) -> Submitted:
+        """Apply a human's action message and answer the version it led to (``duplicate``, not
+        applied again, for a client id already applied), or raise :class:`ProtocolError`
+        changing nothing."""
         assert message.action is not None and message.version is not None
         async with self.lock:
             if self.waiting:
@@ -398,7 +397,7 @@ class TableOwner:
                 and message.client_id is not None
                 and self.room.seen(seat, message.client_id)
             ):
-                raise DuplicateAction(message.client_id, self.version)
+                return Submitted(self.version, duplicate=True)
             if self.finished:
                 raise ProtocolError(
                     "finished",
@@ -438,7 +437,7 @@ class TableOwner:
             if self.on_timing is not None:
                 self.on_timing(Timing(self.table_id, received, time.perf_counter()))
         self.wake_bots()
-        return applied
+        return Submitted(applied)
 
     async def _commit(
         self,
@@ -743,17 +742,13 @@ class TableOwner:
         self.timers.clear()
 
 
-class DuplicateAction(Exception):
-    """An action whose client id was already applied: acknowledged, not applied again."""
+@dataclass(frozen=True, slots=True)
+class Submitted:
+    """What became of an action message: the table's version after it, and whether its client
+    id had been applied already (a resent message: acknowledged again, not applied twice)."""
 
-    def __init__(self, client_id: str, version: int) -> None:
-        super().__init__(client_id)
-        self.client_id = client_id
-        self.version = version
-
-    def ack(self) -> dict[str, Any]:
-        """The acknowledgement sent back."""
-        return ack_message(self.client_id, self.version, duplicate=True)
+    version: int
+    duplicate: bool = False
 
 
 def replay_log(

@@ -44,7 +44,7 @@ from cardtable.server.messages import (
 )
 from cardtable.server.rate_limits import CLOSE_RATE_LIMITED, RateLimits
 from cardtable.server.security import origin_refusal
-from cardtable.server.table import SPECTATORS, Connection, DuplicateAction, TableOwner
+from cardtable.server.table import SPECTATORS, Connection, TableOwner
 from cardtable.storage import StorageError
 
 logger = logging.getLogger(__name__)
@@ -350,9 +350,17 @@ async def answer_frame(
         elif owner.waiting and message.type in ("action", "hint", "coach"):
             raise ProtocolError("phase", "the game has not started yet: the host starts it")
         elif message.type == "action":
-            applied = await owner.submit(seat, message, received)
-            if message.client_id is not None:
-                await connection.send(ack_message(message.client_id, applied, duplicate=False))
+            submitted = await owner.submit(seat, message, received)
+            if submitted.duplicate:  # a resend: acknowledged again, and the table as it is
+                assert message.client_id is not None
+                await connection.send(
+                    ack_message(message.client_id, submitted.version, duplicate=True)
+                )
+                await connection.send(owner.message_for(seat))
+            elif message.client_id is not None:
+                await connection.send(
+                    ack_message(message.client_id, submitted.version, duplicate=False)
+                )
         elif message.type == "hint":
             # The advice is about the state at this version: other seats may move while it is
             # worked out, and the page must not show it over a newer state.
@@ -369,9 +377,6 @@ async def answer_frame(
                 if quick is not None:
                     raise ProtocolError("rate-limited", quick.message)
             await room_control.handle(owner, profile_id, message)
-    except DuplicateAction as duplicate:
-        await connection.send(duplicate.ack())
-        await connection.send(owner.message_for(seat))
     except ProtocolError as exc:
         client_id = None if message is None else message.client_id
         await connection.send(error_message(exc.code, str(exc), rule=exc.rule, client_id=client_id))

@@ -20,11 +20,12 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.exc import OperationalError
 from sqlalchemy.orm import Session, sessionmaker
 
+from cardtable.errors import CardtableError
 from cardtable.storage.location import default_database_url
 from cardtable.storage.migrate import upgrade
 
 
-class StorageError(RuntimeError):
+class StorageError(CardtableError, RuntimeError):
     """The database could not do what was asked (full disk, read-only, unreachable): not the
     caller's fault; nothing was stored."""
 

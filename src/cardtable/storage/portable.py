@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any, Final
 
-from cardtable.errors import CardtableError
+from cardtable.errors import CardtableError, NotFoundError
 from cardtable.storage.database import Database
 from cardtable.storage.models import ProfileRow
 from cardtable.storage.profiles import get_profile
@@ -44,7 +44,7 @@ def export_profile(db: Database, profile_id: int) -> dict[str, Any]:
     """The profile's name, options and record events as a JSON-ready document."""
     profile = get_profile(db, profile_id)
     if profile is None:
-        raise LookupError(f"no profile {profile_id}")
+        raise NotFoundError(f"no profile {profile_id}")
     stored = events_of(db, profile_id)
     # At most the caps of each part (pruning lets a few more wait), newest kept, so that the
     # document never holds more events than an import accepts.
@@ -135,7 +135,7 @@ def import_profile(
     with db.session() as session:
         row = session.get(ProfileRow, profile_id)
         if row is None:
-            raise LookupError(f"no profile {profile_id}")
+            raise NotFoundError(f"no profile {profile_id}")
         if name is not None:
             row.name = name
         if options is not None:

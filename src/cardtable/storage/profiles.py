@@ -13,6 +13,7 @@ from typing import Any
 
 from sqlalchemy import select
 
+from cardtable.errors import NotFoundError
 from cardtable.storage.database import Database
 from cardtable.storage.models import ProfileRow
 
@@ -87,7 +88,7 @@ def update_profile(
     with db.session() as session:
         row = session.get(ProfileRow, profile_id)
         if row is None:
-            raise LookupError(f"no profile {profile_id}")
+            raise NotFoundError(f"no profile {profile_id}")
         if name is not None:
             row.name = name
         if options is not None:

@@ -25,6 +25,7 @@ from sqlalchemy import CursorResult, Table, Update, bindparam, func, insert, sel
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
+from cardtable.errors import NotFoundError
 from cardtable.storage.database import Database, StorageError
 from cardtable.storage.models import ActionRow, SharedTableRow, TableRow, TableSeatRow, utc_now
 
@@ -153,7 +154,7 @@ def sit(
         if name is not None:
             row = session.get(TableRow, table_id)
             if row is None:
-                raise LookupError(f"no table {table_id}")
+                raise NotFoundError(f"no table {table_id}")
             seats = [dict(spec) for spec in row.seats]
             seats[seat]["name"] = name
             row.seats = seats
@@ -264,7 +265,7 @@ def claim_table(db: Database, table_id: str, fence: int) -> int | None:
     """Claim a table for the holder of lease token ``fence``: from now on only moves carrying
     this token are stored. ``None`` when claimed; the stored token when it is not smaller
     than ``fence`` (the lease service issued an old token: ask it for one above that).
-    ``LookupError`` if there is no such table."""
+    :class:`~cardtable.errors.NotFoundError` if there is no such table."""
     with db.session() as session:
         changed = session.execute(
             update(TableRow)
@@ -275,7 +276,7 @@ def claim_table(db: Database, table_id: str, fence: int) -> int | None:
             return None
         stored = session.scalar(select(TableRow.fence).where(TableRow.id == table_id))
         if stored is None:
-            raise LookupError(f"no table {table_id}")
+            raise NotFoundError(f"no table {table_id}")
         return int(stored)
 
 
@@ -307,7 +308,7 @@ def set_status(
     with db.session() as session:
         row = session.get(TableRow, table_id, with_for_update=fence is not None)
         if row is None:
-            raise LookupError(f"no table {table_id}")
+            raise NotFoundError(f"no table {table_id}")
         if fence is not None and row.fence != fence:
             raise FencedOutError(
                 f"table {table_id} has passed to another server process; nothing was stored"

@@ -31,7 +31,7 @@ from pettingzoo import AECEnv
 
 from cardtable.games.contract import CHANCE, TERMINAL
 
-from ..spec import GameSpec, game_spec
+from ..spec import ResearchSpec, game_spec
 
 _INT8 = np.dtype(np.int8)
 
@@ -57,7 +57,7 @@ class CardtableAEC(AECEnv):  # type: ignore[misc]
         render_mode: str | None = None,
     ) -> None:
         super().__init__()
-        self.spec_: GameSpec = game_spec(self.game)
+        self.spec_: ResearchSpec = game_spec(self.game)
         self.engine = self.spec_.engine
         self.rules = self.spec_.make_rules(players=players, preset=preset, rules=rules)
         if shaped_rewards:

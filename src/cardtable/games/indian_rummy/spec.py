@@ -33,6 +33,8 @@ SPEC: Final = GameSpec(
     coach="cardtable.coach.indian_rummy",
     narrator="cardtable.server.narration.indian_rummy:IndianRummyNarrator",
     howto="cardtable.games.indian_rummy.howto:page",
+    playouts="cardtable.games.indian_rummy.playouts",
+    explain="cardtable.review.indian_rummy",
     lens="cardtable.review.lenses:indian_rummy_lens",
     research="cardtable.envs.indian_rummy:RESEARCH",
 )

@@ -28,6 +28,8 @@ from typing import Any, Final
 from redis.asyncio import Redis
 from redis.exceptions import RedisError
 
+from cardtable.errors import CardtableError
+
 logger = logging.getLogger(__name__)
 
 PREFIX: Final = "cardtable:"
@@ -100,7 +102,7 @@ def fence_key(table_id: str) -> str:
     return f"{PREFIX}fence:{table_id}"
 
 
-class LeaseUnavailableError(RuntimeError):
+class LeaseUnavailableError(CardtableError, RuntimeError):
     """Redis could not be reached to take or keep a lease."""
 
 

@@ -189,7 +189,8 @@ FrameHandler = Callable[[Any, Any, int, int, str, float], Awaitable[int | None]]
 # None for a profile that has none; and the refusal then: table -> (error code, message).
 Greeter = Callable[[Any, Any, int], Awaitable[int | None]]
 Outsider = Callable[[Any], tuple[str, str]]
-# What the owner's side does with a call: (name, arguments) -> (HTTP status, JSON body).
+# What the owner's side does with a call: (name, arguments) -> (outcome code, JSON body); the
+# codes besides NOT_HERE are the caller's (cardtable.server.owner_calls).
 CallHandler = Callable[[str, dict[str, Any]], Awaitable[tuple[int, Any]]]
 
 NOT_HERE: Final = 0
@@ -458,7 +459,7 @@ class Relay:
     async def call(
         self, table_id: str, name: str, args: dict[str, Any], timeout: float
     ) -> tuple[int, Any]:
-        """Run the call ``name`` on the table's owner; its HTTP status and JSON body
+        """Run the call ``name`` on the table's owner; its outcome code and JSON body
         (:data:`NOT_HERE` when the process reached no longer owns the table).
         ``TimeoutError`` when no owner answered in ``timeout`` seconds, ``ConnectionError``
         when Redis cannot be reached."""

@@ -19,6 +19,7 @@ import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+from cardtable.errors import NotFoundError
 from cardtable.server.cluster.lease import Lease, Leases, LeaseUnavailableError
 from cardtable.server.metrics import LEASE_TAKEOVERS
 from cardtable.storage import (
@@ -76,7 +77,8 @@ class LeasedLogStore:
         """Take the table's lease and claim the table with its token in the database.
 
         :class:`TableElsewhereError` if another process holds the lease, ``StorageError`` if
-        Redis or the database cannot be reached, ``LookupError`` if there is no such table.
+        Redis or the database cannot be reached, :class:`~cardtable.errors.NotFoundError` if
+        there is no such table.
         """
         try:
             lease = await self.leases.acquire(table_id)
@@ -179,7 +181,7 @@ class LeasedLogStore:
         """Claim the table for this process and read it (``None`` if there is no such table)."""
         try:
             await self.claim(table_id)
-        except LookupError:
+        except NotFoundError:
             return None
         try:
             return await self.inner.load(table_id)
