@@ -176,6 +176,9 @@ def test_waiting_room_host_controls_and_the_join_page(
         ann.page.click("dialog#panel .btn.primary")
         expect(bob.page.locator(".table-missing")).to_contain_text("not available")
         expect(room.locator(".room-seat[data-kind=open]")).to_have_count(2)
+        # Removing Bob replaced the invite link: the host's page shows the new one.
+        expect(ann.page.locator("#invite-link")).not_to_have_text(invite)
+        invite = ann.page.inner_text("#invite-link")
 
         # Someone else joins as a spectator and then takes a free seat before the start.
         join_table(cy, invite, watch=True)
