@@ -10,7 +10,7 @@ from typing import Any
 
 from cardtable.cards import format_cards
 from cardtable.games.contract import CHANCE, AnyEngine
-from cardtable.registry import TEXT, get_engine
+from cardtable.registry import TEXT, get_engine, get_spec
 from cardtable.replay import GameRecord, replay_steps
 from cardtable.review import lens_of
 from cardtable.review.lenses import Lens
