@@ -216,6 +216,8 @@ class Relay:
         """Proxied sockets greeted by this process as owner: the connection and its profile."""
         self._numbers = itertools.count(1)
         self._pubsub: PubSub | None = None
+        self._subscribed = False
+        """Whether this process's channel was confirmed subscribed once already."""
         self._reader: asyncio.Task[None] | None = None
         self._starting = asyncio.Lock()
         self._owned: set[str] = set()
@@ -255,7 +257,8 @@ class Relay:
         is not there yet."""
         async with self._starting:
             if self._pubsub is None:
-                pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
+                # Confirmations are read: a repeated one says the connection was made afresh.
+                pubsub = self.redis.pubsub()
                 try:
                     await pubsub.subscribe(process_channel(self.holder), TAKEOVERS)
                 except BaseException:  # Redis away: the next caller subscribes afresh
@@ -280,8 +283,8 @@ class Relay:
                     channels = [process_channel(self.holder), TAKEOVERS]
                     channels += map(inbox, self._owned)
                     await pubsub.subscribe(*channels)
-                    for proxy in self.proxies.values():
-                        proxy.inbox.put_nowait({"moved": True})  # say hello again
+                # The proxies say hello again when the subscription's confirmation is read
+                # (below), however the connection came back.
                 continue
             except asyncio.CancelledError:
                 raise
@@ -291,6 +294,9 @@ class Relay:
                 continue
             if message is None:
                 continue
+            if message.get("type") != "message":
+                self._confirmed(message)
+                continue
             try:
                 channel = message["channel"]
                 channel = channel.decode() if isinstance(channel, bytes) else str(channel)
@@ -298,6 +304,24 @@ class Relay:
                 self._dispatch(channel, payload)
             except Exception:
                 logger.exception("the relay could not read a message")
+
+    def _confirmed(self, message: dict[str, Any]) -> None:
+        """A subscription confirmed. This process's channel confirmed again means the
+        connection to Redis was made afresh (Redis restarted, say), whether the reader saw
+        an error or the client reconnected by itself inside a read or a subscribe: messages
+        published meanwhile were lost, and an owner whose answer found no listener here
+        forgot the socket. Every proxy greets its table's owner again, getting its state."""
+        if message.get("type") != "subscribe":
+            return
+        channel = message.get("channel")
+        channel = channel.decode() if isinstance(channel, bytes) else str(channel)
+        if channel != process_channel(self.holder):
+            return
+        if not self._subscribed:
+            self._subscribed = True  # the first subscription: nothing was missed
+            return
+        for proxy in self.proxies.values():
+            proxy.inbox.put_nowait({"moved": True})  # say hello again
 
     def _dispatch(self, channel: str, payload: dict[str, Any]) -> None:
         if channel == TAKEOVERS:
