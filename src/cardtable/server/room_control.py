@@ -65,6 +65,7 @@ def contribution_of(value: Any) -> str | None:
 
 async def handle(owner: TableOwner, profile_id: int, message: ClientMessage) -> None:
     """Apply one room message from ``profile_id`` (see the module docstring)."""
+    leaving = False
     async with owner.lock:
         room = room_of(owner)
         member = room.member(profile_id)
@@ -92,12 +93,18 @@ async def handle(owner: TableOwner, profile_id: int, message: ClientMessage) -> 
             return
         elif kind == "leave":
             await _leave(owner, member)
+            leaving = True
         elif kind == "rematch":
             await _rematch(owner, member, message)
         owner.seated = room.seated()
         await save_room(owner)
         await owner.broadcast()
     owner.wake_bots()
+    if leaving:
+        # The leaver's sockets close last, once the room is stored and the others were told:
+        # this handler runs in the leaver's own socket, and a server may cancel a socket's
+        # handler once it is closed (the test client does), which would lose both.
+        await _close_member(owner, profile_id, {"type": "left"}, CLOSE_LEFT)
 
 
 async def _sit(owner: TableOwner, member: Member, message: ClientMessage) -> None:
@@ -263,7 +270,7 @@ async def _leave(owner: TableOwner, member: Member) -> None:
     del room.members[member.profile_id]
     if room.phase == PLAYING:
         track_turn(owner)
-    await _close_member(owner, member.profile_id, {"type": "left"}, CLOSE_LEFT)
+    # Its sockets are closed by handle, after the room is stored and broadcast.
 
 
 async def _rematch(owner: TableOwner, member: Member, message: ClientMessage) -> None:
