@@ -4,7 +4,6 @@ HTTP status."""
 
 from __future__ import annotations
 
-import asyncio
 from types import SimpleNamespace
 from typing import Any
 
@@ -14,6 +13,8 @@ from cardtable.server import owner_calls
 from cardtable.server.cluster.store import TableElsewhereError
 from cardtable.server.owner_calls import CallRefused, Refusal
 from cardtable.storage import StorageError
+
+from .conftest import run_async
 
 
 class _ElsewhereLobby:
@@ -40,7 +41,7 @@ class _OwnerRelay:
 
 
 def _close_at_owner(relay: _OwnerRelay) -> Any:
-    return asyncio.run(
+    return run_async(
         owner_calls.at_owner(
             _ElsewhereLobby(),  # type: ignore[arg-type]
             relay,  # type: ignore[arg-type]
@@ -52,12 +53,12 @@ def _close_at_owner(relay: _OwnerRelay) -> Any:
 
 def test_an_unknown_call_is_refused_as_bad_input() -> None:
     with pytest.raises(CallRefused, match="unknown call 'nope'") as refused:
-        asyncio.run(owner_calls.run(None, "nope", {}))  # type: ignore[arg-type]
+        run_async(owner_calls.run(None, "nope", {}))  # type: ignore[arg-type]
     assert refused.value.reason is Refusal.BAD_INPUT
 
 
 def test_the_owner_answers_a_refusal_as_its_reason_and_sentence() -> None:
-    status, body = asyncio.run(owner_calls.answer(None, "nope", {}))  # type: ignore[arg-type]
+    status, body = run_async(owner_calls.answer(None, "nope", {}))  # type: ignore[arg-type]
     assert status == owner_calls.REFUSED
     assert body == {"reason": "bad-input", "message": "unknown call 'nope'"}
 

@@ -27,7 +27,7 @@ from cardtable.server.lobby import Lobby
 from cardtable.server.settings import Settings
 from cardtable.server.websocket import SocketConnection
 
-from .conftest import new_table
+from .conftest import new_table, run_async
 from .live import free_port, serving
 
 SEATS = [{"kind": "human"}, {"kind": "bot", "level": "random"}]
@@ -113,9 +113,9 @@ class _GoneSocket:
 def test_writing_to_a_socket_closed_on_this_side_says_the_page_went_away() -> None:
     connection = SocketConnection(_GoneSocket())  # type: ignore[arg-type]
     with pytest.raises(WebSocketDisconnect):
-        asyncio.run(connection.send({"type": "pong"}))
+        run_async(connection.send({"type": "pong"}))
     assert connection.closed
-    asyncio.run(connection.send({"type": "pong"}))  # closed: nothing more is written
+    run_async(connection.send({"type": "pong"}))  # closed: nothing more is written
 
 
 def _relay_without_redis() -> Relay:
@@ -148,7 +148,7 @@ def test_relayed_frames_while_redis_is_away_log_no_traceback(
         worker.cancel()
         await relay.redis.aclose()
 
-    asyncio.run(scenario())
+    run_async(scenario())
     assert _tracebacks(caplog) == []
 
 
