@@ -48,7 +48,7 @@ test: lint typecheck unit
 
 # The fast tier for the edit-and-test loop: every test outside tests/server (engines, melds,
 # bots, coach, review, research adapters, units) and the doctests, README's included; no browser,
-# no PostgreSQL or Redis. About 185 s of CPU (1,791 tests), so under two minutes on two idle cores.
+# no PostgreSQL or Redis. Its cost is measured in the README's Development section.
 quick: $(STAMP)
 	$(BIN)/pytest -n 2 -m "not browser and not services" --ignore=tests/server
 

@@ -54,7 +54,10 @@ def test_fair_table_derives_its_seed_from_the_commitment_and_the_contribution(
 ) -> None:
     client = _fair_client(make_client)
     commitment = client.post("/api/commitments").json()["commitment"]
-    table_id = _start(client, commitment=commitment, contribution=CONTRIBUTION)
+    # No drops: the computer player could otherwise end the one-deal game by dropping on its
+    # first turn, before the checks made during play (the deal is the server's, not seeded).
+    rules = {"deals": 1, "drops_allowed": False}
+    table_id = _start(client, commitment=commitment, contribution=CONTRIBUTION, rules=rules)
     during = client.get(f"/api/tables/{table_id}/fairness").json()
     assert during["commitment"] == commitment
     assert during["contributions"] == [{"seat": 0, "value": CONTRIBUTION}]
