@@ -895,6 +895,10 @@ export class TableView {
       this.askHint();
       return true;
     }
+    if ((key === "a" || key === "A") && this.module?.arrangesGroups) {
+      this.groupHand();
+      return true;
+    }
     if (key === "Escape") {
       if (this.el.table.classList.contains("side-open")) {
         this.toggleSide(false);
