@@ -26,10 +26,10 @@ from cardtable.cards import Card, format_card, parse_card
 from cardtable.errors import CardError
 from cardtable.games.indian_rummy import groups as indian_groups
 from cardtable.melds.declaration import card_count, dr_best, meld_shape
-from cardtable.server.messages import ClientMessage, ProtocolError, groups_message
+from cardtable.server.protocol.messages import ClientMessage, ProtocolError, groups_message
 
 if TYPE_CHECKING:
-    from cardtable.server.table import TableOwner
+    from cardtable.server.table.owner import TableOwner
 
 MAX_GROUPS: Final = 20
 """More groups than a hand can hold cards is never a real arrangement."""
@@ -49,7 +49,7 @@ def read_request(message: ClientMessage) -> tuple[Partition, Card | None]:
     >>> read_request(ClientMessage("groups", fields=(("groups", [["5H", "ZZ"]]),)))
     Traceback (most recent call last):
     ...
-    cardtable.server.messages.ProtocolError: unknown card 'ZZ' in the groups
+    cardtable.server.protocol.messages.ProtocolError: unknown card 'ZZ' in the groups
     """
     raw = message.get("groups")
     if raw is None:
