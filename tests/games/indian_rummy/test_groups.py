@@ -16,6 +16,7 @@ from cardtable.games.indian_rummy.groups import (
     group_kind,
     place,
     same_groups,
+    show_put_down,
 )
 from cardtable.games.indian_rummy.rules import Rules
 from cardtable.games.indian_rummy.scoring import arrange
@@ -197,3 +198,12 @@ def test_rule_2_7_a_mis_arranged_valid_hand_is_still_a_valid_show() -> None:
     after = play(state, (0, "declare KD"))
     assert after.deal.last_deal is not None and after.deal.last_deal.outcome == "valid-show"
     assert ENGINE.view(after, 0).last_deal is not None
+
+
+def test_rule_2_7_fourteen_cards_grouped_say_which_put_down_leaves_a_show() -> None:
+    grouped = [cards("5H 6H 7H"), cards("9S 10S JS KD"), cards("2C 2D 2S"), cards("4H 4D 4C 4S")]
+    assert show_put_down(grouped, 6) == cards("KD")[0]  # taken out of the group it sits in
+    # Thirteen cards, or fourteen with no show in them as grouped: nothing to put down.
+    assert show_put_down([*grouped[:3], cards("4H 4D 4C")], 6) is None
+    broken = [cards("5H 6H 8H"), cards("9S 10S JS KD"), cards("2C 2D 2S"), cards("4H 4D 4C 4S")]
+    assert show_put_down(broken, 6) is None

@@ -57,6 +57,7 @@ __all__ = [
     "group_kind",
     "place",
     "same_groups",
+    "show_put_down",
 ]
 
 Label = Literal["pure sequence", "sequence", "set", "loose"]
@@ -263,6 +264,29 @@ def place(
         else:
             result.append([card])
     return result
+
+
+def show_put_down(
+    groups: Sequence[Sequence[Card]], wild_rank: int | None, rules: Rules | None = None
+) -> Card | None:
+    """For 14 cards in groups: a card whose put-down leaves the other 13 a valid show as they are
+    grouped (the card taken out of its group), or ``None``.
+
+    >>> from cardtable.cards import parse_cards, format_card
+    >>> hand = [parse_cards(g) for g in ("5H 6H 7H", "9S 10S JS", "2C 2D 2S", "4H 4D 4C 4S KD")]
+    >>> format_card(show_put_down(hand, 6))
+    'KD'
+    """
+    if sum(len(group) for group in groups) != HAND_SIZE + 1:
+        return None
+    for at, group in enumerate(groups):
+        for card in dict.fromkeys(group):
+            rest = list(group)
+            rest.remove(card)
+            shown = [*groups[:at], *([rest] if rest else []), *groups[at + 1 :]]
+            if evaluate(shown, wild_rank, rules).valid_show:
+                return card
+    return None
 
 
 @dataclass(frozen=True, slots=True)

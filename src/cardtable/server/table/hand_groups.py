@@ -121,9 +121,11 @@ def indian_rummy(view: Any, groups: Partition, put_down: Card | None) -> dict[st
         hand.remove(put_down)
     evaluation = indian_groups.evaluate(shown, wild, rules)
     best = indian_groups.best_groups(hand, wild, rules) if hand else None
+    ready = indian_groups.show_put_down(mine, wild, rules) if put_down is None else None
     return {
         "placed": _labels(mine),
         "put_down": None if put_down is None else format_card(put_down),
+        "show_put_down": None if ready is None else format_card(ready),
         **evaluation.to_json(),
         "best": None if best is None else best.to_json() | {"partition": _labels(best.partition())},
         "same_as_best": best is not None and indian_groups.same_groups(shown, best.partition()),

@@ -28,7 +28,9 @@ export class HandGroups {
   /** True when this table's game arranges hands in groups and this page plays a seat. */
   supported() {
     const { table } = this;
-    return Boolean(table.module?.arrangesGroups) && table.message && table.ownSeat() !== null;
+    // Spectators (a state with no seat) have no hand to arrange; nor has a seat out of the deal.
+    const message = table.message;
+    return Boolean(table.module?.arrangesGroups) && typeof message?.seat === "number" && (message.view?.hand?.length ?? 0) > 0;
   }
 
   /** After each state: keep the arrangement under this table and seat, and ask for labels when
@@ -51,7 +53,8 @@ export class HandGroups {
     this.lastAsked = arrangementKey(hand.fullPartition());
     this.seq += 1;
     this.labelSeq = this.seq;
-    this.table.socket?.send({ type: "groups", groups, seq: this.seq });
+    // Not connected: asked again once the fresh state arrives after reconnecting.
+    if (!this.table.socket?.send({ type: "groups", groups, seq: this.seq })) this.lastAsked = null;
   }
 
   onAnswer(message) {
