@@ -46,6 +46,7 @@ from cardtable.melds.indian import (
     GroupKind,
     card_value,
     is_joker,
+    raw_points,
 )
 
 __all__ = [
@@ -358,7 +359,12 @@ def _best(hand: tuple[Card, ...], wild_rank: int | None, rules: Rules) -> BestGr
         put_down = min(
             candidates,
             key=lambda card: (
-                arrange(_without(hand, card), wild_rank, rules).raw_points,
+                raw_points(
+                    _without(hand, card),
+                    wild_rank,
+                    jokers_per_sequence=rules.jokers_per_sequence,
+                    all_joker_groups=rules.all_joker_groups,
+                ),
                 -card_value(card, wild_rank),
             ),
         )
