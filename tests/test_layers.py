@@ -1,5 +1,6 @@
-"""The package's layering (DESIGN.md): each layer imports only itself and the layers below it,
-and only storage, the server and the CLI touch files, sockets, asyncio or a web framework."""
+"""The package's layering (the README's Layout table): each layer imports only itself and the
+layers below it, and only storage, the server and the CLI touch files, sockets, asyncio or a web
+framework."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ PACKAGE = Path(__file__).resolve().parents[1] / "src" / "cardtable"
 LAYERS: dict[str, int] = {
     "cards": 1,
     "errors": 1,
-    "options": 1,
+    "rule_options": 1,
     "melds": 2,
     "games": 3,
     "driver": 4,

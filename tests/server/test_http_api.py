@@ -14,11 +14,11 @@ from pydantic import ValidationError
 
 import cardtable.server as server_package
 from cardtable.games.contract import rules_to_json
-from cardtable.options import options_of
+from cardtable.rule_options import options_of
 from cardtable.registry import game_names, get_engine
 from cardtable.server.identity import COOKIE_NAME
 from cardtable.server.models import GameEntry, GameRecord, HowToPlay, ListedTable, TableInfo
-from cardtable.server.options import DEFAULT_OPTIONS
+from cardtable.server.player_options import DEFAULT_OPTIONS
 from cardtable.server.settings import Settings
 
 from .conftest import new_table, owner_of, visitor

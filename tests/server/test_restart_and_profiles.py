@@ -14,7 +14,7 @@ from sqlalchemy import bindparam, create_engine, text
 
 from cardtable.server.context import context_of
 from cardtable.server.identity import COOKIE_NAME
-from cardtable.server.options import DEFAULT_OPTIONS
+from cardtable.server.player_options import DEFAULT_OPTIONS
 from cardtable.storage import Database, RecordEvent, load_table
 
 from .conftest import cookie_of, new_table, owner_of, play_to_end, receive, visitor, wait_for_turn

@@ -49,7 +49,7 @@ from cardtable.server.models import (
     TableInfo,
     refusals,
 )
-from cardtable.server.options import DEFAULT_OPTIONS, merge_options
+from cardtable.server.player_options import DEFAULT_OPTIONS, merge_options
 from cardtable.server.owner_calls import at_owner
 from cardtable.server.people_tables import invite_json
 from cardtable.server.record import record_of

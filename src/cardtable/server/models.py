@@ -76,6 +76,16 @@ def refusals(*statuses: tuple[int, str]) -> dict[int | str, dict[str, Any]]:
 # --- games -------------------------------------------------------------------------------------
 
 
+class RuleGroupEntry(Answer):
+    """One heading of the house-rules form."""
+
+    name: str
+    """What a rules schema entry's ``group`` says."""
+    title: str
+    folded: bool
+    """Shown folded away (the safeguards against endless games)."""
+
+
 class GameEntry(Answer):
     """One game of the catalogue: what the start page and the table need to offer it."""
 
@@ -85,7 +95,9 @@ class GameEntry(Answer):
     max_players: int
     presets: dict[str, dict[str, Any]]
     rules_schema: list[dict[str, Any]]
-    """Every rule option: name, label, type, default, help, and its bounds or choices."""
+    """Every rule option: name, label, type, default, help, group, and its bounds or choices."""
+    rule_groups: list[RuleGroupEntry]
+    """The groups of the house-rules form, in the order it shows them."""
     max_table_moves: int
     """The most moves a table has in all, whatever its rules: at this many an unfinished
     table is closed (its finished deals stay in the record)."""

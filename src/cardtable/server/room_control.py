@@ -17,7 +17,7 @@ from cardtable.errors import CardtableError
 from cardtable.fairness import check_contribution
 from cardtable.server.messages import ClientMessage, ProtocolError, quick_message
 from cardtable.server.names import BOT_NAMES
-from cardtable.server.options import BOT_LEVELS
+from cardtable.server.player_options import BOT_LEVELS
 from cardtable.server.people import (
     FINISHED,
     PHRASES,

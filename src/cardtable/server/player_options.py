@@ -49,7 +49,7 @@ def merge_options(current: Mapping[str, Any], changes: Any) -> dict[str, Any]:
     >>> merge_options({}, {"opponent_speed": "warp"})
     Traceback (most recent call last):
     ...
-    cardtable.server.options.OptionsError: opponent_speed must be one of slow, normal, fast, \
+    cardtable.server.player_options.OptionsError: opponent_speed must be one of slow, normal, fast, \
 instant, not 'warp'
     """
     if not isinstance(changes, Mapping):
