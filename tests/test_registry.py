@@ -105,8 +105,8 @@ def test_bot_levels_are_declared_once_and_every_list_follows_it() -> None:
 
     from cardtable.bots import LEVELS, Level
     from cardtable.server.catalog import catalog
-    from cardtable.server.models import BotLevel, Difficulty
-    from cardtable.server.player_options import BOT_LEVELS, DIFFICULTIES
+    from cardtable.server.models import BotLevel
+    from cardtable.server.player_options import BOT_LEVELS, DIFFICULTIES, Difficulty
 
     names = tuple(level.value for level in Level)
     assert LEVELS == BOT_LEVELS == get_args(BotLevel) == names

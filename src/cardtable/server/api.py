@@ -41,6 +41,7 @@ from cardtable.server.models import (
     LeftTable,
     ListedTable,
     NewTable,
+    OptionEntry,
     ProfileAnswer,
     ProfileChange,
     ProfileDocument,
@@ -49,9 +50,9 @@ from cardtable.server.models import (
     TableInfo,
     refusals,
 )
-from cardtable.server.player_options import DEFAULT_OPTIONS, merge_options
 from cardtable.server.owner_calls import at_owner
 from cardtable.server.people_tables import invite_json
+from cardtable.server.player_options import DEFAULT_OPTIONS, merge_options, options_schema
 from cardtable.server.record import record_of
 from cardtable.server.rules_input import check_rule_types
 
@@ -194,6 +195,13 @@ async def leave_table(
         lobby, relay, "close", {"table_id": owner.table_id, "profile": profile.id}
     )
     return LeftTable.model_validate(closed)
+
+
+@router.get("/options", response_model_exclude_none=True)
+async def list_options() -> list[OptionEntry]:
+    """Every player option with its words, choices and default, as declared once on the
+    server: the page builds its Options panel and its defaults from these."""
+    return [OptionEntry.model_validate(entry) for entry in options_schema()]
 
 
 def _profile_answer(profile: storage.Profile) -> ProfileAnswer:

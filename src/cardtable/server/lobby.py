@@ -32,8 +32,8 @@ from cardtable.server import metrics, people_tables
 from cardtable.server.cluster.store import TableElsewhereError
 from cardtable.server.fair_deals import Commitments
 from cardtable.server.narration import Outcome, finished_between
-from cardtable.server.player_options import DEFAULT_OPTIONS, bot_move_seconds
 from cardtable.server.people import Room, RoomSettings
+from cardtable.server.player_options import DEFAULT_OPTIONS, bot_move_seconds
 from cardtable.server.seating import (
     Seat,
     check_seats,

@@ -1,5 +1,9 @@
-"""Profile options: defaults, validation, and opponent-speed pacing (display names are
-:mod:`cardtable.server.names`).
+"""Player options (the per-player settings kept in a profile): declared once, in
+:class:`PlayerOptions`, with their words and choices (:func:`cardtable.rule_options.option`,
+as the rule options are); the defaults, the check of a change, the API's models
+(:mod:`cardtable.server.models`) and the schema the page builds its Options panel and its
+defaults from (``GET /api/options``) are all generated from that declaration. Opponent-speed
+pacing lives here too; display names are :mod:`cardtable.server.names`.
 
 Options are stored as a plain object; :func:`merge_options` checks every key and value and
 fills in defaults, so a stored or imported profile can never carry an unknown setting.
@@ -7,34 +11,99 @@ fills in defaults, so a stored or imported profile can never carry an unknown se
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping
-from typing import Any, Final
+from dataclasses import dataclass
+from typing import Any, Final, Literal
 
 from cardtable.bots import LEVELS, Level
 from cardtable.errors import CardtableError
+from cardtable.rule_options import Declared, option, options_of
+from cardtable.server.rules_schema import rules_schema
 
-BOOLEAN_OPTIONS: Final = ("coach", "four_colour", "large_cards", "reduce_motion", "sounds")
-OPPONENT_SPEEDS: Final = ("slow", "normal", "fast", "instant")
-CARD_BACKS: Final = ("red", "blue", "green")
-DIFFICULTIES: Final = (Level.EASY.value, Level.NORMAL.value, Level.HARD.value, Level.RANDOM.value)
-"""The bot levels as the profile's default opponent offers them (the page's order)."""
+Speed = Literal["slow", "normal", "fast", "instant"]
+CardBack = Literal["red", "blue", "green"]
+Difficulty = Literal["easy", "normal", "hard", "random"]
+"""The bot levels as the profile's default opponent offers them (the page's order); the same
+levels as :class:`cardtable.bots.Level` (tests/test_registry.py keeps them so)."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class PlayerOptions:
+    """Every player option with its default, words and choices: the one declaration."""
+
+    coach: bool = option(
+        False, label="Coach", help="Tips, near-melds, what each discard leaves, warnings"
+    )
+    four_colour: bool = option(False, label="Four-colour deck", help="Diamonds blue, clubs green")
+    large_cards: bool = option(
+        False, label="Large cards", help="Bigger ranks and suits in your hand"
+    )
+    reduce_motion: bool = option(
+        False,
+        label="Reduce motion",
+        help="Cards move almost instantly; no dealing or winning effects",
+    )
+    sounds: bool = option(
+        False,
+        label="Sounds",
+        help="Soft sounds when cards are dealt, drawn and played, and when a game is won",
+    )
+    opponent_speed: Speed = option(
+        "normal",
+        label="Opponent speed",
+        help="How quickly the computer players play",
+        choice_labels={"slow": "Slow", "normal": "Normal", "fast": "Fast", "instant": "Instant"},
+    )
+    card_back: CardBack = option(
+        "red",
+        label="Card back",
+        help="The pattern on the back of the cards",
+        choice_labels={"red": "Red", "blue": "Blue", "green": "Green"},
+    )
+    difficulty: Difficulty = option(
+        Level.NORMAL.value,
+        label="Computer players",
+        help="Easy players make simpler choices",
+        choice_labels={"easy": "Easy", "normal": "Normal", "hard": "Hard", "random": "Random"},
+    )
+
+
+PLAYER_OPTIONS: Final[tuple[Declared, ...]] = options_of(PlayerOptions)
+"""The declarations, in the order the Options panel shows them."""
+DEFAULT_OPTIONS: Final[dict[str, Any]] = dataclasses.asdict(PlayerOptions())
+_DECLARED: Final = {declared.name: declared for declared in PLAYER_OPTIONS}
+
+
+def _choices(name: str) -> tuple[str, ...]:
+    return tuple(_DECLARED[name].option.choices)
+
+
+BOOLEAN_OPTIONS: Final = tuple(d.name for d in PLAYER_OPTIONS if d.kind == "bool")
+OPPONENT_SPEEDS: Final = _choices("opponent_speed")
+CARD_BACKS: Final = _choices("card_back")
+DIFFICULTIES: Final = _choices("difficulty")
 BOT_LEVELS: Final = LEVELS
-
-DEFAULT_OPTIONS: Final[dict[str, Any]] = {
-    "coach": False,
-    "four_colour": False,
-    "large_cards": False,
-    "reduce_motion": False,
-    "sounds": False,
-    "card_back": "red",
-    "opponent_speed": "normal",
-    "difficulty": "normal",
-}
 
 SECONDS_PER_BOT_MOVE: Final = {"slow": 1.6, "normal": 0.8, "fast": 0.3, "instant": 0.0}
 """How long a computer player seems to think at each opponent speed (before scaling)."""
 PAUSE_AFTER_DEAL: Final = 2.5
 """A finished deal or hand stays on the table this many move-delays, for the summary to be read."""
+
+
+def options_schema() -> list[dict[str, Any]]:
+    """The player options for the page (``GET /api/options``), in the form of a game's rules
+    schema: name, label, type, default, help, and a choice's ``choices`` and ``choice_labels``.
+
+    >>> options_schema()[0]
+    {'name': 'coach', 'label': 'Coach', 'type': 'bool', 'default': False, \
+'help': 'Tips, near-melds, what each discard leaves, warnings'}
+    """
+    # The house-rules form's groups mean nothing for the Options panel.
+    return [
+        {key: value for key, value in entry.items() if key != "group"}
+        for entry in rules_schema(PlayerOptions, {})
+    ]
 
 
 class OptionsError(CardtableError, ValueError):
@@ -49,8 +118,8 @@ def merge_options(current: Mapping[str, Any], changes: Any) -> dict[str, Any]:
     >>> merge_options({}, {"opponent_speed": "warp"})
     Traceback (most recent call last):
     ...
-    cardtable.server.player_options.OptionsError: opponent_speed must be one of slow, normal, fast, \
-instant, not 'warp'
+    cardtable.server.player_options.OptionsError: opponent_speed must be one of slow, normal, \
+fast, instant, not 'warp'
     """
     if not isinstance(changes, Mapping):
         raise OptionsError("options must be an object")
@@ -62,18 +131,14 @@ instant, not 'warp'
             f"unknown option(s) {', '.join(unknown)}: the options are {', '.join(DEFAULT_OPTIONS)}"
         )
     for key, value in changes.items():
-        if key in BOOLEAN_OPTIONS and not isinstance(value, bool):
+        declared = _DECLARED[key]
+        if declared.kind == "bool" and not isinstance(value, bool):
             raise OptionsError(f"{key} must be true or false, not {value!r}")
-        if key == "opponent_speed" and value not in OPPONENT_SPEEDS:
-            raise OptionsError(
-                f"opponent_speed must be one of {', '.join(OPPONENT_SPEEDS)}, not {value!r}"
-            )
-        if key == "card_back" and value not in CARD_BACKS:
-            raise OptionsError(f"card_back must be one of {', '.join(CARD_BACKS)}, not {value!r}")
-        if key == "difficulty" and value not in DIFFICULTIES:
-            raise OptionsError(
-                f"difficulty must be one of {', '.join(DIFFICULTIES)}, not {value!r}"
-            )
+        choices = declared.option.choices
+        if declared.kind == "choice" and not any(
+            type(value) is type(c) and value == c for c in choices
+        ):
+            raise OptionsError(f"{key} must be one of {', '.join(choices)}, not {value!r}")
         merged[key] = value
     return merged
 

@@ -17,7 +17,6 @@ from cardtable.errors import CardtableError
 from cardtable.fairness import check_contribution
 from cardtable.server.messages import ClientMessage, ProtocolError, quick_message
 from cardtable.server.names import BOT_NAMES
-from cardtable.server.player_options import BOT_LEVELS
 from cardtable.server.people import (
     FINISHED,
     PHRASES,
@@ -27,6 +26,7 @@ from cardtable.server.people import (
     Member,
     new_invite_token,
 )
+from cardtable.server.player_options import BOT_LEVELS
 from cardtable.server.presence import open_seats, room_of, save_room, track_turn
 from cardtable.server.seating import Seat
 

@@ -1,11 +1,12 @@
 """Describe every option of a game's Rules dataclass, for the start screen's settings form.
 
 Nothing here is written per game, and nothing is guessed: each field's label, help, bounds and
-choices are the :class:`~cardtable.rule_options.Option` declared on it (see :mod:`cardtable.rule_options`),
-its type and default come from the dataclass. A field of a nested dataclass (Indecision's meld
-values) is an ``object`` with its own ``fields``. Fields the table sets itself (whether people
-are seated) are not offered. Each field names the :class:`~cardtable.rule_options.RuleGroup` it
-is shown under; :func:`rule_groups` lists the groups in the form's order.
+choices are the :class:`~cardtable.rule_options.Option` declared on it (see
+:mod:`cardtable.rule_options`), its type and default come from the dataclass. A field of a
+nested dataclass (Indecision's meld values) is an ``object`` with its own ``fields``. Fields
+the table sets itself (whether people are seated) are not offered. Each field names the
+:class:`~cardtable.rule_options.RuleGroup` it is shown under; :func:`rule_groups` lists the
+groups in the form's order.
 """
 
 from __future__ import annotations
@@ -44,8 +45,7 @@ def rule_groups() -> list[dict[str, Any]]:
     {'name': 'players', 'title': 'Players and the deal', 'folded': False}
     """
     return [
-        {"name": group.value, "title": group.heading, "folded": group.folded}
-        for group in RuleGroup
+        {"name": group.value, "title": group.heading, "folded": group.folded} for group in RuleGroup
     ]
 
 

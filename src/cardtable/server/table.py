@@ -46,8 +46,8 @@ from cardtable.server.messages import (
 from cardtable.server.narration import Outcome, finished_between, merge_summaries, own_facts
 from cardtable.server.narration.announce import announcement, public_notation
 from cardtable.server.narration.naming import name_seats
-from cardtable.server.player_options import PAUSE_AFTER_DEAL
 from cardtable.server.people import TAKEOVER_LEVEL, WAITING, Presence, Room
+from cardtable.server.player_options import PAUSE_AFTER_DEAL
 from cardtable.server.seating import Seat
 from cardtable.server.spectate import onlooker_seat, spectator_view
 from cardtable.server.summary import summarize

@@ -1,8 +1,9 @@
 """Every option and house rule of Indian Rummy (RULES.md 2.11-2.13), as one frozen dataclass.
 
 The defaults reproduce the seed exactly (free play, points only); every row of the house-rules
-panel is a field here, declared with its words and bounds through
-:func:`cardtable.rule_options.option`, and so is every number of the Pool and Deals formats (2.13).
+panel is a field here, declared with its words, bounds and house-rules group through
+:func:`cardtable.rule_options.option`, and so is every number of the Pool and Deals formats
+(2.13).
 Named presets live in :data:`PRESETS` (``pool-101``, ``pool-201``, ``deals-2``, ``deals-3``,
 ``deals-6`` for the formats).
 """
