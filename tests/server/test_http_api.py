@@ -16,8 +16,9 @@ import cardtable.server as server_package
 from cardtable.games.contract import rules_to_json
 from cardtable.registry import game_names, get_engine
 from cardtable.rule_options import options_of
-from cardtable.server.identity import COOKIE_NAME
-from cardtable.server.models import (
+from cardtable.server.people.player_options import DEFAULT_OPTIONS, PlayerOptions
+from cardtable.server.routes.identity import COOKIE_NAME
+from cardtable.server.routes.models import (
     GameEntry,
     GameRecord,
     HowToPlay,
@@ -26,7 +27,6 @@ from cardtable.server.models import (
     OptionsChange,
     TableInfo,
 )
-from cardtable.server.player_options import DEFAULT_OPTIONS, PlayerOptions
 from cardtable.server.settings import Settings
 
 from .conftest import new_table, owner_of, visitor
@@ -135,7 +135,7 @@ def test_schema_describes_types_choices_and_nested_tables() -> None:
     from cardtable.games.declaration_rummy.rules import Rules as DeclarationRules
     from cardtable.games.indecision.rules import PRESETS as INDECISION_PRESETS
     from cardtable.games.indecision.rules import Rules as IndecisionRules
-    from cardtable.server.rules_schema import rules_schema
+    from cardtable.server.routes.rules_schema import rules_schema
 
     declaration = {entry["name"]: entry for entry in rules_schema(DeclarationRules, PRESETS)}
     assert declaration["gin_rummy"]["type"] == "bool"

@@ -14,8 +14,8 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, create_model, field_validator
 
-from cardtable.server.names import MAX_NAME_LENGTH, check_name
-from cardtable.server.player_options import PLAYER_OPTIONS, PlayerOptions
+from cardtable.server.people.names import MAX_NAME_LENGTH, check_name
+from cardtable.server.people.player_options import PLAYER_OPTIONS, PlayerOptions
 
 # The levels of cardtable.bots.Level, spelled out because requests are strict (a Level field
 # would refuse the JSON string); tests/test_registry.py keeps the two the same.

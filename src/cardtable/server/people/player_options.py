@@ -1,9 +1,11 @@
 """Player options (the per-player settings kept in a profile): declared once, in
 :class:`PlayerOptions`, with their words and choices (:func:`cardtable.rule_options.option`,
 as the rule options are); the defaults, the check of a change, the API's models
-(:mod:`cardtable.server.models`) and the schema the page builds its Options panel and its
-defaults from (``GET /api/options``) are all generated from that declaration. Opponent-speed
-pacing lives here too; display names are :mod:`cardtable.server.names`.
+(:mod:`cardtable.server.routes.models`) and the schema the page builds its Options panel and
+its defaults from (``GET /api/options``, from
+:func:`cardtable.server.routes.rules_schema.options_schema`) are all generated from that
+declaration. Opponent-speed pacing lives here too; display names are
+:mod:`cardtable.server.people.names`.
 
 Options are stored as a plain object; :func:`merge_options` checks every key and value and
 fills in defaults, so a stored or imported profile can never carry an unknown setting.
@@ -19,7 +21,6 @@ from typing import Any, Final, Literal
 from cardtable.bots import LEVELS, Level
 from cardtable.errors import CardtableError
 from cardtable.rule_options import Declared, option, options_of
-from cardtable.server.rules_schema import rules_schema
 
 Speed = Literal["slow", "normal", "fast", "instant"]
 CardBack = Literal["red", "blue", "green"]
@@ -91,21 +92,6 @@ PAUSE_AFTER_DEAL: Final = 2.5
 """A finished deal or hand stays on the table this many move-delays, for the summary to be read."""
 
 
-def options_schema() -> list[dict[str, Any]]:
-    """The player options for the page (``GET /api/options``), in the form of a game's rules
-    schema: name, label, type, default, help, and a choice's ``choices`` and ``choice_labels``.
-
-    >>> options_schema()[0]
-    {'name': 'coach', 'label': 'Coach', 'type': 'bool', 'default': False, \
-'help': 'Tips, near-melds, what each discard leaves, warnings'}
-    """
-    # The house-rules form's groups mean nothing for the Options panel.
-    return [
-        {key: value for key, value in entry.items() if key != "group"}
-        for entry in rules_schema(PlayerOptions, {})
-    ]
-
-
 class OptionsError(CardtableError, ValueError):
     """A profile option or name is unknown or out of range."""
 
@@ -118,8 +104,8 @@ def merge_options(current: Mapping[str, Any], changes: Any) -> dict[str, Any]:
     >>> merge_options({}, {"opponent_speed": "warp"})
     Traceback (most recent call last):
     ...
-    cardtable.server.player_options.OptionsError: opponent_speed must be one of slow, normal, \
-fast, instant, not 'warp'
+    cardtable.server.people.player_options.OptionsError: opponent_speed must be one of slow, \
+normal, fast, instant, not 'warp'
     """
     if not isinstance(changes, Mapping):
         raise OptionsError("options must be an object")

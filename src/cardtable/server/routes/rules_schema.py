@@ -1,4 +1,5 @@
-"""Describe every option of a game's Rules dataclass, for the start screen's settings form.
+"""Describe every option of a game's Rules dataclass, for the start screen's settings form, and
+the player options, for the page's Options panel.
 
 Nothing here is written per game, and nothing is guessed: each field's label, help, bounds and
 choices are the :class:`~cardtable.rule_options.Option` declared on it (see
@@ -16,6 +17,7 @@ from typing import Any
 
 from cardtable.games.contract import rules_to_json
 from cardtable.rule_options import Declared, RuleGroup, bounds, options_of
+from cardtable.server.people.player_options import PlayerOptions
 
 
 def rules_schema(rules_type: type[Any], presets: Mapping[str, Any]) -> list[dict[str, Any]]:
@@ -46,6 +48,21 @@ def rule_groups() -> list[dict[str, Any]]:
     """
     return [
         {"name": group.value, "title": group.heading, "folded": group.folded} for group in RuleGroup
+    ]
+
+
+def options_schema() -> list[dict[str, Any]]:
+    """The player options for the page (``GET /api/options``), in the form of a game's rules
+    schema: name, label, type, default, help, and a choice's ``choices`` and ``choice_labels``.
+
+    >>> options_schema()[0]
+    {'name': 'coach', 'label': 'Coach', 'type': 'bool', 'default': False, \
+'help': 'Tips, near-melds, what each discard leaves, warnings'}
+    """
+    # The house-rules form's groups mean nothing for the Options panel.
+    return [
+        {key: value for key, value in entry.items() if key != "group"}
+        for entry in rules_schema(PlayerOptions, {})
     ]
 
 
