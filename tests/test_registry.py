@@ -47,8 +47,8 @@ def test_an_unknown_game_is_refused_naming_the_choices() -> None:
 
 def test_the_words_of_each_game_are_declared_once_in_its_spec() -> None:
     from cardtable.server.narration.announce import describe_move, public_notation
+    from cardtable.server.people.names import BOT_NAMES
     from cardtable.server.routes.catalog import game_entry
-    from cardtable.server.table.seating import BOT_NAMES
 
     for spec in specs():
         entry = game_entry(spec.name)
