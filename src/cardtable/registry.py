@@ -22,7 +22,7 @@ from typing import Any, Final, Generic, Protocol, TypeVar, cast, runtime_checkab
 
 from cardtable.errors import RulesError
 from cardtable.games.contract import AnyEngine, GameEngine
-from cardtable.games.spec import GameSpec
+from cardtable.games.spec import GameSpec, TableFormat
 
 T = TypeVar("T")
 
@@ -129,12 +129,15 @@ __all__ = [
     "AnyEngine",
     "GameText",
     "Part",
+    "TableFormat",
     "canonical_name",
     "game_names",
     "get_engine",
     "get_spec",
     "load",
     "specs",
+    "table_format_of",
+    "table_label",
 ]
 
 
@@ -164,3 +167,44 @@ ENGINE: Final[Part[AnyEngine]] = Part("engine", GameEngine)
 """A game's engine (:class:`~cardtable.games.contract.GameEngine`)."""
 TEXT: Final[Part[GameText]] = Part("text", GameText)
 """A game's terminal text."""
+
+
+@runtime_checkable
+class FormatNamer(Protocol):
+    """A game's :attr:`GameSpec.table_format` part: the format some rules make."""
+
+    def __call__(self, rules: Any) -> TableFormat:
+        """The format of ``rules``."""
+        ...
+
+
+TABLE_FORMAT: Final[Part[FormatNamer]] = Part("table_format", FormatNamer)
+"""A game's format namer (games played in one format have none)."""
+
+
+def table_format_of(game: str, rules: Any) -> TableFormat | None:
+    """The format ``rules`` make in ``game``; ``None`` for a game played in one format.
+
+    >>> from cardtable.games.indian_rummy.rules import PRESETS
+    >>> table_format_of("indian-rummy", PRESETS["pool-101"])
+    TableFormat(key='pool-101', title='Pool 101')
+    >>> table_format_of("indecision", None) is None
+    True
+    """
+    spec = get_spec(game)
+    if spec.table_format is None:
+        return None
+    return TABLE_FORMAT.load(spec)(rules)
+
+
+def table_label(game: str, rules: Any, players: int) -> str:
+    """How a listing or an invite names a table's format and size: ``Pool 101 · 4 players``,
+    or ``4 players`` in a game played in one format.
+
+    >>> from cardtable.games.indian_rummy.rules import PRESETS
+    >>> table_label("indian-rummy", PRESETS["deals-3"], 3)
+    'Deals (best of 3) · 3 players'
+    """
+    count = f"{players} players"
+    shown = table_format_of(game, rules)
+    return count if shown is None else f"{shown.title} · {count}"

@@ -29,6 +29,7 @@ from cardtable.fairness import derive_seed
 from cardtable.games.contract import TERMINAL, AnyEngine
 from cardtable.registry import canonical_name, get_engine
 from cardtable.server import metrics, people_tables
+from cardtable.server.catalog import format_fields
 from cardtable.server.cluster.store import TableElsewhereError
 from cardtable.server.fair_deals import Commitments
 from cardtable.server.narration import Outcome, finished_between
@@ -635,13 +636,17 @@ def _listed(row: ListedTable, viewer: int) -> dict[str, Any]:
     summary = row.summary
     your_seat = next((seat for seat, profile in row.seated.items() if profile == viewer), None)
     try:
-        title = get_engine(row.game).title
-    except (CardtableError, ImportError):
+        engine = get_engine(row.game)
+        title = engine.title
+        shown = format_fields(row.game, engine.rules_from_json(row.rules), len(row.seats))
+    except (CardtableError, ImportError, ValueError):
         title = row.game
+        shown = {"format": None, "table_label": f"{len(row.seats)} players"}
     return {
         "table_id": row.id,
         "game": row.game,
         "title": title,
+        **shown,
         "seats": public_seats(row.seats, row.seated),
         "version": row.moves,
         "your_seat": your_seat,

@@ -244,6 +244,11 @@ class InvitePeek(Answer):
     table_id: str
     game: str
     title: str
+    format: str | None
+    """The table's format (``Pool 101``, ``Deals (best of 3)``); ``null`` in a game played in
+    one format."""
+    table_label: str
+    """The format and players as a listing shows them: ``Pool 101 · 4 players``."""
     phase: TablePhase
     rules: dict[str, Any]
     host: str | None
@@ -262,6 +267,11 @@ class PublicTable(Answer):
     table_id: str
     game: str
     title: str
+    format: str | None
+    """The table's format (``Pool 101``, ``Deals (best of 3)``); ``null`` in a game played in
+    one format."""
+    table_label: str
+    """The format and players as a listing shows them: ``Pool 101 · 4 players``."""
     phase: Literal["waiting", "playing"]
     host: str | None
     rules_summary: str
@@ -290,6 +300,11 @@ class TableBasics(Answer):
     table_id: str
     game: str
     title: str
+    format: str | None
+    """The table's format (``Pool 101``, ``Deals (best of 3)``); ``null`` in a game played in
+    one format."""
+    table_label: str
+    """The format and players as a listing shows them: ``Pool 101 · 4 players``."""
     seats: list[PublicSeat]
     version: int
     your_seat: int | None

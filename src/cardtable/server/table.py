@@ -35,6 +35,7 @@ from cardtable.errors import CardtableError, IllegalActionError, RuleKey
 from cardtable.games.contract import TERMINAL, AnyEngine
 from cardtable.replay import replay_actions
 from cardtable.server import advisors, metrics
+from cardtable.server.catalog import format_fields
 from cardtable.server.logs import bind_table
 from cardtable.server.messages import (
     ClientMessage,
@@ -280,6 +281,7 @@ class TableOwner:
             "table_id": self.table_id,
             "game": self.game,
             "title": self.engine.title,
+            **format_fields(self.game, self.rules, len(self.seats)),
             "rules": self.engine.rules_to_json(self.rules),
             "seats": public_seats(self.seats, self.seated),
             "version": self.version,

@@ -38,6 +38,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Final, Literal
 
 from cardtable.games.indian_rummy.rules import Rules
+from cardtable.games.spec import TableFormat
 
 GameEnd = Literal["last-player", "all-eliminated", "agreed-finish", "most-chips", "deal-cap"]
 """How a Pool or Deals game ended."""
@@ -312,3 +313,19 @@ def format_title(rules: Rules) -> str:
     if rules.format == "deals":
         return f"Deals (best of {deals_to_play(rules)})"
     return "Free play"
+
+
+def format_key(rules: Rules) -> str:
+    """The format's stable name, under which Your Record keeps its games: ``pool-101``,
+    ``deals-3``, ``free-play`` (the presets' names where a preset makes it)."""
+    if rules.format == "pool":
+        return f"pool-{rules.pool_limit}"
+    if rules.format == "deals":
+        return f"deals-{deals_to_play(rules)}"
+    return "free-play"
+
+
+def table_format(rules: Rules) -> TableFormat:
+    """The format of a table's rules, as listings and Your Record name it (the spec's
+    ``table_format`` part)."""
+    return TableFormat(key=format_key(rules), title=format_title(rules))
