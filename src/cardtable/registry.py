@@ -131,6 +131,7 @@ __all__ = [
     "Part",
     "TableFormat",
     "canonical_name",
+    "format_title",
     "game_names",
     "get_engine",
     "get_spec",
@@ -171,10 +172,15 @@ TEXT: Final[Part[GameText]] = Part("text", GameText)
 
 @runtime_checkable
 class FormatNamer(Protocol):
-    """A game's :attr:`GameSpec.table_format` part: the format some rules make."""
+    """A game's :attr:`GameSpec.table_format` part: the format some rules make, and the
+    title of a format's key (Your Record keeps the key)."""
 
-    def __call__(self, rules: Any) -> TableFormat:
+    def of(self, rules: Any) -> TableFormat:
         """The format of ``rules``."""
+        ...
+
+    def title(self, key: str) -> str:
+        """The title of the format whose key is ``key``."""
         ...
 
 
@@ -194,7 +200,17 @@ def table_format_of(game: str, rules: Any) -> TableFormat | None:
     spec = get_spec(game)
     if spec.table_format is None:
         return None
-    return TABLE_FORMAT.load(spec)(rules)
+    return TABLE_FORMAT.load(spec).of(rules)
+
+
+def format_title(game: str, key: str) -> str:
+    """The title of ``game``'s format ``key`` (``key`` itself in a game without formats).
+
+    >>> format_title("indian-rummy", "pool-101")
+    'Pool 101'
+    """
+    spec = get_spec(game)
+    return key if spec.table_format is None else TABLE_FORMAT.load(spec).title(key)
 
 
 def table_label(game: str, rules: Any, players: int) -> str:

@@ -108,7 +108,8 @@ class GameSpec:
     """Module with the game's own words in the explanations of costly moves
     (:class:`cardtable.review.explain.GameWords`); ``None`` for the common words."""
     table_format: str | None = None
-    """``(rules) -> TableFormat``: the format a table's rules make (Indian Rummy's free play,
+    """An object with ``of(rules) -> TableFormat`` and ``title(key) -> str``: the format a
+    table's rules make (Indian Rummy's free play,
     Pool 101, Deals best of 3), shown wherever a table is listed and keeping Your Record by
     format; ``None`` when the game is played in one format only."""
     cli_rules: str | None = None

@@ -466,6 +466,16 @@ class SharedRecordStats(RecordStats):
     assisted_deals: int
 
 
+class FormatRecord(RecordStats):
+    """One format's record (Indian Rummy's Pool 101): every game of that format played on this
+    server, against computer players and at shared tables."""
+
+    format: str
+    """The format's key, as the record keeps it: ``pool-101``."""
+    title: str
+    """The format's name: ``Pool 101``."""
+
+
 class GameRecord(RecordStats):
     """One game's record: results played on this server, and apart from them, results
     imported from an exported profile (``null`` when none were)."""
@@ -480,6 +490,9 @@ class GameRecord(RecordStats):
     shared: SharedRecordStats | None = None
     """Games at tables shared with other people, counted apart from games against computer
     players (``null`` when none were played)."""
+    formats: list[FormatRecord] = []
+    """A game played in several formats: its record by format, the most played first (empty
+    for other games, and before any game recorded its format)."""
 
 
 class RecordEventDocument(Request):

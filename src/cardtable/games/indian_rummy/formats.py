@@ -325,7 +325,26 @@ def format_key(rules: Rules) -> str:
     return "free-play"
 
 
-def table_format(rules: Rules) -> TableFormat:
-    """The format of a table's rules, as listings and Your Record name it (the spec's
+class Formats:
+    """Indian Rummy's formats as listings and Your Record name them (the spec's
     ``table_format`` part)."""
-    return TableFormat(key=format_key(rules), title=format_title(rules))
+
+    def of(self, rules: Rules) -> TableFormat:
+        """The format of a table's rules."""
+        return TableFormat(key=format_key(rules), title=format_title(rules))
+
+    def title(self, key: str) -> str:
+        """The title of a format's key (a record keeps the key): ``pool-101`` is ``Pool 101``.
+
+        >>> [FORMATS.title(key) for key in ("pool-201", "deals-3", "free-play", "odd")]
+        ['Pool 201', 'Deals (best of 3)', 'Free play', 'odd']
+        """
+        kind, _, number = key.partition("-")
+        if kind == "pool" and number.isdigit():
+            return f"Pool {int(number)}"
+        if kind == "deals" and number.isdigit():
+            return f"Deals (best of {int(number)})"
+        return "Free play" if key == "free-play" else key
+
+
+FORMATS: Final = Formats()
