@@ -33,8 +33,8 @@ from cardtable.bots.base import RandomBot
 from cardtable.driver import advance
 from cardtable.errors import CardtableError, IllegalActionError, RuleKey
 from cardtable.games.contract import TERMINAL, AnyEngine
-from cardtable.replay import replay_actions
 from cardtable.registry import table_format_of
+from cardtable.replay import replay_actions
 from cardtable.server import advisors, metrics
 from cardtable.server.catalog import format_fields
 from cardtable.server.logs import bind_table
