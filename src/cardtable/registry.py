@@ -131,6 +131,7 @@ __all__ = [
     "Part",
     "TableFormat",
     "canonical_name",
+    "format_fields",
     "format_title",
     "game_names",
     "get_engine",
@@ -224,3 +225,19 @@ def table_label(game: str, rules: Any, players: int) -> str:
     count = f"{players} players"
     shown = table_format_of(game, rules)
     return count if shown is None else f"{shown.title} · {count}"
+
+
+def format_fields(game: str, rules: Any, players: int) -> dict[str, Any]:
+    """What every listing of a table and every invite says of its format: ``format`` (its
+    title, ``Pool 101``; ``None`` in a game played in one format) and ``table_label``
+    (``Pool 101 · 4 players``).
+
+    >>> from cardtable.games.indian_rummy.rules import PRESETS
+    >>> format_fields("indian-rummy", PRESETS["pool-101"], 4)
+    {'format': 'Pool 101', 'table_label': 'Pool 101 · 4 players'}
+    """
+    shown = table_format_of(game, rules)
+    return {
+        "format": None if shown is None else shown.title,
+        "table_label": table_label(game, rules, players),
+    }

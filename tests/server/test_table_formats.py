@@ -11,7 +11,7 @@ from fastapi.testclient import TestClient
 from cardtable import storage
 from cardtable.games.indian_rummy.engine import ENGINE
 from cardtable.games.indian_rummy.rules import PRESETS
-from cardtable.server.record import record_of
+from cardtable.server.review.record import record_of
 
 from .online import friend, shared_table
 

@@ -1,17 +1,16 @@
 """GET /api/games: each game's name, title, player range, presets, full rules schema, the
 server's bound on a table's moves in all, bot levels, the words its table speaks (from its
 spec: what a deal is called, whether points are good, which moves are face down), the computer
-players' names and the entertainment-only notice; and how a listing names a table's format
-(:func:`format_fields`)."""
+players' names and the entertainment-only notice."""
 
 from __future__ import annotations
 
 from typing import Any, Final
 
-from cardtable.registry import game_names, get_engine, get_spec, table_format_of, table_label
-from cardtable.server.names import BOT_NAMES
-from cardtable.server.options import BOT_LEVELS
-from cardtable.server.rules_schema import rules_schema
+from cardtable.registry import game_names, get_engine, get_spec
+from cardtable.server.people.names import BOT_NAMES
+from cardtable.server.people.options import BOT_LEVELS
+from cardtable.server.routes.rules_schema import rules_schema
 
 NOTICE: Final = (
     "{title} is played here for entertainment only: there is no wagering, no real money and "
@@ -57,19 +56,3 @@ def game_entry(name: str, max_table_moves: int = DEFAULT_MAX_TABLE_MOVES) -> dic
 def catalog(max_table_moves: int = DEFAULT_MAX_TABLE_MOVES) -> list[dict[str, Any]]:
     """Every registered game, in menu order."""
     return [game_entry(name, max_table_moves) for name in game_names()]
-
-
-def format_fields(game: str, rules: Any, players: int) -> dict[str, Any]:
-    """What every listing of a table and every invite says of its format: ``format`` (its
-    title, ``Pool 101``; ``None`` in a game played in one format) and ``table_label``
-    (``Pool 101 · 4 players``).
-
-    >>> from cardtable.games.indian_rummy.rules import PRESETS
-    >>> format_fields("indian-rummy", PRESETS["pool-101"], 4)
-    {'format': 'Pool 101', 'table_label': 'Pool 101 · 4 players'}
-    """
-    shown = table_format_of(game, rules)
-    return {
-        "format": None if shown is None else shown.title,
-        "table_label": table_label(game, rules, players),
-    }
