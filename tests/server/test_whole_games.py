@@ -169,6 +169,13 @@ def test_indian_rummy_pool_and_deals_tables_play_to_their_final_standing(
     assert result["reason"] == reason
     standing = final["view"]["standing"]
     assert standing["winners"] == result["winners"]
+    scores, winners = result["scores"], result["winners"]
+    # Issue 24: the scores are the final totals in Pool (the winner's under the limit) and the
+    # chips in Deals (the winner's the most).
+    if preset == "pool-101":
+        assert all(scores[seat] < 101 for seat in winners)
+    else:
+        assert all(scores[seat] == max(scores) for seat in winners)
     if preset == "pool-101":
         assert result["scores"] == final["view"]["totals"]
         assert any(True in s["out"] for s in standings)
