@@ -277,3 +277,20 @@ def test_a_deals_game_of_three_is_played_to_its_end_with_the_chip_standings(
         ".scores .score-table tbody tr > :last-child", "cells => cells.map(c => c.textContent)"
     )
     assert sorted(int(cell.split()[0]) for cell in shown) == sorted(chips)
+
+
+def test_pool_101_with_friends_is_set_up_in_one_click_and_its_invite_names_the_format(
+    servers: Servers, open_page: Callable[..., BrowserPage], shots: Any
+) -> None:
+    server = servers.start(Settings(rate_limits=False, test_seed=FORMAT_SEED))
+    page = open_page().page
+    page.goto(f"{server.url}#/friends")
+    page.click(".quick-format[data-preset='pool-101']")
+    assert page.input_value("#friends-players") == "4"
+    assert page.is_checked("#friends-game-indian-rummy")
+    page.fill("#friends-name", "Ann")
+    page.click("#create-shared")
+    # The waiting room, and the lobby's and invite's words, name the format with its seats.
+    page.wait_for_selector(".waiting-room .room-format")
+    assert page.inner_text(".waiting-room .room-format") == "Pool 101 · 4 players"
+    screenshot(page, str(shots / "friends-pool-waiting-1280x800.png"))
