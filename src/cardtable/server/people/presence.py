@@ -16,6 +16,7 @@ import time
 from collections.abc import Coroutine
 from typing import TYPE_CHECKING, Any
 
+from cardtable.registry import format_fields
 from cardtable.server.people.room import FINISHED, PLAYING, WAITING, Room
 from cardtable.server.protocol.messages import away_message
 from cardtable.storage import StorageError
@@ -145,6 +146,7 @@ def shared_room_json(owner: TableOwner) -> dict[str, Any]:
         "phase": phase,
         "game": owner.game,
         "title": owner.engine.title,
+        **format_fields(owner.game, owner.rules, len(owner.seats)),
         "rules": owner.engine.rules_to_json(owner.rules),
         "host_seat": host_seat,
         "settings": room.settings.to_json(),
