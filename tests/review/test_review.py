@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from pathlib import Path
 
 from hypothesis import HealthCheck, given, settings
@@ -12,10 +13,12 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from cardtable.cli import app
+from cardtable.cli.review import counted
 from cardtable.games.contract import CHANCE, TERMINAL
 from cardtable.registry import game_names, get_engine
 from cardtable.replay import replay_steps
 from cardtable.review import ReviewBudget, review_decision, review_record
+from cardtable.review.explain import amount
 
 from .records import fair_record
 
@@ -99,6 +102,12 @@ def test_review_command_prints_json_and_text(tmp_path: Path) -> None:
     assert "a move's cost differs by about 0 (median), 3.8 or more for one in twenty" in (
         " ".join(text.output.split())
     )
+    # Counts with their plurals, costs as a player reads them (never "37.833 points").
+    said = " ".join(text.output.split())
+    assert "(s)" not in said and "1 points" not in said and "1 inaccuracies" not in said
+    counts = r"over \d+ decisions?; \d+ inaccurac(y|ies), \d+ mistakes?, \d+ blunders?"
+    assert re.search(counts, said), said
+    assert not re.search(r"cost \d+\.\d\d", said), said
     bad = runner.invoke(app, ["review", str(path), "--seat", "7"])
     assert bad.exit_code == 2 and "seat must be 0-1" in bad.output
 
@@ -126,3 +135,17 @@ def test_terminal_and_chance_states_are_not_decisions() -> None:
     engine = get_engine("indecision")
     for state, seat, _ in _decisions("indecision"):
         assert engine.current_player(state) not in (CHANCE, TERMINAL) or seat >= 0
+
+
+def test_review_text_counts_each_label_with_its_plural() -> None:
+    assert [counted(n, "inaccuracy") for n in (0, 1, 2)] == [
+        "0 inaccuracies",
+        "1 inaccuracy",
+        "2 inaccuracies",
+    ]
+    assert counted(1, "decision") == "1 decision" and counted(3, "blunder") == "3 blunders"
+    # Costs as a player reads them: one decimal under 10, whole from 10, "1 point".
+    assert amount(37.833, "points") == "38 points"
+    assert amount(4.125, "points") == "4.1 points"
+    assert amount(1.0, "points") == "1 point"
+    assert amount(26.6, "% chance to win") == "27% chance to win"
