@@ -6,6 +6,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import random
+import re
 from pathlib import Path
 
 import pytest
@@ -15,6 +16,7 @@ from typer.testing import CliRunner
 
 from cardtable.bots import make_bot
 from cardtable.cli import app
+from cardtable.cli.review import counted
 from cardtable.driver import play
 from cardtable.games.contract import CHANCE, TERMINAL
 from cardtable.games.indian_rummy.rules import PRESETS
@@ -22,6 +24,7 @@ from cardtable.games.indian_rummy.state import Phase
 from cardtable.registry import game_names, get_engine
 from cardtable.replay import record_of, replay_steps
 from cardtable.review import ReviewBudget, review_decision, review_record
+from cardtable.review.explain import amount
 
 from .records import fair_record
 
@@ -105,6 +108,12 @@ def test_review_command_prints_json_and_text(tmp_path: Path) -> None:
     assert "a move's cost differs by about 0 (median), 3.8 or more for one in twenty" in (
         " ".join(text.output.split())
     )
+    # Counts with their plurals, costs as a player reads them (never "37.833 points").
+    said = " ".join(text.output.split())
+    assert "(s)" not in said and "1 points" not in said and "1 inaccuracies" not in said
+    counts = r"over \d+ decisions?; \d+ inaccurac(y|ies), \d+ mistakes?, \d+ blunders?"
+    assert re.search(counts, said), said
+    assert not re.search(r"cost \d+\.\d\d", said), said
     bad = runner.invoke(app, ["review", str(path), "--seat", "7"])
     assert bad.exit_code == 2 and "seat must be 0-1" in bad.output
 
@@ -163,3 +172,17 @@ def test_a_pool_rejoin_answer_is_a_choice_about_the_standing_not_a_judged_move()
     assert {decision.kind for decision in decisions}.isdisjoint({"rejoin", "stay"})
     with pytest.raises(ValueError, match="choice about the game's standing"):
         review_decision("indian-rummy", offer.before, offer.seat, offer.action, budget=TINY)
+
+
+def test_review_text_counts_each_label_with_its_plural() -> None:
+    assert [counted(n, "inaccuracy") for n in (0, 1, 2)] == [
+        "0 inaccuracies",
+        "1 inaccuracy",
+        "2 inaccuracies",
+    ]
+    assert counted(1, "decision") == "1 decision" and counted(3, "blunder") == "3 blunders"
+    # Costs as a player reads them: one decimal under 10, whole from 10, "1 point".
+    assert amount(37.833, "points") == "38 points"
+    assert amount(4.125, "points") == "4.1 points"
+    assert amount(1.0, "points") == "1 point"
+    assert amount(26.6, "% chance to win") == "27% chance to win"

@@ -419,6 +419,29 @@ def test_spoken_card_names(server: LiveServer, open_page: Callable[..., BrowserP
     ]
 
 
+def test_the_replay_writes_cards_and_names_as_the_table_does(
+    server: LiveServer, open_page: Callable[..., BrowserPage]
+) -> None:
+    page = open_page().page
+    page.goto(server.url)
+    page.wait_for_selector("body.ready")
+    # Cards as their faces read: the printed joker is "JOKER" (its face), never the code "PJ".
+    faces = module_result(page, "cards", "arg.map(m.faceCards)", ["discard PJ", "took 10C and C12"])
+    assert faces == ["discard JOKER", "took 10♣ and COUNT 12"]
+    # A deal's summary line from the viewer's seat: "you" in the list of points is "You", as
+    # at the table, each line starts with a capital, the other seat has its name.
+    line = module_result(
+        page,
+        "replay",
+        "(() => { const v = new m.ReplayView({}, {}); v.viewer = 0;"
+        " v.data = {names: ['Ann', 'Ruby']}; return v.summaryText(arg); })()",
+        "you showed 7D 6D PJ\nDeal points: you 0 · seat 1 25 | Totals: you 0 · seat 1 25",
+    )
+    assert line == (
+        "You showed 7♦ 6♦ JOKER\nDeal points: You 0 · Ruby 25 | Totals: You 0 · Ruby 25"
+    )
+
+
 def test_a_redraw_between_press_and_release_keeps_the_tap(
     server: LiveServer, open_page: Callable[..., BrowserPage]
 ) -> None:

@@ -119,7 +119,9 @@ export function showOptions() {
   }
   const preview = cardRow(["AS", "KH", "QD", "JC", "10D", "7C"], { extraClass: "option-preview", label: "Preview of the cards" });
   preview.append(cardBack({ name: "the back of a card" }));
-  openPanel("Options", [h("ul", { class: "option-list" }, rows), h("div", { class: "preview-wrap" }, h("p", { class: "muted" }, "Preview"), preview)], { name: "options" });
+  // The preview comes first and stays in sight at the top while the list scrolls under it: at
+  // the panel's foot it covered the last row (Card back) until one scrolled.
+  openPanel("Options", [h("div", { class: "preview-wrap" }, h("p", { class: "muted" }, "Preview"), preview), h("ul", { class: "option-list" }, rows)], { name: "options" });
 }
 
 async function save(name, value, control) {
