@@ -44,6 +44,7 @@ from cardtable.server.messages import (
 )
 from cardtable.server.rate_limits import CLOSE_RATE_LIMITED, RateLimits
 from cardtable.server.security import origin_refusal
+from cardtable.server.state_frames import PATCH_QUERY
 from cardtable.server.table import SPECTATORS, Connection, TableOwner
 from cardtable.storage import StorageError
 
@@ -69,6 +70,8 @@ class SocketConnection:
         self.websocket = websocket
         self._send_lock = asyncio.Lock()
         self.closed = False
+        self.patches = websocket.query_params.get(PATCH_QUERY) == "1"
+        """The page asked for patches (:mod:`~cardtable.server.state_frames`)."""
 
     async def send(self, message: dict[str, Any]) -> None:
         """Send one server message as a JSON text frame (nothing once closed). A page gone
@@ -220,6 +223,8 @@ async def greet(owner: TableOwner, connection: Connection, profile_id: int) -> i
         return None
     async with owner.lock:
         owner.attach(seat, connection)
+        if isinstance(connection, SocketConnection) and connection.patches:
+            owner.frames.take_patches(connection)
         extra: list[dict[str, Any]] = []
         if owner.room is not None:
             owner.profiles[connection] = profile_id
@@ -356,6 +361,7 @@ async def answer_frame(
                 await connection.send(
                     ack_message(message.client_id, submitted.version, duplicate=True)
                 )
+                owner.frames.unsync(connection)  # a whole state outside a broadcast
                 await connection.send(owner.message_for(seat))
             elif message.client_id is not None:
                 await connection.send(
@@ -382,6 +388,7 @@ async def answer_frame(
         await connection.send(error_message(exc.code, str(exc), rule=exc.rule, client_id=client_id))
         if owner.room is not None and exc.code in ("stale", "not-your-turn", "seat-taken"):
             # The loser of a race sees the table as it is now.
+            owner.frames.unsync(connection)  # a whole state outside a broadcast
             await connection.send(owner.message_for(_place(owner, profile_id) or seat))
     except StorageError as exc:  # the database or Redis is away, or the table passed on
         await connection.send(error_message("unavailable", str(exc)))
