@@ -13,7 +13,6 @@ narrator class (what one deal is called is the spec's ``deal_word``).
 from __future__ import annotations
 
 import functools
-
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final, Protocol
