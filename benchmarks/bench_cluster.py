@@ -76,7 +76,7 @@ from websockets.asyncio.client import ClientConnection, connect
 from cardtable import storage
 from cardtable.games.contract import TERMINAL
 from cardtable.registry import get_engine
-from cardtable.server.state_frames import apply_patch
+from cardtable.server.protocol.state_frames import apply_patch
 
 POSTGRES_URL = os.environ.get(
     "CARDTABLE_TEST_POSTGRES_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/test"

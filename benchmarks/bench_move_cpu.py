@@ -226,7 +226,7 @@ class Socket:
         self.task = asyncio.get_running_loop().create_task(self._read())
 
     async def _read(self) -> None:
-        from cardtable.server.state_frames import apply_patch
+        from cardtable.server.protocol.state_frames import apply_patch
 
         last: dict[str, Any] | None = None
         async for raw in self.ws:
@@ -302,7 +302,7 @@ class Ready:
 
 
 async def our_table(base: str, index: int, scenario: Scenario) -> Ready:
-    from cardtable.server.identity import COOKIE_NAME
+    from cardtable.server.routes.identity import COOKIE_NAME
 
     clients = []
     for _ in range(scenario.people + 1):

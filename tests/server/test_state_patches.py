@@ -13,7 +13,7 @@ import pytest
 from fastapi.testclient import TestClient
 from starlette.testclient import WebSocketTestSession
 
-from cardtable.server.state_frames import apply_patch, state_patch
+from cardtable.server.protocol.state_frames import apply_patch, state_patch
 
 from .conftest import receive
 from .online import friend, join, shared_table

@@ -19,7 +19,7 @@ from typing import Any
 from playwright.sync_api import Browser, BrowserContext, Page, WebSocket
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
-from cardtable.server.state_frames import apply_patch
+from cardtable.server.protocol.state_frames import apply_patch
 
 from .harness import DESKTOP, PageErrors
 from .tablekit import answer_panel, panel_name
