@@ -1057,8 +1057,6 @@ def main() -> None:
             rows.append(row)
             window = row["window"]
             thinking = row["bot_thinking"]
-            # The computer players think in the workers' threads: their time, in cores.
-            thinking_cores = thinking["count"] * thinking["mean"] / args.seconds
             print(
                 f"  {row['workers']} worker(s): {row['actions_per_second']:7.1f} actions/s, "
                 f"action to every socket's view median {row['median_ms']:6.1f} ms, "
@@ -1070,10 +1068,9 @@ def main() -> None:
                 f"whole machine {window.machine:.2f} of 2 "
                 f"({row['actions_per_second'] / max(window.server, 1e-9):.0f} actions per "
                 "second of server CPU)\n"
-                f"    without the computer players' thinking ({thinking_cores:.2f} cores): "
-                f"{row['actions_per_second'] / max(window.server - thinking_cores, 1e-9):.0f} "
-                "moves (people's and computer players') per second of the rest of the server's "
-                f"CPU; people's moves {row['person_actions_per_second']:.1f}/s\n"
+                f"    people's moves {row['person_actions_per_second']:.1f}/s, computer "
+                f"players' {row['actions_per_second'] - row['person_actions_per_second']:.1f}/s "
+                "(their thinking, below, is wall-clock time in threads: not subtracted)\n"
                 f"    {lag_line(row['loop_lag'])}\n"
                 f"    computer players: {thinking['count']:.0f} moves, mean thinking "
                 f"{thinking['mean'] * 1000:.2f} ms, p99 <= "
