@@ -151,14 +151,14 @@ def test_a_page_out_of_step_gets_a_whole_state_on_connecting_again(client: TestC
 
 
 def test_a_patch_lists_only_what_changed_and_appends_grown_lists() -> None:
-    old = {
+    old: dict[str, Any] = {
         "type": "state",
         "version": 7,
         "legal": ["draw stock"],
         "to_move": 1,
         "view": {"hand": ["2H"], "events": [{"seat": 0}], "rules": {"deals": 1}},
     }
-    new = {
+    new: dict[str, Any] = {
         "type": "state",
         "version": 8,
         "legal": ["draw stock"],

@@ -250,7 +250,7 @@ def _random_states(rules: Rules, seed: int, moves: int) -> list[State]:
             break
         state = ENGINE.apply(state, rng.choice(legal), seat)
         while ENGINE.current_player(state) == -1:  # the chance steps of a reshuffle
-            state = ENGINE.apply(state, ENGINE.chance_step(state, rng), -1)
+            state = ENGINE.chance_step(state, rng)
         states.append(state)
     return states
 
