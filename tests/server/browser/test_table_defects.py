@@ -318,23 +318,6 @@ def module_result(page: Page, module: str, body: str, arg: Any = None) -> Any:
     )
 
 
-def test_group_melds_uses_jokers_for_sequences_and_sets(
-    server: LiveServer, open_page: Callable[..., BrowserPage]
-) -> None:
-    page = open_page().page
-    page.goto(server.url)
-    page.wait_for_selector("body.ready")
-    # Twos wild: 5S 6S with a joker is a sequence, 9D 9C with the printed joker a set.
-    grouped = module_result(
-        page,
-        "hand",
-        "m.groupByMelds(['2H','5S','6S','9D','9C','KD','PJ','3C','8H'],"
-        " {jokers: new Set(['2H','2S','2D','2C','PJ'])})",
-    )
-    assert grouped["groups"] == [["5S", "6S", "2H"], ["9D", "9C", "PJ"]]
-    assert sorted(grouped["rest"]) == ["3C", "8H", "KD"]
-
-
 def test_a_new_deal_marks_no_card_new_and_keeps_nothing_lifted(
     server: LiveServer, open_page: Callable[..., BrowserPage]
 ) -> None:

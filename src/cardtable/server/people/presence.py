@@ -17,6 +17,7 @@ from collections.abc import Coroutine
 from typing import TYPE_CHECKING, Any
 
 from cardtable.games.contract import view_rules_json
+from cardtable.registry import format_fields
 from cardtable.server.people.room import FINISHED, PLAYING, WAITING, Room
 from cardtable.server.protocol.messages import away_message
 from cardtable.storage import StorageError
@@ -146,6 +147,7 @@ def shared_room_json(owner: TableOwner) -> dict[str, Any]:
         "phase": phase,
         "game": owner.game,
         "title": owner.engine.title,
+        **format_fields(owner.game, owner.rules, len(owner.seats)),
         # The same dict for equal rules (never changed): the room goes with every state.
         "rules": view_rules_json(owner.rules),
         "host_seat": host_seat,

@@ -46,6 +46,7 @@ CLIENT_TYPES: Final = (
     "action",
     "hint",
     "coach",
+    "groups",
     "ping",
     "sit",
     "watch",
@@ -213,6 +214,12 @@ def hint_message(action: str | None, reason: str, *, version: int) -> dict[str, 
     """A suggested action (``None`` when the seat has nothing to do) and why, for the table at
     ``version`` (the page shows it only while its table is still at that version)."""
     return {"type": "hint", "action": action, "reason": reason, "version": version}
+
+
+def groups_message(body: dict[str, Any], *, version: int, seq: int | None) -> dict[str, Any]:
+    """The answer to a ``groups`` message (fields in docs/protocol.md), for the table at
+    ``version``; ``seq`` echoes the request's, so the page keeps only its latest answer."""
+    return {"type": "groups", "version": version, "seq": seq, **body}
 
 
 def coach_message(

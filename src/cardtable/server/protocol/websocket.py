@@ -46,6 +46,7 @@ from cardtable.server.protocol.state_frames import PATCH_QUERY
 from cardtable.server.rate_limits import CLOSE_RATE_LIMITED, RateLimits
 from cardtable.server.routes.identity import client_address, websocket_profile
 from cardtable.server.routes.security import origin_refusal
+from cardtable.server.table import hand_groups
 from cardtable.server.table.owner import SPECTATORS, Connection, TableOwner
 from cardtable.storage import StorageError
 
@@ -62,6 +63,10 @@ CLOSE_TRY_AGAIN = 1013
 MOVED = "this table moved to another server process: connect again"
 NOWHERE = -2
 """No place at a table (:data:`~cardtable.server.table.owner.SPECTATORS` is -1)."""
+SEAT_TYPES = ("action", "hint", "coach", "groups")
+"""Messages about a seat's own play, which a spectator cannot send, nor anyone before the start."""
+PLAY_TYPES = (*SEAT_TYPES, "ping")
+"""Every table answers these; the other types are a people's table's room messages."""
 
 
 class SocketConnection:
@@ -344,16 +349,16 @@ async def answer_frame(
     message: ClientMessage | None = None
     try:
         message = parse_client_message(raw)
-        if owner.room is None and message.type not in ("action", "hint", "coach", "ping"):
+        if owner.room is None and message.type not in PLAY_TYPES:
             raise ProtocolError(
                 "unknown-type",
                 f"{message.type!r} is only for tables shared with other people",
             )
         if message.type == "ping":
             await connection.send(pong_message())
-        elif seat == SPECTATORS and message.type in ("action", "hint", "coach"):
+        elif seat == SPECTATORS and message.type in SEAT_TYPES:
             raise ProtocolError("spectator", "spectators watch: they cannot play or ask")
-        elif owner.waiting and message.type in ("action", "hint", "coach"):
+        elif owner.waiting and message.type in SEAT_TYPES:
             raise ProtocolError("phase", "the game has not started yet: the host starts it")
         elif message.type == "action":
             submitted = await owner.submit(seat, message, received)
@@ -378,6 +383,8 @@ async def answer_frame(
             version = owner.version
             report = await owner.coach(seat)
             await connection.send(coach_message(**report, version=version))
+        elif message.type == "groups":
+            await connection.send(await hand_groups.answer(owner, seat, message))
         else:
             if message.type == "quick" and limits is not None:
                 quick = limits.hit("quick", f"profile:{profile_id}", socket_key)

@@ -33,6 +33,7 @@ from cardtable.bots.base import RandomBot
 from cardtable.driver import advance
 from cardtable.errors import CardtableError, IllegalActionError, RuleKey
 from cardtable.games.contract import TERMINAL, AnyEngine
+from cardtable.registry import format_fields, table_format_of
 from cardtable.replay import replay_actions
 from cardtable.server import metrics
 from cardtable.server.logs import bind_table
@@ -284,6 +285,7 @@ class TableOwner:
             "table_id": self.table_id,
             "game": self.game,
             "title": self.engine.title,
+            **format_fields(self.game, self.rules, len(self.seats)),
             "rules": self.engine.rules_to_json(self.rules),
             "seats": public_seats(self.seats, self.seated),
             "version": self.version,
@@ -592,12 +594,14 @@ class TableOwner:
             logger.exception("table %s: could not store the closed table", self.table_id)
 
     async def _record(self, outcomes: Sequence[Outcome]) -> None:
+        shown = table_format_of(self.game, self.rules)
         for seat, profile in self.seated.items():
-            marks: dict[str, Any] = {}
+            # Your Record keeps a game with formats by its format (a Pool 101 game as such).
+            marks: dict[str, Any] = {} if shown is None else {"format": shown.key}
             if self.room is not None:
                 # Shared-table results are counted apart; "assisted": a computer player
                 # moved for this person during the game.
-                marks = {"shared": True, "assisted": seat in self.room.assisted}
+                marks |= {"shared": True, "assisted": seat in self.room.assisted}
             events = [
                 RecordEvent(
                     key=f"{self.table_id}:{outcome.kind}:{outcome.number}",

@@ -192,6 +192,27 @@ function recordGames(record) {
   return [];
 }
 
+/** A game's record by format (Pool 101, Deals…), one row each: every game of that format played
+ * here, against computer players and with friends together; null for a game without formats. */
+function formatTable(stats, deal, word) {
+  const rows = Array.isArray(stats.formats) ? stats.formats : [];
+  if (!rows.length) return null;
+  const Deal = deal.charAt(0).toUpperCase() + deal.slice(1);
+  const Word = word.charAt(0).toUpperCase() + word.slice(1);
+  const columns = [
+    ["games_played", "Games"], ["games_won", "Won"],
+    ["deals_played", `${Deal}s`], ["points_per_deal", `${Word} per ${deal}`],
+  ];
+  return h("div", { class: "record-formats", dataset: { formats: "true" } },
+    h("h4", {}, "By format (with computer players and friends)"),
+    h("table", { class: "record-format-table" },
+      h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Format"),
+        columns.map(([, text]) => h("th", { scope: "col" }, text)))),
+      h("tbody", {}, rows.map((row) => h("tr", { dataset: { format: row.format } },
+        h("th", { scope: "row" }, row.title),
+        columns.map(([key]) => h("td", { dataset: { stat: key } }, statValue(row[key]))))))));
+}
+
 /** Your Record; `notice` ({kind: "ok" | "error", text}) is shown at its top (an import's outcome). */
 export async function showRecord(app, notice = null) {
   const body = openPanel("Your Record", h("p", { class: "muted" }, "Loading…"), { wide: true, name: "record" });
@@ -254,6 +275,7 @@ export async function showRecord(app, notice = null) {
       h("p", { class: "record-kind" }, "Against computer players"),
       grid(statRows(stats, deal, word)),
       shared,
+      formatTable(stats, deal, word),
       imported);
   });
   const exportButton = h("button", { type: "button", class: "btn", onclick: () => exportRecord() }, "Export record");

@@ -53,6 +53,8 @@ export default {
   blurb: "2–10 cards, lowest count wins",
   pileButtonText: "Take the discard",
   cardVerbs: [{ verb: "discard", label: "Discard", primary: true }],
+  // The hand is read as melds and loose cards: the server labels and arranges them.
+  arrangesGroups: true,
   setupHandles: ["cards_dealt", "optional_cards", "match", "match_wins"],
 
   tileCards() {
