@@ -16,6 +16,7 @@ import time
 from collections.abc import Coroutine
 from typing import TYPE_CHECKING, Any
 
+from cardtable.games.contract import view_rules_json
 from cardtable.registry import format_fields
 from cardtable.server.people.room import FINISHED, PLAYING, WAITING, Room
 from cardtable.server.protocol.messages import away_message
@@ -147,7 +148,8 @@ def shared_room_json(owner: TableOwner) -> dict[str, Any]:
         "game": owner.game,
         "title": owner.engine.title,
         **format_fields(owner.game, owner.rules, len(owner.seats)),
-        "rules": owner.engine.rules_to_json(owner.rules),
+        # The same dict for equal rules (never changed): the room goes with every state.
+        "rules": view_rules_json(owner.rules),
         "host_seat": host_seat,
         "settings": room.settings.to_json(),
         "seats": seats,
@@ -357,7 +359,7 @@ def room_after_move(
     applied at ``now`` on the table's clock (the lock is held; the room itself is left as it
     is). Stored by the move's own write: a process taking the table over after it finds the
     turn timer and time banks that go with the log, whenever the owner stopped."""
-    room = Room.from_json(room_of(owner).to_json())
+    room = room_of(owner).copy()
     _count_move(room, seat, auto)
     if client_id is not None:
         room.remember(seat, client_id)

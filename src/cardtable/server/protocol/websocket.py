@@ -42,6 +42,7 @@ from cardtable.server.protocol.messages import (
     parse_client_message,
     pong_message,
 )
+from cardtable.server.protocol.state_frames import PATCH_QUERY
 from cardtable.server.rate_limits import CLOSE_RATE_LIMITED, RateLimits
 from cardtable.server.routes.identity import client_address, websocket_profile
 from cardtable.server.routes.security import origin_refusal
@@ -75,6 +76,8 @@ class SocketConnection:
         self.websocket = websocket
         self._send_lock = asyncio.Lock()
         self.closed = False
+        self.patches = websocket.query_params.get(PATCH_QUERY) == "1"
+        """The page asked for patches (:mod:`~cardtable.server.protocol.state_frames`)."""
 
     async def send(self, message: dict[str, Any]) -> None:
         """Send one server message as a JSON text frame (nothing once closed). A page gone
@@ -226,6 +229,8 @@ async def greet(owner: TableOwner, connection: Connection, profile_id: int) -> i
         return None
     async with owner.lock:
         owner.attach(seat, connection)
+        if isinstance(connection, SocketConnection) and connection.patches:
+            owner.frames.take_patches(connection)
         extra: list[dict[str, Any]] = []
         if owner.room is not None:
             owner.profiles[connection] = profile_id
@@ -362,6 +367,7 @@ async def answer_frame(
                 await connection.send(
                     ack_message(message.client_id, submitted.version, duplicate=True)
                 )
+                owner.frames.unsync(connection)  # a whole state outside a broadcast
                 await connection.send(owner.message_for(seat))
             elif message.client_id is not None:
                 await connection.send(
@@ -390,6 +396,7 @@ async def answer_frame(
         await connection.send(error_message(exc.code, str(exc), rule=exc.rule, client_id=client_id))
         if owner.room is not None and exc.code in ("stale", "not-your-turn", "seat-taken"):
             # The loser of a race sees the table as it is now.
+            owner.frames.unsync(connection)  # a whole state outside a broadcast
             await connection.send(owner.message_for(_place(owner, profile_id) or seat))
     except StorageError as exc:  # the database or Redis is away, or the table passed on
         await connection.send(error_message("unavailable", str(exc)))

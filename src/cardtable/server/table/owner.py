@@ -49,6 +49,7 @@ from cardtable.server.protocol.messages import (
     room_message,
     state_message,
 )
+from cardtable.server.protocol.state_frames import StateFrames, state_patch
 from cardtable.server.table import advisors
 from cardtable.server.table.seating import Seat
 from cardtable.server.table.spectate import onlooker_seat, spectator_view
@@ -148,6 +149,8 @@ class TableOwner:
     """Moves a table may have in all, whatever its rules allow: at this many the table is
     closed (its finished deals stay in the record), so no game outgrows what a replay or a
     reload can afford (the settings' ``max_table_moves``)."""
+    frames: StateFrames = field(default_factory=StateFrames)
+    """The last state each seat was broadcast, and which connections take patches."""
     _bots: dict[int, Any] = field(default_factory=dict)
     _bot_task: asyncio.Task[None] | None = None
 
@@ -310,14 +313,17 @@ class TableOwner:
     # --- connections --------------------------------------------------------------------------
 
     def attach(self, seat: int, connection: Connection) -> None:
-        """Send ``seat``'s updates to ``connection`` from now on."""
+        """Send ``seat``'s updates to ``connection`` from now on (its next state is whole: it
+        has not seen this seat's last one)."""
         self.connections.setdefault(seat, []).append(connection)
+        self.frames.unsync(connection)
 
     def detach(self, seat: int, connection: Connection) -> None:
         """Stop sending to ``connection``."""
         listeners = self.connections.get(seat, [])
         if connection in listeners:
             listeners.remove(connection)
+        self.frames.forget(connection)
         self.touch()
         if self.room is not None:
             from cardtable.server.people.presence import connection_closed
@@ -352,7 +358,13 @@ class TableOwner:
         from cardtable.server.people.presence import room_json
 
         shared = self._shared_room()
-        await self._send_all(lambda seat: room_message(room_json(self, seat, shared)))
+
+        def make(seat: int) -> dict[str, Any]:
+            message = room_message(room_json(self, seat, shared))
+            self.frames.room_sent(seat, message["room"])
+            return message
+
+        await self._send_all(make)
 
     async def send_all(self, message: dict[str, Any]) -> None:
         """Send the same message to every connection (a quick message)."""
@@ -372,18 +384,41 @@ class TableOwner:
 
     async def broadcast(self) -> None:
         """Send every connected seat its own state message: built once for the seat (once
-        for all the spectators) and encoded once however many connections it has."""
+        for all the spectators) and encoded once however many connections it has; a
+        connection that takes patches and has the seat's last state is sent the patch from
+        it instead, worked out and encoded once too
+        (:mod:`~cardtable.server.protocol.state_frames`)."""
         shared = self._shared_room()
+        frames = self.frames
         for seat, listeners in list(self.connections.items()):
             if not listeners:
                 continue
-            message = Frame(self.message_for(seat, shared))
+            built = self.message_for(seat, shared)
+            message = Frame(built)
+            patch: Frame | None = None
+            version: int | None = None
+            if built["type"] == "state":
+                version = built["version"]
+                previous = frames.state_sent(seat, built)
+                if previous is not None and any(
+                    frames.in_step(connection, previous["version"]) for connection in listeners
+                ):
+                    made = state_patch(previous, built)
+                    patch = None if made is None else Frame(made)
+            else:
+                frames.room_sent(seat, built["room"])
             for connection in list(listeners):
+                frame = message
+                if patch is not None and frames.in_step(connection, patch["base"]):
+                    frame = patch
                 try:
-                    await connection.send(message)
+                    await connection.send(frame)
                 except Exception:  # a dead connection must not stop the others' updates
                     logger.info("dropping a connection of table %s seat %d", self.table_id, seat)
                     self.detach(seat, connection)
+                    continue
+                if version is not None:
+                    frames.sent(connection, version)
 
     # --- moves --------------------------------------------------------------------------------
 
