@@ -96,7 +96,10 @@ def _by_format_totals(db: storage.Database) -> list[dict[str, Any]]:
         ),
     ]
     assert storage.add_events(db, profile.id, events) == 6
-    return record_of(storage.totals_of_profile(db, profile.id))["indian-rummy"]["formats"]
+    rows: list[dict[str, Any]] = record_of(storage.totals_of_profile(db, profile.id))[
+        "indian-rummy"
+    ]["formats"]
+    return rows
 
 
 def _check_by_format(rows: list[dict[str, Any]]) -> None:
