@@ -42,6 +42,7 @@ from cardtable.server.messages import (
     parse_client_message,
     pong_message,
 )
+from cardtable.server.narration.moves import hint_move
 from cardtable.server.rate_limits import CLOSE_RATE_LIMITED, RateLimits
 from cardtable.server.security import origin_refusal
 from cardtable.server.table import SPECTATORS, Connection, TableOwner
@@ -366,7 +367,8 @@ async def answer_frame(
             # worked out, and the page must not show it over a newer state.
             version = owner.version
             action, reason = await owner.hint(seat)
-            await connection.send(hint_message(action, reason, version=version))
+            move = hint_move(owner.game, owner.engine, action)
+            await connection.send(hint_message(action, reason, version=version, move=move))
         elif message.type == "coach":
             version = owner.version
             report = await owner.coach(seat)

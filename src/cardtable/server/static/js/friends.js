@@ -119,7 +119,7 @@ export class FriendsSetup extends StartScreen {
         h("option", { value: n, selected: n === this.values.players }, `${n} seats`)));
     players.addEventListener("change", () => {
       this.values.players = Number(players.value);
-      if (module.onPlayersChange) module.onPlayersChange(this.values);
+      if (module.onPlayersChange) module.onPlayersChange(this.values, game);
       this.render("#friends-players");
     });
     const levels = this.levelChoices();

@@ -359,7 +359,7 @@ export class StartScreen {
     );
     playersSelect.addEventListener("change", () => {
       this.values.players = Number(playersSelect.value);
-      if (module.onPlayersChange) module.onPlayersChange(this.values);
+      if (module.onPlayersChange) module.onPlayersChange(this.values, game);
       this.render("#players");
     });
 

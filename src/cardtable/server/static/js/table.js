@@ -2,7 +2,7 @@
 // last-move lines, your hand, the action buttons built from the state message's `legal` list,
 // the scoreboard and the coach. Each game's module (games/*.js) draws what is its own.
 
-import { classify, parseAction } from "./actions.js";
+import { classify, readMove } from "./actions.js";
 import { finishAnimations, flipUp } from "./animate.js";
 import { renderCoachPanel } from "./coach_panel.js";
 import { fitTable, watchFit } from "./fit.js";
@@ -18,8 +18,6 @@ import { TableSocket } from "./socket.js";
 import { spokenCards } from "./speech.js";
 import { animateLastMove, captureRects, motionAndSound } from "./table_motion.js";
 import { handReviewLine } from "./analysis.js";
-
-const BOT_NAMES = ["Ruby", "Max", "Ivy", "Otto", "Nell", "Finn", "Rosa", "Theo", "Lena", "Hugo"];
 
 /** A seat's badge is a word, or `{ text, short }` with a short form for crowded phone seats. */
 function badgeText(badge) {
@@ -287,7 +285,7 @@ export class TableView {
       message,
       view,
       seat,
-      legal: classify(message?.legal ?? []),
+      legal: classify(message?.moves ?? []),
       summary: this.lastSummary,
       players: this.playerCount(),
       name: (s) => this.seatName(s),
@@ -316,8 +314,7 @@ export class TableView {
     }
     // The names the server gives computer players (GET /api/games), so both sides agree.
     const names = this.app.games?.find((g) => g.name === this.meta?.game)?.computer_names;
-    const list = names?.length ? names : BOT_NAMES;
-    return list[seat % list.length];
+    return names?.length ? names[seat % names.length] : `Player ${seat + 1}`;
   }
 
   seatLevel(seat) {
@@ -351,7 +348,7 @@ export class TableView {
       // was lifted for it is put down, so that nothing stays lifted into the next deal.
       const last = message.last_action;
       if (last && last.seat === message.seat && this.module) {
-        const movement = this.module.movement(parseAction(last.action || ""));
+        const movement = this.module.movement(readMove(last));
         // Drawing keeps a card lifted before the draw, ready to be discarded after it.
         if (movement !== "from-stock" && movement !== "from-pile") this.hand.liftedUid = null;
       }
@@ -504,8 +501,7 @@ export class TableView {
     this.el.status.classList.toggle("yours", message.to_move === ctx.seat);
     const last = message.last_action;
     if (last && last.action) {
-      const who = this.seatName(last.seat);
-      this.el.lastMove.textContent = `Last move: ${this.module.moveText(ctx, who, last.seat, last.action)}`;
+      this.el.lastMove.textContent = `Last move: ${this.module.moveText(ctx, last)}`;
       this.el.lastMove.hidden = false;
     } else {
       this.el.lastMove.hidden = true;
@@ -531,7 +527,7 @@ export class TableView {
   hintText() {
     const ctx = this.ctx();
     if (this.hint.reason) return nameSeats(ctx, this.hint.reason);
-    return this.hint.action ? `${this.module.actionText(ctx, this.hint.action)}.` : "Nothing to do now.";
+    return this.hint.move?.words ? `${this.hint.move.words}.` : "Nothing to do now.";
   }
 
   renderBanner(ctx) {
@@ -660,8 +656,8 @@ export class TableView {
     if (!(await this.module.confirmMove(this.ctx(), notation))) return;
     if (this.pending || !this.message || this.message.version !== version || !this.canMove()) return;
     this.lastSent = { notation, rects: captureRects(this) };
-    const action = parseAction(notation);
-    if (action.card) {
+    const action = this.ctx().legal.byNotation.get(notation);
+    if (action?.card) {
       const el = this.hand.element.querySelector(`.hand-card[data-card="${CSS.escape(action.card)}"]`);
       if (el) this.lastSent.cardRect = el.getBoundingClientRect();
     }
@@ -690,7 +686,7 @@ export class TableView {
   /** The hint's action when it names `card` with a verb other than the main one (stop, declare). */
   hintedOtherVerb(card) {
     if (!this.hint?.action) return null;
-    const action = parseAction(this.hint.action);
+    const action = readMove(this.hint.move);
     if (action.card !== card) return null;
     const primary = this.module.cardVerbs.some((v) => v.primary && v.verb === action.verb);
     return primary ? null : this.hint.action;
@@ -763,7 +759,7 @@ export class TableView {
     const marks = new Map(this.module.handMarks(this.ctx()));
     let lift = null;
     if (message.action) {
-      const action = parseAction(message.action);
+      const action = readMove(message.move);
       if (action.card) {
         marks.set(action.card, `${marks.get(action.card) || ""} hinted`);
         const entry = this.hand.entries.find((e) => e.card === action.card);
@@ -796,7 +792,7 @@ export class TableView {
     }
     // A number to enter (Indecision's announcement): the hinted number fills its box, and the
     // box and its button are marked, as a hinted card or pile is.
-    const hinted = action ? parseAction(action) : null;
+    const hinted = action ? readMove(this.hint.move) : null;
     for (const form of this.el.actions.querySelectorAll("form[data-number-verb]")) {
       const match = Boolean(hinted) && hinted.number !== null && hinted.verb === form.dataset.numberVerb;
       const input = form.querySelector("input");

@@ -1,26 +1,10 @@
 // What every game module provides, with defaults that suit a plain draw-and-discard game; each
 // game module spreads these and overrides what is its own.
 
-import { parseAction } from "../actions.js";
-import { cardElement, cardName, shortText, stackElement } from "../cards.js";
+import { plainMove } from "../actions.js";
+import { cardElement, cardName, stackElement } from "../cards.js";
 import { capitalise, h } from "../dom.js";
 import { totalsChart } from "../chart.js";
-
-/** Past-tense sentence for a common verb of a move. */
-export function pastTense(verb) {
-  const words = {
-    "draw stock": "drew from the stock",
-    "draw deck": "drew from the deck",
-    "draw pile": "took the discard",
-    "take discard": "took the discard",
-    discard: "discarded",
-    declare: "declared",
-    drop: "dropped",
-    stop: "stopped",
-    "go out": "went out",
-  };
-  return words[verb] ?? verb;
-}
 
 /** A card pile: the stack of backs (`stock`) as a button when drawing from it is legal. */
 export function stockZone({ notation, depth, countText = null, caption = "Stock", key = "S" }) {
@@ -81,22 +65,6 @@ export function pileZone({ top, notation, caption = "Discard pile", depth = 2, l
     ),
     h("span", { class: "zone-caption" }, caption),
   );
-}
-
-/** The cards `seat` took from the pile in its latest take (the view's public events). */
-export function takenCards(ctx, seat) {
-  const events = ctx.view.events || [];
-  for (let i = events.length - 1; i >= 0; i -= 1) {
-    const event = events[i];
-    if (event.seat === seat && event.verb === "take-discard") return event.cards || [];
-  }
-  return [];
-}
-
-/** The cards `seat` last took from the pile as text ("7♥", "5♣ 6♣ 7♣"), or `fallback`. */
-export function takenText(ctx, seat, fallback = "the top discard") {
-  const cards = takenCards(ctx, seat);
-  return cards.length ? cards.map(shortText).join(" ") : fallback;
 }
 
 /** A table of totals per seat with the leader marked by a ★ that the note under it explains
@@ -172,10 +140,10 @@ export const baseGame = {
   },
 
   drawStock(legal) {
-    return legal.all.find((a) => a === "draw stock" || a === "draw deck") ?? null;
+    return plainMove(legal, "draw stock", "draw deck");
   },
   drawPile(legal) {
-    return legal.all.find((a) => a === "draw pile" || a === "take discard") ?? null;
+    return plainMove(legal, "draw pile", "take discard");
   },
 
   hand(view) {
@@ -216,18 +184,9 @@ export const baseGame = {
     // The server's sentence in this seat's words; the engine's own only from an older server.
     return ctx.message.result?.said || nameSeats(ctx, ctx.message.result?.summary) || "The game is over.";
   },
-  moveText(ctx, who, seat, notation) {
-    const action = parseAction(notation);
-    const verb = pastTense(action.verb);
-    const subject = who === "You" ? "You" : who;
-    if (action.card) return `${subject} ${verb} ${shortText(action.card)}.`;
-    if (action.number !== null) return `${subject} ${verb} ${action.number}.`;
-    return `${subject} ${verb}.`;
-  },
-  actionText(ctx, notation) {
-    const action = parseAction(notation);
-    if (action.card) return `${capitalise(action.verb)} the ${cardName(action.card)}`;
-    return capitalise(notation);
+  /** The last move in the server's sentence, in this reader's words ("Ruby discarded 7H."). */
+  moveText(ctx, last) {
+    return last.said || "";
   },
   buttonText(ctx, action) {
     return capitalise(action.notation);
