@@ -1,3 +1,4 @@
+// @ts-check
 // "Play with friends": the host sets up a table for people. The game, the number of seats and,
 // for each seat after the host's, whether it is open for a person or a computer player (with
 // its level); public or private, spectators, a turn timer with a time bank, how long a dropped

@@ -1,3 +1,4 @@
+// @ts-check
 // The player's hand: client-side card order (kept per table in the browser), lifting a card,
 // tap-again to play it, press-and-hold or drag to move it, arrow-key focus, sorting and
 // grouping. The server never sees the order; it only receives actions.
@@ -546,7 +547,7 @@ export class Hand {
         const card = entryOf()?.card;
         this.suppressClickUntil = performance.now() + 400;
         this.render();
-        if (card) this.onDrop(card, dropZone.dataset.dropZone);
+        if (card) this.onDrop(card, /** @type {HTMLElement} */ (dropZone).dataset.dropZone);
       } else if (wasDragging) {
         // The card joins the group of the card now on its left.
         const index = this.entries.findIndex((e) => e.uid === uid);

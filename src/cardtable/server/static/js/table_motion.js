@@ -1,3 +1,4 @@
+// @ts-check
 // The table's motion and sound after each new state: where things were before the redraw, the
 // card that flew for the last move (to the pile, from the stock or the pile), the deal of a new
 // hand, and the winner's stars. The animations themselves (and reduced motion) live in animate.js.

@@ -1,3 +1,4 @@
+// @ts-check
 // What every game module provides, with defaults that suit a plain draw-and-discard game; each
 // game module spreads these and overrides what is its own.
 
@@ -128,6 +129,55 @@ export function nameSeats(ctx, text) {
   });
 }
 
+/**
+ * What a game module provides (`ctx` is the table's context: the message, the view, the seat,
+ * the sorted legal moves, the names).
+ * @typedef {object} GameModule
+ * @property {string} name
+ * @property {string} blurb
+ * @property {string} stockButtonText
+ * @property {string} pileButtonText
+ * @property {{ verb: string, label: string, primary?: boolean, hint?: string, always?: boolean,
+ *   lifted?: (card: string) => string }[]} cardVerbs
+ * @property {() => Node[]} tileCards
+ * @property {(legal: import("../actions.js").Legal) => string | null} drawStock
+ * @property {(legal: import("../actions.js").Legal) => string | null} drawPile
+ * @property {(view: any) => string[]} hand
+ * @property {(view: any) => any} dealKey
+ * @property {(view: any) => string | null} pileTop
+ * @property {(ctx: any) => Map<string, string>} handMarks
+ * @property {(ctx: any) => Set<string>} jokerCards
+ * @property {(ctx: any, card: string) => string} describeCard
+ * @property {(ctx: any, seat: number) => { handSize: number, scoreText: string, badges: any[], out?: boolean }} seatInfo
+ * @property {(ctx: any) => Node} renderCentre
+ * @property {(ctx: any) => string} turnText
+ * @property {(ctx: any) => string} waitingText
+ * @property {(ctx: any) => string} resultText
+ * @property {(ctx: any, last: import("../actions.js").ServerMove) => string} moveText
+ * @property {(ctx: any, action: import("../actions.js").Move) => string | null} buttonText
+ * @property {(action: import("../actions.js").Move) => string} buttonClass
+ * @property {(ctx: any) => Node[]} extraControls
+ * @property {(ctx: any, card: string) => string} cannotPlayText
+ * @property {(ctx: any, notation: string) => Promise<boolean>} confirmMove
+ * @property {(action: import("../actions.js").Move) => string | null} movement
+ * @property {(ctx: any) => Node | Node[]} renderScores
+ * @property {(ctx: any) => { groups: string[][], rest: string[] | null } | null} groupsFor
+ * @property {(ctx: any) => string | null} summaryKey
+ * @property {(ctx: any) => (string[] | null)[] | null} revealedHands
+ * @property {(ctx: any) => string} summaryTitle
+ * @property {(ctx: any) => Node | null} renderSummary
+ * @property {(ctx: any) => Node[]} summaryButtons
+ * @property {(values: any, game: any) => number} [maxPlayers]
+ * @property {(game: any) => { label: string, short: string, preset: string, players: number }[]} [quickStarts]
+ * @property {(values: any) => string | null} [formatLabel]
+ * @property {(values: any, game: any) => void} [onPlayersChange]
+ * @property {(name: string, values: any) => boolean} [onRuleChange]
+ * @property {(values: any, game: any, rerender: () => void) => Node} [setupExtras]
+ * @property {string[]} [setupHandles]
+ * @property {(ctx: any) => number[]} [seatsInOrder]
+ */
+
+/** @type {GameModule} */
 export const baseGame = {
   name: "",
   blurb: "",

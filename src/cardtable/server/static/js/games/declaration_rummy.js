@@ -1,11 +1,12 @@
+// @ts-check
 // Declaration Rummy on the table: stock and discard pile as visual stacks only (no counts), the
 // spread-out pile when that variation is on, the optional cards, declaring, going out, tie
 // proposals and votes, dropping, matches, and each game's counts explained with its tie-break.
 
 import { hasMove, plainMove } from "../actions.js";
-import { cardElement, cardName, cardRow, label, shortText } from "../cards.js";
+import { cardElement, cardName, cardRow, label } from "../cards.js";
 import { h } from "../dom.js";
-import { confirmPanel } from "../panel.js";
+import { closePanel, confirmPanel } from "../panel.js";
 import { baseGame, nameSeats, pileZone, scoreTable, stockZone } from "./base.js";
 import { totalsChart } from "../chart.js";
 
@@ -420,7 +421,7 @@ export default {
     if (!next) return [];
     const button = h("button", { type: "button", class: "btn primary", autofocus: true }, "Next game");
     button.addEventListener("click", () => {
-      document.getElementById("panel").close();
+      closePanel();
       ctx.table.send(next);
     });
     return [button];

@@ -1,3 +1,4 @@
+// @ts-check
 // Indecision on the table: the deck with its count, the pile, the STOP area, stopping (with a
 // warning before a stop that would forfeit), the manual declaration mode (announce, correct,
 // confirm, challenges), and each hand's melds and points, racing to the target.

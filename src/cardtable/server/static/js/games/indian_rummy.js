@@ -1,3 +1,4 @@
+// @ts-check
 // Indian Rummy on the table: the stock with its count, the discard pile (a joker on it cannot be
 // taken), the wild joker beside the stock, drops, declaring, and each deal's points explained:
 // groups, loose cards and the 80 cap.
@@ -43,7 +44,7 @@ export function openDeck(events = []) {
   for (const event of events) {
     const card = event.cards?.[0];
     if (event.verb === "open-pile" || event.verb === "discard") {
-      entries.push({ card, seat: event.seat, opening: event.verb === "open-pile", fate: "pile" });
+      entries.push({ card, seat: event.seat, opening: event.verb === "open-pile", fate: "pile", by: null });
     } else if (event.verb === "take-discard") {
       const taken = [...entries].reverse().find((e) => e.fate === "pile" && label(e.card) === label(card));
       if (taken) Object.assign(taken, { fate: "taken", by: event.seat });

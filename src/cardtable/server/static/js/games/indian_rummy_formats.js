@@ -1,3 +1,4 @@
+// @ts-check
 // Indian Rummy's Pool and Deals formats at the table (RULES.md 2.13): the standings panel, who
 // is out, and the rejoin offer and agreed-finish vote asked between deals. Everything shown is
 // what the server's `view.standing` says; nothing here works the rules out again.
