@@ -7,7 +7,7 @@ import dataclasses
 
 import pytest
 
-from cardtable.server.seating import Seat, check_seats, public_seats, seats_from_json
+from cardtable.server.table.seating import Seat, check_seats, public_seats, seats_from_json
 
 
 def test_a_seat_cannot_be_changed_in_place() -> None:

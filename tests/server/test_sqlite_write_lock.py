@@ -14,10 +14,10 @@ from pathlib import Path
 import pytest
 
 from cardtable import storage
-from cardtable.server.lobby import Lobby
-from cardtable.server.messages import ClientMessage, ProtocolError
+from cardtable.server.hosting.lobby import Lobby
+from cardtable.server.protocol.messages import ClientMessage, ProtocolError
 from cardtable.server.settings import Settings
-from cardtable.server.table import TableOwner
+from cardtable.server.table.owner import TableOwner
 
 from .conftest import run_async
 

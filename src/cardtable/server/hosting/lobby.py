@@ -28,23 +28,24 @@ from cardtable.errors import CardtableError, RulesError
 from cardtable.fairness import derive_seed
 from cardtable.games.contract import TERMINAL, AnyEngine
 from cardtable.registry import canonical_name, get_engine
-from cardtable.server import metrics, people_tables
+from cardtable.server import metrics
 from cardtable.server.cluster.store import TableElsewhereError
-from cardtable.server.fair_deals import Commitments
+from cardtable.server.hosting.worker_processes import spawn_pool
 from cardtable.server.narration import Outcome, finished_between
-from cardtable.server.options import DEFAULT_OPTIONS, bot_move_seconds
-from cardtable.server.people import Room, RoomSettings
-from cardtable.server.seating import (
+from cardtable.server.people import tables as people_tables
+from cardtable.server.people.options import DEFAULT_OPTIONS, bot_move_seconds
+from cardtable.server.people.room import Room, RoomSettings
+from cardtable.server.settings import Settings
+from cardtable.server.table.fair_deals import Commitments
+from cardtable.server.table.owner import TableOwner, Timing, replay_log
+from cardtable.server.table.seating import (
     Seat,
     check_seats,
     first_human_seat,
     public_seats,
     seats_from_json,
 )
-from cardtable.server.settings import Settings
-from cardtable.server.summary import summarize
-from cardtable.server.table import TableOwner, Timing, replay_log
-from cardtable.server.worker_processes import spawn_pool
+from cardtable.server.table.summary import summarize
 from cardtable.storage import (
     Database,
     DatabaseLogStore,
@@ -146,7 +147,7 @@ class Lobby:
     ) -> tuple[str, int]:
         """A new table for ``profile``; ``RulesError`` naming any bad field,
         ``TooManyTablesError`` when the profile has too many unfinished tables. The deal is
-        fair (:mod:`cardtable.server.fair_deals`): from the server seed behind ``commitment``
+        fair (:mod:`cardtable.server.table.fair_deals`): from the server seed behind ``commitment``
         and the person's ``contribution``, unless the settings fix a test seed.
 
         With ``shared`` (the room settings) it is a people's table: every human seat but the

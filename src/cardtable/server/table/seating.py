@@ -13,8 +13,8 @@ from dataclasses import dataclass, replace
 from typing import Any, Literal
 
 from cardtable.errors import RulesError
-from cardtable.server.names import BOT_NAMES
-from cardtable.server.options import BOT_LEVELS
+from cardtable.server.people.names import BOT_NAMES
+from cardtable.server.people.options import BOT_LEVELS
 
 
 @dataclass(frozen=True, slots=True)

@@ -16,12 +16,12 @@ import time
 from collections.abc import Coroutine
 from typing import TYPE_CHECKING, Any
 
-from cardtable.server.messages import away_message
-from cardtable.server.people import FINISHED, PLAYING, WAITING, Room
+from cardtable.server.people.room import FINISHED, PLAYING, WAITING, Room
+from cardtable.server.protocol.messages import away_message
 from cardtable.storage import StorageError
 
 if TYPE_CHECKING:
-    from cardtable.server.table import Connection, TableOwner
+    from cardtable.server.table.owner import Connection, TableOwner
 
 logger = logging.getLogger(__name__)
 
@@ -83,7 +83,7 @@ def room_json(
     you = you_json(owner, viewer)
     if you["host"]:
         # The host's seat alone: the link changes when the host removes somebody.
-        from cardtable.server.people_tables import invite_json
+        from cardtable.server.people.tables import invite_json
 
         return {"invite": invite_json(room_of(owner).invite)} | base | {"you": you}
     return base | {"you": you}
@@ -91,7 +91,7 @@ def room_json(
 
 def you_json(owner: TableOwner, viewer: int) -> dict[str, Any]:
     """The part of the room that depends on who it is sent to: the viewer's seat and role."""
-    from cardtable.server.table import SPECTATORS
+    from cardtable.server.table.owner import SPECTATORS
 
     if viewer == SPECTATORS:
         return {"seat": None, "role": "spectator", "host": False}

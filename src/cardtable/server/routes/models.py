@@ -13,7 +13,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from cardtable.server.names import MAX_NAME_LENGTH, check_name
+from cardtable.server.people.names import MAX_NAME_LENGTH, check_name
 
 # The levels of cardtable.bots.Level, spelled out because requests are strict (a Level field
 # would refuse the JSON string); tests/test_registry.py keeps the two the same.

@@ -194,7 +194,7 @@ class Room:
     def name_taken(self, name: str, by: int) -> bool:
         """Whether another member uses ``name``, or one that looks the same (in any case, with
         other accents or look-alike letters)."""
-        from cardtable.server.names import skeleton
+        from cardtable.server.people.names import skeleton
 
         shape = skeleton(name)
         return any(skeleton(m.name) == shape for m in self.members.values() if m.profile_id != by)

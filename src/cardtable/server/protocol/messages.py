@@ -102,7 +102,7 @@ def parse_client_message(raw: str | bytes) -> ClientMessage:
     >>> parse_client_message('[1, 2]')
     Traceback (most recent call last):
     ...
-    cardtable.server.messages.ProtocolError: a message must be a JSON object, not an array
+    cardtable.server.protocol.messages.ProtocolError: a message must be a JSON object, not an array
     """
     size = len(raw.encode("utf-8")) if isinstance(raw, str) else len(raw)
     if size > MAX_MESSAGE_BYTES:
