@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from cardtable.games.declaration_rummy.rules import DEAL_SIZES
-from cardtable.server.names import BOT_NAMES
+from cardtable.server.people.names import BOT_NAMES
 
 JS = Path(__file__).resolve().parents[2] / "src" / "cardtable" / "server" / "static" / "js"
 MODULES = sorted(JS.rglob("*.js"))
