@@ -306,8 +306,6 @@ def test_state_message_has_every_protocol_field(client: TestClient) -> None:
             "seat": 0,
             "action": "draw stock",
             "kind": "draw stock",
-            "cards": [],
-            "number": None,
             "said": "You drew from the stock.",
         }
         assert drawn["announce"].startswith("You drew from the stock.")

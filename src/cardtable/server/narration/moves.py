@@ -10,7 +10,9 @@ out in the same shape, with ``said``: its past-tense sentence in the reader's wo
 laid down four 7s.", the sentence the live region speaks).
 
 The structure is read from the action objects, never from their text: a card action has a
-``card`` field, a numbered one an ``int`` field, a match's next game its ``changes``.
+``card`` field, a numbered one an ``int`` field, a match's next game its ``changes``. A move
+without cards leaves ``cards`` out, one without a number ``number``: the seat to move gets
+every legal move in every state message, so each key it does not need is left unsent.
 """
 
 from __future__ import annotations
@@ -58,6 +60,16 @@ _NUMBERED_WORDS: Final = {
 _CARD_WORDS: Final = {"declare": "Declare, putting down the {card}"}
 
 Warn = Callable[[Any, object], "str | None"]
+
+
+def _structure(kind: str, cards: list[str], number: int | None) -> dict[str, Any]:
+    """``kind``, with ``cards`` and ``number`` only when the move has them."""
+    shape: dict[str, Any] = {"kind": kind}
+    if cards:
+        shape["cards"] = cards
+    if number is not None:
+        shape["number"] = number
+    return shape
 
 
 def move_parts(action: object) -> tuple[str, list[str], int | None]:
@@ -129,9 +141,7 @@ def legal_moves(game: str, view: View, actions: Sequence[object]) -> list[dict[s
         kind, cards, number = move_parts(action)
         move: dict[str, Any] = {
             "notation": str(action),
-            "kind": kind,
-            "cards": cards,
-            "number": number,
+            **_structure(kind, cards, number),
             "words": move_words(game, kind, cards, number),
         }
         warning = None if warn is None else warn(view, action)
@@ -169,9 +179,7 @@ def last_move(
     return {
         "seat": actor,
         "action": public,
-        "kind": kind,
-        "cards": cards,
-        "number": number,
+        **_structure(kind, cards, number),
         "said": f"{names[actor]} {describe_move(game, public, taken_card(view, actor))}.",
     }
 
@@ -183,8 +191,6 @@ def hint_move(game: str, engine: AnyEngine, notation: str | None) -> dict[str, A
     kind, cards, number = shown_move(engine, notation)
     return {
         "notation": notation,
-        "kind": kind,
-        "cards": cards,
-        "number": number,
+        **_structure(kind, cards, number),
         "words": move_words(game, kind, cards, number),
     }

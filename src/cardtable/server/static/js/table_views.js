@@ -40,8 +40,8 @@ function withKeyHints(text) {
     .map((part) => (/^ \([A-Z]\)$/.test(part) ? h("span", { class: "key-hint" }, part) : part));
 }
 
-/** The drawer's button names what it holds and shows a dot when the coach has news. */
 /**
+ * The drawer's button names what it holds and shows a dot when the coach has news.
  * @param {TableView} table
  */
 export function renderSideToggle(table) {
@@ -174,9 +174,9 @@ export function renderHintLine(table) {
   table.fit();
 }
 
-/** The hint in one sentence: the coach's reason already starts with the move ("Discard
- * 10H: it is a loose card worth 10"), so the move is named only when there is no reason. */
 /**
+ * The hint in one sentence: the coach's reason already starts with the move ("Discard 10H: it is
+ * a loose card worth 10"), so the move is named only when there is no reason.
  * @param {TableView} table
  */
 export function hintText(table) {
@@ -270,8 +270,8 @@ export function renderControls(table) {
   table.hand.setEnabled(!disabled);
 }
 
-/** A button sending `notation` (disabled when it is null/not legal). */
 /**
+ * A button sending `notation` (disabled when it is null/not legal).
  * @param {TableView} table
  * @param {string | null} notation
  * @param {any} text
@@ -296,8 +296,8 @@ export function actionButton(table, notation, text, { key = null, extraClass = "
   return button;
 }
 
-/** Highlight the controls that make the hinted move: a pile, a button, a Stop or Declare. */
 /**
+ * Highlight the controls that make the hinted move: a pile, a button, a Stop or Declare.
  * @param {TableView} table
  */
 export function markHintedControls(table) {
