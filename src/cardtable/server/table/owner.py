@@ -40,7 +40,7 @@ from cardtable.server.narration import Outcome, finished_between, merge_summarie
 from cardtable.server.narration.announce import announcement, public_notation
 from cardtable.server.narration.moves import last_move, legal_moves
 from cardtable.server.narration.naming import name_seats
-from cardtable.server.people.options import PAUSE_AFTER_DEAL
+from cardtable.server.people.player_options import PAUSE_AFTER_DEAL
 from cardtable.server.people.room import TAKEOVER_LEVEL, WAITING, Presence, Room
 from cardtable.server.protocol.messages import (
     ClientMessage,
