@@ -92,7 +92,8 @@ def _stop_positions(rules: Any) -> Iterator[tuple[Any, list[dict[str, Any]]]]:
 
 
 def test_an_invalid_stop_carries_the_engines_own_warning_and_a_valid_one_none() -> None:
-    engine = get_engine("indecision")
+    from cardtable.games.indecision.engine import ENGINE as engine
+
     rules = next(iter(engine.presets().values()))
     warned = clean = 0
     for view, moves in _stop_positions(rules):
