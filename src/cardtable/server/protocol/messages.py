@@ -191,16 +191,19 @@ def state_message(
     summary: dict[str, Any] | None,
     announce: str,
     own: dict[str, Any] | None = None,
+    moves: list[dict[str, Any]] | None = None,
 ) -> dict[str, Any]:
     """The state one seat sees after a change (or on connecting); ``own`` holds what the seat
-    may know of its own hand without working it out (Declaration Rummy's ``count``). A
-    spectator's ``seat`` is ``None``."""
+    may know of its own hand without working it out (Declaration Rummy's ``count``), ``moves``
+    the legal actions as structured moves (:mod:`cardtable.server.narration.moves`), in the
+    order of ``legal``. A spectator's ``seat`` is ``None``."""
     return {
         "type": "state",
         "version": version,
         "seat": seat,
         "view": view,
         "legal": legal,
+        "moves": moves or [],
         "to_move": to_move,
         "result": result,
         "last_action": last_action,
@@ -210,10 +213,13 @@ def state_message(
     }
 
 
-def hint_message(action: str | None, reason: str, *, version: int) -> dict[str, Any]:
+def hint_message(
+    action: str | None, reason: str, *, version: int, move: dict[str, Any] | None = None
+) -> dict[str, Any]:
     """A suggested action (``None`` when the seat has nothing to do) and why, for the table at
-    ``version`` (the page shows it only while its table is still at that version)."""
-    return {"type": "hint", "action": action, "reason": reason, "version": version}
+    ``version`` (the page shows it only while its table is still at that version); ``move``
+    is the action as a structured move (:func:`~cardtable.server.narration.moves.hint_move`)."""
+    return {"type": "hint", "action": action, "move": move, "reason": reason, "version": version}
 
 
 def groups_message(body: dict[str, Any], *, version: int, seq: int | None) -> dict[str, Any]:

@@ -30,6 +30,7 @@ from cardtable.server.cluster.proxy import serve_through_relay
 from cardtable.server.cluster.store import TableElsewhereError
 from cardtable.server.context import context_of
 from cardtable.server.logs import about_table
+from cardtable.server.narration.moves import hint_move
 from cardtable.server.people import presence, room_control
 from cardtable.server.protocol.messages import (
     ClientMessage,
@@ -378,7 +379,8 @@ async def answer_frame(
             # worked out, and the page must not show it over a newer state.
             version = owner.version
             action, reason = await owner.hint(seat)
-            await connection.send(hint_message(action, reason, version=version))
+            move = hint_move(owner.game, owner.engine, action)
+            await connection.send(hint_message(action, reason, version=version, move=move))
         elif message.type == "coach":
             version = owner.version
             report = await owner.coach(seat)

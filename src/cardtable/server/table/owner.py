@@ -39,6 +39,7 @@ from cardtable.server import metrics
 from cardtable.server.logs import bind_table
 from cardtable.server.narration import Outcome, finished_between, merge_summaries, own_facts
 from cardtable.server.narration.announce import announcement, public_notation
+from cardtable.server.narration.moves import last_move, legal_moves
 from cardtable.server.narration.naming import name_seats
 from cardtable.server.people.player_options import PAUSE_AFTER_DEAL
 from cardtable.server.people.room import TAKEOVER_LEVEL, WAITING, Presence, Room
@@ -196,6 +197,7 @@ class TableOwner:
         shown: int | None = seat
         own: dict[str, Any] = {}
         legal: list[str] = []
+        moves: list[dict[str, Any]] = []
         if seat == SPECTATORS:
             shown = None
             heard = engine.view(state, onlooker_seat(engine, state))
@@ -205,7 +207,9 @@ class TableOwner:
             view = heard.to_json()
             own = own_facts(self.game, heard)
             if self.status == "playing":
-                legal = [str(action) for action in engine.legal_actions(state, seat)]
+                actions = engine.legal_actions(state, seat)
+                legal = [str(action) for action in actions]
+                moves = legal_moves(self.game, heard, actions)
         to_move = engine.current_player(state)
         result = engine.result(state)
         names = self.names_for(seat)
@@ -217,16 +221,21 @@ class TableOwner:
         last_action = None
         if last is not None:
             actor, notation = last
-            last_action = {
-                "seat": actor,
-                "action": public_notation(self.game, notation, actor, seat),
-            }
+            last_action = last_move(
+                self.game,
+                engine,
+                actor=actor,
+                public=public_notation(self.game, notation, actor, seat),
+                names=names,
+                view=heard,
+            )
         return state_message(
             version=self.version,
             seat=shown,
             view=view,
             own=own,
             legal=legal,
+            moves=moves,
             to_move=to_move,
             # ``said``: the result's sentence in this reader's words ("You win…").
             result=None
@@ -245,7 +254,7 @@ class TableOwner:
                 to_move=to_move,
                 finished=self.finished,
             ),
-        ) | self._room_part(seat, room)
+        ) | self._room_part(seat, room, last_action)
 
     def _auto_sentence(self) -> str:
         """Who the computer player just moved for, and why ("" after anybody's own move)."""
@@ -254,7 +263,9 @@ class TableOwner:
         seat = self.log[-1][0]
         return AUTO_SENTENCES[self.last_auto[1]].format(name=self.seats[seat].name) + " "
 
-    def _room_part(self, seat: int, room: dict[str, Any] | None) -> dict[str, Any]:
+    def _room_part(
+        self, seat: int, room: dict[str, Any] | None, last_action: dict[str, Any] | None
+    ) -> dict[str, Any]:
         """A people's table's additions to a state message: the room, and why a computer
         player made the last move (``last_action.auto``)."""
         if self.room is None:
@@ -262,16 +273,11 @@ class TableOwner:
         from cardtable.server.people.presence import room_json
 
         part: dict[str, Any] = {"room": room_json(self, seat, room)}
-        if self.log:
-            actor, notation = self.log[-1]
+        if last_action is not None:
             auto = None
             if self.last_auto is not None and self.last_auto[0] == self.version:
                 auto = self.last_auto[1]
-            part["last_action"] = {
-                "seat": actor,
-                "action": public_notation(self.game, notation, actor, seat),
-                "auto": auto,
-            }
+            part["last_action"] = last_action | {"auto": auto}
         return part
 
     def info(self, viewer_profile: int | None) -> dict[str, Any]:
