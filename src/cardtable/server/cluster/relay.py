@@ -43,6 +43,7 @@ from redis.exceptions import RedisError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from cardtable.server.cluster.lease import PREFIX, Leases
+from cardtable.server.logs import bind_table
 from cardtable.server.protocol.messages import dumps
 
 logger = logging.getLogger(__name__)
@@ -393,8 +394,6 @@ class Relay:
                 await self._pubsub.unsubscribe(inbox(table_id))
 
     async def _serve_remote(self, table_id: str, payload: dict[str, Any]) -> None:
-        from cardtable.server.logs import bind_table
-
         bind_table(table_id)
         op, conn = payload.get("op"), str(payload.get("conn"))
         holder = str(payload.get("holder"))

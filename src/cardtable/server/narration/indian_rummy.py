@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from cardtable.games.contract import AnyEngine
+from cardtable.games.indian_rummy.view import deal_arrangements
 from cardtable.server.narration import (
     Names,
     Outcome,
@@ -101,8 +102,6 @@ def _headline(deal: Any, names: Names) -> str:
 
 def _arrangements(deal: Any, view: Any) -> list[Any] | None:
     """Each shown hand's groups (as card labels), where the engine can arrange them."""
-    from cardtable.games.indian_rummy.view import deal_arrangements
-
     shown: list[Any] = []
     for arrangement in deal_arrangements(deal, view.rules):
         if arrangement is None or not hasattr(arrangement, "to_json"):
