@@ -549,9 +549,11 @@ class TableOwner:
             # The room (turn timer, banks) after the move is stored with the move itself, so
             # whoever loads the table next finds the clock that goes with the log.
             room = self.people.room_after_move(self, after, seat, auto, client_id, now)
-        try:
-            cancelled = await _written(
-                self.store.append(
+        before = self.state
+
+        async def store_and_apply() -> None:
+            try:
+                await self.store.append(
                     self.table_id,
                     self.version,
                     seat,
@@ -560,19 +562,17 @@ class TableOwner:
                     client_id=client_id,
                     room=room,
                 )
-            )
-        except StorageError as exc:
-            raise ProtocolError("unavailable", str(exc)) from None
-        self.touch()
-        metrics.ACTIONS.labels("bot" if self.bot_seat(seat) else "person").inc()
-        before = self.state
-        self.state = after
-        self.log.append((seat, notation))
-        self.last_auto = None if auto is None else (self.version, auto)
-        if self.room is not None:
-            self.people.move_applied(self, seat, auto, now)
-        if cancelled:  # stored and applied: now the cancellation goes on
-            raise asyncio.CancelledError
+            except StorageError as exc:
+                raise ProtocolError("unavailable", str(exc)) from None
+            self.touch()
+            metrics.ACTIONS.labels("bot" if self.bot_seat(seat) else "person").inc()
+            self.state = after
+            self.log.append((seat, notation))
+            self.last_auto = None if auto is None else (self.version, auto)
+            if self.room is not None:
+                self.people.move_applied(self, seat, auto, now)
+
+        await _uncancelled(store_and_apply())
         try:
             outcomes = finished_between(self.game, self.engine, before, after)
             self.last_outcomes = (self.version, tuple(outcomes))
@@ -827,28 +827,28 @@ class TableOwner:
         self.timers.clear()
 
 
-async def _written(write: Coroutine[Any, Any, None]) -> bool:
-    """Run a move's ``write`` to its end even if the caller is cancelled meanwhile, and say
-    whether it was: the write finishes in the writer thread whatever happens to its caller, so
-    the caller applies the stored move in memory before it passes the cancellation on (a table
-    a move behind its log would refuse every next move as already stored). The in-memory step
-    stays in the caller's own task, where the people's part expects it (a turn timer that
-    moved for a person does not cancel itself)."""
-    task = asyncio.get_running_loop().create_task(write)
+async def _uncancelled(step: Coroutine[Any, Any, None]) -> None:
+    """Run ``step`` to its end even if the caller is cancelled meanwhile, then pass the
+    cancellation on. A move's write and the in-memory step that follows it are one: a write
+    finishes in the writer thread whatever happens to its caller, and a table left a move
+    behind its log would refuse every next move as already stored."""
+    task = asyncio.get_running_loop().create_task(step)
     cancelled = False
     while True:
         try:
             await asyncio.shield(task)
         except asyncio.CancelledError:
-            if task.done():  # the write itself was cancelled
+            if task.done():  # the step itself was cancelled
                 raise
-            cancelled = True  # the caller was: wait for the write all the same
+            cancelled = True  # the caller was: wait for the step all the same
             continue
         except Exception:
-            if cancelled:  # the write failed (nothing to apply), and the caller is gone
+            if cancelled:  # the step failed (nothing applied), and the caller is gone
                 raise asyncio.CancelledError from None
             raise
-        return cancelled
+        break
+    if cancelled:
+        raise asyncio.CancelledError
 
 
 @dataclass(frozen=True, slots=True)
