@@ -26,7 +26,7 @@ import asyncio
 import logging
 import random
 import time
-from collections.abc import Awaitable, Callable, Coroutine, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from concurrent.futures import BrokenExecutor, Executor
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -532,9 +532,7 @@ class TableOwner:
 
         Once the move is stored it is the table's state, whatever happens next: a failure
         while describing or recording the finished deal is logged and the players still get
-        their new state, and a caller cancelled during the write waits for the write and the
-        in-memory step after it before the cancellation goes on (the table is never a move
-        behind its log).
+        their new state.
         """
         after, _steps = advance(self.engine, after)
         notation = str(action)
@@ -549,30 +547,20 @@ class TableOwner:
             # The room (turn timer, banks) after the move is stored with the move itself, so
             # whoever loads the table next finds the clock that goes with the log.
             room = self.people.room_after_move(self, after, seat, auto, client_id, now)
+        try:
+            await self.store.append(
+                self.table_id, self.version, seat, notation, summary, client_id=client_id, room=room
+            )
+        except StorageError as exc:
+            raise ProtocolError("unavailable", str(exc)) from None
+        self.touch()
+        metrics.ACTIONS.labels("bot" if self.bot_seat(seat) else "person").inc()
         before = self.state
-
-        async def store_and_apply() -> None:
-            try:
-                await self.store.append(
-                    self.table_id,
-                    self.version,
-                    seat,
-                    notation,
-                    summary,
-                    client_id=client_id,
-                    room=room,
-                )
-            except StorageError as exc:
-                raise ProtocolError("unavailable", str(exc)) from None
-            self.touch()
-            metrics.ACTIONS.labels("bot" if self.bot_seat(seat) else "person").inc()
-            self.state = after
-            self.log.append((seat, notation))
-            self.last_auto = None if auto is None else (self.version, auto)
-            if self.room is not None:
-                self.people.move_applied(self, seat, auto, now)
-
-        await _uncancelled(store_and_apply())
+        self.state = after
+        self.log.append((seat, notation))
+        self.last_auto = None if auto is None else (self.version, auto)
+        if self.room is not None:
+            self.people.move_applied(self, seat, auto, now)
         try:
             outcomes = finished_between(self.game, self.engine, before, after)
             self.last_outcomes = (self.version, tuple(outcomes))
@@ -825,30 +813,6 @@ class TableOwner:
         for task in self.timers.values():
             task.cancel()
         self.timers.clear()
-
-
-async def _uncancelled(step: Coroutine[Any, Any, None]) -> None:
-    """Run ``step`` to its end even if the caller is cancelled meanwhile, then pass the
-    cancellation on. A move's write and the in-memory step that follows it are one: a write
-    finishes in the writer thread whatever happens to its caller, and a table left a move
-    behind its log would refuse every next move as already stored."""
-    task = asyncio.get_running_loop().create_task(step)
-    cancelled = False
-    while True:
-        try:
-            await asyncio.shield(task)
-        except asyncio.CancelledError:
-            if task.done():  # the step itself was cancelled
-                raise
-            cancelled = True  # the caller was: wait for the step all the same
-            continue
-        except Exception:
-            if cancelled:  # the step failed (nothing applied), and the caller is gone
-                raise asyncio.CancelledError from None
-            raise
-        break
-    if cancelled:
-        raise asyncio.CancelledError
 
 
 @dataclass(frozen=True, slots=True)
