@@ -27,7 +27,7 @@ from cardtable.server.hosting.lobby import Lobby
 from cardtable.server.protocol.websocket import SocketConnection
 from cardtable.server.settings import Settings
 
-from .conftest import new_table, run_async
+from .conftest import new_table, portal_of, run_async
 from .live import free_port, serving
 
 SEATS = [{"kind": "human"}, {"kind": "bot", "level": "random"}]
@@ -168,11 +168,11 @@ def test_connections_told_their_table_moved_fail_quietly(
 
     async def drop() -> list[BaseException | None]:
         owner = lobby.tables[table_id]
-        owner.attach(0, Unreachable())  # type: ignore[arg-type]
+        owner.attach(0, Unreachable())
         lobby.drop(table_id)
         tasks = list(lobby._telling)
         await asyncio.wait(tasks, timeout=5)
         return [task.exception() for task in tasks]
 
-    assert client.portal.call(drop) == [None]
+    assert portal_of(client).call(drop) == [None]
     assert _tracebacks(caplog) == []

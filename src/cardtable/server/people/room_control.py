@@ -16,7 +16,7 @@ from typing import Any
 from cardtable.errors import CardtableError
 from cardtable.fairness import check_contribution
 from cardtable.server.people.names import BOT_NAMES
-from cardtable.server.people.options import BOT_LEVELS
+from cardtable.server.people.player_options import BOT_LEVELS
 from cardtable.server.people.presence import open_seats, room_of, save_room, track_turn
 from cardtable.server.people.room import (
     FINISHED,

@@ -14,7 +14,7 @@ from typing import Any, Literal
 
 from cardtable.errors import RulesError
 from cardtable.server.people.names import BOT_NAMES
-from cardtable.server.people.options import BOT_LEVELS
+from cardtable.server.people.player_options import BOT_LEVELS
 
 
 @dataclass(frozen=True, slots=True)
