@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final, Literal
 
 from cardtable.errors import RulesError
+from cardtable.server.people.names import skeleton
 
 WAITING: Final = "waiting"
 PLAYING: Final = "playing"
@@ -46,6 +47,8 @@ there is nothing to moderate."""
 
 CLIENT_IDS_KEPT: Final = 256
 """Client ids each seat's dedup memory holds."""
+INVITE_PATH: Final = "/#/join/"
+"""Where an invite link points (the page's join route); the token follows."""
 TAKEOVER_LEVEL: Final = "normal"
 """The computer player that moves for a person who timed out, is away, or left."""
 
@@ -194,8 +197,6 @@ class Room:
     def name_taken(self, name: str, by: int) -> bool:
         """Whether another member uses ``name``, or one that looks the same (in any case, with
         other accents or look-alike letters)."""
-        from cardtable.server.people.names import skeleton
-
         shape = skeleton(name)
         return any(skeleton(m.name) == shape for m in self.members.values() if m.profile_id != by)
 
@@ -314,3 +315,8 @@ class Presence:
     disconnected_at: dict[int, float] = field(default_factory=dict)
     turn: tuple[int, float, int] | None = None
     """``(seat, started, version)`` of the turn the timer runs for."""
+
+
+def invite_json(token: str) -> dict[str, str]:
+    """The invite as the host is shown it."""
+    return {"token": token, "url": INVITE_PATH + token}

@@ -11,7 +11,7 @@ and the table stays as it was), then stores the room and sends every member the 
 from __future__ import annotations
 
 import asyncio
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from cardtable.errors import CardtableError
 from cardtable.fairness import check_contribution
@@ -28,10 +28,8 @@ from cardtable.server.people.room import (
     new_invite_token,
 )
 from cardtable.server.protocol.messages import ClientMessage, ProtocolError, quick_message
+from cardtable.server.table.owner import TableOwner, replay_log
 from cardtable.server.table.seating import Seat
-
-if TYPE_CHECKING:
-    from cardtable.server.table.owner import TableOwner
 
 SPECTATORS = -1
 """Where a people's table keeps its spectators' sockets (as :mod:`cardtable.server.table.owner`)."""
@@ -219,8 +217,6 @@ async def _close_member(
 
 
 async def _start(owner: TableOwner) -> None:
-    from cardtable.server.table.owner import replay_log
-
     room = room_of(owner)
     missing = open_seats(owner)
     if missing:
