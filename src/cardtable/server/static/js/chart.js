@@ -4,6 +4,9 @@
 
 import { h, svg } from "./dom.js";
 
+/** Below this many hands the chart is drawn short: a line of one or two points is not worth a big panel. */
+export const FEW_HANDS = 3;
+
 const COLOURS = ["#f0c75e", "#7fd1ff", "#ff9e80", "#c5a3ff", "#8be28b", "#ff80ab", "#ffe082", "#80cbc4", "#bcaaa4", "#e6ee9c"];
 
 /** A round step for about four grid lines up to `value`. */
@@ -20,10 +23,11 @@ function niceStep(value) {
  * series: [{name, points: [total after 0, 1, … hands], me}]; target: a line to reach (Indecision).
  */
 export function totalsChart({ title, series, lowerIsBetter = false, target = null, axis = "hands played" }) {
-  const width = 560;
-  const height = 240;
-  const pad = { left: 44, right: 16, top: 16, bottom: 34 };
   const hands = Math.max(1, ...series.map((s) => s.points.length - 1));
+  const compact = hands < FEW_HANDS;
+  const width = 560;
+  const height = compact ? 150 : 240;
+  const pad = { left: 44, right: 16, top: 16, bottom: 34 };
   const highest = Math.max(1, target ?? 0, ...series.flatMap((s) => s.points));
   const step = niceStep(highest);
   const top = Math.ceil(highest / step) * step;
@@ -90,7 +94,7 @@ export function totalsChart({ title, series, lowerIsBetter = false, target = nul
   );
   return h(
     "figure",
-    { class: "totals-chart" },
+    { class: `totals-chart${compact ? " compact" : ""}` },
     h("figcaption", {}, title, lowerIsBetter ? h("span", { class: "muted" }, " (lower is better)") : null),
     chart,
     legend,
