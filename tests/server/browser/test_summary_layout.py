@@ -101,7 +101,9 @@ def play_to_first_summary(page: Page, max_moves: int = 200) -> None:
 
 
 @pytest.mark.parametrize(
-    ("viewport", "phone"), [(PHONE, True), ({"width": 1280, "height": 800}, False)]
+    ("viewport", "phone"),
+    [(PHONE, True), ({"width": 1280, "height": 800}, False)],
+    ids=["phone", "desktop"],
 )
 def test_summary_after_the_first_game_has_a_short_chart_and_puts_your_line_first_on_a_phone(
     servers: Servers,
