@@ -15,7 +15,8 @@ import pytest
 
 from cardtable import storage
 from cardtable.server.lobby import Lobby
-from cardtable.server.messages import ClientMessage, ProtocolError
+from cardtable.server.messages import ActionMessage, ProtocolError
+from cardtable.server.models import NewTable, SeatRequest
 from cardtable.server.settings import Settings
 from cardtable.server.table import TableOwner
 
@@ -23,7 +24,9 @@ from .conftest import run_async
 
 LOCK_SECONDS = 6.0
 STORE_SECONDS = 1.0
-SEATS = [{"kind": "human"}, {"kind": "bot", "level": "random"}]
+TABLE = NewTable(
+    game="indecision", seats=[SeatRequest(kind="human"), SeatRequest(kind="bot", level="random")]
+)
 
 
 async def our_turn(owner: TableOwner) -> None:
@@ -46,14 +49,14 @@ def test_a_held_write_lock_refuses_the_move_in_time_and_leaves_the_loop_free(
         lobby = Lobby(db, settings=settings)
         alice, _ = await asyncio.to_thread(storage.create_profile, db)
         bob, _ = await asyncio.to_thread(storage.create_profile, db)
-        table_a, _ = await lobby.create(alice, game="indecision", rules={}, seats=SEATS)
-        table_b, _ = await lobby.create(bob, game="indecision", rules={}, seats=SEATS)
+        table_a, _ = await lobby.create(alice, TABLE)
+        table_b, _ = await lobby.create(bob, TABLE)
         owner_a, owner_b = await lobby.get(table_a), await lobby.get(table_b)
         assert owner_a is not None and owner_b is not None
         await our_turn(owner_a)
         version = owner_a.version
         action = str(owner_a.engine.legal_actions(owner_a.state, 0)[0])
-        move = ClientMessage(type="action", version=version, action=action)
+        move = ActionMessage(type="action", version=version, action=action)
 
         lateness: list[float] = []
 

@@ -8,7 +8,7 @@ JSON), and every refusal is a 4xx ``{"detail": "sentence naming the problem"}``.
 from __future__ import annotations
 
 import asyncio
-from typing import Annotated, Any, Final, Literal
+from typing import Annotated, Final, Literal
 
 from fastapi import APIRouter, HTTPException, Query, Request, Response
 from fastapi.responses import JSONResponse
@@ -92,22 +92,8 @@ async def create_table(
     (answered with its invite): nothing is dealt until its host starts the game."""
     check_rate(request, "table", profile)
     try:
-        rules: dict[str, Any] = dict(new.rules or {})
-        check_rule_types(get_engine(canonical_name(new.game)).rules_type, rules)
-        seats = (
-            None
-            if new.seats is None
-            else [seat.model_dump(exclude_none=True) for seat in new.seats]
-        )
-        table_id, seat = await lobby.create(
-            profile,
-            game=new.game,
-            rules=rules,
-            seats=seats,
-            commitment=new.commitment,
-            contribution=new.contribution,
-            shared=None if new.shared is None else new.shared.model_dump(),
-        )
+        check_rule_types(get_engine(canonical_name(new.game)).rules_type, new.rules or {})
+        table_id, seat = await lobby.create(profile, new)
     except TooManyTablesError as exc:
         raise HTTPException(409, str(exc)) from None
     except storage.StorageError:

@@ -31,9 +31,10 @@ from cardtable.registry import canonical_name, get_engine
 from cardtable.server import metrics, people_tables
 from cardtable.server.cluster.store import TableElsewhereError
 from cardtable.server.fair_deals import Commitments
+from cardtable.server.models import NewTable
 from cardtable.server.narration import Outcome, finished_between
 from cardtable.server.options import DEFAULT_OPTIONS, bot_move_seconds
-from cardtable.server.people import Room, RoomSettings
+from cardtable.server.people import Room
 from cardtable.server.seating import (
     Seat,
     check_seats,
@@ -133,41 +134,27 @@ class Lobby:
 
     # --- creating and loading -----------------------------------------------------------------
 
-    async def create(
-        self,
-        profile: storage.Profile,
-        *,
-        game: Any,
-        rules: Any,
-        seats: Any,
-        commitment: Any = None,
-        contribution: Any = None,
-        shared: dict[str, Any] | None = None,
-    ) -> tuple[str, int]:
-        """A new table for ``profile``; ``RulesError`` naming any bad field,
+    async def create(self, profile: storage.Profile, new: NewTable) -> tuple[str, int]:
+        """A new table for ``profile``, as ``new`` asks (its fields already read and bounded by
+        the model); ``RulesError`` naming a rule or seat the game refuses,
         ``TooManyTablesError`` when the profile has too many unfinished tables. The deal is
-        fair (:mod:`cardtable.server.fair_deals`): from the server seed behind ``commitment``
-        and the person's ``contribution``, unless the settings fix a test seed.
+        fair (:mod:`cardtable.server.fair_deals`): from the server seed behind the request's
+        ``commitment`` and the person's ``contribution``, unless the settings fix a test seed.
 
         With ``shared`` (the room settings) it is a people's table: every human seat but the
         creator's is open for a person, and nothing is dealt until the host starts the game
         (the seed is drawn then, from every seated person's contribution)."""
-        room_settings = None if shared is None else RoomSettings.from_json(shared)
-        if not isinstance(game, str):
-            raise RulesError("game must be the name of a game")
-        name = canonical_name(game)
+        room_settings = new.shared
+        name = canonical_name(new.game)
         engine = get_engine(name)
-        if rules is None:
-            rules = {}
-        if not isinstance(rules, dict):
-            raise RulesError("rules must be an object of rule options")
-        if isinstance(seats, list) and "players" not in rules:
-            rules = {**rules, "players": len(seats)}
+        rules = dict(new.rules or {})
+        if new.seats is not None and "players" not in rules:
+            rules["players"] = len(new.seats)
         # Every table made here has its creator's seat: caps then never wipe earned points.
         built = engine.with_people_seated(engine.rules_from_json(rules))
         options = {**DEFAULT_OPTIONS, **profile.options}
         default_level = str(options.get("difficulty", "normal"))
-        checked_seats = check_seats(seats, built.players, default_level)
+        checked_seats = check_seats(new.seats, built.players, default_level)
         seat = first_human_seat(checked_seats)
         checked_seats[seat] = checked_seats[seat].named(profile.name)
         table_id = secrets.token_urlsafe(9)
@@ -182,7 +169,7 @@ class Lobby:
             fair = None
             if self.settings.test_seed is None:
                 fair = await self.commitments.deal_for_seat(
-                    profile.id, commitment, contribution, seat=seat
+                    profile.id, new.commitment, new.contribution, seat=seat
                 )
                 seed = derive_seed(fair.server_seed or "", fair.contributions)
             else:

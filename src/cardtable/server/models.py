@@ -14,6 +14,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from cardtable.server.names import MAX_NAME_LENGTH, check_name
+from cardtable.server.people import RoomSettings
 
 # The levels of cardtable.bots.Level, spelled out because requests are strict (a Level field
 # would refuse the JSON string); tests/test_registry.py keeps the two the same.
@@ -148,20 +149,9 @@ class NewTable(Request):
     """A commitment from ``POST /api/commitments`` (a provably fair deal), with…"""
     contribution: Annotated[str, Field(max_length=64)] | None = None
     """…the page's own random contribution: 8 to 64 hex digits."""
-    shared: SharedSettings | None = None
+    shared: RoomSettings | None = None
     """A table for people: every human seat but the creator's is open for a person who
     comes with the invite link, and the game starts when the host says so."""
-
-
-class SharedSettings(Request):
-    """A people's table's settings: listed in the lobby, spectators allowed, the turn timer
-    and time bank, and the grace period a disconnected person keeps the seat."""
-
-    public: bool = False
-    spectators: bool = True
-    turn_seconds: Annotated[int, Field(ge=10, le=600)] | None = None
-    bank_seconds: Annotated[int, Field(ge=0, le=600)] = 60
-    grace_seconds: Annotated[int, Field(ge=10, le=900)] = 120
 
 
 class SeatAnswer(Answer):
@@ -208,16 +198,6 @@ class Joined(Answer):
     role: Literal["player", "spectator"]
 
 
-class RoomSettingsAnswer(Answer):
-    """A people's table's settings as answered (see :class:`SharedSettings`)."""
-
-    public: bool
-    spectators: bool
-    turn_seconds: int | None
-    bank_seconds: int
-    grace_seconds: int
-
-
 class InviteSeat(Answer):
     """A seat as an invite shows it: open for a person, a person's name, or a computer
     player (with its level)."""
@@ -248,7 +228,7 @@ class InvitePeek(Answer):
     rules: dict[str, Any]
     host: str | None
     """The host's name."""
-    settings: RoomSettingsAnswer
+    settings: RoomSettings
     seats: list[InviteSeat]
     commitment: str | None
     """The fair deal's commitment, published before anybody contributes."""

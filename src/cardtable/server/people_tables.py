@@ -19,6 +19,7 @@ from cardtable.errors import CardtableError
 from cardtable.fairness import FairDeal, check_contribution, derive_seed
 from cardtable.options import Declared, options_of
 from cardtable.server.fair_deals import fresh_deal
+from cardtable.server.messages import InviteJson
 from cardtable.server.names import check_table_name
 from cardtable.server.people import (
     PLAYING,
@@ -55,9 +56,9 @@ class JoinRefused(CardtableError):
         self.status = status
 
 
-def invite_json(token: str) -> dict[str, str]:
+def invite_json(token: str) -> InviteJson:
     """The invite as the host is shown it."""
-    return {"token": token, "url": INVITE_PATH + token}
+    return InviteJson(token=token, url=INVITE_PATH + token)
 
 
 async def open_room(

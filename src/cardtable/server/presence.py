@@ -16,7 +16,19 @@ import time
 from collections.abc import Coroutine
 from typing import TYPE_CHECKING, Any
 
-from cardtable.server.messages import away_message
+from cardtable.server.messages import (
+    AwayMessage,
+    BotSeatJson,
+    OpenSeatJson,
+    PersonSeatJson,
+    RematchJson,
+    RoomJson,
+    SharedRoomJson,
+    TurnJson,
+    YouJson,
+    away_message,
+)
+from cardtable.server.models import TablePhase
 from cardtable.server.people import FINISHED, PLAYING, WAITING, Room
 from cardtable.storage import StorageError
 
@@ -51,11 +63,11 @@ def clock_time(owner: TableOwner, stored: float) -> float:
 # --- the room as sent ---------------------------------------------------------------------------
 
 
-def phase_of(owner: TableOwner) -> str:
+def phase_of(owner: TableOwner) -> TablePhase:
     """``waiting``, ``playing``, ``finished`` or ``abandoned``."""
     room = room_of(owner)
     if owner.status not in ("playing", FINISHED):
-        return owner.status
+        return "abandoned"  # the only other status a table has
     if room.phase == WAITING:
         return WAITING
     return FINISHED if owner.finished else PLAYING
@@ -73,9 +85,7 @@ def open_seats(owner: TableOwner) -> list[int]:
     ]
 
 
-def room_json(
-    owner: TableOwner, viewer: int, shared: dict[str, Any] | None = None
-) -> dict[str, Any]:
+def room_json(owner: TableOwner, viewer: int, shared: SharedRoomJson | None = None) -> RoomJson:
     """The room as the member at ``viewer`` (a seat, or the spectators) is sent it; ``shared``
     is :func:`shared_room_json` when the caller built it already (one broadcast builds it
     once for every seat)."""
@@ -85,11 +95,11 @@ def room_json(
         # The host's seat alone: the link changes when the host removes somebody.
         from cardtable.server.people_tables import invite_json
 
-        return {"invite": invite_json(room_of(owner).invite)} | base | {"you": you}
-    return base | {"you": you}
+        return {**base, "invite": invite_json(room_of(owner).invite), "you": you}
+    return {**base, "you": you}
 
 
-def you_json(owner: TableOwner, viewer: int) -> dict[str, Any]:
+def you_json(owner: TableOwner, viewer: int) -> YouJson:
     """The part of the room that depends on who it is sent to: the viewer's seat and role."""
     from cardtable.server.table import SPECTATORS
 
@@ -104,13 +114,13 @@ def you_json(owner: TableOwner, viewer: int) -> dict[str, Any]:
     }
 
 
-def shared_room_json(owner: TableOwner) -> dict[str, Any]:
+def shared_room_json(owner: TableOwner) -> SharedRoomJson:
     """The room as every member is sent it, but for ``you`` (:func:`you_json`) and the
     host's ``invite``."""
     room = room_of(owner)
     now = owner.clock()
     phase = phase_of(owner)
-    seats: list[dict[str, Any]] = []
+    seats: list[BotSeatJson | OpenSeatJson | PersonSeatJson] = []
     for index, spec in enumerate(owner.seats):
         person = room.person_at(index)
         if spec.is_bot:
@@ -170,7 +180,7 @@ def bank_left(owner: TableOwner, seat: int, now: float) -> int:
     return max(0, bank)
 
 
-def turn_json(owner: TableOwner, now: float) -> dict[str, Any] | None:
+def turn_json(owner: TableOwner, now: float) -> TurnJson | None:
     """The running turn timer, or ``None``."""
     room = room_of(owner)
     turn = owner.presence.turn
@@ -185,7 +195,7 @@ def turn_json(owner: TableOwner, now: float) -> dict[str, Any] | None:
     }
 
 
-def rematch_json(owner: TableOwner) -> dict[str, Any]:
+def rematch_json(owner: TableOwner) -> RematchJson:
     """Who accepted, declined, or has not answered the rematch yet."""
     room = room_of(owner)
     people = sorted(room.seated())
@@ -221,7 +231,7 @@ async def _save_later(owner: TableOwner) -> None:
 # --- connections --------------------------------------------------------------------------------
 
 
-def connection_opened(owner: TableOwner, seat: int) -> list[dict[str, Any]]:
+def connection_opened(owner: TableOwner, seat: int) -> list[AwayMessage]:
     """A member's socket opened at ``seat`` (the lock is held): a disconnected person is back,
     and a person whose grace ran out reclaims the seat at once. The extra messages for the new
     socket (how many moves were played for them)."""
@@ -230,7 +240,7 @@ def connection_opened(owner: TableOwner, seat: int) -> list[dict[str, Any]]:
         return []
     owner.presence.disconnected_at.pop(seat, None)
     _cancel(owner, f"grace:{seat}")
-    extra: list[dict[str, Any]] = []
+    extra: list[AwayMessage] = []
     changed = room.disconnected.pop(seat, None) is not None
     if seat in room.away:
         room.away.discard(seat)

@@ -20,9 +20,10 @@ import asyncio
 import contextlib
 import logging
 import time
-from typing import Any
+from collections.abc import Sequence
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+from starlette.types import Message
 from starlette.websockets import WebSocketDisconnected, WebSocketState
 
 from cardtable.server import metrics, presence, room_control
@@ -32,7 +33,13 @@ from cardtable.server.context import context_of
 from cardtable.server.identity import client_address, websocket_profile
 from cardtable.server.logs import about_table
 from cardtable.server.messages import (
+    ActionMessage,
     ClientMessage,
+    CoachMessage,
+    ErrorCode,
+    HintMessage,
+    Outgoing,
+    PingMessage,
     ProtocolError,
     ack_message,
     coach_message,
@@ -70,7 +77,7 @@ class SocketConnection:
         self._send_lock = asyncio.Lock()
         self.closed = False
 
-    async def send(self, message: dict[str, Any]) -> None:
+    async def send(self, message: Outgoing) -> None:
         """Send one server message as a JSON text frame (nothing once closed). A page gone
         under the write raises :class:`WebSocketDisconnect`, whichever way Starlette says it
         (its ``WebSocketDisconnected`` once the socket is closed on this side)."""
@@ -96,7 +103,7 @@ class SocketConnection:
             with contextlib.suppress(Exception):
                 await refuse(self.websocket, CLOSE_TRY_AGAIN, "unavailable", MOVED)
 
-    async def close_with(self, message: dict[str, Any], code: int) -> None:
+    async def close_with(self, message: Outgoing, code: int) -> None:
         """Send a last message and close (a member removed from, or leaving, a table)."""
         if self.closed:
             return
@@ -204,7 +211,7 @@ def _place(owner: TableOwner, profile_id: int) -> int | None:
     return next((s for s, p in owner.seated.items() if p == profile_id), None)
 
 
-def outsider(owner: TableOwner) -> tuple[str, str]:
+def outsider(owner: TableOwner) -> tuple[ErrorCode, str]:
     """The error code and message of a socket whose profile has no place at the table."""
     if owner.room is not None:
         return "not-member", "you are not at this table"
@@ -220,7 +227,7 @@ async def greet(owner: TableOwner, connection: Connection, profile_id: int) -> i
         return None
     async with owner.lock:
         owner.attach(seat, connection)
-        extra: list[dict[str, Any]] = []
+        extra: Sequence[Outgoing] = ()
         if owner.room is not None:
             owner.profiles[connection] = profile_id
             extra = presence.connection_opened(owner, seat)
@@ -271,7 +278,7 @@ def went_away(websocket: WebSocket, error: BaseException) -> bool:
     )
 
 
-async def refuse(websocket: WebSocket, code: int, error: Any, message: str) -> None:
+async def refuse(websocket: WebSocket, code: int, error: ErrorCode, message: str) -> None:
     """Send one error message and close the socket with ``code``."""
     await websocket.send_text(dumps(error_message(error, message)))
     await websocket.close(code=code, reason=message[:120])
@@ -338,21 +345,22 @@ async def answer_frame(
     message: ClientMessage | None = None
     try:
         message = parse_client_message(raw)
-        if owner.room is None and message.type not in ("action", "hint", "coach", "ping"):
+        if owner.room is None and message.people_only:
             raise ProtocolError(
                 "unknown-type",
                 f"{message.type!r} is only for tables shared with other people",
             )
-        if message.type == "ping":
+        playing = isinstance(message, ActionMessage | HintMessage | CoachMessage)
+        if isinstance(message, PingMessage):
             await connection.send(pong_message())
-        elif seat == SPECTATORS and message.type in ("action", "hint", "coach"):
+        elif seat == SPECTATORS and playing:
             raise ProtocolError("spectator", "spectators watch: they cannot play or ask")
-        elif owner.waiting and message.type in ("action", "hint", "coach"):
+        elif owner.waiting and playing:
             raise ProtocolError("phase", "the game has not started yet: the host starts it")
-        elif message.type == "action":
+        elif isinstance(message, ActionMessage):
             submitted = await owner.submit(seat, message, received)
-            if submitted.duplicate:  # a resend: acknowledged again, and the table as it is
-                assert message.client_id is not None
+            if submitted.duplicate and message.client_id is not None:
+                # A resend: acknowledged again, and the table as it is.
                 await connection.send(
                     ack_message(message.client_id, submitted.version, duplicate=True)
                 )
@@ -361,16 +369,16 @@ async def answer_frame(
                 await connection.send(
                     ack_message(message.client_id, submitted.version, duplicate=False)
                 )
-        elif message.type == "hint":
+        elif isinstance(message, HintMessage):
             # The advice is about the state at this version: other seats may move while it is
             # worked out, and the page must not show it over a newer state.
             version = owner.version
             action, reason = await owner.hint(seat)
             await connection.send(hint_message(action, reason, version=version))
-        elif message.type == "coach":
+        elif isinstance(message, CoachMessage):
             version = owner.version
             report = await owner.coach(seat)
-            await connection.send(coach_message(**report, version=version))
+            await connection.send(coach_message(report, version=version))
         else:
             if message.type == "quick" and limits is not None:
                 quick = limits.hit("quick", f"profile:{profile_id}", socket_key)
@@ -378,7 +386,7 @@ async def answer_frame(
                     raise ProtocolError("rate-limited", quick.message)
             await room_control.handle(owner, profile_id, message)
     except ProtocolError as exc:
-        client_id = None if message is None else message.client_id
+        client_id = message.client_id if isinstance(message, ActionMessage) else None
         await connection.send(error_message(exc.code, str(exc), rule=exc.rule, client_id=client_id))
         if owner.room is not None and exc.code in ("stale", "not-your-turn", "seat-taken"):
             # The loser of a race sees the table as it is now.
@@ -393,7 +401,7 @@ async def answer_frame(
     return attached_seat(owner, connection, seat)
 
 
-def frame_text(frame: Any, max_frame: int) -> str | bytes | None:
+def frame_text(frame: Message, max_frame: int) -> str | bytes | None:
     """A received frame's text (or bytes); ``None`` when it is larger than ``max_frame``."""
     raw = frame.get("text")
     if raw is None:

@@ -24,7 +24,7 @@ from cardtable.server.cluster.lease import LeaseUnavailableError
 from cardtable.server.cluster.relay import Relay
 from cardtable.server.cluster.store import TableElsewhereError
 from cardtable.server.context import context_of
-from cardtable.server.messages import dumps, error_message
+from cardtable.server.messages import dumps, error_code, error_message
 from cardtable.server.table import TableOwner
 from cardtable.storage import StorageError
 
@@ -78,7 +78,7 @@ async def serve_through_relay(
                     await sockets.refuse(
                         websocket,
                         sockets.CLOSE_NOT_SEATED,
-                        str(payload["refuse"]),
+                        error_code(payload["refuse"]),
                         str(payload.get("text") or "you do not sit at this table"),
                     )
                     return None
