@@ -122,9 +122,7 @@ def _contribution(text: str) -> str:
 
 Notation = Annotated[str, AfterValidator(_notation)]
 Contribution = Annotated[str, AfterValidator(_contribution)]
-Phrase = Annotated[
-    str, AfterValidator(_phrase), Field(json_schema_extra={"enum": list(PHRASES)})
-]
+Phrase = Annotated[str, AfterValidator(_phrase), Field(json_schema_extra={"enum": list(PHRASES)})]
 """One of the quick messages' phrases (:data:`cardtable.server.people.PHRASES`)."""
 CONTRIBUTION_REFUSAL: Final[tuple[ErrorCode, str]] = (
     "malformed",
@@ -308,7 +306,6 @@ RoomMessage: TypeAlias = (
     | RematchMessage
 )
 """The messages of a people's table's room (:mod:`cardtable.server.room_control`)."""
-
 
 
 def _tag(model: type[BaseModel]) -> str:

@@ -50,6 +50,7 @@ CLIENT_IDS_KEPT: Final = 256
 TAKEOVER_LEVEL: Final = "normal"
 """The computer player that moves for a person who timed out, is away, or left."""
 
+
 def new_invite_token() -> str:
     """An invite token: 128 bits from the operating system's secure random source."""
     return secrets.token_urlsafe(16)

@@ -2,8 +2,9 @@
 
 A client asks for seats as ``{"kind": "human"}`` or ``{"kind": "bot", "level": ...}`` (a
 :class:`~cardtable.server.models.SeatRequest` each); the server keeps each as a frozen
-:class:`Seat` (kind, display name, level), stored as JSON. Computer players are named after the players of the rule book's examples and friends, so that
-announcements read as a story ("Ruby took 7H from the pile").
+:class:`Seat` (kind, display name, level), stored as JSON. Computer players are named after
+the players of the rule book's examples and friends, so that announcements read as a story
+("Ruby took 7H from the pile").
 """
 
 from __future__ import annotations
@@ -86,9 +87,7 @@ def check_seats(
         count = players if players is not None else 2
         choices = [SeatRequest(kind="human")] + [SeatRequest(kind="bot")] * (count - 1)
     if players is not None and len(choices) != players:
-        raise RulesError(
-            f"the rules are for {players} players but {len(choices)} seats were given"
-        )
+        raise RulesError(f"the rules are for {players} players but {len(choices)} seats were given")
     seats: list[Seat] = []
     bots = 0
     for choice in choices:
