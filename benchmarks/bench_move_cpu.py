@@ -290,7 +290,7 @@ class Ready:
 
 
 async def our_table(base: str, index: int, scenario: Scenario) -> Ready:
-    from cardtable.server.identity import COOKIE_NAME
+    from cardtable.server.routes.identity import COOKIE_NAME
 
     clients = []
     for _ in range(scenario.people + 1):

@@ -42,9 +42,9 @@ from websockets.asyncio.client import ClientConnection, connect
 from benchmarks.bench_server import LiveServer, describe, percentile
 from cardtable.server.app import create_app
 from cardtable.server.context import context_of
-from cardtable.server.identity import COOKIE_NAME
+from cardtable.server.routes.identity import COOKIE_NAME
 from cardtable.server.settings import Settings
-from cardtable.server.table import Timing
+from cardtable.server.table.owner import Timing
 
 PEOPLE = 4
 SEATS = [{"kind": "human"}] * PEOPLE + [{"kind": "bot", "level": "easy"}]

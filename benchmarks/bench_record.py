@@ -16,7 +16,7 @@ import time
 from pathlib import Path
 
 from cardtable import storage
-from cardtable.server.record import aggregate, record_of
+from cardtable.server.review.record import aggregate, record_of
 
 
 def _events(start: int, count: int) -> list[storage.RecordEvent]:

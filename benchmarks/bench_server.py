@@ -63,9 +63,9 @@ from cardtable.games.contract import TERMINAL
 from cardtable.registry import get_engine
 from cardtable.server.app import STATIC_DIR, create_app
 from cardtable.server.context import context_of
-from cardtable.server.identity import COOKIE_NAME
+from cardtable.server.routes.identity import COOKIE_NAME
 from cardtable.server.settings import Settings
-from cardtable.server.table import Timing, replay_log
+from cardtable.server.table.owner import Timing, replay_log
 from cardtable.storage.models import ActionRow, TableRow, TableSeatRow
 
 GAMES = ("indecision", "indian-rummy", "declaration-rummy")
@@ -392,7 +392,7 @@ def fill_tables(url: str, count: int, moves: int = 30, *, legacy: bool = False) 
 
 def _summarizer() -> Any:
     try:
-        from cardtable.server.summary import summarize
+        from cardtable.server.table.summary import summarize
     except ImportError:  # a checkout from before summaries were kept
         return None
     return summarize

@@ -145,13 +145,13 @@ def test_the_readme_layout_table_names_every_module_in_its_layer() -> None:
 
 # The modules that answer HTTP requests: the routes, their dependencies and the app's edge.
 HTTP_MODULES = {
-    "server/api.py",
+    "server/routes/api.py",
     "server/app.py",
-    "server/boundary.py",
-    "server/dependencies.py",
-    "server/friends_routes.py",
-    "server/identity.py",
-    "server/review_routes.py",
+    "server/routes/boundary.py",
+    "server/routes/dependencies.py",
+    "server/routes/friends.py",
+    "server/routes/identity.py",
+    "server/routes/review.py",
 }
 
 

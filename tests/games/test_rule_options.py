@@ -17,7 +17,7 @@ from cardtable.games.indecision.rules import Rules as IndecisionRules
 from cardtable.games.indian_rummy.rules import Rules as IndianRules
 from cardtable.melds.indecision import MeldValues
 from cardtable.options import options_of
-from cardtable.server.rules_schema import rules_schema
+from cardtable.server.routes.rules_schema import rules_schema
 
 RULES_TYPES: tuple[type[Any], ...] = (IndecisionRules, IndianRules, DeclarationRules, MeldValues)
 VARIATIONS = (

@@ -25,7 +25,7 @@ from typing import Any
 import httpx
 from websockets.sync.client import ClientConnection, connect
 
-from cardtable.server.identity import COOKIE_NAME
+from cardtable.server.routes.identity import COOKIE_NAME
 
 LEASE_SECONDS = 1.0
 MESSAGE_SECONDS = 15.0

@@ -26,9 +26,9 @@ from starlette.testclient import WebSocketTestSession
 
 from cardtable.server.app import create_app
 from cardtable.server.context import context_of
-from cardtable.server.identity import COOKIE_NAME
+from cardtable.server.routes.identity import COOKIE_NAME
 from cardtable.server.settings import Settings
-from cardtable.server.table import TableOwner
+from cardtable.server.table.owner import TableOwner
 
 POSTGRES_URL = os.environ.get(
     "CARDTABLE_TEST_POSTGRES_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/test"

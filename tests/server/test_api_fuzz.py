@@ -20,7 +20,7 @@ from hypothesis import HealthCheck, given, settings
 from schemathesis import GenerationMode
 
 from cardtable.server.app import create_app
-from cardtable.server.identity import COOKIE_NAME
+from cardtable.server.routes.identity import COOKIE_NAME
 from cardtable.server.settings import Settings
 
 EXAMPLES_PER_OPERATION = 25

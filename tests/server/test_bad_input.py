@@ -181,7 +181,7 @@ def test_a_choice_of_numbers_takes_only_those_numbers(client: TestClient) -> Non
 
 def test_the_seat_list_bound_admits_every_games_largest_table(client: TestClient) -> None:
     from cardtable.registry import game_names, get_engine
-    from cardtable.server.models import MAX_SEATS
+    from cardtable.server.routes.models import MAX_SEATS
 
     assert max(get_engine(name).max_players for name in game_names()) <= MAX_SEATS
     seats = [{"kind": "human"}] + [{"kind": "bot", "level": "random"}] * 9

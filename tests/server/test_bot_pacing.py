@@ -13,7 +13,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from cardtable.server.settings import Settings
-from cardtable.server.table import TableOwner
+from cardtable.server.table.owner import TableOwner
 
 from .conftest import new_table, play_to_end
 

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from cardtable.games.contract import TERMINAL
-from cardtable.server.table import TableOwner
+from cardtable.server.table.owner import TableOwner
 from cardtable.storage import FINISHED, FencedOutError
 
 from .conftest import run_async
@@ -50,12 +50,12 @@ def a_game_just_over(store: RefusingStore) -> TableOwner:
 def finish(refusal: Exception, caplog: pytest.LogCaptureFixture) -> list[logging.LogRecord]:
     store = RefusingStore(refusal)
     owner = a_game_just_over(store)
-    caplog.set_level(logging.DEBUG, logger="cardtable.server.table")
+    caplog.set_level(logging.DEBUG, logger="cardtable.server.table.owner")
     caplog.clear()
     run_async(owner._finish_if_over())
     assert store.asked == [("t-over", FINISHED, None)]
     assert owner.status == FINISHED and owner.finished
-    return [r for r in caplog.records if r.name == "cardtable.server.table"]
+    return [r for r in caplog.records if r.name == "cardtable.server.table.owner"]
 
 
 def test_a_finished_game_refused_by_the_fence_is_a_warning_without_traceback(

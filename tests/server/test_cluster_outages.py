@@ -27,7 +27,7 @@ import redis
 
 from cardtable import storage
 from cardtable.registry import get_engine
-from cardtable.server.table import replay_log
+from cardtable.server.table.owner import replay_log
 
 from .clusterkit import (
     Launcher,

@@ -21,8 +21,8 @@ from websockets.exceptions import ConnectionClosed
 
 from cardtable import storage
 from cardtable.registry import get_engine
-from cardtable.server.identity import COOKIE_NAME
-from cardtable.server.table import replay_log
+from cardtable.server.routes.identity import COOKIE_NAME
+from cardtable.server.table.owner import replay_log
 
 from .clusterkit import Launcher, Server, hand_over, people_table, play_until
 

@@ -18,9 +18,9 @@ from starlette.websockets import WebSocketDisconnect, WebSocketState
 
 from cardtable.server.cluster.proxy import serve_through_relay
 from cardtable.server.cluster.relay import Proxy
+from cardtable.server.protocol.websocket import _seat
 from cardtable.server.rate_limits import RateLimits
 from cardtable.server.settings import Settings
-from cardtable.server.websocket import _seat
 
 from .conftest import owner_of, receive, run_async
 from .online import shared_table

@@ -19,7 +19,7 @@ from starlette.websockets import WebSocketDisconnect
 
 from cardtable import storage
 from cardtable.server.context import context_of
-from cardtable.server.identity import COOKIE_NAME
+from cardtable.server.routes.identity import COOKIE_NAME
 from cardtable.server.settings import Settings
 from cardtable.storage import Database, FencedOutError, shared
 from cardtable.storage.shared import StoredRoom

@@ -24,7 +24,7 @@ import pytest
 
 from cardtable import storage
 from cardtable.registry import get_engine
-from cardtable.server.table import replay_log
+from cardtable.server.table.owner import replay_log
 
 from .clusterkit import MESSAGE_SECONDS, Launcher, Person, Server
 
@@ -60,7 +60,7 @@ class Member:
         """Open the socket on ``server``: its first message."""
         from websockets.sync.client import connect
 
-        from cardtable.server.identity import COOKIE_NAME
+        from cardtable.server.routes.identity import COOKIE_NAME
 
         cookie = self.person.http.cookies.get(COOKIE_NAME)
         self.person.ws = connect(

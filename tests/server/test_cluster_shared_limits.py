@@ -14,7 +14,7 @@ import pytest
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
-from cardtable.server.identity import COOKIE_NAME
+from cardtable.server.routes.identity import COOKIE_NAME
 
 from .clusterkit import Launcher, Server
 

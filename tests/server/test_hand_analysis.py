@@ -19,9 +19,9 @@ from starlette.testclient import WebSocketTestSession
 
 from cardtable import storage
 from cardtable.replay import GameRecord
-from cardtable.server import analysis_jobs
-from cardtable.server.analysis_jobs import BACKGROUND, ON_REQUEST, Analyses
 from cardtable.server.context import context_of
+from cardtable.server.review import analysis_jobs
+from cardtable.server.review.analysis_jobs import BACKGROUND, ON_REQUEST, Analyses
 from cardtable.server.settings import Settings
 from cardtable.storage import Database, reviews
 

@@ -16,9 +16,9 @@ import cardtable.server as server_package
 from cardtable.games.contract import rules_to_json
 from cardtable.options import options_of
 from cardtable.registry import game_names, get_engine
-from cardtable.server.identity import COOKIE_NAME
-from cardtable.server.models import GameEntry, GameRecord, HowToPlay, ListedTable, TableInfo
-from cardtable.server.options import DEFAULT_OPTIONS
+from cardtable.server.people.options import DEFAULT_OPTIONS
+from cardtable.server.routes.identity import COOKIE_NAME
+from cardtable.server.routes.models import GameEntry, GameRecord, HowToPlay, ListedTable, TableInfo
 from cardtable.server.settings import Settings
 
 from .conftest import new_table, owner_of, visitor
@@ -127,7 +127,7 @@ def test_schema_describes_types_choices_and_nested_tables() -> None:
     from cardtable.games.declaration_rummy.rules import Rules as DeclarationRules
     from cardtable.games.indecision.rules import PRESETS as INDECISION_PRESETS
     from cardtable.games.indecision.rules import Rules as IndecisionRules
-    from cardtable.server.rules_schema import rules_schema
+    from cardtable.server.routes.rules_schema import rules_schema
 
     declaration = {entry["name"]: entry for entry in rules_schema(DeclarationRules, PRESETS)}
     assert declaration["gin_rummy"]["type"] == "bool"

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from cardtable.server import api
 from cardtable.server.app import create_app
+from cardtable.server.routes import api
 from cardtable.server.settings import Settings
 
 from .live import serving

@@ -14,9 +14,9 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from cardtable.server import lobby as lobby_module
 from cardtable.server.context import context_of
-from cardtable.server.lobby import Lobby
+from cardtable.server.hosting import lobby as lobby_module
+from cardtable.server.hosting.lobby import Lobby
 from cardtable.server.settings import Settings
 
 from .conftest import new_table, owner_of, play_to_end, receive, receive_type, visitor
@@ -282,7 +282,7 @@ def test_hard_computer_players_think_in_worker_processes(
 def test_a_move_is_kept_even_when_its_summary_cannot_be_made(
     client: TestClient, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
-    from cardtable.server import table as table_module
+    from cardtable.server.table import owner as table_module
 
     table_id = new_table(client, "indecision", seats=TWO_HUMANS)
 

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from cardtable.server import review_routes
+from cardtable.server.routes import review as review_routes
 from cardtable.server.settings import Settings
 
 from .conftest import new_table, play_to_end, receive, visitor

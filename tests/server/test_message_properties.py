@@ -9,7 +9,7 @@ import json
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cardtable.server.messages import (
+from cardtable.server.protocol.messages import (
     CLIENT_MODELS,
     CLIENT_TYPES,
     MAX_MESSAGE_BYTES,

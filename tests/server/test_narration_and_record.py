@@ -7,7 +7,7 @@ from cardtable.games.indecision import Rules
 from cardtable.games.indecision.state import HandSummary, SeatResult
 from cardtable.server.narration.announce import announcement, describe_move, public_notation
 from cardtable.server.narration.indecision import _hand_outcome
-from cardtable.server.record import aggregate
+from cardtable.server.review.record import aggregate
 from cardtable.storage import RecordEvent
 
 

@@ -11,7 +11,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from cardtable.cards import format_card
-from cardtable.server.table import replay_log
+from cardtable.server.table.owner import replay_log
 
 from .conftest import card_labels, new_table, owner_of, play_to_end
 

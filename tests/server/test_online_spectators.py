@@ -12,8 +12,8 @@ import pytest
 from fastapi.testclient import TestClient
 
 from cardtable.games.contract import AnyEngine
-from cardtable.server.spectate import spectator_view
-from cardtable.server.table import replay_log
+from cardtable.server.table.owner import replay_log
+from cardtable.server.table.spectate import spectator_view
 
 from .conftest import card_labels, owner_of, receive
 from .online import friend, join, shared_table

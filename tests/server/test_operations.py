@@ -134,7 +134,7 @@ def test_log_lines_about_a_table_name_it_as_json() -> None:
     del config["loggers"]["uvicorn.access"]
     logging.config.dictConfig(config)
     try:
-        log = logging.getLogger("cardtable.server.table")
+        log = logging.getLogger("cardtable.server.table.owner")
         with about_table("t-123"):
             log.warning("a move could not be stored")
         log.warning("no table here")
@@ -144,7 +144,7 @@ def test_log_lines_about_a_table_name_it_as_json() -> None:
         logging.getLogger("cardtable").propagate = True
     first, second, third = (json.loads(line) for line in stream.getvalue().splitlines())
     assert first["table_id"] == "t-123" and first["message"] == "a move could not be stored"
-    assert first["level"] == "warning" and first["logger"] == "cardtable.server.table"
+    assert first["level"] == "warning" and first["logger"] == "cardtable.server.table.owner"
     assert "table_id" not in second and third["table_id"] == "t-9"
 
 

@@ -11,7 +11,7 @@ import pytest
 from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
-from cardtable.server.identity import COOKIE_NAME
+from cardtable.server.routes.identity import COOKIE_NAME
 from cardtable.server.settings import Settings
 
 from .conftest import new_table, receive

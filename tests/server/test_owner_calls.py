@@ -9,9 +9,9 @@ from typing import Any
 
 import pytest
 
-from cardtable.server import owner_calls
 from cardtable.server.cluster.store import TableElsewhereError
-from cardtable.server.owner_calls import CallRefused, Refusal
+from cardtable.server.hosting import owner_calls
+from cardtable.server.hosting.owner_calls import CallRefused, Refusal
 from cardtable.storage import StorageError
 
 from .conftest import run_async

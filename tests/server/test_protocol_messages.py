@@ -12,7 +12,8 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from cardtable.server.messages import (
+from cardtable.server.protocol.doc import TABLES, sections, with_tables
+from cardtable.server.protocol.messages import (
     CLIENT_MODELS,
     CLIENT_TYPES,
     SERVER_MESSAGES,
@@ -23,7 +24,6 @@ from cardtable.server.messages import (
     SitMessage,
     parse_client_message,
 )
-from cardtable.server.protocol_doc import TABLES, sections, with_tables
 
 from .conftest import new_table, receive, receive_type, wait_for_turn
 from .online import friend, join, shared_table, until
@@ -191,6 +191,6 @@ def test_the_protocol_documents_message_tables_are_generated_from_the_declaratio
     document = PROTOCOL_DOC.read_text(encoding="utf-8")
     assert sections(document) == set(TABLES)
     assert with_tables(document) == document, (
-        "docs/protocol.md's message tables differ from cardtable.server.messages: run "
-        "python -m cardtable.server.protocol_doc docs/protocol.md"
+        "docs/protocol.md's message tables differ from cardtable.server.protocol.messages: "
+        "run python -m cardtable.server.protocol.doc docs/protocol.md"
     )

@@ -23,9 +23,9 @@ from cardtable.server.app import create_app
 from cardtable.server.cluster.lease import Leases
 from cardtable.server.cluster.relay import Relay, RemoteConnection
 from cardtable.server.context import context_of
-from cardtable.server.lobby import Lobby
+from cardtable.server.hosting.lobby import Lobby
+from cardtable.server.protocol.websocket import SocketConnection
 from cardtable.server.settings import Settings
-from cardtable.server.websocket import SocketConnection
 
 from .conftest import new_table, run_async
 from .live import free_port, serving

@@ -13,8 +13,8 @@ from fastapi.testclient import TestClient
 from sqlalchemy import bindparam, create_engine, text
 
 from cardtable.server.context import context_of
-from cardtable.server.identity import COOKIE_NAME
-from cardtable.server.options import DEFAULT_OPTIONS
+from cardtable.server.people.options import DEFAULT_OPTIONS
+from cardtable.server.routes.identity import COOKIE_NAME
 from cardtable.storage import Database, RecordEvent, load_table
 
 from .conftest import cookie_of, new_table, owner_of, play_to_end, receive, visitor, wait_for_turn
@@ -286,7 +286,7 @@ def test_export_answers_even_when_stored_details_are_deeply_nested(client: TestC
 def test_finished_tables_leave_memory_and_load_again_from_the_database(
     client: TestClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from cardtable.server import lobby
+    from cardtable.server.hosting import lobby
 
     monkeypatch.setattr(lobby, "KEEP_FINISHED", 0)
     table_id = new_table(client, "indecision", rules={"target_score": 25}, seed=4)

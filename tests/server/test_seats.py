@@ -7,8 +7,13 @@ import dataclasses
 
 import pytest
 
-from cardtable.server.models import SeatRequest
-from cardtable.server.seating import Seat, check_seats, public_seats, seats_from_json
+from cardtable.server.table.seating import (
+    Seat,
+    SeatRequest,
+    check_seats,
+    public_seats,
+    seats_from_json,
+)
 
 
 def test_a_seat_cannot_be_changed_in_place() -> None:

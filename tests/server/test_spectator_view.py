@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from cardtable.driver import advance
 from cardtable.games.contract import TERMINAL
 from cardtable.registry import get_engine
-from cardtable.server.spectate import spectator_view
+from cardtable.server.table.spectate import spectator_view
 
 from .conftest import card_labels
 

@@ -13,7 +13,7 @@ from fastapi.testclient import TestClient
 from starlette.testclient import WebSocketTestSession
 from starlette.websockets import WebSocketDisconnect
 
-from cardtable.server.messages import MAX_MESSAGE_BYTES
+from cardtable.server.protocol.messages import MAX_MESSAGE_BYTES
 
 from .conftest import new_table, owner_of, receive, receive_type, visitor, wait_for_turn
 

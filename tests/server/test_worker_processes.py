@@ -13,13 +13,13 @@ from pathlib import Path
 
 import pytest
 
-from cardtable.server.worker_processes import PARENT_CHECK_SECONDS, spawn_pool
+from cardtable.server.hosting.worker_processes import PARENT_CHECK_SECONDS, spawn_pool
 
 SERVER_LIKE = textwrap.dedent(
     """
     import os, sys, time
-    from cardtable.server.worker_processes import spawn_pool
-    from cardtable.server.analysis_jobs import start_worker
+    from cardtable.server.hosting.worker_processes import spawn_pool
+    from cardtable.server.review.analysis_jobs import start_worker
     import multiprocessing
 
     thinkers = spawn_pool(2)

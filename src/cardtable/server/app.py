@@ -1,9 +1,9 @@
 """The web app: ``create_app`` builds the FastAPI application over one database.
 
 It serves the single-page UI (``/`` and ``/static/...``), the JSON API (``/api/...``,
-:mod:`cardtable.server.api`) and the table websockets (``/ws/tables/{id}``,
-:mod:`cardtable.server.websocket`), and the operations routes (``/healthz``, ``/readyz``,
-``/metrics``, :mod:`cardtable.server.operations`). Tables in progress are stored after every
+:mod:`cardtable.server.routes.api`) and the table websockets (``/ws/tables/{id}``,
+:mod:`cardtable.server.protocol.websocket`), and the operations routes (``/healthz``, ``/readyz``,
+``/metrics``, :mod:`cardtable.server.routes.operations`). Tables in progress are stored after every
 move and are loaded again, lazily, by an app created over the same database after a restart.
 With a Redis URL in the settings the app is one process of a cluster
 (:mod:`cardtable.server.cluster`).
@@ -22,18 +22,22 @@ from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 
-from cardtable.server import api, friends_routes, metrics, operations, review_routes, websocket
-from cardtable.server.analysis_jobs import Analyses
-from cardtable.server.boundary import install_error_handlers
+from cardtable.server import metrics
 from cardtable.server.cluster.wiring import Cluster
 from cardtable.server.context import AppContext
-from cardtable.server.identity import profile_for_page
-from cardtable.server.lobby import Lobby
+from cardtable.server.hosting.lobby import Lobby
+from cardtable.server.hosting.owner_calls import CallRefused, Refusal
 from cardtable.server.logs import quiet_expected_events
-from cardtable.server.openapi_refusals import describe_refusals
-from cardtable.server.owner_calls import CallRefused, Refusal
+from cardtable.server.protocol import websocket
 from cardtable.server.rate_limits import RateLimits
-from cardtable.server.security import SecurityHeaders
+from cardtable.server.review.analysis_jobs import Analyses
+from cardtable.server.routes import api, operations
+from cardtable.server.routes import friends as friends_routes
+from cardtable.server.routes import review as review_routes
+from cardtable.server.routes.boundary import install_error_handlers
+from cardtable.server.routes.identity import profile_for_page
+from cardtable.server.routes.openapi_refusals import describe_refusals
+from cardtable.server.routes.security import SecurityHeaders
 from cardtable.server.settings import Settings
 from cardtable.storage import Database, StorageError
 

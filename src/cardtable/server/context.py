@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from cardtable.server.lobby import Lobby
+from cardtable.server.hosting.lobby import Lobby
 from cardtable.server.rate_limits import RateLimits
 from cardtable.server.settings import Settings
 from cardtable.storage import Database

@@ -1,7 +1,7 @@
 """People's tables as stored: the invite token, the lobby flag, the phase and the room document
 beside a game table; seats given up in the waiting room; the seed and seats fixed at the start.
 
-The room document is whatever :class:`cardtable.server.people.Room` serialises: storage does
+The room document is whatever :class:`cardtable.server.people.room.Room` serialises: storage does
 not read inside it, so the server may add to it without a migration. Every write takes an
 optional ``fence``: in a cluster, the lease token the writing process claimed the table with;
 the write then stores nothing once another process has claimed the table since

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from cardtable.server.people import PHRASES
+from cardtable.server.people.room import PHRASES
 from cardtable.server.settings import Settings
 
 from .harness import PHONE, BrowserPage, LiveServer, Servers

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from cardtable.server.identity import COOKIE_NAME
+from cardtable.server.routes.identity import COOKIE_NAME
 
 from .harness import BrowserPage, LiveServer
 

@@ -24,8 +24,8 @@ from cardtable.server.cluster.lease import LeaseUnavailableError
 from cardtable.server.cluster.relay import Relay
 from cardtable.server.cluster.store import TableElsewhereError
 from cardtable.server.context import context_of
-from cardtable.server.messages import dumps, error_code, error_message
-from cardtable.server.table import TableOwner
+from cardtable.server.protocol.messages import dumps, error_code, error_message
+from cardtable.server.table.owner import TableOwner
 from cardtable.storage import StorageError
 
 logger = logging.getLogger(__name__)
@@ -37,7 +37,7 @@ async def serve_through_relay(
     """Serve the socket through the relay until the page goes away (``None``) or this process
     takes the table over: its owner, for the caller to serve the socket itself, and the
     actions sent that no owner answered, for it to answer them."""
-    from cardtable.server import websocket as sockets
+    from cardtable.server.protocol import websocket as sockets
 
     context = context_of(websocket.app)
     try:

@@ -43,7 +43,7 @@ from redis.exceptions import RedisError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from cardtable.server.cluster.lease import PREFIX, Leases
-from cardtable.server.messages import Outgoing, dumps
+from cardtable.server.protocol.messages import Outgoing, dumps
 
 logger = logging.getLogger(__name__)
 
@@ -190,7 +190,7 @@ FrameHandler = Callable[[Any, Any, int, int, str, float], Awaitable[int | None]]
 Greeter = Callable[[Any, Any, int], Awaitable[int | None]]
 Outsider = Callable[[Any], tuple[str, str]]
 # What the owner's side does with a call: (name, arguments) -> (outcome code, JSON body); the
-# codes besides NOT_HERE are the caller's (cardtable.server.owner_calls).
+# codes besides NOT_HERE are the caller's (cardtable.server.hosting.owner_calls).
 CallHandler = Callable[[str, dict[str, Any]], Awaitable[tuple[int, Any]]]
 
 NOT_HERE: Final = 0

@@ -21,10 +21,10 @@ from cardtable.server.cluster.lease import Leases
 from cardtable.server.cluster.relay import Relay
 from cardtable.server.cluster.shared_limits import cluster_prefix
 from cardtable.server.cluster.store import LeasedLogStore
-from cardtable.server.fair_deals import SharedCommitments
-from cardtable.server.lobby import Lobby
+from cardtable.server.hosting.lobby import Lobby
 from cardtable.server.rate_limits import RateLimits
 from cardtable.server.settings import Settings
+from cardtable.server.table.fair_deals import SharedCommitments
 from cardtable.storage import Database, DatabaseLogStore
 
 logger = logging.getLogger(__name__)
@@ -64,8 +64,8 @@ class Cluster:
         that leave its memory; answer proxied sockets as local ones (``limits``: the quick
         messages' rate limit, counted where the table is)."""
 
-        from cardtable.server import owner_calls
-        from cardtable.server.websocket import answer_frame, greet, outsider
+        from cardtable.server.hosting import owner_calls
+        from cardtable.server.protocol.websocket import answer_frame, greet, outsider
 
         async def frame(
             owner: Any, connection: Any, seat: int, profile_id: int, raw: str, received: float

@@ -4,7 +4,7 @@
 // nothing the player did not see is sent later.
 
 const RETRY_DELAYS_MS = [250, 500, 1000, 2000, 4000, 8000];
-/** Close codes the server uses to refuse a seat (see server/websocket.py). */
+/** Close codes the server uses to refuse a seat (see server/protocol/websocket.py). */
 const REFUSALS = new Set([4401, 4403, 4404]);
 /** Error codes sent just before such a refusal. */
 const REFUSAL_CODES = new Set(["not-seated", "no-table", "not-member"]);

@@ -26,6 +26,8 @@ PLAYING: Final = "playing"
 FINISHED: Final = "finished"
 
 Role = Literal["player", "spectator"]
+TablePhase = Literal["waiting", "playing", "finished", "abandoned"]
+"""A people's table's phase as its members are told it (``abandoned``: closed)."""
 
 PHRASES: Final[dict[str, str]] = {
     "hello": "Hello!",
@@ -183,7 +185,7 @@ class Room:
     def name_taken(self, name: str, by: int) -> bool:
         """Whether another member uses ``name``, or one that looks the same (in any case, with
         other accents or look-alike letters)."""
-        from cardtable.server.names import skeleton
+        from cardtable.server.people.names import skeleton
 
         shape = skeleton(name)
         return any(skeleton(m.name) == shape for m in self.members.values() if m.profile_id != by)

@@ -7,11 +7,11 @@ finished deals and games, then each connected seat sent its own view. A refused 
 changes nothing: the error goes back to its sender only; so does a move the database cannot
 store (a full disk): the table stays as it was.
 
-A people's table (one with a :class:`~cardtable.server.people.Room`) adds a waiting room before
+A people's table (one with a :class:`~cardtable.server.people.room.Room`) adds a waiting room before
 the deal, spectators (connected under :data:`SPECTATORS`, sent the public view), presence, and
 computer players moving for people who ran out of time, stayed away past the grace period or
-left: :mod:`cardtable.server.presence` and :mod:`cardtable.server.room_control` do that part,
-under the same lock.
+left: :mod:`cardtable.server.people.presence` and :mod:`cardtable.server.people.room_control`
+do that part, under the same lock.
 
 Nothing slow runs on the event loop: the coach answers, and computer players think, in worker
 threads (the Hard search in the lobby's worker processes, so that it does not hold the
@@ -34,9 +34,14 @@ from cardtable.driver import advance
 from cardtable.errors import CardtableError, IllegalActionError, RuleKey
 from cardtable.games.contract import TERMINAL, AnyEngine, GameResult
 from cardtable.replay import replay_actions
-from cardtable.server import advisors, metrics
+from cardtable.server import metrics
 from cardtable.server.logs import bind_table
-from cardtable.server.messages import (
+from cardtable.server.narration import Outcome, finished_between, merge_summaries, own_facts
+from cardtable.server.narration.announce import announcement, public_notation
+from cardtable.server.narration.naming import name_seats
+from cardtable.server.people.options import PAUSE_AFTER_DEAL
+from cardtable.server.people.room import TAKEOVER_LEVEL, WAITING, Presence, Room
+from cardtable.server.protocol.messages import (
     ActionMessage,
     AutoReason,
     CoachAdvice,
@@ -54,14 +59,10 @@ from cardtable.server.messages import (
     room_message,
     state_message,
 )
-from cardtable.server.narration import Outcome, finished_between, merge_summaries, own_facts
-from cardtable.server.narration.announce import announcement, public_notation
-from cardtable.server.narration.naming import name_seats
-from cardtable.server.options import PAUSE_AFTER_DEAL
-from cardtable.server.people import TAKEOVER_LEVEL, WAITING, Presence, Room
-from cardtable.server.seating import Seat
-from cardtable.server.spectate import onlooker_seat, spectator_view
-from cardtable.server.summary import summarize
+from cardtable.server.table import advisors
+from cardtable.server.table.seating import Seat
+from cardtable.server.table.spectate import onlooker_seat, spectator_view
+from cardtable.server.table.summary import summarize
 from cardtable.storage import (
     ABANDONED,
     FINISHED,
@@ -197,7 +198,7 @@ class TableOwner:
         """The protocol's state message for ``seat``, or for the spectators: the public view,
         no legal actions, and the announcements as an onlooker hears them. ``room``: a
         people's table's room as every member sees it, when the caller built it already
-        (:func:`~cardtable.server.presence.shared_room_json`)."""
+        (:func:`~cardtable.server.people.presence.shared_room_json`)."""
         engine, state = self.engine, self.state
         shown: int | None = seat
         own: JsonObject = {}
@@ -267,13 +268,13 @@ class TableOwner:
         """A people's table's room in a state message (``None`` at other tables)."""
         if self.room is None:
             return None
-        from cardtable.server.presence import room_json
+        from cardtable.server.people.presence import room_json
 
         return room_json(self, seat, room)
 
     def info(self, viewer_profile: int | None) -> dict[str, Any]:
         """The table as GET /api/tables/{id} describes it."""
-        from cardtable.server.seating import public_seats
+        from cardtable.server.table.seating import public_seats
 
         your_seat = next(
             (seat for seat, profile in self.seated.items() if profile == viewer_profile), None
@@ -297,8 +298,8 @@ class TableOwner:
         member = self.room.member(viewer_profile)
         if member is None:
             return {}
-        from cardtable.server.people_tables import invite_json
-        from cardtable.server.presence import room_json
+        from cardtable.server.people.presence import room_json
+        from cardtable.server.people.tables import invite_json
 
         seat = SPECTATORS if member.seat is None else member.seat
         shared = room_json(self, seat)
@@ -319,7 +320,7 @@ class TableOwner:
             listeners.remove(connection)
         self.touch()
         if self.room is not None:
-            from cardtable.server.presence import connection_closed
+            from cardtable.server.people.presence import connection_closed
 
             connection_closed(self, seat, connection)
 
@@ -333,7 +334,7 @@ class TableOwner:
         """What ``seat`` is sent after a change: its state, or the room while waiting
         (``room`` as for :meth:`state_for`)."""
         if self.waiting:
-            from cardtable.server.presence import room_json
+            from cardtable.server.people.presence import room_json
 
             return room_message(room_json(self, seat, room))
         return self.state_for(seat, room)
@@ -342,7 +343,7 @@ class TableOwner:
         """A people's table's room as every member sees it, built once for a broadcast."""
         if self.room is None:
             return None
-        from cardtable.server.presence import shared_room_json
+        from cardtable.server.people.presence import shared_room_json
 
         return shared_room_json(self)
 
@@ -350,7 +351,7 @@ class TableOwner:
         """Send every connection the room alone (presence, seats, timers changed)."""
         if self.room is None:
             return
-        from cardtable.server.presence import room_json
+        from cardtable.server.people.presence import room_json
 
         shared = self._shared_room()
         await self._send_all(lambda seat: room_message(room_json(self, seat, shared)))
@@ -470,7 +471,7 @@ class TableOwner:
         now = self.clock()
         room: tuple[str, dict[str, Any]] | None = None
         if self.room is not None:
-            from cardtable.server.presence import room_after_move
+            from cardtable.server.people.presence import room_after_move
 
             # The room (turn timer, banks) after the move is stored with the move itself, so
             # whoever loads the table next finds the clock that goes with the log.
@@ -488,7 +489,7 @@ class TableOwner:
         self.log.append((seat, notation))
         self.last_auto = None if auto is None else (self.version, auto)
         if self.room is not None:
-            from cardtable.server.presence import move_applied
+            from cardtable.server.people.presence import move_applied
 
             move_applied(self, seat, auto, now)
         try:

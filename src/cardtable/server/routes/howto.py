@@ -11,7 +11,7 @@ from typing import Any, Final
 
 from cardtable.games.howto import section
 from cardtable.registry import game_names, get_spec, load
-from cardtable.server.catalog import notice
+from cardtable.server.routes.catalog import notice
 
 PLAYING_HERE: Final = (
     "<p>Tap a card to lift it and tap it again to play it, or use the buttons under your hand. "

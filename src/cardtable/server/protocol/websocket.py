@@ -1,12 +1,12 @@
 """The websocket ``/ws/tables/{id}``: one seat's connection to its table.
 
 On connecting, the seat gets its state; then every frame is read by
-:func:`~cardtable.server.messages.parse_client_message` and answered. Errors, hints, coach
+:func:`~cardtable.server.protocol.messages.parse_client_message` and answered. Errors, hints, coach
 reports and pongs go to this connection only; state changes go to every connected seat through
 the table owner.
 
 A connection from a page of another origin is refused (the Origin check of
-:mod:`cardtable.server.security`), a frame above the settings' ``max_frame_bytes`` ends the
+:mod:`cardtable.server.routes.security`), a frame above the settings' ``max_frame_bytes`` ends the
 connection, and the rate limits count connections per address and per profile and messages
 per connection. Close codes: 1008 origin not allowed, 1009 frame too large, 1013 try again
 (the database or Redis cannot be reached, or the table moved to another server process of a
@@ -26,13 +26,13 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from starlette.types import Message
 from starlette.websockets import WebSocketDisconnected, WebSocketState
 
-from cardtable.server import metrics, presence, room_control
+from cardtable.server import metrics
 from cardtable.server.cluster.proxy import serve_through_relay
 from cardtable.server.cluster.store import TableElsewhereError
 from cardtable.server.context import context_of
-from cardtable.server.identity import client_address, websocket_profile
 from cardtable.server.logs import about_table
-from cardtable.server.messages import (
+from cardtable.server.people import presence, room_control
+from cardtable.server.protocol.messages import (
     ActionMessage,
     ClientMessage,
     CoachMessage,
@@ -50,8 +50,9 @@ from cardtable.server.messages import (
     pong_message,
 )
 from cardtable.server.rate_limits import CLOSE_RATE_LIMITED, RateLimits
-from cardtable.server.security import origin_refusal
-from cardtable.server.table import SPECTATORS, Connection, TableOwner
+from cardtable.server.routes.identity import client_address, websocket_profile
+from cardtable.server.routes.security import origin_refusal
+from cardtable.server.table.owner import SPECTATORS, Connection, TableOwner
 from cardtable.storage import StorageError
 
 logger = logging.getLogger(__name__)
@@ -66,7 +67,7 @@ CLOSE_NO_TABLE = 4404
 CLOSE_TRY_AGAIN = 1013
 MOVED = "this table moved to another server process: connect again"
 NOWHERE = -2
-"""No place at a table (:data:`~cardtable.server.table.SPECTATORS` is -1)."""
+"""No place at a table (:data:`~cardtable.server.table.owner.SPECTATORS` is -1)."""
 
 
 class SocketConnection:

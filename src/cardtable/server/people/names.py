@@ -67,12 +67,13 @@ def check_name(name: object) -> str:
     >>> check_name("evil\\u202egnp.exe")
     Traceback (most recent call last):
     ...
-    cardtable.server.names.DisplayNameError: name must not contain an invisible formatting \
+    cardtable.server.people.names.DisplayNameError: name must not contain an invisible formatting \
 character (U+202E)
     >>> check_name("you")
     Traceback (most recent call last):
     ...
-    cardtable.server.names.DisplayNameError: name 'you' is used by the table itself: choose another
+    cardtable.server.people.names.DisplayNameError: name 'you' is used by the table itself: \
+choose another
     """
     if not isinstance(name, str):
         raise DisplayNameError("name must be text")
@@ -149,8 +150,8 @@ def check_table_name(name: object) -> str:
     >>> check_table_name("Player")
     Traceback (most recent call last):
     ...
-    cardtable.server.names.DisplayNameError: name 'Player' is what an open seat shows: choose \
-another
+    cardtable.server.people.names.DisplayNameError: name 'Player' is what an open seat shows: \
+choose another
     """
     cleaned = check_name(name)
     if skeleton(cleaned) in SEAT_LABELS:

@@ -1,8 +1,8 @@
 """The HTTP API (JSON): games and rules, tables, profile and options, record, export/import.
 
-Requests and answers are the pydantic models of :mod:`cardtable.server.models`; every route
-goes through :class:`~cardtable.server.boundary.CheckedRoute` (Origin, JSON only, size, strict
-JSON), and every refusal is a 4xx ``{"detail": "sentence naming the problem"}``.
+Requests and answers are the pydantic models of :mod:`cardtable.server.routes.models`; every route
+goes through :class:`~cardtable.server.routes.boundary.CheckedRoute` (Origin, JSON only, size,
+strict JSON), and every refusal is a 4xx ``{"detail": "sentence naming the problem"}``.
 """
 
 from __future__ import annotations
@@ -16,9 +16,17 @@ from fastapi.responses import JSONResponse
 from cardtable import storage
 from cardtable.errors import CardtableError
 from cardtable.registry import canonical_name, get_engine
-from cardtable.server.boundary import CheckedRoute
-from cardtable.server.catalog import catalog
-from cardtable.server.dependencies import (
+from cardtable.server.hosting.lobby import (
+    MAX_PAGE,
+    TooManyTablesError,
+)
+from cardtable.server.hosting.owner_calls import at_owner
+from cardtable.server.people.options import DEFAULT_OPTIONS, merge_options
+from cardtable.server.people.tables import invite_json
+from cardtable.server.review.record import record_of
+from cardtable.server.routes.boundary import CheckedRoute
+from cardtable.server.routes.catalog import catalog
+from cardtable.server.routes.dependencies import (
     Context,
     CurrentProfile,
     LobbyDep,
@@ -26,13 +34,9 @@ from cardtable.server.dependencies import (
     check_rate,
     count_rate,
 )
-from cardtable.server.howto import how_to_play
-from cardtable.server.identity import profile_for_page
-from cardtable.server.lobby import (
-    MAX_PAGE,
-    TooManyTablesError,
-)
-from cardtable.server.models import (
+from cardtable.server.routes.howto import how_to_play
+from cardtable.server.routes.identity import profile_for_page
+from cardtable.server.routes.models import (
     GameEntry,
     GameRecord,
     HowToPlay,
@@ -49,11 +53,7 @@ from cardtable.server.models import (
     TableInfo,
     refusals,
 )
-from cardtable.server.options import DEFAULT_OPTIONS, merge_options
-from cardtable.server.owner_calls import at_owner
-from cardtable.server.people_tables import invite_json
-from cardtable.server.record import record_of
-from cardtable.server.rules_input import check_rule_types
+from cardtable.server.routes.rules_input import check_rule_types
 
 router = APIRouter(prefix="/api", route_class=CheckedRoute)
 
@@ -93,7 +93,15 @@ async def create_table(
     check_rate(request, "table", profile)
     try:
         check_rule_types(get_engine(canonical_name(new.game)).rules_type, new.rules or {})
-        table_id, seat = await lobby.create(profile, new)
+        table_id, seat = await lobby.create(
+            profile,
+            game=new.game,
+            rules=new.rules,
+            seats=new.seats,
+            commitment=new.commitment,
+            contribution=new.contribution,
+            shared=new.shared,
+        )
     except TooManyTablesError as exc:
         raise HTTPException(409, str(exc)) from None
     except storage.StorageError:

@@ -2,7 +2,7 @@
 error answered as ``{"detail": "one sentence naming the problem"}``.
 
 :class:`CheckedRoute` runs before FastAPI reads a route's body: the Origin check for
-state-changing requests (:mod:`cardtable.server.security`), JSON only, the size limit, and a
+state-changing requests (:mod:`cardtable.server.routes.security`), JSON only, the size limit, and a
 strict reading of the JSON itself (no ``NaN``/``Infinity``, no numbers of more than
 :data:`MAX_NUMBER_DIGITS` digits, no nesting deeper than :data:`MAX_DEPTH`, no text that is not
 valid Unicode such as a lone surrogate). The pydantic models then check shapes and types, and
@@ -25,7 +25,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from cardtable.server.context import context_of
-from cardtable.server.security import STATE_CHANGING, WITH_BODY, is_json, origin_refusal
+from cardtable.server.routes.security import STATE_CHANGING, WITH_BODY, is_json, origin_refusal
 
 logger = logging.getLogger(__name__)
 
@@ -47,12 +47,12 @@ def parse_json(body: bytes) -> Any:
     >>> parse_json(b'[NaN]')
     Traceback (most recent call last):
     ...
-    cardtable.server.boundary.BodyError: NaN is not a number JSON allows
+    cardtable.server.routes.boundary.BodyError: NaN is not a number JSON allows
     >>> parse_json(b'"\\\\ud800"')
     Traceback (most recent call last):
     ...
-    cardtable.server.boundary.BodyError: the request body has text that is not valid Unicode \
-(a lone surrogate)
+    cardtable.server.routes.boundary.BodyError: the request body has text that is not valid \
+Unicode (a lone surrogate)
     """
     try:
         text = body.decode("utf-8")
@@ -259,7 +259,7 @@ def install_error_handlers(app: FastAPI) -> None:
             detail = f"there is nothing at {request.url.path[:100]}"
         headers = dict(exc.headers or {})
         if exc.status_code == 405:
-            from cardtable.server.openapi_refusals import allowed_methods
+            from cardtable.server.routes.openapi_refusals import allowed_methods
 
             # Every route at this path, not only the first one matched.
             headers["Allow"] = allowed_methods(request)

@@ -19,33 +19,36 @@ import contextlib
 import logging
 import secrets
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any, Final
+
+from pydantic import JsonValue
 
 from cardtable import storage
 from cardtable.errors import CardtableError, RulesError
 from cardtable.fairness import derive_seed
 from cardtable.games.contract import TERMINAL, AnyEngine
 from cardtable.registry import canonical_name, get_engine
-from cardtable.server import metrics, people_tables
+from cardtable.server import metrics
 from cardtable.server.cluster.store import TableElsewhereError
-from cardtable.server.fair_deals import Commitments
-from cardtable.server.models import NewTable
+from cardtable.server.hosting.worker_processes import spawn_pool
 from cardtable.server.narration import Outcome, finished_between
-from cardtable.server.options import DEFAULT_OPTIONS, bot_move_seconds
-from cardtable.server.people import Room
-from cardtable.server.seating import (
+from cardtable.server.people import tables as people_tables
+from cardtable.server.people.options import DEFAULT_OPTIONS, bot_move_seconds
+from cardtable.server.people.room import Room, RoomSettings
+from cardtable.server.settings import Settings
+from cardtable.server.table.fair_deals import Commitments
+from cardtable.server.table.owner import TableOwner, Timing, replay_log
+from cardtable.server.table.seating import (
     Seat,
+    SeatRequest,
     check_seats,
     first_human_seat,
     public_seats,
     seats_from_json,
 )
-from cardtable.server.settings import Settings
-from cardtable.server.summary import summarize
-from cardtable.server.table import TableOwner, Timing, replay_log
-from cardtable.server.worker_processes import spawn_pool
+from cardtable.server.table.summary import summarize
 from cardtable.storage import (
     Database,
     DatabaseLogStore,
@@ -134,27 +137,38 @@ class Lobby:
 
     # --- creating and loading -----------------------------------------------------------------
 
-    async def create(self, profile: storage.Profile, new: NewTable) -> tuple[str, int]:
-        """A new table for ``profile``, as ``new`` asks (its fields already read and bounded by
-        the model); ``RulesError`` naming a rule or seat the game refuses,
-        ``TooManyTablesError`` when the profile has too many unfinished tables. The deal is
-        fair (:mod:`cardtable.server.fair_deals`): from the server seed behind the request's
-        ``commitment`` and the person's ``contribution``, unless the settings fix a test seed.
+    async def create(
+        self,
+        profile: storage.Profile,
+        *,
+        game: str,
+        rules: Mapping[str, JsonValue] | None = None,
+        seats: Sequence[SeatRequest] | None = None,
+        commitment: str | None = None,
+        contribution: str | None = None,
+        shared: RoomSettings | None = None,
+    ) -> tuple[str, int]:
+        """A new table of ``game`` for ``profile``: the request's fields, each read and
+        bounded once by its model (the seats' kinds and levels, the room's settings); what is
+        checked here is what needs the game (its rules, as many seats as players).
+        ``RulesError`` naming a rule or seat the game refuses, ``TooManyTablesError`` when
+        the profile has too many unfinished tables. The deal is fair
+        (:mod:`cardtable.server.table.fair_deals`): from the server seed behind ``commitment``
+        and the person's ``contribution``, unless the settings fix a test seed.
 
         With ``shared`` (the room settings) it is a people's table: every human seat but the
         creator's is open for a person, and nothing is dealt until the host starts the game
         (the seed is drawn then, from every seated person's contribution)."""
-        room_settings = new.shared
-        name = canonical_name(new.game)
+        name = canonical_name(game)
         engine = get_engine(name)
-        rules = dict(new.rules or {})
-        if new.seats is not None and "players" not in rules:
-            rules["players"] = len(new.seats)
+        options_asked = dict(rules or {})
+        if seats is not None and "players" not in options_asked:
+            options_asked["players"] = len(seats)
         # Every table made here has its creator's seat: caps then never wipe earned points.
-        built = engine.with_people_seated(engine.rules_from_json(rules))
+        built = engine.with_people_seated(engine.rules_from_json(options_asked))
         options = {**DEFAULT_OPTIONS, **profile.options}
         default_level = str(options.get("difficulty", "normal"))
-        checked_seats = check_seats(new.seats, built.players, default_level)
+        checked_seats = check_seats(seats, built.players, default_level)
         seat = first_human_seat(checked_seats)
         checked_seats[seat] = checked_seats[seat].named(profile.name)
         table_id = secrets.token_urlsafe(9)
@@ -169,12 +183,12 @@ class Lobby:
             fair = None
             if self.settings.test_seed is None:
                 fair = await self.commitments.deal_for_seat(
-                    profile.id, new.commitment, new.contribution, seat=seat
+                    profile.id, commitment, contribution, seat=seat
                 )
                 seed = derive_seed(fair.server_seed or "", fair.contributions)
             else:
                 seed = self.deal_seed()
-            if room_settings is not None:
+            if shared is not None:
                 # Nothing is dealt before the start: the stored seed is a placeholder and the
                 # state below is never shown (the waiting room sends the room only).
                 seed = 0
@@ -191,10 +205,8 @@ class Lobby:
         if fair is not None:
             await asyncio.to_thread(reviews.save_fairness, self.db, table_id, fair)
         room = None
-        if room_settings is not None:
-            room = await people_tables.open_room(
-                self.store, table_id, profile, seat, room_settings, fair
-            )
+        if shared is not None:
+            room = await people_tables.open_room(self.store, table_id, profile, seat, shared, fair)
         self.remember_options(profile.id, options)
         owner = self._owner(
             table_id=table_id,

@@ -21,17 +21,17 @@ from cardtable import storage
 from cardtable.errors import CardtableError
 from cardtable.replay import GameRecord
 from cardtable.review import lens_of
-from cardtable.server.analysis_jobs import Analyses, AnalysisRefused, Asker
-from cardtable.server.boundary import CheckedRoute
 from cardtable.server.context import context_of
-from cardtable.server.dependencies import CurrentProfile, Table, TableId, table_or_404
-from cardtable.server.identity import client_address
-from cardtable.server.models import CommitmentAnswer, FinishedGame, ShareLink, refusals
 from cardtable.server.narration import game_outcome
 from cardtable.server.rate_limits import Action
-from cardtable.server.replay_cache import ReplayCache
-from cardtable.server.replays import replay_frames
-from cardtable.server.table import TableOwner
+from cardtable.server.review.analysis_jobs import Analyses, AnalysisRefused, Asker
+from cardtable.server.review.replay_cache import ReplayCache
+from cardtable.server.review.replays import replay_frames
+from cardtable.server.routes.boundary import CheckedRoute
+from cardtable.server.routes.dependencies import CurrentProfile, Table, TableId, table_or_404
+from cardtable.server.routes.identity import client_address
+from cardtable.server.routes.models import CommitmentAnswer, FinishedGame, ShareLink, refusals
+from cardtable.server.table.owner import TableOwner
 from cardtable.storage import reviews
 
 router = APIRouter(prefix="/api", route_class=CheckedRoute)

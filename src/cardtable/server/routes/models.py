@@ -13,12 +13,10 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from cardtable.server.names import MAX_NAME_LENGTH, check_name
-from cardtable.server.people import RoomSettings
+from cardtable.server.people.names import MAX_NAME_LENGTH, check_name
+from cardtable.server.people.room import RoomSettings, TablePhase
+from cardtable.server.table.seating import BotLevel, SeatRequest
 
-# The levels of cardtable.bots.Level, spelled out because requests are strict (a Level field
-# would refuse the JSON string); tests/test_registry.py keeps the two the same.
-BotLevel = Literal["random", "easy", "normal", "hard"]
 Speed = Literal["slow", "normal", "fast", "instant"]
 Difficulty = Literal["easy", "normal", "hard", "random"]
 CardBack = Literal["red", "blue", "green"]
@@ -129,14 +127,6 @@ class HowToPlay(Answer):
 # --- tables ------------------------------------------------------------------------------------
 
 
-class SeatRequest(Request):
-    """One seat of a new table: a person, or a computer player at a level (the profile's
-    difficulty when left out)."""
-
-    kind: Literal["human", "bot"]
-    level: BotLevel | None = None
-
-
 class NewTable(Request):
     """``POST /api/tables``: the game, rule options (missing ones take their defaults), seats
     (default: the caller against computer players), and for a provably fair deal a commitment
@@ -213,9 +203,6 @@ class InvitePlace(Answer):
 
     seat: int | None
     role: Literal["player", "spectator"] | None
-
-
-TablePhase = Literal["waiting", "playing", "finished", "abandoned"]
 
 
 class InvitePeek(Answer):

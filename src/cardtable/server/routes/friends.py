@@ -2,8 +2,8 @@
 public tables.
 
 Looking at an invite and joining are answered by the table's owner, whichever process of a
-cluster received them (:mod:`cardtable.server.owner_calls`). The invite token is read from the
-request body only (the page takes it from the link's
+cluster received them (:mod:`cardtable.server.hosting.owner_calls`). The invite token is read from
+the request body only (the page takes it from the link's
 fragment, which browsers never send): no path or query the server logs ever holds it. Opening
 and joining invites count against the ``join`` rate limit, per profile and per address.
 """
@@ -12,10 +12,12 @@ from __future__ import annotations
 
 from fastapi import APIRouter, Request
 
-from cardtable.server.boundary import CheckedRoute
 from cardtable.server.cluster.relay import Relay
-from cardtable.server.dependencies import CurrentProfile, LobbyDep, check_rate, count_rate
-from cardtable.server.models import (
+from cardtable.server.hosting.owner_calls import CallRefused, Refusal, at_owner
+from cardtable.server.people.tables import public_tables
+from cardtable.server.routes.boundary import CheckedRoute
+from cardtable.server.routes.dependencies import CurrentProfile, LobbyDep, check_rate, count_rate
+from cardtable.server.routes.models import (
     InvitePeek,
     InviteRequest,
     Joined,
@@ -23,8 +25,6 @@ from cardtable.server.models import (
     PublicTable,
     refusals,
 )
-from cardtable.server.owner_calls import CallRefused, Refusal, at_owner
-from cardtable.server.people_tables import public_tables
 
 router = APIRouter(prefix="/api", route_class=CheckedRoute)
 

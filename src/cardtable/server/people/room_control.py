@@ -4,8 +4,8 @@ replaces the invite link, locking the room against newcomers, starting the game)
 messages, leaving, and the rematch.
 
 Each handler runs under the table owner's lock, checks everything before changing anything
-(a refusal is a :class:`~cardtable.server.messages.ProtocolError` naming the problem, and the
-table stays as it was), then stores the room and sends every member the new room or state.
+(a refusal is a :class:`~cardtable.server.protocol.messages.ProtocolError` naming the problem,
+and the table stays as it was), then stores the room and sends every member the new room or state.
 """
 
 from __future__ import annotations
@@ -13,7 +13,18 @@ from __future__ import annotations
 import asyncio
 from typing import TYPE_CHECKING
 
-from cardtable.server.messages import (
+from cardtable.server.people.names import BOT_NAMES
+from cardtable.server.people.presence import open_seats, room_of, save_room, track_turn
+from cardtable.server.people.room import (
+    FINISHED,
+    PHRASES,
+    PLAYING,
+    TAKEOVER_LEVEL,
+    WAITING,
+    Member,
+    new_invite_token,
+)
+from cardtable.server.protocol.messages import (
     LeaveMessage,
     LockMessage,
     Outgoing,
@@ -31,24 +42,13 @@ from cardtable.server.messages import (
     rematch_message,
     removed_message,
 )
-from cardtable.server.names import BOT_NAMES
-from cardtable.server.people import (
-    FINISHED,
-    PHRASES,
-    PLAYING,
-    TAKEOVER_LEVEL,
-    WAITING,
-    Member,
-    new_invite_token,
-)
-from cardtable.server.presence import open_seats, room_of, save_room, track_turn
-from cardtable.server.seating import Seat
+from cardtable.server.table.seating import Seat
 
 if TYPE_CHECKING:
-    from cardtable.server.table import TableOwner
+    from cardtable.server.table.owner import TableOwner
 
 SPECTATORS = -1
-"""Where a people's table keeps its spectators' sockets (as :mod:`cardtable.server.table`)."""
+"""Where a people's table keeps its spectators' sockets (as :mod:`cardtable.server.table.owner`)."""
 
 CLOSE_REMOVED = 4403
 CLOSE_LEFT = 1000
@@ -202,7 +202,7 @@ async def _close_member(owner: TableOwner, profile_id: int, last: Outgoing, code
 
 
 async def _start(owner: TableOwner) -> None:
-    from cardtable.server.table import replay_log
+    from cardtable.server.table.owner import replay_log
 
     room = room_of(owner)
     missing = open_seats(owner)

@@ -1,5 +1,5 @@
 """Profile options: defaults, validation, and opponent-speed pacing (display names are
-:mod:`cardtable.server.names`).
+:mod:`cardtable.server.people.names`).
 
 Options are stored as a plain object; :func:`merge_options` checks every key and value and
 fills in defaults, so a stored or imported profile can never carry an unknown setting.
@@ -49,8 +49,8 @@ def merge_options(current: Mapping[str, Any], changes: Any) -> dict[str, Any]:
     >>> merge_options({}, {"opponent_speed": "warp"})
     Traceback (most recent call last):
     ...
-    cardtable.server.options.OptionsError: opponent_speed must be one of slow, normal, fast, \
-instant, not 'warp'
+    cardtable.server.people.options.OptionsError: opponent_speed must be one of slow, normal, \
+fast, instant, not 'warp'
     """
     if not isinstance(changes, Mapping):
         raise OptionsError("options must be an object")

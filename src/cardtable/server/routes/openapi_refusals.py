@@ -24,8 +24,8 @@ from fastapi.dependencies.models import Dependant
 from fastapi.routing import APIRoute
 from starlette.routing import BaseRoute, Route
 
-from cardtable.server.identity import current_profile
-from cardtable.server.security import STATE_CHANGING, WITH_BODY
+from cardtable.server.routes.identity import current_profile
+from cardtable.server.routes.security import STATE_CHANGING, WITH_BODY
 
 REFUSAL_SCHEMA: Final = {"$ref": "#/components/schemas/Refusal"}
 MEANINGS: Final = {

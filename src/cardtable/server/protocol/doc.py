@@ -1,9 +1,9 @@
 """The websocket message tables of ``docs/protocol.md``, generated from the message
-declarations of :mod:`cardtable.server.messages` (their JSON schemas, as pydantic writes them),
-so that the document and the code cannot say different things.
+declarations of :mod:`cardtable.server.protocol.messages` (their JSON schemas, as pydantic
+writes them), so that the document and the code cannot say different things.
 
 The tables sit in the document between ``<!-- messages:NAME -->`` and ``<!-- /messages:NAME -->``
-lines; ``python -m cardtable.server.protocol_doc docs/protocol.md`` writes them again, and a
+lines; ``python -m cardtable.server.protocol.doc docs/protocol.md`` writes them again, and a
 test fails while the document holds other tables than these.
 """
 
@@ -17,7 +17,7 @@ from typing import Final
 
 from pydantic import JsonValue
 
-from cardtable.server.messages import CLIENT_MODELS, SERVER_MESSAGES, SERVER_MODELS
+from cardtable.server.protocol.messages import CLIENT_MODELS, SERVER_MESSAGES, SERVER_MODELS
 
 Schema = Mapping[str, JsonValue]
 PARTS: Final = (

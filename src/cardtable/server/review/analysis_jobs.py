@@ -39,9 +39,9 @@ from typing import Any, Final
 
 from cardtable.replay import GameRecord, replay_steps
 from cardtable.review import lens_of, review_record
+from cardtable.server.hosting.worker_processes import spawn_pool
 from cardtable.server.rate_limits import RateLimits
-from cardtable.server.table import TableOwner
-from cardtable.server.worker_processes import spawn_pool
+from cardtable.server.table.owner import TableOwner
 from cardtable.storage import Database, reviews
 
 logger = logging.getLogger(__name__)

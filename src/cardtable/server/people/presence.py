@@ -16,7 +16,8 @@ import time
 from collections.abc import Coroutine
 from typing import TYPE_CHECKING, Any
 
-from cardtable.server.messages import (
+from cardtable.server.people.room import FINISHED, PLAYING, WAITING, Room, TablePhase
+from cardtable.server.protocol.messages import (
     AwayMessage,
     BotSeatJson,
     OpenSeatJson,
@@ -28,12 +29,10 @@ from cardtable.server.messages import (
     YouJson,
     away_message,
 )
-from cardtable.server.models import TablePhase
-from cardtable.server.people import FINISHED, PLAYING, WAITING, Room
 from cardtable.storage import StorageError
 
 if TYPE_CHECKING:
-    from cardtable.server.table import Connection, TableOwner
+    from cardtable.server.table.owner import Connection, TableOwner
 
 logger = logging.getLogger(__name__)
 
@@ -93,7 +92,7 @@ def room_json(owner: TableOwner, viewer: int, shared: SharedRoomJson | None = No
     you = you_json(owner, viewer)
     if you["host"]:
         # The host's seat alone: the link changes when the host removes somebody.
-        from cardtable.server.people_tables import invite_json
+        from cardtable.server.people.tables import invite_json
 
         return {**base, "invite": invite_json(room_of(owner).invite), "you": you}
     return {**base, "you": you}
@@ -101,7 +100,7 @@ def room_json(owner: TableOwner, viewer: int, shared: SharedRoomJson | None = No
 
 def you_json(owner: TableOwner, viewer: int) -> YouJson:
     """The part of the room that depends on who it is sent to: the viewer's seat and role."""
-    from cardtable.server.table import SPECTATORS
+    from cardtable.server.table.owner import SPECTATORS
 
     if viewer == SPECTATORS:
         return {"seat": None, "role": "spectator", "host": False}

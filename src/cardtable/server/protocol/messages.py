@@ -44,9 +44,9 @@ from typing_extensions import TypedDict
 
 from cardtable.errors import CardtableError
 from cardtable.fairness import check_contribution
-from cardtable.server.models import BotLevel, TablePhase
-from cardtable.server.options import BOT_LEVELS
-from cardtable.server.people import PHRASES, Role, RoomSettingsJson
+from cardtable.server.people.options import BOT_LEVELS
+from cardtable.server.people.room import PHRASES, Role, RoomSettingsJson, TablePhase
+from cardtable.server.table.seating import BotLevel
 
 MAX_MESSAGE_BYTES: Final = 4096
 MAX_ACTION_LENGTH: Final = 200
@@ -333,11 +333,11 @@ def parse_client_message(raw: str | bytes) -> ClientMessage:
     >>> parse_client_message('{"type": "lock", "locked": "yes"}')
     Traceback (most recent call last):
     ...
-    cardtable.server.messages.ProtocolError: lock needs "locked": true or false
+    cardtable.server.protocol.messages.ProtocolError: lock needs "locked": true or false
     >>> parse_client_message('[1, 2]')
     Traceback (most recent call last):
     ...
-    cardtable.server.messages.ProtocolError: a message must be a JSON object, not an array
+    cardtable.server.protocol.messages.ProtocolError: a message must be a JSON object, not an array
     """
     size = len(raw.encode("utf-8", "surrogatepass")) if isinstance(raw, str) else len(raw)
     if size > MAX_MESSAGE_BYTES:

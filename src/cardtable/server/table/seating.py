@@ -1,7 +1,7 @@
 """Who sits at a table: checking the seats a client asks for, naming them, finding the creator.
 
 A client asks for seats as ``{"kind": "human"}`` or ``{"kind": "bot", "level": ...}`` (a
-:class:`~cardtable.server.models.SeatRequest` each); the server keeps each as a frozen
+:class:`SeatRequest` each); the server keeps each as a frozen
 :class:`Seat` (kind, display name, level), stored as JSON. Computer players are named after
 the players of the rule book's examples and friends, so that announcements read as a story
 ("Ruby took 7H from the pile").
@@ -13,9 +13,25 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Literal
 
+from pydantic import BaseModel, ConfigDict
+
 from cardtable.errors import RulesError
-from cardtable.server.models import SeatRequest
-from cardtable.server.names import BOT_NAMES
+from cardtable.server.people.names import BOT_NAMES
+
+# The levels of cardtable.bots.Level, spelled out because requests are strict (a Level field
+# would refuse the JSON string); tests/test_registry.py keeps the two the same.
+BotLevel = Literal["random", "easy", "normal", "hard"]
+
+
+class SeatRequest(BaseModel):
+    """One seat of a new table: a person, or a computer player at a level (the profile's
+    difficulty when left out). The request's seats are read as this model, so its kind and
+    level are checked once, where they are read (unknown fields and loose types refused)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+
+    kind: Literal["human", "bot"]
+    level: BotLevel | None = None
 
 
 @dataclass(frozen=True, slots=True)

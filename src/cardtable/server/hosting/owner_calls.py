@@ -13,7 +13,7 @@ A call answers with its JSON result or refuses with :class:`CallRefused`, a doma
 :class:`Refusal` says why (no such invite, not allowed, a conflict...); a refusal crosses the
 relay as its reason and sentence and is raised again on the asking side. This layer knows
 nothing of HTTP: the web app turns a refusal into a status code at its edge
-(:func:`cardtable.server.boundary.install_error_handlers`).
+(:func:`cardtable.server.routes.boundary.install_error_handlers`).
 """
 
 from __future__ import annotations
@@ -28,9 +28,9 @@ from cardtable import storage
 from cardtable.errors import CardtableError
 from cardtable.server.cluster.relay import NOT_HERE, Relay
 from cardtable.server.cluster.store import TableElsewhereError
-from cardtable.server.lobby import Lobby, NotAllowedError, TableInUseError
-from cardtable.server.models import Joined, LeftTable, SeatAnswer
-from cardtable.server.people_tables import InviteError, JoinRefused, join, peek, table_of_invite
+from cardtable.server.hosting.lobby import Lobby, NotAllowedError, TableInUseError
+from cardtable.server.people.tables import InviteError, JoinRefused, join, peek, table_of_invite
+from cardtable.server.routes.models import Joined, LeftTable, SeatAnswer
 from cardtable.storage import StorageError
 
 logger = logging.getLogger(__name__)

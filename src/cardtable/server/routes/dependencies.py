@@ -9,10 +9,10 @@ from fastapi import Depends, HTTPException, Path, Request
 
 from cardtable import storage
 from cardtable.server.context import AppContext, context_of
-from cardtable.server.identity import client_address, current_profile
-from cardtable.server.lobby import Lobby
+from cardtable.server.hosting.lobby import Lobby
 from cardtable.server.rate_limits import Action
-from cardtable.server.table import TableOwner
+from cardtable.server.routes.identity import client_address, current_profile
+from cardtable.server.table.owner import TableOwner
 
 MAX_TABLE_ID_LENGTH: Final = 64
 

@@ -18,7 +18,7 @@ from typing import Any, Final
 
 from cardtable import coach
 from cardtable.bots import Bot, make_bot
-from cardtable.server.messages import CoachAdvice, DiscardAdvice
+from cardtable.server.protocol.messages import CoachAdvice, DiscardAdvice
 
 logger = logging.getLogger(__name__)
 

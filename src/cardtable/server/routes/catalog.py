@@ -8,9 +8,9 @@ from __future__ import annotations
 from typing import Any, Final
 
 from cardtable.registry import game_names, get_engine, get_spec
-from cardtable.server.names import BOT_NAMES
-from cardtable.server.options import BOT_LEVELS
-from cardtable.server.rules_schema import rules_schema
+from cardtable.server.people.names import BOT_NAMES
+from cardtable.server.people.options import BOT_LEVELS
+from cardtable.server.routes.rules_schema import rules_schema
 
 NOTICE: Final = (
     "{title} is played here for entertainment only: there is no wagering, no real money and "

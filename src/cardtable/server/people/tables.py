@@ -18,10 +18,10 @@ from cardtable import storage
 from cardtable.errors import CardtableError
 from cardtable.fairness import FairDeal, check_contribution, derive_seed
 from cardtable.options import Declared, options_of
-from cardtable.server.fair_deals import fresh_deal
-from cardtable.server.messages import InviteJson
-from cardtable.server.names import check_table_name
-from cardtable.server.people import (
+from cardtable.server.people.names import check_table_name
+from cardtable.server.people.presence import open_seats, phase_of, save_room
+from cardtable.server.people.presence import resume as resume_play
+from cardtable.server.people.room import (
     PLAYING,
     WAITING,
     Member,
@@ -29,15 +29,15 @@ from cardtable.server.people import (
     RoomSettings,
     new_invite_token,
 )
-from cardtable.server.presence import open_seats, phase_of, save_room
-from cardtable.server.presence import resume as resume_play
-from cardtable.server.seating import Seat, public_seats
+from cardtable.server.protocol.messages import InviteJson
+from cardtable.server.table.fair_deals import fresh_deal
+from cardtable.server.table.seating import Seat, public_seats
 from cardtable.storage import LogStore, reviews
 from cardtable.storage.shared import StoredRoom
 
 if TYPE_CHECKING:
-    from cardtable.server.lobby import Lobby
-    from cardtable.server.table import TableOwner
+    from cardtable.server.hosting.lobby import Lobby
+    from cardtable.server.table.owner import TableOwner
 
 LOBBY_SIZE: Final = 50
 """The most public tables the lobby lists."""
@@ -325,7 +325,7 @@ async def rematch(lobby: Lobby, owner: TableOwner) -> str:
     left open again (computer players stay), and the spectators watch it too. It starts at
     once when no seat is open; otherwise it waits for its host: the old host if they
     accepted, else the first who did."""
-    from cardtable.server.room_control import start_now
+    from cardtable.server.people.room_control import start_now
 
     assert owner.room is not None
     old = owner.room
