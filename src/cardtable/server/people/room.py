@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import secrets
 from collections import deque
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Annotated, Any, Final, Literal
 
@@ -98,7 +99,7 @@ class RoomSettings(BaseModel):
         )
 
     @classmethod
-    def from_json(cls, data: dict[str, Any]) -> RoomSettings:
+    def from_json(cls, data: Mapping[str, object]) -> RoomSettings:
         """Settings from the stored room (a ``ValidationError`` naming a bad field).
 
         >>> RoomSettings.from_json({"turn_seconds": 30}).grace_seconds

@@ -52,8 +52,6 @@ SPECTATORS = -1
 
 CLOSE_REMOVED = 4403
 CLOSE_LEFT = 1000
-HOST_ONLY = frozenset({"set_seat", "remove", "lock", "start"})
-WAITING_ONLY = frozenset({"sit", "watch", "set_seat", "remove", "start"})
 
 
 def _seat_number(seat: int, owner: TableOwner) -> int:
@@ -73,10 +71,9 @@ async def handle(owner: TableOwner, profile_id: int, message: RoomMessage) -> No
         member = room.member(profile_id)
         if member is None:
             raise ProtocolError("not-member", "you are no longer at this table")
-        kind = message.type
-        if kind in HOST_ONLY and profile_id != room.host:
+        if message.host_only and profile_id != room.host:
             raise ProtocolError("not-host", "only the host can do that")
-        if kind in WAITING_ONLY and room.phase != WAITING:
+        if message.waiting_only and room.phase != WAITING:
             raise ProtocolError("phase", "the game has started: that is only for the waiting room")
         if isinstance(message, SitMessage):
             await _sit(owner, member, message)

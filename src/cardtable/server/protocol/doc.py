@@ -96,10 +96,14 @@ def _fields(schema: Schema) -> str:
 
 def client_table() -> str:
     """The client messages: type, fields, what it does, and who may send it."""
-    lines = ["| `type` | fields | what it asks | tables |", "| --- | --- | --- | --- |"]
+    lines = ["| `type` | fields | what it asks | who, when |", "| --- | --- | --- | --- |"]
     for tag, model in CLIENT_MODELS.items():
         schema = model.model_json_schema()
         where = "people's tables" if model.people_only else "every table"
+        if model.host_only:
+            where += ", the host"
+        if model.waiting_only:
+            where += ", waiting room"
         lines.append(f"| `{tag}` | {_fields(schema)} | {_words(model.__doc__ or '')} | {where} |")
     return "\n".join(lines)
 

@@ -141,6 +141,10 @@ class ClientBase(BaseModel):
     (a check of the field's own, such as the notation's length, says its own sentence)."""
     people_only: ClassVar[bool] = False
     """Only for tables shared with other people."""
+    host_only: ClassVar[bool] = False
+    """Only the host of a people's table may send it."""
+    waiting_only: ClassVar[bool] = False
+    """Only in a people's table's waiting room, before the game starts."""
 
 
 class ActionMessage(ClientBase):
@@ -193,6 +197,7 @@ class SitMessage(ClientBase):
         "contribution": CONTRIBUTION_REFUSAL,
     }
     people_only = True
+    waiting_only = True
 
 
 class WatchMessage(ClientBase):
@@ -200,6 +205,7 @@ class WatchMessage(ClientBase):
 
     type: Literal["watch"]
     people_only = True
+    waiting_only = True
 
 
 class SetSeatMessage(ClientBase):
@@ -217,6 +223,8 @@ class SetSeatMessage(ClientBase):
         "level": ("malformed", f"level must be one of {', '.join(BOT_LEVELS)}"),
     }
     people_only = True
+    host_only = True
+    waiting_only = True
 
 
 class RemoveMessage(ClientBase):
@@ -227,6 +235,8 @@ class RemoveMessage(ClientBase):
 
     refusals = {"seat": ("malformed", '"remove" needs "seat": a seat number')}
     people_only = True
+    host_only = True
+    waiting_only = True
 
 
 class LockMessage(ClientBase):
@@ -237,6 +247,7 @@ class LockMessage(ClientBase):
 
     refusals = {"locked": ("malformed", 'lock needs "locked": true or false')}
     people_only = True
+    host_only = True
 
 
 class StartMessage(ClientBase):
@@ -244,6 +255,8 @@ class StartMessage(ClientBase):
 
     type: Literal["start"]
     people_only = True
+    host_only = True
+    waiting_only = True
 
 
 class QuickMessage(ClientBase):
