@@ -136,6 +136,16 @@ def test_a_garbled_field_is_refused_with_its_sentence(
     assert error.code == code and words in str(error), error
 
 
+@pytest.mark.parametrize("kind", [k for k, model in CLIENT_MODELS.items() if model.people_only])
+def test_a_room_message_at_a_table_against_computers_is_of_an_unknown_type(kind: str) -> None:
+    for message in (EXAMPLES[kind], {"type": kind}):  # whatever its fields
+        with pytest.raises(ProtocolError) as refused:
+            parse_client_message(json.dumps(message), shared=False)
+        assert refused.value.code == "unknown-type"
+        assert str(refused.value) == f"{kind!r} is only for tables shared with other people"
+    assert type(parse_client_message(json.dumps(EXAMPLES[kind]))) is CLIENT_MODELS[kind]
+
+
 def _checked(frame: dict[str, Any]) -> dict[str, Any]:
     """``frame`` read as the server messages declare it: it must come back unchanged (a
     field no declaration names would be dropped, a wrong type refused)."""

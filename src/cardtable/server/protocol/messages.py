@@ -336,8 +336,9 @@ CLIENT_TYPES: Final = tuple(CLIENT_MODELS)
 _CLIENT: Final[TypeAdapter[ClientMessage]] = TypeAdapter(ClientMessage)
 
 
-def parse_client_message(raw: str | bytes) -> ClientMessage:
-    """Read one client frame, or raise :class:`ProtocolError` naming the problem.
+def parse_client_message(raw: str | bytes, *, shared: bool = True) -> ClientMessage:
+    """Read one client frame, or raise :class:`ProtocolError` naming the problem; at a table
+    that is not ``shared`` with other people, a room message is of an unknown type there.
 
     >>> parse_client_message('{"type": "action", "version": 3, "action": "draw stock"}')
     ActionMessage(type='action', version=3, action='draw stock', client_id=None)
@@ -375,6 +376,8 @@ def parse_client_message(raw: str | bytes) -> ClientMessage:
             "unknown-type",
             f"unknown message type {kind[:40]!r}: expected one of {', '.join(CLIENT_TYPES)}",
         )
+    if model.people_only and not shared:
+        raise ProtocolError("unknown-type", f"{kind!r} is only for tables shared with other people")
     try:
         return _CLIENT.validate_python(data)
     except ValidationError as exc:

@@ -345,12 +345,7 @@ async def answer_frame(
     seat = place
     message: ClientMessage | None = None
     try:
-        message = parse_client_message(raw)
-        if owner.room is None and message.people_only:
-            raise ProtocolError(
-                "unknown-type",
-                f"{message.type!r} is only for tables shared with other people",
-            )
+        message = parse_client_message(raw, shared=owner.room is not None)
         playing = isinstance(message, ActionMessage | HintMessage | CoachMessage)
         if isinstance(message, PingMessage):
             await connection.send(pong_message())
