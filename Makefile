@@ -23,8 +23,11 @@ lint: $(STAMP)
 	$(BIN)/ruff check src tests benchmarks
 	$(BIN)/ruff format --check src tests benchmarks
 
+# The library and the tests, both strict. tests/ is its own import root, as pytest makes it
+# (its packages import engine_moves, reference, games.<game>.helpers).
 typecheck: $(STAMP)
 	$(BIN)/mypy --strict src/cardtable
+	MYPYPATH=src:tests $(BIN)/mypy --strict --explicit-package-bases tests
 
 # Debian's Chromium drives the browser tests (Playwright's own download does not work offline).
 browser-deps:
@@ -48,9 +51,10 @@ test: lint typecheck unit
 
 # The fast tier for the edit-and-test loop: every test outside tests/server (engines, melds,
 # bots, coach, review, research adapters, units) and the doctests, README's included; no browser,
-# no PostgreSQL or Redis. Its cost is measured in the README's Development section.
+# no PostgreSQL or Redis, and not the exhaustive cross-checks marked slow. Its cost is measured
+# in the README's Development section.
 quick: $(STAMP)
-	$(BIN)/pytest -n 2 -m "not browser and not services" --ignore=tests/server
+	$(BIN)/pytest -n 2 -m "not browser and not services and not slow" --ignore=tests/server
 
 bench: $(STAMP)
 	$(BIN)/python -m pip install -q -e '.[bench]'

@@ -9,10 +9,13 @@ its own (positions, invariants, computer players for its playouts).
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, TypeVar
 
 from cardtable.cards import parse_cards
 from cardtable.games.contract import CHANCE, TERMINAL, AnyEngine
+
+S = TypeVar("S")
+"""A game's state type: the helpers give back a state of the type they were given."""
 
 
 def cards(text: str) -> tuple[int, ...]:
@@ -25,14 +28,14 @@ def card(text: str) -> int:
     return cards(text)[0]
 
 
-def advance(engine: AnyEngine, state: Any) -> Any:
+def advance(engine: AnyEngine, state: S) -> S:
     """``state`` after every chance step due."""
     while engine.current_player(state) == CHANCE:
         state = engine.chance_step(state)
     return state
 
 
-def play(engine: AnyEngine, state: Any, moves: Iterable[tuple[int, str]]) -> Any:
+def play(engine: AnyEngine, state: S, moves: Iterable[tuple[int, str]]) -> S:
     """Apply ``(seat, notation)`` moves through the checked path, the chance steps due before
     each one run first (none after the last)."""
     for seat, text in moves:
@@ -43,7 +46,8 @@ def play(engine: AnyEngine, state: Any, moves: Iterable[tuple[int, str]]) -> Any
 
 def legal_texts(engine: AnyEngine, state: Any, seat: int) -> list[str]:
     """The legal actions of ``seat`` as notation."""
-    return [str(action) for action in engine.legal_actions(state, seat)]
+    legal: Sequence[object] = engine.legal_actions(state, seat)
+    return [str(action) for action in legal]
 
 
 class Decision(NamedTuple):

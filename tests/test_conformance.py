@@ -275,7 +275,7 @@ def test_playthrough_transcript(game: str) -> None:
     rng = random.Random(2024)
     wanderer = Wanderer()
 
-    def choose(state: Any, seat: int, legal: list[Any]) -> Any:
+    def choose(state: Any, seat: int, legal: Sequence[Any]) -> Any:
         return wanderer.choose(engine.view(state, seat), legal, rng)
 
     lines, last, log = playthrough(engine, rules, 2024, choose, max_actions=400)

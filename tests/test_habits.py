@@ -24,7 +24,9 @@ def test_not_browser_leaves_out_every_test_of_the_browser_folder() -> None:
         env={**os.environ, "PYTHONPATH": str(ROOT / "src")},
         capture_output=True,
         text=True,
-        timeout=300,
+        # Collection alone, but on a machine this loaded it once took over 300 s: the bound
+        # stays under the per-test limit of 600 s.
+        timeout=550,
     )
     summary = run.stdout.strip().splitlines()[-1]
     assert re.fullmatch(r"no tests collected \(\d+ deselected\) in .*", summary), run.stdout
@@ -35,11 +37,11 @@ def test_every_test_has_a_time_limit(pytestconfig: pytest.Config) -> None:
     assert float(pytestconfig.getini("timeout")) >= 60
 
 
-def test_make_quick_runs_without_browser_and_services_and_the_readme_names_it() -> None:
+def test_make_quick_runs_without_browser_services_and_slow_tests_and_the_readme_names_it() -> None:
     makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
     recipe = re.search(r"^quick:.*\n((?:\t.*\n)+)", makefile, re.MULTILINE)
     assert recipe is not None, "no quick target"
-    assert '-m "not browser and not services"' in recipe.group(1)
+    assert '-m "not browser and not services and not slow"' in recipe.group(1)
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     development = readme.split("## Development", 1)[1].split("\n## ", 1)[0]
     assert "`make quick`" in development

@@ -15,6 +15,10 @@ import textwrap
 
 import pytest
 
+# Each scenario is played twice in fresh interpreters: the whole run of make test has them, the
+# quick tier leaves them out.
+pytestmark = pytest.mark.slow
+
 HASH_SEEDS = ("1", "2")
 
 # Two seeded games between bots of every level, printed move by move, under the arena's rules

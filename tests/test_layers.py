@@ -1,5 +1,6 @@
-"""The package's layering (DESIGN.md): each layer imports only itself and the layers below it,
-and only storage, the server and the CLI touch files, sockets, asyncio or a web framework."""
+"""The package's layering (the README's Layout table): each layer imports only itself and the
+layers below it, and only storage, the server and the CLI touch files, sockets, asyncio or a web
+framework."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ PACKAGE = Path(__file__).resolve().parents[1] / "src" / "cardtable"
 LAYERS: dict[str, int] = {
     "cards": 1,
     "errors": 1,
-    "options": 1,
+    "rule_options": 1,
     "melds": 2,
     "games": 3,
     "driver": 4,
@@ -171,3 +172,27 @@ def test_only_the_http_edge_speaks_http() -> None:
         )
     )
     assert speaking == []
+
+
+def test_the_readme_names_every_module_of_every_server_folder() -> None:
+    # The second table of the README's Layout lists the web app's folders and their modules.
+    readme = (PACKAGE.parents[1] / "README.md").read_text(encoding="utf-8")
+    layout = readme.split("## Layout", 1)[1].split("\n## ", 1)[0]
+    server = PACKAGE / "server"
+    games = {path.name for path in (PACKAGE / "games").iterdir() if (path / "spec.py").exists()}
+    rows = 0
+    for row in layout.splitlines():
+        cells = [cell.strip() for cell in row.strip().strip("|").split("|")]
+        if len(cells) != 3 or not (cells[0].endswith("/`") or cells[0] == "top"):
+            continue
+        rows += 1
+        listed = set(re.findall(r"`([a-z_]+)/?`", cells[1]))
+        folder = server if cells[0] == "top" else server / cells[0].strip("`/")
+        modules = {p.stem for p in folder.glob("*.py") if p.stem != "__init__"}
+        if cells[0] == "top":
+            modules.add("static")
+        if folder.name == "narration":
+            modules -= games
+        assert listed == modules, folder.name
+    folders = {p.name for p in server.iterdir() if (p / "__init__.py").exists()}
+    assert rows == len(folders) + 1

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from cardtable.cli.options import apply_rule_options
+from cardtable.cli.rule_flags import apply_rule_options
 from cardtable.errors import RecordError, RulesError
 from cardtable.games.contract import rules_from_json, rules_to_json
 from cardtable.games.declaration_rummy.rules import ALL_OPTIONAL

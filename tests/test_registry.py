@@ -47,8 +47,8 @@ def test_an_unknown_game_is_refused_naming_the_choices() -> None:
 
 def test_the_words_of_each_game_are_declared_once_in_its_spec() -> None:
     from cardtable.server.narration.announce import describe_move, public_notation
+    from cardtable.server.people.names import BOT_NAMES
     from cardtable.server.routes.catalog import game_entry
-    from cardtable.server.table.seating import BOT_NAMES
 
     for spec in specs():
         entry = game_entry(spec.name)
@@ -104,9 +104,9 @@ def test_bot_levels_are_declared_once_and_every_list_follows_it() -> None:
     from typing import get_args
 
     from cardtable.bots import LEVELS, Level
-    from cardtable.server.people.options import BOT_LEVELS, DIFFICULTIES
+    from cardtable.server.people.player_options import BOT_LEVELS, DIFFICULTIES, Difficulty
     from cardtable.server.routes.catalog import catalog
-    from cardtable.server.routes.models import BotLevel, Difficulty
+    from cardtable.server.table.seating import BotLevel
 
     names = tuple(level.value for level in Level)
     assert LEVELS == BOT_LEVELS == get_args(BotLevel) == names

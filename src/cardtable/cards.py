@@ -398,8 +398,9 @@ _SHUFFLE_STEPS: Final = tuple((i, i + 1, (i + 1).bit_length()) for i in range(25
 
 
 def random_below(rng: random.Random, n: int) -> int:
-    """``rng.randrange(n)``: the same number from the same draws, at half the cost for a plain
-    ``random.Random`` (a cut, a first dealer, one card of a lazy shuffle).
+    """``rng.randrange(n)``: the same number from the same draws, more cheaply (the cost:
+    benchmarks/README.md), for a plain ``random.Random`` (a cut, a first dealer, one card of a
+    lazy shuffle).
 
     >>> a, b = random.Random(9), random.Random(9)
     >>> [random_below(a, 52) for _ in range(5)] == [b.randrange(52) for _ in range(5)]

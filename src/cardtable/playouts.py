@@ -14,20 +14,20 @@ the *playing* actions instead (:func:`playing_actions`):
 Each game's seats live in its package (``cardtable.games.<game>.playouts``, named by its
 spec's ``playouts``; :class:`GamePlayouts`); a game without one plays every legal action.
 
-A search's rollouts need more than that in Indian Rummy: two playing seats throw cards at
-random and seldom reach a show (5 of 200 seeded deals in 400 turns), so a hand kept looks no
-better than a drop. :func:`improving_actions` gives the seat that the rollouts of
-:class:`cardtable.envs.rollouts.PlayoutEvaluator` use instead, which improves its hand at the
-cost of a few bit operations per decision: it draws the pile's top card only when that card
-completes a pure sequence or a set, shows whenever the show is valid (the same check as the
-playing seat), otherwise keeps every card in a pure sequence or a set and throws the card
-with the fewest links to the others (another suit of its rank, its suit within two ranks),
-the highest of those (ties: the caller's random pick), never a joker, never drops. Two such
-seats reach a valid show within 40 decisions in 85% of deals, the playing seats in none, at
-about 70 µs a decision against 10 µs (``benchmarks/bench_rollout_seats.py``). It does not
-count points with the solver: throwing the card that leaves the best arrangement's fewest
-points cost 0.4-1.2 ms a decision in trials, several times this seat, and reached shows
-later. The other games' improving seat is their playing seat.
+A search's rollouts need more than that in Indian Rummy: two playing seats throw cards at random
+and seldom reach a show, so a hand kept looks no better than a drop. :func:`improving_actions`
+gives the seat that the rollouts of :class:`cardtable.envs.rollouts.PlayoutEvaluator` use
+instead, which improves its hand at the cost of a few bit operations per decision: it draws the
+pile's top card only when that card completes a pure sequence or a set, shows whenever the show
+is valid (the same check as the playing seat), otherwise keeps every card in a pure sequence or
+a set and throws the card with the fewest links to the others (another suit of its rank, its
+suit within two ranks), the highest of those (ties: the caller's random pick), never a joker,
+never drops. Two such seats reach a valid show within 40 decisions in most deals and the playing
+seats almost never, at several times the playing seat's cost a decision (the figures:
+benchmarks/README.md, "Indian Rummy with rollouts that improve the hand", from
+``benchmarks/bench_rollout_seats.py``). It does not count points with the solver: throwing the
+card that leaves the best arrangement's fewest points cost several times this seat a decision in
+trials, and reached shows later. The other games' improving seat is their playing seat.
 
 :func:`random_playouts` drives ``current_player`` / ``chance_step`` / ``legal_actions`` /
 ``apply_unchecked`` the way a search bot does, and times everything: chance steps, the legal
@@ -37,7 +37,7 @@ microseconds per seat decision, the engine's cost that the benchmarks set beside
 OpenSpiel's ``gin_rummy`` by the same loop from Python (when ``pyspiel`` is installed, as the
 ``research`` extra does), chance outcomes drawn uniformly, which is its own distribution for
 the deal and the draws. Both loops choose with :func:`~cardtable.cards.random_below`, the
-number ``randrange`` would give from the same draws at about half its cost.
+number ``randrange`` would give from the same draws, more cheaply (benchmarks/README.md).
 """
 
 from __future__ import annotations

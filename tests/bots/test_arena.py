@@ -6,6 +6,7 @@ import json
 import math
 import xml.etree.ElementTree as ET
 from pathlib import Path
+from typing import Any
 
 import pytest
 import typer
@@ -111,7 +112,7 @@ def test_parallel_workers_give_the_same_games_as_one_process() -> None:
     assert one.to_json()["pairings"] == two.to_json()["pairings"]
 
 
-def _fields(config: ArenaConfig) -> dict[str, object]:
+def _fields(config: ArenaConfig) -> dict[str, Any]:
     return {name: getattr(config, name) for name in ArenaConfig.__slots__}
 
 

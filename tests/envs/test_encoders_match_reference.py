@@ -15,23 +15,17 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-try:
-    from tests.reference.observation_encoders import (
-        encode_declaration_rummy,
-        encode_indecision,
-        encode_indian_rummy,
-    )
-except ImportError:  # tests/ itself is the import root when it is not a package
-    from reference.observation_encoders import (
-        encode_declaration_rummy,
-        encode_indecision,
-        encode_indian_rummy,
-    )
-
 from cardtable.envs import game_spec
 from cardtable.envs.encoding import Layout
 from cardtable.games.contract import CHANCE, TERMINAL
 from cardtable.playouts import playing_actions
+
+# tests/ is the import root (its test packages have no package above them).
+from reference.observation_encoders import (
+    encode_declaration_rummy,
+    encode_indecision,
+    encode_indian_rummy,
+)
 
 REFERENCE: dict[str, Callable[[Any, Layout], np.ndarray]] = {
     "indecision": encode_indecision,

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import gymnasium
 import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env
 
-from cardtable.envs.gymnasium import ENV_IDS
+from cardtable.envs.gymnasium import ENV_IDS, SingleSeatEnv
 
 
 @pytest.mark.parametrize("env_id", list(ENV_IDS))
@@ -20,11 +22,12 @@ def test_masked_random_episode_ends_with_the_games_result(env_id: str) -> None:
     env = gymnasium.make(env_id, players=2, opponents="normal")
     obs, _ = env.reset(seed=8)
     rng = np.random.default_rng(0)
-    total, done, info = 0.0, False, {}
+    total, done = 0.0, False
+    info: dict[str, Any] = {}
     while not done:
         action = int(rng.choice(np.flatnonzero(obs["action_mask"])))
         obs, reward, done, truncated, info = env.step(action)
-        total += reward
+        total += float(reward)
         assert not truncated
     assert total == info["result"]["utilities"][0]
     assert obs["action_mask"].sum() == 0
@@ -33,6 +36,7 @@ def test_masked_random_episode_ends_with_the_games_result(env_id: str) -> None:
 @pytest.mark.parametrize("env_id", list(ENV_IDS))
 def test_each_observation_is_the_seats_view_encoded(env_id: str) -> None:
     env = gymnasium.make(env_id, players=3, seat=1, opponents="easy").unwrapped
+    assert isinstance(env, SingleSeatEnv)
     obs, _ = env.reset(seed=4)
     rng = np.random.default_rng(1)
     for _ in range(30):

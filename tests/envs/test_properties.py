@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 import cardtable.envs.openspiel
 from cardtable.envs import game_spec
 from cardtable.envs.pettingzoo import declaration_rummy_v0, indecision_v0, indian_rummy_v0
+from cardtable.envs.pettingzoo.aec import CardtableAEC
 from cardtable.games.contract import TERMINAL
 from engine_moves import decisions
 
@@ -26,7 +27,9 @@ MODULES = {
 }
 
 
-def _random_position(game: str, players: int, seed: int, steps: int) -> tuple[object, object]:
+def _random_position(
+    game: str, players: int, seed: int, steps: int
+) -> tuple[CardtableAEC, random.Random]:
     """A raw environment after up to ``steps`` random legal actions from the seeded deal."""
     env = MODULES[game].raw_env(players=players)
     env.reset(seed=seed)

@@ -1,4 +1,4 @@
-"""Rules declared as data (cardtable.options): every option of the three games carries words a
+"""Rules declared as data (cardtable.rule_options): every option of the three games carries words a
 player understands and bounds, and validation and the house-rules schema follow from them."""
 
 from __future__ import annotations
@@ -16,8 +16,8 @@ from cardtable.games.declaration_rummy.rules import Rules as DeclarationRules
 from cardtable.games.indecision.rules import Rules as IndecisionRules
 from cardtable.games.indian_rummy.rules import Rules as IndianRules
 from cardtable.melds.indecision import MeldValues
-from cardtable.options import options_of
-from cardtable.server.routes.rules_schema import rules_schema
+from cardtable.rule_options import RuleGroup, options_of
+from cardtable.server.routes.rules_schema import rule_groups, rules_schema
 
 RULES_TYPES: tuple[type[Any], ...] = (IndecisionRules, IndianRules, DeclarationRules, MeldValues)
 VARIATIONS = (
@@ -188,3 +188,33 @@ def test_bike_inside_longer_run_help_states_the_score_the_engine_counts() -> Non
     assert (int(found.group(2)), int(found.group(3))) == (counted.score, usual.score), text
     named = re.findall(r"(Run on a Bike of \w+|Run of \w+)", text[found.end() :])
     assert sorted(named) == sorted(meld.name for meld in counted.melds), text
+
+
+GAME_RULES: tuple[type[Any], ...] = (IndecisionRules, IndianRules, DeclarationRules)
+
+
+@pytest.mark.parametrize("rules_type", GAME_RULES, ids=lambda t: t.__module__.split(".")[-2])
+def test_only_the_safeguards_against_endless_games_are_folded_away(rules_type: type[Any]) -> None:
+    # The safeguards are the caps on turns, deals and games (and Declaration Rummy's passes over
+    # an exhausted stock); nothing a player chooses the game by is folded away with them.
+    folded = {d.name for d in options_of(rules_type) if d.option.group.folded}
+    capped = {d.name for d in options_of(rules_type) if d.name.endswith("_cap")}
+    assert capped and capped <= folded
+    assert folded - capped <= {"exhaustion_circuits"}
+
+
+def test_the_house_rules_form_groups_each_option_under_a_declared_heading() -> None:
+    indian = {entry["name"]: entry for entry in rules_schema(IndianRules, {})}
+    assert indian["first_drop"]["group"] == "dropping"
+    assert indian["deal_turn_cap"]["group"] == "safeguards"
+    assert indian["pool_limit"]["group"] == "more"
+    groups = rule_groups()
+    assert [group["name"] for group in groups] == [group.value for group in RuleGroup]
+    assert [group["title"] for group in groups if group["folded"]] == [
+        "Safeguards against endless games"
+    ]
+    names = {group["name"] for group in groups}
+    for rules_type in GAME_RULES:
+        assert {entry["group"] for entry in rules_schema(rules_type, {})} <= names
+    # Headings are distinct, so no two groups merge on the page.
+    assert len({group["title"] for group in groups}) == len(groups)

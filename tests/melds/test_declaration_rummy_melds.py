@@ -41,20 +41,13 @@ from cardtable.melds.declaration import (
     surely_unmelded,
 )
 
-try:
-    from tests.reference.brute_declaration import (
-        brute_can_go_out,
-        brute_can_go_out_single_meld,
-        brute_count,
-        brute_is_meld,
-    )
-except ModuleNotFoundError:  # the tests directory itself is on sys.path
-    from reference.brute_declaration import (  # type: ignore[no-redef]
-        brute_can_go_out,
-        brute_can_go_out_single_meld,
-        brute_count,
-        brute_is_meld,
-    )
+# tests/ is the import root (its test packages have no package above them).
+from reference.brute_declaration import (
+    brute_can_go_out,
+    brute_can_go_out_single_meld,
+    brute_count,
+    brute_is_meld,
+)
 
 SINGLE_MELD = Rules(going_out_single_meld=True)
 FULL_PACK: tuple[Card, ...] = DECLARATION_RUMMY_DECK.cards()
@@ -332,6 +325,7 @@ def _wild_rich_deal(rng: random.Random, size: int) -> tuple[Card, ...]:
     return tuple(rng.sample(wilds + rest, size))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("dealer", "sizes", "hands"),
     [

@@ -23,10 +23,8 @@ from cardtable.melds.gin import (
     gin_deadwood,
 )
 
-try:
-    from tests.reference.brute_gin import brute_best_discard, brute_deadwood, is_meld
-except ImportError:  # tests/ itself is the import root when it is not a package
-    from reference.brute_gin import brute_best_discard, brute_deadwood, is_meld
+# tests/ is the import root (its test packages have no package above them).
+from reference.brute_gin import brute_best_discard, brute_deadwood, is_meld
 
 
 def cards(text: str) -> tuple[int, ...]:
@@ -221,6 +219,7 @@ def test_deadwood_equals_brute_force_on_every_small_size() -> None:
             assert gin_deadwood(hand) == brute_deadwood(hand), hand
 
 
+@pytest.mark.slow
 def test_best_discard_equals_trying_every_discard_on_eleven_card_hands() -> None:
     rng = random.Random(1704)
     for index in range(1200):

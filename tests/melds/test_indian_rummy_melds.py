@@ -25,20 +25,13 @@ from cardtable.games.indian_rummy.scoring import (
 )
 from cardtable.melds import indian
 
-try:
-    from tests.reference.brute_indian import (
-        brute_points,
-        brute_show_discards,
-        brute_valid,
-        group_is_legal,
-    )
-except ImportError:  # tests/ itself is the import root when it is not a package
-    from reference.brute_indian import (
-        brute_points,
-        brute_show_discards,
-        brute_valid,
-        group_is_legal,
-    )
+# tests/ is the import root (its test packages have no package above them).
+from reference.brute_indian import (
+    brute_points,
+    brute_show_discards,
+    brute_valid,
+    group_is_legal,
+)
 
 PACK = INDIAN_RUMMY_DECK.cards()
 CATEGORY_LETTER = {"two sequences": "A", "pure sequence only": "B", "no pure sequence": "C"}
@@ -513,18 +506,21 @@ def assert_discards_like_brute_force(
 WILD_RANKS = [None, *range(13)]
 
 
+@pytest.mark.slow
 def test_13_card_counts_equal_brute_force_on_random_hands_of_every_wild_rank() -> None:
     rng = random.Random(2101)
     for index in range(560):
         assert_counts_like_brute_force(random_hand(rng, 13), WILD_RANKS[index % 14])
 
 
+@pytest.mark.slow
 def test_13_card_counts_equal_brute_force_on_meld_rich_hands_of_every_wild_rank() -> None:
     rng = random.Random(2102)
     for index in range(700):
         assert_counts_like_brute_force(meld_rich_hand(rng, 13), WILD_RANKS[index % 14])
 
 
+@pytest.mark.slow
 def test_13_card_counts_equal_brute_force_on_joker_rich_hands_under_house_rules() -> None:
     rng = random.Random(2103)
     for index in range(160):
@@ -535,6 +531,7 @@ def test_13_card_counts_equal_brute_force_on_joker_rich_hands_under_house_rules(
         )
 
 
+@pytest.mark.slow
 def test_14_card_show_discards_equal_brute_force_on_random_and_meld_rich_hands() -> None:
     rng = random.Random(2104)
     for index in range(500):
@@ -542,6 +539,7 @@ def test_14_card_show_discards_equal_brute_force_on_random_and_meld_rich_hands()
         assert_discards_like_brute_force(cards, WILD_RANKS[index % 14])
 
 
+@pytest.mark.slow
 def test_14_card_show_discards_equal_brute_force_on_joker_rich_hands_under_house_rules() -> None:
     rng = random.Random(2105)
     for index in range(100):
@@ -606,6 +604,7 @@ def test_every_show_discard_leaves_a_valid_show_and_no_other_card_does(
         assert indian.is_valid_show(rest, wild_rank) == (card in found)
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(
     st.integers(min_value=0, max_value=2**32),

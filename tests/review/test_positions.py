@@ -16,16 +16,18 @@ from bots.positions import indecision as indecision_position
 from cardtable.cards import parse_cards
 from cardtable.games.declaration_rummy.engine import ENGINE as DECLARATION
 from cardtable.games.declaration_rummy.rules import Rules as DeclarationRules
+from cardtable.games.declaration_rummy.state import DeclarationRummyState
 from cardtable.games.declaration_rummy.state import scenario as declaration_scenario
 from cardtable.games.indecision.engine import ENGINE as INDECISION
 from cardtable.games.indecision.state import Phase as IndecisionPhase
 from cardtable.games.indian_rummy.engine import ENGINE as INDIAN
 from cardtable.games.indian_rummy.rules import Rules as IndianRules
+from cardtable.games.indian_rummy.state import IndianRummyState, scenario
 from cardtable.games.indian_rummy.state import Phase as IndianPhase
-from cardtable.games.indian_rummy.state import scenario
 from cardtable.registry import get_engine
 from cardtable.review import ReviewBudget, explain_decision, review_decision
 from cardtable.review.explain import about_move
+from cardtable.review.model import DecisionReview
 
 BUDGET = ReviewBudget(samples=8, screen=4, finalists=2)
 # Win-or-lose values are noisier than points: more imagined deals for Declaration Rummy.
@@ -35,7 +37,7 @@ STEADY = ReviewBudget(samples=24, screen=4, finalists=2)
 SHOW = "3H 4H 5H 6H 7C 8C 9C QS QD QC KS KH KD 2D"
 
 
-def _indian_position() -> object:
+def _indian_position() -> IndianRummyState:
     return scenario(
         IndianRules(),
         [SHOW, "AS 2S 3S 5S 6S 8S 9S 10S 2C 3C 4C 5C 6C"],
@@ -94,7 +96,7 @@ def test_breaking_a_group_instead_of_going_out_is_marked() -> None:
 GIN = DeclarationRules(players=2, cards_dealt=6, gin_rummy=True)
 
 
-def _indian_draw(hand: str, pile: str, wild_card: str) -> object:
+def _indian_draw(hand: str, pile: str, wild_card: str) -> IndianRummyState:
     """Seat 0 to draw at its first turn (so a drop costs the first drop's 20 points)."""
     return scenario(
         IndianRules(),
@@ -114,7 +116,7 @@ NEAR_SHOW = _indian_draw("3H 4H 5H 6H 7C 8C 9C QS QD QC KS KH 2D", "KD", "JD")
 HOPELESS = _indian_draw("KS 8S 3S QH 7H 2H 10D 5D 9C 4C JS 6D KD", "AH", "AC")
 
 
-def _tie_vote(hands: list[str]) -> object:
+def _tie_vote(hands: list[str]) -> DeclarationRummyState:
     """Seat 1 has proposed a tie and seat 0 answers it."""
     state = declaration_position(hands, rules=GIN)
     return DECLARATION.apply(state, DECLARATION.parse_action("propose tie"), 1)
@@ -133,7 +135,9 @@ PRILE_ON_PILE = indecision_position(
 )
 
 
-def _marked(game: str, state: object, played: str, budget: ReviewBudget) -> tuple[object, str]:
+def _marked(
+    game: str, state: object, played: str, budget: ReviewBudget
+) -> tuple[DecisionReview, str]:
     engine = get_engine(game)
     review = review_decision(game, state, 0, engine.parse_action(played), budget=budget)
     return review, explain_decision(game, state, 0, review)
@@ -247,7 +251,7 @@ SET_ON_PILE = scenario(
 )
 
 
-def _early_tie_position() -> object:
+def _early_tie_position() -> DeclarationRummyState:
     """Declaration Rummy, 4 players, seat 0's second turn with a count of 20 against three
     hands of court cards: playing on is worth more than a share of a tie."""
     rules = DeclarationRules(players=4)

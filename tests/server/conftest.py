@@ -19,12 +19,14 @@ from typing import Any, TypeVar
 import anyio
 import pytest
 import redis
+from anyio.from_thread import BlockingPortal
 from fastapi.testclient import TestClient
 from sqlalchemy import create_engine, text
 from sqlalchemy.exc import OperationalError
 from starlette.testclient import WebSocketTestSession
 
 from cardtable.server.app import create_app
+from cardtable.server.cluster.wiring import Cluster
 from cardtable.server.context import context_of
 from cardtable.server.routes.identity import COOKIE_NAME
 from cardtable.server.settings import Settings
@@ -143,9 +145,22 @@ def visitor(client: TestClient) -> TestClient:
     return other
 
 
+def portal_of(client: TestClient) -> BlockingPortal:
+    """The open test client's portal, which runs coroutines on the app's own loop."""
+    assert client.portal is not None, "the test client is not open"
+    return client.portal
+
+
+def cluster_of(client: TestClient) -> Cluster:
+    """The cluster wiring of an app made with a Redis URL."""
+    cluster = client.app.state.cluster  # type: ignore[attr-defined]
+    assert isinstance(cluster, Cluster)
+    return cluster
+
+
 def cookie_of(client: TestClient) -> str:
     """The client's profile token."""
-    token = client.cookies.get(COOKIE_NAME)
+    token: str | None = client.cookies.get(COOKIE_NAME)
     assert token
     return token
 

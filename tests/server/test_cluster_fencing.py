@@ -27,7 +27,7 @@ from cardtable.server.context import context_of
 from cardtable.server.settings import Settings
 from cardtable.storage import Database, DatabaseLogStore, FencedOutError, TableSummary
 
-from .conftest import new_table, receive, run_async, wait_for_turn
+from .conftest import cluster_of, new_table, portal_of, receive, run_async, wait_for_turn
 
 
 def a_table(db: Database) -> str:
@@ -204,7 +204,7 @@ def test_a_stalled_server_whose_lease_passed_on_refuses_the_move_and_drops_the_t
         owner = lobby.tables[table_id]
         before = owner.state
         # The process stalls: no renewal reaches Redis, and another process takes the table.
-        client.portal.call(client.app.state.cluster.leases.stop_renewing)
+        portal_of(client).call(cluster_of(client).leases.stop_renewing)
         token = run_async(steal(postgres_url, redis_url, table_id))
         ws.send_json({"type": "action", "version": state["version"], "action": state["legal"][0]})
         error = receive(ws)

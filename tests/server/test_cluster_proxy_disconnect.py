@@ -22,7 +22,7 @@ from cardtable.server.protocol.websocket import _seat
 from cardtable.server.rate_limits import RateLimits
 from cardtable.server.settings import Settings
 
-from .conftest import owner_of, receive, run_async
+from .conftest import owner_of, portal_of, receive, run_async
 from .online import shared_table
 
 WAIT_SECONDS = 5.0
@@ -142,7 +142,7 @@ def test_a_page_gone_while_it_is_greeted_ends_quietly_and_is_not_left_attached(
 
     caplog.set_level(logging.DEBUG)
     caplog.clear()
-    client.portal.call(seat_the_page)
+    portal_of(client).call(seat_the_page)
     assert all(not listeners for listeners in owner.connections.values()), owner.connections
     assert not owner.connected(0)
     loud = [r for r in caplog.records if r.levelno > logging.DEBUG or r.exc_info]

@@ -68,7 +68,7 @@ def test_a_publish_whose_connect_times_out_waits_and_retries_within_its_deadline
             if failures[0] > 0:
                 failures[0] -= 1
                 raise RedisTimeoutError("Timeout connecting to server")
-            return await connect(*args, **kwargs)
+            return await connect(*args, **kwargs)  # type: ignore[no-untyped-call]
 
         listener = cluster.redis.pubsub(ignore_subscribe_messages=True)
         await listener.subscribe(channel)

@@ -24,7 +24,7 @@ from cardtable.server.settings import Settings
 from cardtable.storage import Database, FencedOutError, shared
 from cardtable.storage.shared import StoredRoom
 
-from .conftest import cookie_of, owner_of, receive, run_async
+from .conftest import cluster_of, cookie_of, owner_of, portal_of, receive, run_async
 from .online import friend, is_state, join, shared_table, until
 from .test_cluster_fencing import _forget, a_table, steal, stored_fence
 from .test_online_tables import _play_until
@@ -84,7 +84,7 @@ def test_a_stale_owners_room_change_is_refused_and_the_table_dropped(
         assert receive(ws)["type"] == "room"
         owner = lobby.tables[table_id]
         # The process stalls: no renewal reaches Redis, and another process takes the table.
-        client.portal.call(client.app.state.cluster.leases.stop_renewing)
+        portal_of(client).call(cluster_of(client).leases.stop_renewing)
         token = run_async(steal(postgres_url, redis_url, table_id))
         ws.send_json({"type": "set_seat", "seat": 1, "kind": "bot", "level": "easy"})
         error = until(ws, lambda m: m["type"] != "room")  # the room as connected, then the error

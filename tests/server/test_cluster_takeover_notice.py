@@ -23,7 +23,7 @@ from cardtable.server.context import context_of
 from cardtable.server.settings import Settings
 from cardtable.storage import Database, DatabaseLogStore
 
-from .conftest import new_table, run_async
+from .conftest import cluster_of, new_table, portal_of, run_async
 from .test_cluster_fencing import _forget
 
 WAIT_SECONDS = 5.0
@@ -61,7 +61,7 @@ def test_a_table_taken_over_is_announced_once_loaded_and_a_relaying_process_hear
     client = make_client(url=postgres_url, settings=settings)
     table_id = new_table(client, "indecision", rules={"target_score": 25})
     lobby = context_of(client.app).lobby
-    cluster = client.app.state.cluster
+    cluster = cluster_of(client)
 
     async def watch() -> tuple[Relay, Redis, Proxy]:
         """Another process relaying a socket of the table."""
@@ -95,18 +95,18 @@ def test_a_table_taken_over_is_announced_once_loaded_and_a_relaying_process_hear
         db.close()
         await redis.aclose()
 
-    watcher, redis, proxy = client.portal.call(watch)
+    watcher, redis, proxy = portal_of(client).call(watch)
     try:
         # A table whose last owner gave it back is loaded without a notice.
-        client.portal.call(hand_over, False)
+        portal_of(client).call(hand_over, False)
         assert client.get(f"/api/tables/{table_id}").status_code == 200
         assert table_id in lobby.tables
-        assert client.portal.call(heard, proxy, 1.0) is None
+        assert portal_of(client).call(heard, proxy, 1.0) is None
         # One whose last owner died is announced once it is loaded here.
-        client.portal.call(hand_over, True)
+        portal_of(client).call(hand_over, True)
         assert client.get(f"/api/tables/{table_id}").status_code == 200
         assert table_id in lobby.tables
-        assert client.portal.call(heard, proxy, WAIT_SECONDS) == {"moved": True}
+        assert portal_of(client).call(heard, proxy, WAIT_SECONDS) == {"moved": True}
         assert not cluster.store.taken_over
     finally:
 
@@ -114,5 +114,5 @@ def test_a_table_taken_over_is_announced_once_loaded_and_a_relaying_process_hear
             await watcher.close()
             await redis.aclose()
 
-        client.portal.call(stop)
+        portal_of(client).call(stop)
         run_async(_forget(redis_url, table_id))

@@ -4,6 +4,7 @@ failures sit under the same base, so one ``except CardtableError`` sees them all
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -16,9 +17,9 @@ from cardtable.storage import Database, FencedOutError, StorageError
 
 
 @pytest.fixture
-def db(tmp_path: Path) -> Database:
+def db(tmp_path: Path) -> Iterator[Database]:
     database = Database(storage.sqlite_url(tmp_path))
-    yield database  # type: ignore[misc]
+    yield database
     database.close()
 
 

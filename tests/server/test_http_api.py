@@ -14,11 +14,19 @@ from pydantic import ValidationError
 
 import cardtable.server as server_package
 from cardtable.games.contract import rules_to_json
-from cardtable.options import options_of
 from cardtable.registry import game_names, get_engine
-from cardtable.server.people.options import DEFAULT_OPTIONS
+from cardtable.rule_options import options_of
+from cardtable.server.people.player_options import DEFAULT_OPTIONS, PlayerOptions
 from cardtable.server.routes.identity import COOKIE_NAME
-from cardtable.server.routes.models import GameEntry, GameRecord, HowToPlay, ListedTable, TableInfo
+from cardtable.server.routes.models import (
+    GameEntry,
+    GameRecord,
+    HowToPlay,
+    ListedTable,
+    Options,
+    OptionsChange,
+    TableInfo,
+)
 from cardtable.server.settings import Settings
 
 from .conftest import new_table, owner_of, visitor
@@ -238,6 +246,36 @@ def test_profile_options_are_validated_and_merged(client: TestClient) -> None:
         assert response.status_code == 400, bad
         assert words in response.json()["detail"]
     assert client.get("/api/profile").json()["options"]["opponent_speed"] == "fast"
+
+
+def test_player_options_the_models_and_the_pages_schema_agree_with_the_one_declaration(
+    client: TestClient,
+) -> None:
+    declared = options_of(PlayerOptions)
+    names = [d.name for d in declared]
+    schema = client.get("/api/options").json()
+    assert [entry["name"] for entry in schema] == names
+    assert {entry["name"]: entry["default"] for entry in schema} == DEFAULT_OPTIONS
+    assert dataclasses.asdict(PlayerOptions()) == DEFAULT_OPTIONS
+    assert list(Options.model_fields) == list(OptionsChange.model_fields) == names
+    for entry, one in zip(schema, declared, strict=True):
+        assert (entry["label"], entry["help"]) == (one.option.label, one.option.help)
+        if one.kind == "choice":
+            assert entry["choices"] == list(one.option.choices)
+            assert len(entry["choice_labels"]) == len(entry["choices"])
+            # The request model accepts exactly the declared choices.
+            for choice in one.option.choices:
+                OptionsChange.model_validate({one.name: choice})
+            with pytest.raises(ValidationError):
+                OptionsChange.model_validate({one.name: "not-a-choice"})
+        else:
+            assert entry["type"] == "bool" and "choices" not in entry
+    # A new profile has the declared defaults, and the documented table lists every option.
+    fresh = TestClient(client.app)
+    assert fresh.post("/api/profile").json()["options"] == DEFAULT_OPTIONS
+    protocol = (Path(__file__).resolve().parents[2] / "docs" / "protocol.md").read_text("utf-8")
+    for name in names:
+        assert f"| `{name}` |" in protocol, name
 
 
 def test_bad_json_body_is_refused_with_a_sentence(client: TestClient) -> None:

@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
+from cardtable.server.review.replays import replay_frames
 from cardtable.server.routes import review as review_routes
 from cardtable.server.settings import Settings
 
@@ -73,7 +74,7 @@ def test_a_finished_games_replay_is_made_once(
     make_client: Callable[..., TestClient], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     made: list[Any] = []
-    original = review_routes.replay_frames
+    original = replay_frames  # the routes call it by the name they imported
 
     def counted(record: Any) -> dict[str, Any]:
         made.append(record)

@@ -137,7 +137,7 @@ def _end_quickly(client: TestClient, bob: TestClient, table_id: str) -> None:
     url = f"/ws/tables/{table_id}"
     with client.websocket_connect(url) as host, bob.websocket_connect(url) as guest:
         for ws, seat in ((host, 0), (guest, 1)):
-            state = until(ws, lambda m, s=seat: m["type"] == "state" and m["to_move"] == s)
+            state = until(ws, lambda m, s=seat: m["type"] == "state" and m["to_move"] == s)  # type: ignore[misc]
             ws.send_json({"type": "action", "version": state["version"], "action": "drop"})
         until(host, lambda m: m["type"] == "state" and m["result"] is not None)
 

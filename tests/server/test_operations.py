@@ -170,7 +170,7 @@ def test_the_gauges_of_a_worker_that_died_are_dropped(tmp_path: Path) -> None:
     assert len(forget_dead_workers(tmp_path)) == 1
     assert not list(tmp_path.glob("gauge_live*.db"))
     registry = CollectorRegistry()
-    MultiProcessCollector(registry, path=str(tmp_path))
+    MultiProcessCollector(registry, path=str(tmp_path))  # type: ignore[no-untyped-call]
     exposition = generate_latest(registry).decode()
     assert metric(exposition, 'cardtable_actions_total{kind="person"}') == 2  # counters stay
     assert metric(exposition, "cardtable_connected_sockets") == 0

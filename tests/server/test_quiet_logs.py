@@ -24,10 +24,11 @@ from cardtable.server.cluster.lease import Leases
 from cardtable.server.cluster.relay import Relay, RemoteConnection
 from cardtable.server.context import context_of
 from cardtable.server.hosting.lobby import Lobby
+from cardtable.server.protocol.messages import Outgoing
 from cardtable.server.protocol.websocket import SocketConnection
 from cardtable.server.settings import Settings
 
-from .conftest import new_table, run_async
+from .conftest import new_table, portal_of, run_async
 from .live import free_port, serving
 
 SEATS = [{"kind": "human"}, {"kind": "bot", "level": "random"}]
@@ -160,7 +161,7 @@ def test_connections_told_their_table_moved_fail_quietly(
     lobby = context_of(client.app).lobby
 
     class Unreachable:
-        async def send(self, _message: dict[str, Any]) -> None:
+        async def send(self, _message: Outgoing) -> None:
             return None
 
         async def moved(self) -> None:
@@ -168,11 +169,11 @@ def test_connections_told_their_table_moved_fail_quietly(
 
     async def drop() -> list[BaseException | None]:
         owner = lobby.tables[table_id]
-        owner.attach(0, Unreachable())  # type: ignore[arg-type]
+        owner.attach(0, Unreachable())
         lobby.drop(table_id)
         tasks = list(lobby._telling)
         await asyncio.wait(tasks, timeout=5)
         return [task.exception() for task in tasks]
 
-    assert client.portal.call(drop) == [None]
+    assert portal_of(client).call(drop) == [None]
     assert _tracebacks(caplog) == []

@@ -13,7 +13,7 @@ from fastapi.testclient import TestClient
 from sqlalchemy import bindparam, create_engine, text
 
 from cardtable.server.context import context_of
-from cardtable.server.people.options import DEFAULT_OPTIONS
+from cardtable.server.people.player_options import DEFAULT_OPTIONS
 from cardtable.server.routes.identity import COOKIE_NAME
 from cardtable.storage import Database, RecordEvent, load_table
 

@@ -22,8 +22,8 @@ from rich.console import Console
 from cardtable import coach as coaching
 from cardtable.cards import format_card
 from cardtable.cli.common import bot_for, fail, move_warning_of, renderers
-from cardtable.cli.options import apply_rule_options, build_rules
 from cardtable.cli.records import save_record
+from cardtable.cli.rule_flags import apply_rule_options, build_rules
 from cardtable.driver import advance
 from cardtable.errors import CardtableError
 from cardtable.games.contract import TERMINAL

@@ -16,7 +16,7 @@ from typing import Annotated, Any
 import typer
 
 from cardtable.cards import ONE_DECK, parse_cards
-from cardtable.cli.options import apply_rule_options
+from cardtable.cli.rule_flags import apply_rule_options
 from cardtable.errors import CardtableError, RulesError
 from cardtable.registry import game_names, get_engine, get_spec, load
 

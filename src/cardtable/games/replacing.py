@@ -1,9 +1,10 @@
-"""Keyword replacement for the engines' ``NamedTuple`` states, at about half ``_replace``'s cost.
+"""Keyword replacement for the engines' ``NamedTuple`` states, cheaper than ``_replace``.
 
 Every game's engine builds a new immutable state for each action and chance step, by naming the
 fields that change. ``NamedTuple._replace`` does that through a Python-level ``_make`` and a map
 over every field; :func:`replacer` makes a function for one class that copies the tuple into a
-list, sets the named fields by their precomputed positions and builds the tuple directly.
+list, sets the named fields by their precomputed positions and builds the tuple directly (what
+that saves: benchmarks/README.md, "Building the next state by keyword").
 """
 
 from __future__ import annotations
@@ -38,5 +39,5 @@ def replacer(cls: type[T]) -> Callable[..., T]:
         made: T = build(cls, values)
         return made
 
-    replace.__doc__ = f"``item._replace(**changes)`` for {cls.__name__}, at about half the cost."
+    replace.__doc__ = f"``item._replace(**changes)`` for {cls.__name__}, more cheaply."
     return replace

@@ -135,7 +135,8 @@ _club_keys: tuple[int, ...] = ()
 
 
 def _suit_tables() -> _SuitTables:
-    """The suit tables, built on first use (about 20 ms) rather than at import."""
+    """The suit tables, built on first use rather than at import (their cost:
+    benchmarks/README.md, "Figures the modules' docstrings refer to")."""
     global _tables, _deadwood_table, _discard_key_table, _heart_keys, _diamond_keys, _club_keys
     if _tables is None:
         _tables = _SuitTables()

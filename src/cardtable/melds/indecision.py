@@ -38,7 +38,7 @@ from typing import Any, Final, NamedTuple
 
 from cardtable.cards import format_card, format_cards
 from cardtable.errors import CardError, HandSizeError
-from cardtable.options import check_options, option
+from cardtable.rule_options import check_options, option
 
 HAND_SIZE: Final = 5
 REMEMBERED_MELDS: Final = 16384

@@ -31,8 +31,8 @@ seat plays on after a candidate is fast and plays to win: Indecision's and Decla
 Easy level, and in Indian Rummy the improving seat of :mod:`cardtable.playouts` played to the end
 of the deal, which reaches a show as a player does (the Easy seat never did within the old three
 turns, so every kept hand counted as if it were shown against at once, and a drop looked best).
-The Normal and Hard players cost 1.3-2.8 ms a decision and more (measured in Normal games on
-the shared machine), too slow for the hundred or more rollouts of one decision.
+The Normal and Hard players cost many times as much a decision (benchmarks/README.md, "Figures
+the modules' docstrings refer to"), too slow for the hundred or more rollouts of one decision.
 """
 
 from __future__ import annotations

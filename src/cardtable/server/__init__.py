@@ -6,6 +6,7 @@ The protocol is described in ``docs/protocol.md``.
 The folders are its layers, each importing only those listed before it (and the storage and
 game layers below the server):
 
+- :mod:`~cardtable.server.narration`: moves and results in words, one module per game;
 - :mod:`~cardtable.server.table`: the table core, one authority over a game's state, its log
   and its connections, and what a seat or a spectator sees of it;
 - :mod:`~cardtable.server.people`: people's tables, the room around a table (seats, presence,

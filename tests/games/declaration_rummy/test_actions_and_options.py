@@ -11,8 +11,8 @@ from cardtable.games.declaration_rummy.actions import (
     TakeDiscard,
     parse_action,
 )
+from cardtable.games.declaration_rummy.cli_rules import VARIATIONS, parse_optional, rules_from_cli
 from cardtable.games.declaration_rummy.engine import ENGINE
-from cardtable.games.declaration_rummy.options import VARIATIONS, parse_optional, rules_from_cli
 from cardtable.games.declaration_rummy.rules import ALL_OPTIONAL, PRESETS, Rules
 
 from .helpers import card

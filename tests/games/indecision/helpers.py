@@ -88,6 +88,6 @@ def random_policy(stop_chance: float):  # type: ignore[no-untyped-def]
     return choose
 
 
-def with_rules(state: State, **changes: object) -> State:
+def with_rules(state: State, **changes: Any) -> State:
     table = state.table._replace(rules=dataclasses.replace(state.rules, **changes))
     return state._replace(table=table)

@@ -297,7 +297,7 @@ def test_empty_deck_ends_hand_and_scores_everyone_when_option_is_score_hand() ->
 def test_deck_exhaustion_score_hand_help_says_the_hand_ends_once_the_deck_is_used_up() -> None:
     # RULES.md 1.8 item 4: the engine ends the hand at the end of the turn that takes the
     # deck's last card; the next player is never asked, though the pile holds a card.
-    from cardtable.options import options_of
+    from cardtable.rule_options import options_of
 
     rules = Rules(deck_exhaustion="score-hand")
     state = position(rules, [E1, E2], pile="9D", deck="2D", to_act=0, had_turn=(0, 1))

@@ -82,11 +82,11 @@ FILLERS = (
 WILD = "6C"  # sixes wild: the fillers hold no joker and no valid show
 
 
-def pool(players: int = 3, preset: str = "pool-101", **changes: object) -> Rules:
+def pool(players: int = 3, preset: str = "pool-101", **changes: Any) -> Rules:
     return dataclasses.replace(PRESETS[preset], players=players, **changes)
 
 
-def deals(players: int = 2, preset: str = "deals-2", **changes: object) -> Rules:
+def deals(players: int = 2, preset: str = "deals-2", **changes: Any) -> Rules:
     return dataclasses.replace(PRESETS[preset], players=players, **changes)
 
 

@@ -238,11 +238,12 @@ def test_pool_rejoin_switched_off_offers_nothing() -> None:
 def test_pool_rejoin_offer_is_answered_only_by_the_player_offered() -> None:
     state = position(pool(3), (90, 0, 0), dealer=2)
     state = everyone_drops_but(state, 2)
-    for seat, action, rule in [
+    refused: list[tuple[int, act.IndianRummyAction, RuleKey]] = [
         (1, act.REJOIN, RuleKey.NOT_YOUR_TURN),
         (0, act.DRAW_STOCK, RuleKey.REJOIN_OFFER),
         (0, act.FINISH, RuleKey.REJOIN_OFFER),
-    ]:
+    ]
+    for seat, action, rule in refused:
         with pytest.raises(IllegalActionError) as caught:
             ENGINE.apply(state, action, seat)
         assert caught.value.rule is rule

@@ -65,10 +65,14 @@ def _check_cards(state: IndianRummyState) -> None:
             assert list(hand) == sorted(hand)
 
 
-def _choose(legal: list[act.IndianRummyAction], rng: random.Random, patient: bool):  # type: ignore[no-untyped-def]
+def _choose(
+    legal: list[act.IndianRummyAction], rng: random.Random, patient: bool
+) -> act.IndianRummyAction:
     """Uniform among the legal actions; a patient player never drops or declares."""
     if patient:
-        calm = [a for a in legal if not isinstance(a, act.Drop | act.Declare)]
+        calm: list[act.IndianRummyAction] = [
+            a for a in legal if not isinstance(a, act.Drop | act.Declare)
+        ]
         if calm:
             legal = calm
     return legal[rng.randrange(len(legal))]

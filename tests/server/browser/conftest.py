@@ -13,9 +13,10 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Literal
 
 import pytest
-from playwright.sync_api import Browser, Playwright, sync_playwright
+from playwright.sync_api import Browser, BrowserContext, Playwright, ViewportSize, sync_playwright
 
 from .harness import CHROMIUM, CHROMIUM_ARGS, DESKTOP, BrowserPage, LiveServer, PageErrors, Servers
 
@@ -70,10 +71,11 @@ def open_page(browser: Browser) -> Iterator[Callable[..., BrowserPage]]:
     """Open pages (desktop size unless ``viewport`` says otherwise) in one browser context,
     sharing the profile cookie; each test fails on any uncaught script error."""
     opened: list[BrowserPage] = []
-    contexts = []
+    contexts: list[BrowserContext] = []
 
     def opener(
-        viewport: dict[str, int] | None = None, reduced_motion: str = "no-preference"
+        viewport: ViewportSize | None = None,
+        reduced_motion: Literal["no-preference", "null", "reduce"] = "no-preference",
     ) -> BrowserPage:
         if not contexts:
             contexts.append(

@@ -10,7 +10,7 @@ import time
 from dataclasses import dataclass, field
 
 import uvicorn
-from playwright.sync_api import Page
+from playwright.sync_api import Page, ViewportSize
 
 from cardtable.server.app import create_app
 from cardtable.server.settings import Settings
@@ -26,8 +26,8 @@ CHROMIUM_ARGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
-DESKTOP = {"width": 1280, "height": 900}
-PHONE = {"width": 390, "height": 844}
+DESKTOP: ViewportSize = {"width": 1280, "height": 900}
+PHONE: ViewportSize = {"width": 390, "height": 844}
 
 
 def free_port() -> int:

@@ -16,7 +16,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
-from playwright.sync_api import Browser, BrowserContext, Page, WebSocket
+from playwright.sync_api import Browser, BrowserContext, Page, ViewportSize, WebSocket
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from .harness import DESKTOP, PageErrors
@@ -67,7 +67,7 @@ class Person:
         return data
 
 
-def new_person(browser: Browser, name: str, viewport: dict[str, int] | None = None) -> Person:
+def new_person(browser: Browser, name: str, viewport: ViewportSize | None = None) -> Person:
     """A fresh browser context (its own profile cookie) with one page that records every
     websocket frame it receives and fails the test on script errors."""
     context = browser.new_context(viewport=viewport or DESKTOP, reduced_motion="reduce")

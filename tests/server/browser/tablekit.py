@@ -12,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from playwright.sync_api import Locator, Page
+from playwright.sync_api import Locator, Page, Position
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 IDLE_JS = """() => {
@@ -204,7 +204,7 @@ def answer_panel(page: Page, *, finish: bool = True) -> str | None:
     return name
 
 
-CORNER = {"x": 8, "y": 12}
+CORNER: Position = {"x": 8, "y": 12}
 """Where a finger taps an overlapped card in the hand: its visible top-left corner."""
 
 

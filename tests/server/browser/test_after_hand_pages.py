@@ -14,7 +14,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Page, Route, expect
+from playwright.sync_api import Browser, Page, Route, ViewportSize, expect
 
 from .harness import DESKTOP, PHONE, BrowserPage, LiveServer
 from .tablekit import screenshot, start_game, table_state, wait_idle
@@ -56,7 +56,7 @@ def _page_text(p: Page) -> str:
 
 @pytest.mark.parametrize("size", [DESKTOP, PHONE], ids=["desktop", "phone"])
 def test_the_replay_reads_like_the_table_and_a_stranger_is_never_you(
-    size: dict[str, int],
+    size: ViewportSize,
     server: LiveServer,
     open_page: Callable[..., BrowserPage],
     browser: Browser,
@@ -132,7 +132,7 @@ RECORD_SHARED = {
 
 @pytest.mark.parametrize("size", [DESKTOP, PHONE], ids=["desktop", "phone"])
 def test_your_record_shows_games_with_friends_and_marks_help_from_a_computer_player(
-    size: dict[str, int], server: LiveServer, open_page: Callable[..., BrowserPage], shots: Any
+    size: ViewportSize, server: LiveServer, open_page: Callable[..., BrowserPage], shots: Any
 ) -> None:
     p = open_page(viewport=size).page
     table_id = _finished_deal(p, server)
@@ -178,7 +178,7 @@ def test_your_record_shows_games_with_friends_and_marks_help_from_a_computer_pla
 
 @pytest.mark.parametrize("size", [{"width": 1280, "height": 800}, PHONE], ids=["desktop", "phone"])
 def test_the_summary_keeps_continue_in_view_however_long_it_is(
-    size: dict[str, int], server: LiveServer, open_page: Callable[..., BrowserPage], shots: Any
+    size: ViewportSize, server: LiveServer, open_page: Callable[..., BrowserPage], shots: Any
 ) -> None:
     p = open_page(viewport=size).page
     # Four seats of Indian Rummy: the deal's summary lists every hand, taller than the screen.

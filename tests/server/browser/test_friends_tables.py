@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, Page, ViewportSize, expect
 
 from cardtable.server.settings import Settings
 
@@ -51,7 +51,11 @@ def live(servers: Servers) -> LiveServer:
 
 def shoot(page: Page, shots: Path, name: str) -> None:
     """Screenshots of the page at desktop and phone sizes."""
-    for label, size in (("desktop", {"width": 1280, "height": 800}), ("phone", PHONE)):
+    sizes: list[tuple[str, ViewportSize]] = [
+        ("desktop", {"width": 1280, "height": 800}),
+        ("phone", PHONE),
+    ]
+    for label, size in sizes:
         page.set_viewport_size(size)
         settle(page)
         page.screenshot(path=str(shots / f"{name}-{label}.png"), full_page=True)
@@ -81,7 +85,7 @@ def house_rules(values: dict[str, Any]) -> Callable[[Page], None]:
 
 # One hand is the whole game: Indecision to a low target, one deal of Indian Rummy, one game of
 # Declaration Rummy.
-ONE_HAND = {
+ONE_HAND: dict[str, dict[str, Any]] = {
     "indecision": {"target_score": 8},
     "indian-rummy": {"preset": "single-deal"},
     "declaration-rummy": {},

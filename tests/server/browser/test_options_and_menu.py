@@ -155,6 +155,28 @@ def test_opponent_speed_is_kept_and_the_level_is_chosen_on_the_start_page(
     assert profile["options"]["difficulty"] == "hard"
 
 
+def test_the_options_panel_and_the_pages_defaults_come_from_the_servers_declarations(
+    server: LiveServer, open_page: Callable[..., BrowserPage]
+) -> None:
+    page = open_page().page
+    page.goto(server.url)
+    page.wait_for_selector("body.ready")
+    declared = page.evaluate("() => fetch('/api/options').then(r => r.json())")
+    # Options applied with nothing set take the server's defaults (the page keeps none).
+    defaults = page.evaluate(
+        "() => import('/static/js/options.js')"
+        ".then(m => { m.applyOptions({}); return m.options(); })"
+    )
+    assert defaults == {entry["name"]: entry["default"] for entry in declared}
+    open_options(page)
+    offered = [entry for entry in declared if entry["name"] != "difficulty"]
+    labels = page.locator("dialog#panel .option-list li > label").all_inner_texts()
+    assert labels == [entry["label"] for entry in offered]
+    speed = next(entry for entry in declared if entry["name"] == "opponent_speed")
+    words = page.locator("#option-opponent_speed option").all_inner_texts()
+    assert words == speed["choice_labels"]
+
+
 def test_how_to_play_shows_each_game_with_its_examples_drawn_as_cards(
     server: LiveServer, open_page: Callable[..., BrowserPage], shots: Path
 ) -> None:

@@ -105,7 +105,7 @@ def test_indian_rummy_single_deal_played_with_the_mouse_ends_with_a_declaration(
     assert page_plurals == list(RANK_PLURALS)
     expect(page.locator(".hand .hand-card")).to_have_count(13)
     screenshot(page, path=str(shots / "indian-rummy-table.png"))
-    declared = []
+    declared: list[bool] = []
 
     def declare_on_third_turn(page: Page, turn: int) -> bool:
         if turn < 2 or declared or table_state(page).phase != "discard":

@@ -81,6 +81,14 @@ def test_house_rules_are_folded_away_and_grouped_with_plain_choices(
     expect(page.locator("[data-rule=first_drop]")).to_be_visible()
     groups = page.locator(".rules-card .rule-group-title").all_inner_texts()
     assert len(groups) >= 3, groups
+    # The groups are the rule declarations' (GET /api/games): the drops under their heading,
+    # the caps folded away under theirs.
+    titles = page.locator(".rules-card .rule-group-title").all_text_contents()
+    assert "Dropping and showing" in titles, titles  # shown in capitals by the style sheet
+    dropping = page.locator(".rule-group[aria-label='Dropping and showing']")
+    expect(dropping.locator("[data-rule=first_drop]")).to_have_count(1)
+    expect(page.locator(".safeguards summary")).to_have_text("Safeguards against endless games")
+    expect(page.locator(".safeguards [data-rule=deal_turn_cap]")).to_have_count(1)
     # Choices read as words, not as the option's internal values.
     options = page.locator("[data-rule=joker_from_discard] option").all_inner_texts()
     assert "opening-card" not in options and len(options) == 2, options

@@ -10,7 +10,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, Page, ViewportSize, expect
 
 from cardtable.server.settings import Settings
 
@@ -247,7 +247,12 @@ def test_the_reconnecting_notice_covers_no_opponents_name(
     server.stop()
     notice = page.locator(".connection")
     expect(notice).to_be_visible()
-    for size in ({"width": 1280, "height": 800}, {"width": 800, "height": 600}, PHONE):
+    sizes: list[ViewportSize] = [
+        {"width": 1280, "height": 800},
+        {"width": 800, "height": 600},
+        PHONE,
+    ]
+    for size in sizes:
         page.set_viewport_size(size)
         expect(notice).to_be_visible()
         covered = page.evaluate(OVERLAPS_JS)

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from cardtable.errors import RulesError
-from cardtable.options import check_options, option
+from cardtable.rule_options import RuleGroup, check_options, option
 
 OPTIONAL_LABELS: Final = ("C1", "C2", "C3", "C4", "C7", "C12", "NM0", "NM2", "CD0", "W")
 ALL_OPTIONAL: Final = ("C1", "C2", "C3", "C4", "C7", "C12", "NM0", "NM2", "CD0", "W", "W", "W")
@@ -53,6 +53,7 @@ class Rules:
 
     players: int = option(
         4,
+        group=RuleGroup.PLAYERS,
         label="Players",
         help="How many play: 2 to 10.",
         low=2,
@@ -61,6 +62,7 @@ class Rules:
     )
     cards_dealt: int | None = option(
         None,
+        group=RuleGroup.PLAYERS,
         label="Cards dealt to each player",
         help=(
             "How many cards each player is dealt: up to 10 with 2 or 3 players, 7 with 4, "
@@ -71,6 +73,7 @@ class Rules:
     )
     optional_cards: tuple[str, ...] = option(
         (),
+        group=RuleGroup.PLAYERS,
         label="Optional cards",
         help=(
             "The special cards shuffled in: COUNT cards (1, 2, 3, 4, 7, 12) meld only with each "
@@ -82,11 +85,13 @@ class Rules:
     )
     offer_cut: bool = option(
         True,
+        group=RuleGroup.PLAYERS,
         label="Offer the cut",
         help="The player on the dealer's right may cut the shuffled pack before the deal.",
     )
     gin_rummy: bool = option(
         False,
+        group=RuleGroup.VARIATIONS,
         label="Gin Rummy variation",
         help=(
             "You may declare only with a count of at most the gin limit (7 unless changed), "
@@ -95,6 +100,7 @@ class Rules:
     )
     gin_threshold: int = option(
         7,
+        group=RuleGroup.VARIATIONS,
         label="Gin limit",
         help="With the Gin Rummy variation, the highest count you may declare with.",
         low=0,
@@ -102,11 +108,13 @@ class Rules:
     )
     declare_bonus: bool = option(
         False,
+        group=RuleGroup.VARIATIONS,
         label="Declare Bonus",
         help="The declarer's count is compared as one less, so a declarer with 8 ties a 7.",
     )
     going_out_single_meld: bool = option(
         False,
+        group=RuleGroup.VARIATIONS,
         label="Going Out Major or Minor",
         help=(
             "To go out, your cards must form one single meld: all of them (Major) or all but "
@@ -115,6 +123,7 @@ class Rules:
     )
     declare_or_go_out: bool = option(
         False,
+        group=RuleGroup.VARIATIONS,
         label="Declare or Go Out",
         help=(
             "The game never ends because the stock is used up: the discard pile, all but its "
@@ -123,6 +132,7 @@ class Rules:
     )
     three_card_draw: bool = option(
         False,
+        group=RuleGroup.VARIATIONS,
         label="Three-Card Draw",
         help=(
             "A player who takes the top discard may also take the next discard and the top "
@@ -131,11 +141,13 @@ class Rules:
     )
     four_sevens: bool = option(
         False,
+        group=RuleGroup.VARIATIONS,
         label="Four 7's",
         help="Laying down all four natural sevens during your turn wins the game at once.",
     )
     spread_out_discard: bool = option(
         False,
+        group=RuleGroup.VARIATIONS,
         label="Spread-Out Discard-Pile",
         help=(
             "The discard pile is fanned out so every card shows; you may take any card of it "
@@ -144,6 +156,7 @@ class Rules:
     )
     missing_cards: bool = option(
         False,
+        group=RuleGroup.VARIATIONS,
         label="Missing Cards",
         help=(
             "Before the deal some optional cards, then some cards of the whole pack, are "
@@ -152,6 +165,7 @@ class Rules:
     )
     missing_optional: int = option(
         0,
+        group=RuleGroup.VARIATIONS,
         label="Optional cards removed unseen",
         help="With Missing Cards, how many of the chosen optional cards are removed (0 to 12).",
         low=0,
@@ -159,6 +173,7 @@ class Rules:
     )
     missing_regular: int = option(
         0,
+        group=RuleGroup.VARIATIONS,
         label="Pack cards removed unseen",
         help="With Missing Cards, how many cards of the shuffled pack are then removed (0 to 7).",
         low=0,
@@ -166,6 +181,7 @@ class Rules:
     )
     seating: bool = option(
         False,
+        group=RuleGroup.PLAYERS,
         label="Seating",
         help=(
             "The first deal also sets the seats: the lowest card picks a place, the first dealer "
@@ -174,6 +190,7 @@ class Rules:
     )
     shuffle_option: bool = option(
         False,
+        group=RuleGroup.PLAYERS,
         label="Shuffle Option",
         help=(
             "After the shuffle the dealer also deals the pack into seven piles and stacks them "
@@ -182,11 +199,13 @@ class Rules:
     )
     match: bool = option(
         False,
+        group=RuleGroup.SCORING,
         label="Play a match",
         help="Play several games: the winner of each draws first in the next.",
     )
     match_wins: int = option(
         2,
+        group=RuleGroup.SCORING,
         label="Games to win the match",
         help="In a match, the first player to win this many games wins the match.",
         low=1,
@@ -194,6 +213,7 @@ class Rules:
     )
     match_game_cap: int = option(
         25,
+        group=RuleGroup.SAFEGUARDS,
         label="Most games in a match",
         help=(
             "A match ends after this many games even with no winner yet; the most games won "
@@ -204,6 +224,7 @@ class Rules:
     )
     exhaustion_circuits: int = option(
         2,
+        group=RuleGroup.SAFEGUARDS,
         label="Rounds after the stock runs out",
         help=(
             "Once the stock is used up, after this many full rounds of turns the game ends on "
@@ -214,6 +235,7 @@ class Rules:
     )
     turn_cap: int = option(
         600,
+        group=RuleGroup.SAFEGUARDS,
         label="Most turns in a game",
         help=(
             "A game that lasts this many turns ends on the counts, as if a player had declined "

@@ -32,5 +32,5 @@ SPEC: Final = GameSpec(
     explain="cardtable.review.declaration_rummy",
     lens="cardtable.review.lenses:declaration_rummy_lens",
     research="cardtable.envs.declaration_rummy:RESEARCH",
-    cli_rules="cardtable.games.declaration_rummy.options:rules_from_cli",
+    cli_rules="cardtable.games.declaration_rummy.cli_rules:rules_from_cli",
 )

@@ -228,7 +228,7 @@ State = DeclarationRummyState
 """The state type under the name every game package gives it."""
 
 replace_state: Final = replacer(DeclarationRummyState)
-"""``replace_state(state, **changes)``: ``state._replace(**changes)`` at about half the cost
+"""``replace_state(state, **changes)``: ``state._replace(**changes)``, more cheaply
 (the engine builds a new state for every action and chance step; see
 :mod:`cardtable.games.replacing`)."""
 

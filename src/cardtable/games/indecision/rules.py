@@ -2,7 +2,7 @@
 
 The defaults reproduce the rule book; each [GUESS] meld value (the :class:`MeldValues` table,
 defined beside the scorer) and each [DEC] resolution is a setting, declared with its words and
-bounds through :func:`cardtable.options.option`.
+bounds through :func:`cardtable.rule_options.option`.
 Named presets live in :data:`PRESETS`.
 """
 
@@ -13,7 +13,7 @@ from typing import Final, Literal
 
 from cardtable.cards import format_cards, parse_cards
 from cardtable.melds.indecision import MeldValues, scorer_for
-from cardtable.options import check_options, option
+from cardtable.rule_options import RuleGroup, check_options, option
 
 __all__ = ["PRESETS", "DeckExhaustion", "MeldValues", "Rules", "WinCheck"]
 
@@ -45,6 +45,7 @@ class Rules:
 
     players: int = option(
         2,
+        group=RuleGroup.PLAYERS,
         label="Players",
         help="How many play: 2, 3 or 4.",
         low=2,
@@ -52,17 +53,20 @@ class Rules:
         message="Indecision is for {low} to {high} players, not {value!r}",
     )
     meld_values: MeldValues = option(
+        group=RuleGroup.SCORING,
         label="Meld values",
         help="How many points each kind of meld scores.",
         default_factory=MeldValues,
     )
     bike_inside_longer_run_counts: bool = option(
         False,
+        group=RuleGroup.SCORING,
         label="Runs on a Bike inside longer runs",
         help=_bike_inside_help(),
     )
     strict_stop_turns: bool = option(
         False,
+        group=RuleGroup.PLAY,
         label="Everyone must finish a turn before a stop",
         help=(
             "A player may stop only once every player has finished a whole turn before this "
@@ -71,6 +75,7 @@ class Rules:
     )
     win_check: WinCheck = option(
         "counting-order",
+        group=RuleGroup.SCORING,
         label="Who wins at the target",
         help="How the winner is found when totals reach the target score.",
         choice_labels={
@@ -80,6 +85,7 @@ class Rules:
     )
     manual_declaration: bool = option(
         False,
+        group=RuleGroup.SCORING,
         label="Players announce their own scores",
         help=(
             "After a hand, each player announces a score and may correct it once; a claim "
@@ -88,11 +94,13 @@ class Rules:
     )
     warn_invalid_stop: bool = option(
         True,
+        group=RuleGroup.PLAY,
         label="Warn before a stop that scores nothing",
         help="Ask for confirmation before a stop that would score 0.",
     )
     target_score: int = option(
         121,
+        group=RuleGroup.SCORING,
         label="Points to win",
         help="The total a player must reach to win the game.",
         low=1,
@@ -100,11 +108,13 @@ class Rules:
     )
     may_discard_taken_card: bool = option(
         True,
+        group=RuleGroup.PLAY,
         label="A card taken from the pile may go straight back",
         help="Allow discarding the card just taken from the pile in the same turn.",
     )
     deck_exhaustion: DeckExhaustion = option(
         "reshuffle",
+        group=RuleGroup.PLAY,
         label="When the deck runs out",
         help=(
             "What happens once the deck is used up: either the pile under its top card is "
@@ -119,6 +129,7 @@ class Rules:
     )
     hand_turn_cap: int = option(
         200,
+        group=RuleGroup.SAFEGUARDS,
         label="Most turns in a hand",
         help=(
             "A hand that lasts this many turns ends: with people at the table every hand is "
@@ -130,6 +141,7 @@ class Rules:
     )
     hand_cap: int = option(
         200,
+        group=RuleGroup.SAFEGUARDS,
         label="Most hands in a game",
         help=(
             "After this many hands the game ends: with people at the table the highest total "

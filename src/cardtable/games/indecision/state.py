@@ -320,7 +320,7 @@ def _cards(value: str | Sequence[int]) -> tuple[int, ...]:
 
 
 replace_state: Final = replacer(State)
-"""``replace_state(state, **changes)``: ``state._replace(**changes)`` at about half the cost
+"""``replace_state(state, **changes)``: ``state._replace(**changes)``, more cheaply
 (see :mod:`cardtable.games.replacing`); ``replace_table`` and ``replace_counting`` likewise."""
 replace_table: Final = replacer(Table)
 replace_counting: Final = replacer(Counting)

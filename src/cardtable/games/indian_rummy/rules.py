@@ -1,8 +1,9 @@
 """Every option and house rule of Indian Rummy (RULES.md 2.11-2.13), as one frozen dataclass.
 
 The defaults reproduce the seed exactly (free play, points only); every row of the house-rules
-panel is a field here, declared with its words and bounds through
-:func:`cardtable.options.option`, and so is every number of the Pool and Deals formats (2.13).
+panel is a field here, declared with its words, bounds and house-rules group through
+:func:`cardtable.rule_options.option`, and so is every number of the Pool and Deals formats
+(2.13).
 Named presets live in :data:`PRESETS` (``pool-101``, ``pool-201``, ``deals-2``, ``deals-3``,
 ``deals-6`` for the formats).
 """
@@ -13,7 +14,7 @@ from dataclasses import dataclass
 from typing import Final, Literal
 
 from cardtable.errors import RulesError
-from cardtable.options import check_options, option
+from cardtable.rule_options import RuleGroup, check_options, option
 
 JokerFromDiscard = Literal["never", "opening-card"]
 WrongShowOthers = Literal["zero", "counted"]
@@ -28,6 +29,7 @@ class Rules:
 
     players: int = option(
         2,
+        group=RuleGroup.PLAYERS,
         label="Players",
         help="How many play: 2 to 4, or up to 6 when six players are allowed.",
         bounds_by=("allow_six_players", {False: (2, 4), True: (2, 6)}),
@@ -35,16 +37,19 @@ class Rules:
     )
     allow_six_players: bool = option(
         False,
+        group=RuleGroup.PLAYERS,
         label="Up to six players",
         help="Allow five or six players, as in Paplu.",
     )
     drops_allowed: bool = option(
         True,
+        group=RuleGroup.DROPPING,
         label="Dropping allowed",
         help="A player may drop out of a deal at the start of a turn, for a penalty.",
     )
     first_drop: int = option(
         20,
+        group=RuleGroup.DROPPING,
         label="Penalty for dropping before drawing",
         help="Points for dropping at the start of your first turn, before you have drawn.",
         low=0,
@@ -52,6 +57,7 @@ class Rules:
     )
     middle_drop: int = option(
         40,
+        group=RuleGroup.DROPPING,
         label="Penalty for dropping later",
         help="Points for dropping at the start of any later turn.",
         low=0,
@@ -59,6 +65,7 @@ class Rules:
     )
     max_points: int | None = option(
         80,
+        group=RuleGroup.SCORING,
         label="Most points in a deal",
         help="No player scores more than this in one deal; empty for no limit.",
         low=1,
@@ -66,6 +73,7 @@ class Rules:
     )
     wrong_show_penalty: int = option(
         80,
+        group=RuleGroup.DROPPING,
         label="Penalty for a wrong show",
         help="Points for declaring a hand that cannot be laid out in valid groups.",
         low=0,
@@ -73,6 +81,7 @@ class Rules:
     )
     wrong_show_others: WrongShowOthers = option(
         "zero",
+        group=RuleGroup.DROPPING,
         label="The others after a wrong show",
         help="What the other players score when someone makes a wrong show.",
         choice_labels={
@@ -82,17 +91,20 @@ class Rules:
     )
     printed_jokers: PrintedJokers = option(
         2,
+        group=RuleGroup.PLAYERS,
         label="Printed jokers in the pack",
         help="How many printed jokers are shuffled in with the two decks.",
         choice_labels={2: "Two printed jokers", 0: "No printed jokers"},
     )
     wild_joker_cut: bool = option(
         True,
+        group=RuleGroup.PLAYERS,
         label="Cut a wild joker",
         help="Turn up a card at the deal: every card of its rank is a joker for that deal.",
     )
     joker_from_discard: JokerFromDiscard = option(
         "never",
+        group=RuleGroup.PLAY,
         label="Taking a joker from the pile",
         help="Whether a joker lying on the discard pile may be taken.",
         choice_labels={
@@ -102,6 +114,7 @@ class Rules:
     )
     jokers_per_sequence: int | None = option(
         None,
+        group=RuleGroup.PLAY,
         label="Most jokers in a sequence",
         help="How many jokers may stand in for cards in one sequence; empty for no limit.",
         low=0,
@@ -109,11 +122,13 @@ class Rules:
     )
     all_joker_groups: bool = option(
         False,
+        group=RuleGroup.PLAY,
         label="Groups of jokers only",
         help="Allow a group made of jokers alone.",
     )
     deals: int | None = option(
         None,
+        group=RuleGroup.SCORING,
         label="Deals in a game",
         help=(
             "How many deals make a game (in Deals, before any tie-break deal, 2 when empty; in "
@@ -181,6 +196,7 @@ class Rules:
     )
     game_deal_cap: int = option(
         1000,
+        group=RuleGroup.SAFEGUARDS,
         label="Most deals in a pool or deals game",
         help=(
             "A Pool game, or a Deals game with its tie-break deals, that lasts this many deals "
@@ -191,6 +207,7 @@ class Rules:
     )
     deal_turn_cap: int = option(
         400,
+        group=RuleGroup.SAFEGUARDS,
         label="Most turns in a deal",
         help=(
             "A deal that lasts this many turns ends with no show: with people at the table the "

@@ -35,7 +35,7 @@ from cardtable.server.cluster.store import TableElsewhereError
 from cardtable.server.hosting.worker_processes import spawn_pool
 from cardtable.server.narration import Outcome, finished_between
 from cardtable.server.people import tables as people_tables
-from cardtable.server.people.options import DEFAULT_OPTIONS, bot_move_seconds
+from cardtable.server.people.player_options import DEFAULT_OPTIONS, bot_move_seconds
 from cardtable.server.people.room import Room, RoomSettings
 from cardtable.server.settings import Settings
 from cardtable.server.table.fair_deals import Commitments

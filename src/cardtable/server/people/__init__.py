@@ -4,5 +4,5 @@ The room itself (:mod:`~cardtable.server.people.room`), who is connected, the gr
 the turn timer (:mod:`~cardtable.server.people.presence`), the room's messages
 (:mod:`~cardtable.server.people.room_control`), opening, finding and joining such tables and the
 rematch (:mod:`~cardtable.server.people.tables`), and a person's display name and options
-(:mod:`~cardtable.server.people.names`, :mod:`~cardtable.server.people.options`).
+(:mod:`~cardtable.server.people.names`, :mod:`~cardtable.server.people.player_options`).
 """

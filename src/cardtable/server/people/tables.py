@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, Final
 from cardtable import storage
 from cardtable.errors import CardtableError
 from cardtable.fairness import FairDeal, check_contribution, derive_seed
-from cardtable.options import Declared, options_of
+from cardtable.rule_options import Declared, options_of
 from cardtable.server.people.names import check_table_name
 from cardtable.server.people.presence import open_seats, phase_of, save_room
 from cardtable.server.people.presence import resume as resume_play

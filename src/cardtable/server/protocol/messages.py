@@ -45,7 +45,7 @@ from typing_extensions import TypedDict
 
 from cardtable.errors import CardtableError
 from cardtable.fairness import check_contribution
-from cardtable.server.people.options import BOT_LEVELS
+from cardtable.server.people.player_options import BOT_LEVELS
 from cardtable.server.people.room import PHRASES, Role, RoomSettingsJson, TablePhase
 from cardtable.server.table.seating import BotLevel
 

@@ -21,7 +21,7 @@ from cardtable.server.hosting.lobby import (
     TooManyTablesError,
 )
 from cardtable.server.hosting.owner_calls import at_owner
-from cardtable.server.people.options import DEFAULT_OPTIONS, merge_options
+from cardtable.server.people.player_options import DEFAULT_OPTIONS, merge_options
 from cardtable.server.people.tables import invite_json
 from cardtable.server.review.record import record_of
 from cardtable.server.routes.boundary import CheckedRoute
@@ -45,6 +45,7 @@ from cardtable.server.routes.models import (
     LeftTable,
     ListedTable,
     NewTable,
+    OptionEntry,
     ProfileAnswer,
     ProfileChange,
     ProfileDocument,
@@ -54,6 +55,7 @@ from cardtable.server.routes.models import (
     refusals,
 )
 from cardtable.server.routes.rules_input import check_rule_types
+from cardtable.server.routes.rules_schema import options_schema
 
 router = APIRouter(prefix="/api", route_class=CheckedRoute)
 
@@ -188,6 +190,13 @@ async def leave_table(
         lobby, relay, "close", {"table_id": owner.table_id, "profile": profile.id}
     )
     return LeftTable.model_validate(closed)
+
+
+@router.get("/options", response_model_exclude_none=True)
+async def list_options() -> list[OptionEntry]:
+    """Every player option with its words, choices and default, as declared once on the
+    server: the page builds its Options panel and its defaults from these."""
+    return [OptionEntry.model_validate(entry) for entry in options_schema()]
 
 
 def _profile_answer(profile: storage.Profile) -> ProfileAnswer:

@@ -1,7 +1,7 @@
-"""GET /api/games: each game's name, title, player range, presets, full rules schema, the
-server's bound on a table's moves in all, bot levels, the words its table speaks (from its
-spec: what a deal is called, whether points are good, which moves are face down), the computer
-players' names and the entertainment-only notice."""
+"""GET /api/games: each game's name, title, player range, presets, full rules schema and the
+groups of its house-rules form, the server's bound on a table's moves in all, bot levels, the
+words its table speaks (from its spec: what a deal is called, whether points are good, which
+moves are face down), the computer players' names and the entertainment-only notice."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ from typing import Any, Final
 
 from cardtable.registry import game_names, get_engine, get_spec
 from cardtable.server.people.names import BOT_NAMES
-from cardtable.server.people.options import BOT_LEVELS
-from cardtable.server.routes.rules_schema import rules_schema
+from cardtable.server.people.player_options import BOT_LEVELS
+from cardtable.server.routes.rules_schema import rule_groups, rules_schema
 
 NOTICE: Final = (
     "{title} is played here for entertainment only: there is no wagering, no real money and "
@@ -43,6 +43,7 @@ def game_entry(name: str, max_table_moves: int = DEFAULT_MAX_TABLE_MOVES) -> dic
         "max_players": engine.max_players,
         "presets": {preset: engine.rules_to_json(rules) for preset, rules in presets.items()},
         "rules_schema": rules_schema(engine.rules_type, presets),
+        "rule_groups": rule_groups(),
         "max_table_moves": max_table_moves,
         "bot_levels": list(BOT_LEVELS),
         "deal_word": spec.deal_word,

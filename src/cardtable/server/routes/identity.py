@@ -16,7 +16,7 @@ from fastapi import HTTPException, Request, Response, WebSocket
 
 from cardtable import storage
 from cardtable.server.context import AppContext, context_of
-from cardtable.server.people.options import DEFAULT_OPTIONS
+from cardtable.server.people.player_options import DEFAULT_OPTIONS
 
 COOKIE_NAME: Final = "cardtable_profile"
 MAX_TOKEN_LENGTH: Final = 100

@@ -8,18 +8,17 @@ declared too, so the document says what comes back.
 
 from __future__ import annotations
 
+import typing
 from datetime import datetime
-from typing import Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, create_model, field_validator
 
 from cardtable.server.people.names import MAX_NAME_LENGTH, check_name
+from cardtable.server.people.player_options import PLAYER_OPTIONS, PlayerOptions
 from cardtable.server.people.room import RoomSettings, TablePhase
 from cardtable.server.table.seating import BotLevel, SeatRequest
 
-Speed = Literal["slow", "normal", "fast", "instant"]
-Difficulty = Literal["easy", "normal", "hard", "random"]
-CardBack = Literal["red", "blue", "green"]
 RecordKind = Literal["deal", "game", "match"]
 
 MAX_SEATS = 10
@@ -75,6 +74,16 @@ def refusals(*statuses: tuple[int, str]) -> dict[int | str, dict[str, Any]]:
 # --- games -------------------------------------------------------------------------------------
 
 
+class RuleGroupEntry(Answer):
+    """One heading of the house-rules form."""
+
+    name: str
+    """What a rules schema entry's ``group`` says."""
+    title: str
+    folded: bool
+    """Shown folded away (the safeguards against endless games)."""
+
+
 class GameEntry(Answer):
     """One game of the catalogue: what the start page and the table need to offer it."""
 
@@ -84,7 +93,9 @@ class GameEntry(Answer):
     max_players: int
     presets: dict[str, dict[str, Any]]
     rules_schema: list[dict[str, Any]]
-    """Every rule option: name, label, type, default, help, and its bounds or choices."""
+    """Every rule option: name, label, type, default, help, group, and its bounds or choices."""
+    rule_groups: list[RuleGroupEntry]
+    """The groups of the house-rules form, in the order it shows them."""
     max_table_moves: int
     """The most moves a table has in all, whatever its rules: at this many an unfinished
     table is closed (its finished deals stay in the record)."""
@@ -332,30 +343,50 @@ class ShareLink(Answer):
 # --- profile -----------------------------------------------------------------------------------
 
 
-class Options(Answer):
-    """A profile's options, every one present."""
+def _options_model(name: str, base: type[BaseModel], doc: str, *, partial: bool) -> Any:
+    """A model with one field per declared player option (:class:`PlayerOptions`): every one
+    present, or (``partial``) each one optional and left out when unchanged."""
+    hints = typing.get_type_hints(PlayerOptions)
+    fields: dict[str, Any] = {}
+    for declared in PLAYER_OPTIONS:
+        kind = hints[declared.name]
+        described = (
+            Field(default=None, description=declared.option.help)
+            if partial
+            else (Field(description=declared.option.help))
+        )
+        fields[declared.name] = (kind | None if partial else kind, described)
+    return create_model(name, __base__=base, __doc__=doc, __module__=__name__, **fields)
 
-    coach: bool
-    four_colour: bool
-    large_cards: bool
-    reduce_motion: bool
-    sounds: bool
-    card_back: CardBack
-    opponent_speed: Speed
-    difficulty: Difficulty
+
+# The two models are generated from the one declaration; to the type checker they are their
+# bases (code reads them through model_dump).
+if TYPE_CHECKING:
+    Options = Answer
+    OptionsChange = Request
+else:
+    Options = _options_model(
+        "Options", Answer, "A profile's options, every one present.", partial=False
+    )
+    OptionsChange = _options_model(
+        "OptionsChange",
+        Request,
+        "Options to change; those left out keep their value.",
+        partial=True,
+    )
 
 
-class OptionsChange(Request):
-    """Options to change; those left out keep their value."""
+class OptionEntry(Answer):
+    """One player option as the page offers it (``GET /api/options``)."""
 
-    coach: bool | None = None
-    four_colour: bool | None = None
-    large_cards: bool | None = None
-    reduce_motion: bool | None = None
-    sounds: bool | None = None
-    card_back: CardBack | None = None
-    opponent_speed: Speed | None = None
-    difficulty: Difficulty | None = None
+    name: str
+    label: str
+    type: Literal["bool", "choice"]
+    default: bool | str
+    help: str
+    choices: list[str] | None = None
+    choice_labels: list[str] | None = None
+    """Each choice in words, in the order of ``choices``."""
 
 
 class ProfileChange(Request):

@@ -39,7 +39,7 @@ from cardtable.server.logs import bind_table
 from cardtable.server.narration import Outcome, finished_between, merge_summaries, own_facts
 from cardtable.server.narration.announce import announcement, public_notation
 from cardtable.server.narration.naming import name_seats
-from cardtable.server.people.options import PAUSE_AFTER_DEAL
+from cardtable.server.people.player_options import PAUSE_AFTER_DEAL
 from cardtable.server.people.room import TAKEOVER_LEVEL, WAITING, Presence, Room
 from cardtable.server.protocol.messages import (
     ActionMessage,

@@ -62,6 +62,7 @@ export const api = {
   lobby: () => request("GET", "/api/lobby"),
   table: (id) => request("GET", `/api/tables/${encodeURIComponent(id)}`),
   leaveTable: (id) => request("DELETE", `/api/tables/${encodeURIComponent(id)}`),
+  options: () => request("GET", "/api/options"),
   profile: () => request("GET", "/api/profile"),
   saveProfile: (changes) => request("PUT", "/api/profile", changes),
   record: () => request("GET", "/api/record"),

@@ -5,7 +5,7 @@ import { api } from "./api.js";
 import { trackKeyboard } from "./fit.js";
 import { h, replaceChildren } from "./dom.js";
 import { setupMenu, showTableRules } from "./menu.js";
-import { applyOptions, onOptionsChange, options } from "./options.js";
+import { applyOptions, onOptionsChange, options, setOptionSchema } from "./options.js";
 import { alertMessage, announce, closePanel, confirmPanel, setupPanel } from "./panel.js";
 import { ReplayView } from "./replay.js";
 import { HandReviewView } from "./analysis.js";
@@ -190,9 +190,10 @@ async function boot() {
   trackKeyboard();
   document.addEventListener("keydown", keydown);
   try {
-    const [games, profile] = await Promise.all([api.games(), api.profile()]);
+    const [games, profile, optionEntries] = await Promise.all([api.games(), api.profile(), api.options()]);
     app.games = games;
     app.profile = profile;
+    setOptionSchema(optionEntries);
     applyOptions(profile?.options);
   } catch (error) {
     replaceChildren(

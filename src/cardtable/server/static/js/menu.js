@@ -4,7 +4,7 @@
 import { api } from "./api.js";
 import { cardBack, cardRow } from "./cards.js";
 import { h } from "./dom.js";
-import { CARD_BACKS, OPTION_TEXT, options, setOption, SPEEDS } from "./options.js";
+import { optionLabel, options, optionSchema, setOption } from "./options.js";
 import { alertMessage, announce, closePanel, openPanel } from "./panel.js";
 import { ruleSummaryRow } from "./schema_form.js";
 
@@ -96,28 +96,26 @@ export async function showHowToPlay(app, gameName) {
 export function showOptions() {
   const current = options();
   const rows = [];
-  for (const name of ["coach", "four_colour", "large_cards", "reduce_motion", "sounds"]) {
+  // One row per option the server declares: a switch for each on/off option, a list for each
+  // choice. The computer players' level has one control, on the start page ("Computer
+  // players"), and is not offered here a second time.
+  for (const entry of optionSchema()) {
+    if (entry.name === "difficulty") continue;
+    const name = entry.name;
     const id = `option-${name}`;
-    const input = h("input", { id, type: "checkbox", class: "switch", role: "switch", checked: Boolean(current[name]), "aria-describedby": `${id}-help` });
-    input.addEventListener("change", () => save(name, input.checked, input));
+    let control;
+    if (entry.type === "bool") {
+      control = h("input", { id, type: "checkbox", class: "switch", role: "switch", checked: Boolean(current[name]), "aria-describedby": `${id}-help` });
+      control.addEventListener("change", () => save(name, control.checked, control));
+    } else {
+      control = h("select", { id, "aria-describedby": `${id}-help` },
+        entry.choices.map((v, i) => h("option", { value: v, selected: current[name] === v }, entry.choice_labels?.[i] ?? v)));
+      control.addEventListener("change", () => save(name, control.value, control));
+    }
     rows.push(h("li", { dataset: { option: name } },
-      h("label", { for: id }, OPTION_TEXT[name][0]),
-      h("span", { class: "option-help", id: `${id}-help` }, OPTION_TEXT[name][1]),
-      h("span", { class: "option-control" }, input)));
-  }
-  // The computer players' level has one control, on the start page ("Computer players"), and
-  // is not offered here a second time.
-  const choices = { opponent_speed: SPEEDS, card_back: CARD_BACKS };
-  for (const [name, values] of Object.entries(choices)) {
-    const id = `option-${name}`;
-    const select = h("select", { id, "aria-describedby": `${id}-help` },
-      // Shown as the start page writes them ("Normal"); the value sent stays the lower-case id.
-      values.map((v) => h("option", { value: v, selected: current[name] === v }, `${v.charAt(0).toUpperCase()}${v.slice(1)}`)));
-    select.addEventListener("change", () => save(name, select.value, select));
-    rows.push(h("li", { dataset: { option: name } },
-      h("label", { for: id }, OPTION_TEXT[name][0]),
-      h("span", { class: "option-help", id: `${id}-help` }, OPTION_TEXT[name][1]),
-      h("span", { class: "option-control" }, select)));
+      h("label", { for: id }, entry.label),
+      h("span", { class: "option-help", id: `${id}-help` }, entry.help),
+      h("span", { class: "option-control" }, control)));
   }
   const preview = cardRow(["AS", "KH", "QD", "JC", "10D", "7C"], { extraClass: "option-preview", label: "Preview of the cards" });
   preview.append(cardBack({ name: "the back of a card" }));
@@ -127,7 +125,7 @@ export function showOptions() {
 async function save(name, value, control) {
   try {
     await setOption(name, value);
-    announce(`${OPTION_TEXT[name][0]} ${typeof value === "boolean" ? (value ? "on" : "off") : value}.`);
+    announce(`${optionLabel(name)} ${typeof value === "boolean" ? (value ? "on" : "off") : value}.`);
   } catch (error) {
     alertMessage(`The option could not be saved: ${error.message}`);
     if (control.type === "checkbox") control.checked = !value;

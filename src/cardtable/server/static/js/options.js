@@ -3,38 +3,36 @@
 
 import { api } from "./api.js";
 
-export const DEFAULT_OPTIONS = {
-  coach: false,
-  four_colour: false,
-  large_cards: false,
-  reduce_motion: false,
-  sounds: false,
-  card_back: "red",
-  opponent_speed: "normal",
-  difficulty: "normal",
-};
+// The options themselves (names, words, choices, defaults) are declared once on the server and
+// come from GET /api/options: nothing here repeats them.
+let schema = [];
+let defaults = {};
+let current = {};
+const listeners = new Set();
+const systemReducedMotion = window.matchMedia("(prefers-reduced-motion: reduce)");
 
-export const OPTION_TEXT = {
-  coach: ["Coach", "Tips, near-melds, what each discard leaves, warnings"],
-  four_colour: ["Four-colour deck", "Diamonds blue, clubs green"],
-  large_cards: ["Large cards", "Bigger ranks and suits in your hand"],
-  reduce_motion: ["Reduce motion", "Cards move almost instantly; no dealing or winning effects"],
-  sounds: ["Sounds", "Soft sounds when cards are dealt, drawn and played, and when a game is won"],
-  card_back: ["Card back", "The pattern on the back of the cards"],
-  opponent_speed: ["Opponent speed", "How quickly the computer players play"],
-  difficulty: ["Computer players", "Easy players make simpler choices"],
-};
+/** Take the server's option declarations (GET /api/options) before any option is applied. */
+export function setOptionSchema(entries) {
+  schema = entries || [];
+  defaults = Object.fromEntries(schema.map((entry) => [entry.name, entry.default]));
+  current = { ...defaults, ...current };
+}
 
-export const SPEEDS = ["slow", "normal", "fast", "instant"];
-export const CARD_BACKS = ["red", "blue", "green"];
+/** The declared options, in the order the Options panel shows them. */
+export function optionSchema() {
+  return schema;
+}
+
+/** An option's label ("Four-colour deck"), or its name before the declarations arrive. */
+export function optionLabel(name) {
+  return schema.find((entry) => entry.name === name)?.label ?? name;
+}
+
 export const LEVELS = ["random", "easy", "normal", "hard"];
 
 // Animation length of one computer move on screen, by opponent speed.
 const MOVE_MS = { slow: 650, normal: 380, fast: 200, instant: 0 };
 
-const listeners = new Set();
-let current = { ...DEFAULT_OPTIONS };
-const systemReducedMotion = window.matchMedia("(prefers-reduced-motion: reduce)");
 
 export function options() {
   return current;
@@ -58,7 +56,7 @@ export function onOptionsChange(listener) {
 
 /** Apply options to the page without saving them. */
 export function applyOptions(next) {
-  current = { ...DEFAULT_OPTIONS, ...(next || {}) };
+  current = { ...defaults, ...(next || {}) };
   const body = document.body;
   body.classList.toggle("four-colour", Boolean(current.four_colour));
   body.classList.toggle("large-cards", Boolean(current.large_cards));

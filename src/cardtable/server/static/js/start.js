@@ -10,21 +10,7 @@ import { LEVELS, options, setOption } from "./options.js";
 import { alertMessage, announce, confirmPanel } from "./panel.js";
 import { fieldFor } from "./schema_form.js";
 
-// Options that only guard against endless games; shown folded away.
-const SAFEGUARD = /(_cap$|^exhaustion_circuits$)/;
 const LEVEL_WORDS = { random: "Random", easy: "Easy", normal: "Normal", hard: "Hard" };
-
-// House rules in groups a player looks for; an option not named here goes under "More rules".
-const RULE_GROUPS = [
-  ["Players and the deal", ["allow_six_players", "offer_cut", "seating", "shuffle_option", "printed_jokers", "wild_joker_cut"]],
-  ["Scoring and winning", ["meld_values", "target_score", "win_check", "bike_inside_longer_run_counts", "max_points", "deals",
-    "manual_declaration", "match"]],
-  ["Drawing, discarding and stopping", ["may_discard_taken_card", "deck_exhaustion", "strict_stop_turns", "warn_invalid_stop",
-    "joker_from_discard", "jokers_per_sequence", "all_joker_groups"]],
-  ["Dropping and showing", ["drops_allowed", "first_drop", "middle_drop", "wrong_show_penalty", "wrong_show_others"]],
-  ["Variations", ["gin_rummy", "gin_threshold", "declare_bonus", "going_out_single_meld", "declare_or_go_out",
-    "three_card_draw", "four_sevens", "spread_out_discard", "missing_cards", "missing_optional", "missing_regular"]],
-];
 
 const SETUP_KEY = (game) => `cardtable.setup.${game}`;
 const LAST_GAME_KEY = "cardtable.last-game";
@@ -446,9 +432,9 @@ export class StartScreen {
     });
 
     const handled = new Set(["players", ...(module.setupHandles || [])]);
-    const grouped = new Map(RULE_GROUPS.map(([title]) => [title, []]));
-    grouped.set("More rules", []);
-    const safeguards = [];
+    // The groups and each option's group come from the server's rule declarations.
+    const groups = game.rule_groups || [];
+    const grouped = new Map(groups.map((group) => [group.name, []]));
     for (const entry of game.rules_schema) {
       if (handled.has(entry.name)) continue;
       const control = fieldFor(
@@ -466,25 +452,21 @@ export class StartScreen {
           }
         },
       );
-      if (SAFEGUARD.test(entry.name)) {
-        safeguards.push(control);
-        continue;
-      }
-      const group = RULE_GROUPS.find(([, names]) => names.includes(entry.name))?.[0] ?? "More rules";
-      grouped.get(group).push(control);
+      if (!grouped.has(entry.group)) grouped.set(entry.group, []);
+      grouped.get(entry.group).push(control);
     }
+    const titled = (name) => groups.find((group) => group.name === name) ?? { name, title: name, folded: false };
+    const shown = [...grouped].filter(([, controls]) => controls.length).map(([name, controls]) => [titled(name), controls]);
     return h(
       "fieldset",
       { class: "setup-card rules-card" },
       h("legend", {}, "Rules"),
       h("div", { class: "field" }, h("label", { for: "preset" }, "Start from"), presetSelect,
         h("span", { class: "field-help" }, "A named set of house rules; change any of them below.")),
-      [...grouped].filter(([, controls]) => controls.length).map(([title, controls]) =>
-        h("div", { class: "rule-group", role: "group", "aria-label": title }, h("h3", { class: "rule-group-title" }, title), controls)),
-      safeguards.length
-        ? h("details", { class: "safeguards" },
-            h("summary", {}, "Safeguards against endless games"), safeguards)
-        : null,
+      shown.filter(([group]) => !group.folded).map(([group, controls]) =>
+        h("div", { class: "rule-group", role: "group", "aria-label": group.title }, h("h3", { class: "rule-group-title" }, group.title), controls)),
+      shown.filter(([group]) => group.folded).map(([group, controls]) =>
+        h("details", { class: "safeguards" }, h("summary", {}, group.title), controls)),
     );
   }
 

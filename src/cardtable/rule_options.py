@@ -6,7 +6,8 @@ OpenSpiel's parameter specifications do, and everything else is generated from i
 declarations (strict types: a whole number is never a float or a bool, a switch is a bool; every
 number has a lower and an upper bound, and a bound may depend on another field, as the deal size
 depends on the number of players); :func:`options_of` lists the declarations for the house-rules
-schema the server sends to the browser. Errors are one sentence naming the field and the
+schema the server sends to the browser, each in its :class:`RuleGroup` (the heading the form
+shows it under). Errors are one sentence naming the field and the
 accepted values. It sits beside ``errors`` at the bottom of the layers because the meld value
 table of Indecision (in ``melds``) is declared with it too.
 """
@@ -18,12 +19,46 @@ import types
 import typing
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any, Final
 
 from cardtable.errors import RulesError
 
 OPTION_KEY: Final = "option"
 """The field metadata key holding a field's :class:`Option`."""
+
+
+class RuleGroup(StrEnum):
+    """The headings the house-rules form groups options under, in the order it shows them."""
+
+    PLAYERS = "players"
+    SCORING = "scoring"
+    PLAY = "play"
+    DROPPING = "dropping"
+    VARIATIONS = "variations"
+    MORE = "more"
+    SAFEGUARDS = "safeguards"
+
+    @property
+    def heading(self) -> str:
+        """The heading in words."""
+        return _GROUP_TITLES[self]
+
+    @property
+    def folded(self) -> bool:
+        """Whether the form folds the group away (options only guarding against endless games)."""
+        return self is RuleGroup.SAFEGUARDS
+
+
+_GROUP_TITLES: Final = {
+    RuleGroup.PLAYERS: "Players and the deal",
+    RuleGroup.SCORING: "Scoring and winning",
+    RuleGroup.PLAY: "Drawing, discarding and stopping",
+    RuleGroup.DROPPING: "Dropping and showing",
+    RuleGroup.VARIATIONS: "Variations",
+    RuleGroup.MORE: "More rules",
+    RuleGroup.SAFEGUARDS: "Safeguards against endless games",
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,6 +72,7 @@ class Option:
     once unless ``repeats`` allows more). ``table_sets`` marks a field the table sets itself (it
     is not offered in the house-rules form). ``message`` words the out-of-range error for this
     field (format keys ``low``, ``high``, ``value`` and the ``bounds_by`` field's name).
+    ``group`` is the heading of the house-rules form it is shown under.
     """
 
     label: str
@@ -49,6 +85,7 @@ class Option:
     repeats: Mapping[str, int] = field(default_factory=dict)
     table_sets: bool = False
     message: str = ""
+    group: RuleGroup = RuleGroup.MORE
 
 
 def option(
@@ -64,6 +101,7 @@ def option(
     repeats: Mapping[str, int] | None = None,
     table_sets: bool = False,
     message: str = "",
+    group: RuleGroup = RuleGroup.MORE,
     default_factory: Callable[[], Any] | None = None,
 ) -> Any:
     """A dataclass field declared as a rule option (see :class:`Option`)."""
@@ -78,6 +116,7 @@ def option(
         repeats=dict(repeats or {}),
         table_sets=table_sets,
         message=message,
+        group=group,
     )
     metadata = {OPTION_KEY: declared}
     if default_factory is not None:
