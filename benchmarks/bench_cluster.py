@@ -76,6 +76,7 @@ from websockets.asyncio.client import ClientConnection, connect
 from cardtable import storage
 from cardtable.games.contract import TERMINAL
 from cardtable.registry import get_engine
+from cardtable.server.protocol.state_frames import apply_patch
 
 POSTGRES_URL = os.environ.get(
     "CARDTABLE_TEST_POSTGRES_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/test"
@@ -278,6 +279,7 @@ class Page:
                     self.ws = ws
                     self.connects += 1
                     attempt = 0
+                    held: dict[str, Any] | None = None  # the whole state patches apply to
                     while time.perf_counter() < clock["stop"]:
                         try:
                             left = clock["stop"] - time.perf_counter()
@@ -286,6 +288,14 @@ class Page:
                             continue
                         message = json.loads(raw)
                         now = time.perf_counter()
+                        if message["type"] == "patch":  # as the page: merged, or reconnect
+                            if held is None or held["version"] != message["base"]:
+                                raise ConnectionError("a patch out of step")
+                            message = apply_patch(held, message)
+                        elif message["type"] == "room" and held is not None:
+                            held = {**held, "room": message["room"]}
+                        if message["type"] == "state":
+                            held = message
                         if message["type"] == "error":
                             self.errors += 1
                             self.changed.set()
@@ -427,7 +437,8 @@ async def person(
                 )
                 table = TableRun(created.json()["table_id"], created.json()["seat"])
                 out["tables"].append(table)
-                url = base.replace("http", "ws") + f"/ws/tables/{table.table_id}"
+                # The pages ask for patches, as the browser's page does.
+                url = base.replace("http", "ws") + f"/ws/tables/{table.table_id}?patches=1"
                 pages = [Page(url, headers) for _ in range(sockets)]
                 readers = [asyncio.create_task(page.run(clock, [table.seat])) for page in pages]
                 while not counted and not all(page.state is not None for page in pages):
@@ -641,6 +652,11 @@ def load(
         "sockets_open": total(before, "cardtable_connected_sockets"),
         "actions_per_second": (
             total(after, "cardtable_actions_total") - total(before, "cardtable_actions_total")
+        )
+        / seconds,
+        "person_actions_per_second": (
+            after.get('cardtable_actions_total{kind="person"}', 0.0)
+            - before.get('cardtable_actions_total{kind="person"}', 0.0)
         )
         / seconds,
         "median_ms": statistics.median(latency) * 1000,
@@ -1052,6 +1068,9 @@ def main() -> None:
                 f"whole machine {window.machine:.2f} of 2 "
                 f"({row['actions_per_second'] / max(window.server, 1e-9):.0f} actions per "
                 "second of server CPU)\n"
+                f"    people's moves {row['person_actions_per_second']:.1f}/s, computer "
+                f"players' {row['actions_per_second'] - row['person_actions_per_second']:.1f}/s "
+                "(their thinking, below, is wall-clock time in threads: not subtracted)\n"
                 f"    {lag_line(row['loop_lag'])}\n"
                 f"    computer players: {thinking['count']:.0f} moves, mean thinking "
                 f"{thinking['mean'] * 1000:.2f} ms, p99 <= "

@@ -22,7 +22,8 @@ Scenarios: ``1x2`` one table of two people and a spectator, ``10x2`` ten such ta
 Passes alternate ours, floor, ours, floor... so that the machine's load falls on both alike;
 the figures are the medians over the passes, and the ratio is ours / floor. Also printed: our
 mean state frame in bytes and the state bytes per move per socket (what one socket receives
-per move on average, all frames of type ``state``).
+per move on average, all frames of type ``state`` and ``patch``). Our pages ask for patches
+(``?patches=1``, as the browser's page does) unless ``--whole-states``.
 
 Reproduce::
 
@@ -55,6 +56,8 @@ from websockets.asyncio.client import ClientConnection, connect
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 RECEIVE_TIMEOUT = 60.0
 BENCH_SEED = 2024
+PATCHES = [True]
+"""Our pages ask for patches, as the browser's page does (``--whole-states``: they do not)."""
 # Moves that end a deal or a game: the simulated people never make them, so games last.
 ENDING = ("drop", "declare", "go", "four", "propose", "accept", "reject")
 
@@ -223,9 +226,18 @@ class Socket:
         self.task = asyncio.get_running_loop().create_task(self._read())
 
     async def _read(self) -> None:
+        from cardtable.server.protocol.state_frames import apply_patch
+
+        last: dict[str, Any] | None = None
         async for raw in self.ws:
             message = json.loads(raw)
+            if message["type"] == "patch":
+                assert last is not None, "a patch before any whole state"
+                message = apply_patch(last, message)  # what the page does
+            elif message["type"] == "room" and last is not None:
+                last = {**last, "room": message["room"]}
             if message["type"] == "state":
+                last = message
                 if self.counting:
                     self.state_bytes += len(raw.encode() if isinstance(raw, str) else raw)
                     self.state_frames += 1
@@ -312,7 +324,7 @@ async def our_table(base: str, index: int, scenario: Scenario) -> Ready:
     sockets = [
         Socket(
             await connect(
-                f"ws://{base}/ws/tables/{table_id}",
+                f"ws://{base}/ws/tables/{table_id}{'?patches=1' if PATCHES[0] else ''}",
                 additional_headers={"Cookie": cookie},
                 open_timeout=RECEIVE_TIMEOUT,
             )
@@ -438,7 +450,13 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--passes", type=int, default=3, help="passes of each contender")
     parser.add_argument("--moves", type=int, default=300, help="moves per table and pass")
     parser.add_argument("--profile", help="write our server's cProfile statistics here")
+    parser.add_argument(
+        "--whole-states",
+        action="store_true",
+        help="our pages take whole states after every move, not patches (the earlier protocol)",
+    )
     args = parser.parse_args(argv)
+    PATCHES[0] = not args.whole_states
     if args.profile:
         os.environ["BENCH_PROFILE"] = str(Path(args.profile).resolve())
     print(f"load average at start: {os.getloadavg()[0]:.2f}")

@@ -488,9 +488,9 @@ def main() -> None:
         stored_moves = [0]
         store_move = lobby.store.append
 
-        async def counted_store_move(*move: Any) -> None:
+        async def counted_store_move(*move: Any, **options: Any) -> None:
             stored_moves[0] += 1
-            await store_move(*move)
+            await store_move(*move, **options)
 
         lobby.store.append = counted_store_move  # type: ignore[method-assign]
         with LiveServer(app) as server:

@@ -22,7 +22,7 @@ from typing import Any, Final, Generic, Protocol, TypeVar, cast, runtime_checkab
 
 from cardtable.errors import RulesError
 from cardtable.games.contract import AnyEngine, GameEngine
-from cardtable.games.spec import GameSpec
+from cardtable.games.spec import GameSpec, TableFormat
 
 T = TypeVar("T")
 
@@ -129,12 +129,17 @@ __all__ = [
     "AnyEngine",
     "GameText",
     "Part",
+    "TableFormat",
     "canonical_name",
+    "format_fields",
+    "format_title",
     "game_names",
     "get_engine",
     "get_spec",
     "load",
     "specs",
+    "table_format_of",
+    "table_label",
 ]
 
 
@@ -164,3 +169,75 @@ ENGINE: Final[Part[AnyEngine]] = Part("engine", GameEngine)
 """A game's engine (:class:`~cardtable.games.contract.GameEngine`)."""
 TEXT: Final[Part[GameText]] = Part("text", GameText)
 """A game's terminal text."""
+
+
+@runtime_checkable
+class FormatNamer(Protocol):
+    """A game's :attr:`GameSpec.table_format` part: the format some rules make, and the
+    title of a format's key (Your Record keeps the key)."""
+
+    def of(self, rules: Any) -> TableFormat:
+        """The format of ``rules``."""
+        ...
+
+    def title(self, key: str) -> str:
+        """The title of the format whose key is ``key``."""
+        ...
+
+
+TABLE_FORMAT: Final[Part[FormatNamer]] = Part("table_format", FormatNamer)
+"""A game's format namer (games played in one format have none)."""
+
+
+def table_format_of(game: str, rules: Any) -> TableFormat | None:
+    """The format ``rules`` make in ``game``; ``None`` for a game played in one format.
+
+    >>> from cardtable.games.indian_rummy.rules import PRESETS
+    >>> table_format_of("indian-rummy", PRESETS["pool-101"])
+    TableFormat(key='pool-101', title='Pool 101')
+    >>> table_format_of("indecision", None) is None
+    True
+    """
+    spec = get_spec(game)
+    if spec.table_format is None:
+        return None
+    return TABLE_FORMAT.load(spec).of(rules)
+
+
+def format_title(game: str, key: str) -> str:
+    """The title of ``game``'s format ``key`` (``key`` itself in a game without formats).
+
+    >>> format_title("indian-rummy", "pool-101")
+    'Pool 101'
+    """
+    spec = get_spec(game)
+    return key if spec.table_format is None else TABLE_FORMAT.load(spec).title(key)
+
+
+def table_label(game: str, rules: Any, players: int) -> str:
+    """How a listing or an invite names a table's format and size: ``Pool 101 · 4 players``,
+    or ``4 players`` in a game played in one format.
+
+    >>> from cardtable.games.indian_rummy.rules import PRESETS
+    >>> table_label("indian-rummy", PRESETS["deals-3"], 3)
+    'Deals (best of 3) · 3 players'
+    """
+    count = f"{players} players"
+    shown = table_format_of(game, rules)
+    return count if shown is None else f"{shown.title} · {count}"
+
+
+def format_fields(game: str, rules: Any, players: int) -> dict[str, Any]:
+    """What every listing of a table and every invite says of its format: ``format`` (its
+    title, ``Pool 101``; ``None`` in a game played in one format) and ``table_label``
+    (``Pool 101 · 4 players``).
+
+    >>> from cardtable.games.indian_rummy.rules import PRESETS
+    >>> format_fields("indian-rummy", PRESETS["pool-101"], 4)
+    {'format': 'Pool 101', 'table_label': 'Pool 101 · 4 players'}
+    """
+    shown = table_format_of(game, rules)
+    return {
+        "format": None if shown is None else shown.title,
+        "table_label": table_label(game, rules, players),
+    }

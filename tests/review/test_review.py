@@ -3,19 +3,28 @@ per hand and game with accuracy, labels and the three costliest moves explained.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
+import re
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
+from cardtable.bots import make_bot
 from cardtable.cli import app
+from cardtable.cli.review import counted
+from cardtable.driver import play
 from cardtable.games.contract import CHANCE, TERMINAL
+from cardtable.games.indian_rummy.rules import PRESETS
+from cardtable.games.indian_rummy.state import Phase
 from cardtable.registry import game_names, get_engine
-from cardtable.replay import replay_steps
+from cardtable.replay import record_of, replay_steps
 from cardtable.review import ReviewBudget, review_decision, review_record
+from cardtable.review.explain import amount
 
 from .records import fair_record
 
@@ -99,6 +108,12 @@ def test_review_command_prints_json_and_text(tmp_path: Path) -> None:
     assert "a move's cost differs by about 0 (median), 3.8 or more for one in twenty" in (
         " ".join(text.output.split())
     )
+    # Counts with their plurals, costs as a player reads them (never "37.833 points").
+    said = " ".join(text.output.split())
+    assert "(s)" not in said and "1 points" not in said and "1 inaccuracies" not in said
+    counts = r"over \d+ decisions?; \d+ inaccurac(y|ies), \d+ mistakes?, \d+ blunders?"
+    assert re.search(counts, said), said
+    assert not re.search(r"cost \d+\.\d\d", said), said
     bad = runner.invoke(app, ["review", str(path), "--seat", "7"])
     assert bad.exit_code == 2 and "seat must be 0-1" in bad.output
 
@@ -126,3 +141,48 @@ def test_terminal_and_chance_states_are_not_decisions() -> None:
     engine = get_engine("indecision")
     for state, seat, _ in _decisions("indecision"):
         assert engine.current_player(state) not in (CHANCE, TERMINAL) or seat >= 0
+
+
+def test_a_pool_rejoin_answer_is_a_choice_about_the_standing_not_a_judged_move() -> None:
+    """RULES.md 2.13: a rejoin offer changes the totals and who plays on, which a deal's points
+    cannot weigh: the analysis leaves it out and refuses to judge it, and still judges the
+    deal's own moves."""
+    engine = get_engine("indian-rummy")
+    rules = dataclasses.replace(PRESETS["pool-101"], players=3)
+    seed = 1  # seat 1 is out after deal 2 and is offered a rejoin
+    played = play(engine, rules, seed, [make_bot("indian-rummy", "normal") for _ in range(3)])
+    record = record_of("indian-rummy", rules, seed, played.actions)
+    offers = [
+        step
+        for step in replay_steps(record)
+        if step.seat >= 0 and step.before.phase is Phase.REJOIN
+    ]
+    assert offers, "the seeded game offers a rejoin"
+    offer = offers[0]
+    assert {str(a) for a in engine.legal_actions(offer.before, offer.seat)} == {
+        "rejoin",
+        "stay out",
+    }
+    cut = record_of("indian-rummy", rules, seed, played.actions[: offer.index + 1])
+    hand = offer.before.deal_number
+    review = review_record(cut, offer.seat, hands=[hand], budget=TINY)
+    decisions = review.decisions
+    assert decisions, "the deal's own moves are still judged"
+    assert offer.index not in {decision.index for decision in decisions}
+    assert {decision.kind for decision in decisions}.isdisjoint({"rejoin", "stay"})
+    with pytest.raises(ValueError, match="choice about the game's standing"):
+        review_decision("indian-rummy", offer.before, offer.seat, offer.action, budget=TINY)
+
+
+def test_review_text_counts_each_label_with_its_plural() -> None:
+    assert [counted(n, "inaccuracy") for n in (0, 1, 2)] == [
+        "0 inaccuracies",
+        "1 inaccuracy",
+        "2 inaccuracies",
+    ]
+    assert counted(1, "decision") == "1 decision" and counted(3, "blunder") == "3 blunders"
+    # Costs as a player reads them: one decimal under 10, whole from 10, "1 point".
+    assert amount(37.833, "points") == "38 points"
+    assert amount(4.125, "points") == "4.1 points"
+    assert amount(1.0, "points") == "1 point"
+    assert amount(26.6, "% chance to win") == "27% chance to win"

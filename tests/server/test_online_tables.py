@@ -456,6 +456,8 @@ def test_the_lobby_lists_public_tables_with_free_seats_or_spectators(client: Tes
             "table_id": public["table_id"],
             "game": "indian-rummy",
             "title": "Indian Rummy",
+            "format": "Free play",
+            "table_label": "Free play · 3 players",
             "phase": "waiting",
             "host": "Ann",
             "rules_summary": listed.json()[0]["rules_summary"],
@@ -465,7 +467,7 @@ def test_the_lobby_lists_public_tables_with_free_seats_or_spectators(client: Tes
             "invite": public["invite"]["token"],
         }
     ]
-    assert listed.json()[0]["rules_summary"].startswith("3 players")
+    assert listed.json()[0]["rules_summary"].startswith("Free play · 3 players")
 
 
 def test_quick_messages_include_a_greeting_wishes_and_emoji_reactions(

@@ -34,6 +34,7 @@ EXAMPLES: dict[str, dict[str, Any]] = {
     "action": {"type": "action", "version": 4, "action": "discard 7H", "client_id": "m-1"},
     "hint": {"type": "hint"},
     "coach": {"type": "coach"},
+    "groups": {"type": "groups", "groups": [["5H", "6H"], ["QS"]], "put_down": "KD", "seq": 3},
     "ping": {"type": "ping"},
     "sit": {"type": "sit", "seat": 2, "contribution": CONTRIBUTION},
     "watch": {"type": "watch"},
@@ -49,6 +50,7 @@ WRONG_TYPES: dict[type, list[Any]] = {
     str: [5, 1.5, True, [1], {"a": 1}],
     int: ["1", 1.5, True, [1], {"a": 1}],
     bool: ["yes", 1, 0, [True]],
+    list: ["5H", 5, True, {"a": 1}, ["5H"], [[5]], [["5H", None]]],
 }
 """Values of other JSON types than a field's, by the type of the field's valid value."""
 

@@ -87,6 +87,11 @@ def test_whole_game_against_bots_ends_with_a_result_and_a_record(
     else:
         assert record["games_played"] == 1 and record["games_won"] == int(won)
         assert record["deals_played"] >= 1
+    if game == "indian-rummy":
+        assert [row["format"] for row in record["formats"]] == ["free-play"]
+        assert record["formats"][0]["games_played"] == 1
+    else:
+        assert record["formats"] == []
     info = client.get(f"/api/tables/{table_id}").json()
     assert info["finished"] is True and info["status"] == "finished"
     assert client.get("/api/tables").json() == []
@@ -164,6 +169,13 @@ def test_indian_rummy_pool_and_deals_tables_play_to_their_final_standing(
     assert result["reason"] == reason
     standing = final["view"]["standing"]
     assert standing["winners"] == result["winners"]
+    scores, winners = result["scores"], result["winners"]
+    # Issue 24: the scores are the final totals in Pool (the winner's under the limit) and the
+    # chips in Deals (the winner's the most).
+    if preset == "pool-101":
+        assert all(scores[seat] < 101 for seat in winners)
+    else:
+        assert all(scores[seat] == max(scores) for seat in winners)
     if preset == "pool-101":
         assert result["scores"] == final["view"]["totals"]
         assert any(True in s["out"] for s in standings)
@@ -173,3 +185,10 @@ def test_indian_rummy_pool_and_deals_tables_play_to_their_final_standing(
         assert sum(standing["chips"]) == 3 * 240
         assert any(line.startswith("Chips: ") for line in told)
     assert client.get(f"/api/tables/{table_id}").json()["finished"] is True
+    # Your Record keeps the game by its format: one game of this preset, with its deals.
+    record = client.get("/api/record").json()["indian-rummy"]
+    assert [row["format"] for row in record["formats"]] == [preset]
+    by_format = record["formats"][0]
+    assert by_format["title"] == ("Pool 101" if preset == "pool-101" else "Deals (best of 3)")
+    assert (by_format["games_played"], by_format["games_won"]) == (1, int(0 in result["winners"]))
+    assert by_format["deals_played"] == record["deals_played"] == final["view"]["deal_number"]

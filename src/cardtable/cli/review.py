@@ -14,15 +14,25 @@ from cardtable.cli.common import fail
 from cardtable.cli.records import load_record
 from cardtable.errors import CardtableError
 from cardtable.review import DEFAULT_BUDGET, GameReview, ReviewBudget, review_record
+from cardtable.review.explain import amount
+
+PLURALS = {"inaccuracy": "inaccuracies", "mistake": "mistakes", "blunder": "blunders"}
+"""Each label's plural, for the counts ("1 mistake", "2 inaccuracies")."""
+
+
+def counted(n: int, word: str) -> str:
+    """``n`` and ``word``, plural unless ``n`` is 1: "1 decision", "3 blunders"."""
+    return f"{n} {word if n == 1 else PLURALS.get(word, word + 's')}"
 
 
 def render(review: GameReview) -> list[str]:
-    """The analysis as lines of text."""
+    """The analysis as lines of text: counts with their plurals, costs rounded as a player
+    reads them (whole points from 10 up, one decimal below, whole percentages)."""
     t = review.thresholds
     lines = [
         f"Seat {review.seat}: accuracy {review.accuracy or 0:.0f}% over "
-        f"{len(review.decisions)} decisions; "
-        + ", ".join(f"{n} {label}(s)" for label, n in review.counts().items()),
+        f"{counted(len(review.decisions), 'decision')}; "
+        + ", ".join(counted(n, label) for label, n in review.counts().items()),
         f"Costs are in {t.unit}: inaccuracy from {t.inaccuracy:g}, mistake from {t.mistake:g}, "
         f"blunder from {t.blunder:g}."
         + (
@@ -38,7 +48,8 @@ def render(review: GameReview) -> list[str]:
         for d in hand.decisions:
             mark = f"  [{d.label}]" if d.label else ""
             best = "" if d.best == d.played else f"; best {d.best}"
-            lines.append(f"  {d.index + 1:>4}. {d.played} (cost {d.cost:.1f}{best}){mark}")
+            cost = amount(d.cost, t.unit)
+            lines.append(f"  {d.index + 1:>4}. {d.played} (cost {cost}{best}){mark}")
     if review.top:
         lines.append("Costliest moves:")
         for n, d in enumerate(review.top, 1):

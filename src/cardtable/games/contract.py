@@ -410,13 +410,58 @@ def by_identity(kind: str, key: Any, make: Callable[[Any], T]) -> T:
     return made
 
 
+_BY_PREFIX: dict[tuple[str, int], tuple[tuple[Any, ...], list[Any]]] = {}
+
+
+def by_prefix(
+    kind: str, items: tuple[Any, ...], make: Callable[[tuple[Any, ...]], list[Any]]
+) -> list[Any]:
+    """``make(items)`` for a ``make`` that maps item by item (``make(a + b)`` is ``make(a) +
+    make(b)``), worked out for the items added since the last tuple of the same start: a
+    deal's event list grows by one event a move, and converting it whole after every move
+    costs a deal's length each time. The result is never to be changed.
+
+    >>> calls = []
+    >>> def double(part):
+    ...     calls.append(len(part))
+    ...     return [2 * x for x in part]
+    >>> first = ("a-deal", 1, 2)
+    >>> by_prefix("doctest", first, double), by_prefix("doctest", (*first, 3), double), calls
+    (['a-deala-deal', 2, 4], ['a-deala-deal', 2, 4, 6], [3, 1])
+    """
+    if not items:
+        return make(items)
+    slot = (kind, id(items[0]))
+    cached = _BY_PREFIX.get(slot)
+    if cached is not None:
+        before, made = cached
+        size = len(before)
+        # Tuples compare item by item, identity first: the deal's own events match at once.
+        if before[0] is items[0] and len(items) >= size and items[:size] == before:
+            grown = made + make(items[size:]) if len(items) > size else made
+            _BY_PREFIX[slot] = (items, grown)
+            return grown
+    if len(_BY_PREFIX) >= _BY_IDENTITY_SIZE:
+        _BY_PREFIX.clear()
+    made = make(items)
+    _BY_PREFIX[slot] = (items, made)
+    return made
+
+
 def events_json(events: Sequence[PublicEvent]) -> list[dict[str, Any]]:
     """A view's public events as JSON-ready data (:meth:`PublicEvent.to_json` of each), built
-    once for the event list that all seats' views of a state share. Never to be changed."""
+    once for the event list that all seats' views of a state share, and from the list of the
+    state before for a list that grew (:func:`by_prefix`). Never to be changed."""
     return by_identity("events", events, _events_json)
 
 
 def _events_json(events: Sequence[PublicEvent]) -> list[dict[str, Any]]:
+    if isinstance(events, tuple):
+        return by_prefix("events", events, _each_event_json)
+    return [event.to_json() for event in events]
+
+
+def _each_event_json(events: Sequence[PublicEvent]) -> list[dict[str, Any]]:
     return [event.to_json() for event in events]
 
 

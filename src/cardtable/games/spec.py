@@ -31,6 +31,16 @@ class RecordExtra:
     flag: str
 
 
+@dataclass(frozen=True, slots=True)
+class TableFormat:
+    """The named format a table's rules make, as listings and Your Record name it: ``key`` is
+    stable (records are kept under it: ``pool-101``), ``title`` is what a person reads
+    (``Pool 101``)."""
+
+    key: str
+    title: str
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class GameSpec:
     """Everything outside a game's package needs to know about the game (see the module)."""
@@ -97,6 +107,11 @@ class GameSpec:
     explain: str | None = None
     """Module with the game's own words in the explanations of costly moves
     (:class:`cardtable.review.explain.GameWords`); ``None`` for the common words."""
+    table_format: str | None = None
+    """An object with ``of(rules) -> TableFormat`` and ``title(key) -> str``: the format a
+    table's rules make (Indian Rummy's free play,
+    Pool 101, Deals best of 3), shown wherever a table is listed and keeping Your Record by
+    format; ``None`` when the game is played in one format only."""
     cli_rules: str | None = None
     """``rules_from_cli(players=, cards=, optional=, variation=, preset=)`` when the game takes
     the command line's ``--cards``, ``--optional`` and ``--variation``; ``None`` if it does not."""

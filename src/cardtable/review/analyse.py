@@ -1,5 +1,7 @@
 """Walk a game record and analyse every decision of one seat, from that seat's view at that
-moment (:mod:`cardtable.review.sampler`), hand by hand; explain the three costliest."""
+moment (:mod:`cardtable.review.sampler`), hand by hand; explain the three costliest. Choices
+about the standing between deals (:attr:`~cardtable.review.lenses.Lens.standing_choice`: a
+Pool rejoin, the agreed finish) are not judged."""
 
 from __future__ import annotations
 
@@ -48,7 +50,8 @@ def review_record(
         if wanted is not None and hand not in wanted:
             continue
         legal = distinct(engine.legal_actions(step.before, seat))
-        if len(legal) > 1:
+        # A choice about the standing (a Pool rejoin) is no move of a deal to judge.
+        if len(legal) > 1 and not lens.standing_choice(step.before):
             todo.append((step.index, step.before, step.action))
     reviews: list[DecisionReview] = []
     for done, (index, before, action) in enumerate(todo):
@@ -100,6 +103,11 @@ def review_decision(
     notations = [str(a) for a in legal]
     if str(action) not in notations:
         raise ValueError(f"'{action}' is not a legal move for seat {seat} here")
+    if lens.standing_choice(state):
+        raise ValueError(
+            f"'{action}' is a choice about the game's standing, not a move of a deal: "
+            "the analysis does not judge it"
+        )
     found = evaluate(
         engine,
         lens,

@@ -113,12 +113,18 @@ def _number(value: float) -> str:
     return f"{value:.1f}".removesuffix(".0")
 
 
+def _unit(number: str, unit: str) -> str:
+    """``unit`` as it reads after ``number``: "1 point", "2 points"."""
+    return unit.removesuffix("s") if number == "1" else unit
+
+
 def amount(value: float, unit: str) -> str:
-    """An amount as a player reads it: ``4.5 points``, ``12 points``, ``27% chance to win``
-    (percentages whole; points whole from 10 up, one decimal below)."""
+    """An amount as a player reads it: ``4.5 points``, ``1 point``, ``12 points``, ``27% chance
+    to win`` (percentages whole; points whole from 10 up, one decimal below)."""
     if unit.startswith("%"):
         return f"{value:.0f}{unit}"
-    return f"{_number(value)} {unit}"
+    number = _number(value)
+    return f"{number} {_unit(number, unit)}"
 
 
 def _values(best: float, played: float, unit: str) -> str:
@@ -135,7 +141,8 @@ def _more(cost: float, unit: str) -> str:
     """``12 points more``, ``27% more chance to win``."""
     if unit.startswith("%"):
         return f"{cost:.0f}% more{unit[1:]}"
-    return f"{_number(cost)} {unit} more"
+    number = _number(cost)
+    return f"{number} {_unit(number, unit)} more"
 
 
 def about_move(warning: str, label: str | None, kind: str) -> bool:

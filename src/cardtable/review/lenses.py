@@ -10,7 +10,9 @@ The unit of value is the game's own:
 * **Indian Rummy**: penalty points of the deal (negated: higher is better); rollouts go to the
   end of the deal, and one cut off by the budget's ``max_steps`` values the hand by the points
   it would count if someone showed then (capped), or the drop penalty paid. No chance to win
-  is given: the deal's points are the game.
+  is given: the deal's points are the game. The answers between the deals of a Pool game (a
+  rejoin offer, the agreed finish) are choices about the standing, not judged
+  (:attr:`Lens.standing_choice`).
 * **Declaration Rummy**: one deal is the game, so the unit is the chance to win in percent (an
   agreed tie counts as the share of the game it gives each player still in); a rollout cut off
   before the end counts the hands as if the game were declared then.
@@ -100,6 +102,11 @@ class Lens:
     reluctant: Callable[[Any], bool] = lambda action: False
     """Moves a strong player makes only with good cause (a drop, a tie proposal): they beat the
     judge's choice only by the "blunder" threshold, not merely by an inaccuracy."""
+    standing_choice: Callable[[Any], bool] = lambda state: False
+    """States whose decision is about the game's standing rather than a deal (Indian Rummy's
+    rejoin offer and agreed-finish vote between the deals of a Pool game): coming back, staying
+    out or sharing the win changes who plays on and for what, which a deal's points cannot
+    weigh, so the analysis does not judge them (they get no cost, label or accuracy)."""
     cut: Callable[[Any, Any, int], bool] | None = None
     """``(start, state, lookahead) -> True`` where a rollout that does not run to the end of
     the hand stops: at the same point of the deal whatever the candidate (``None``: after
@@ -194,6 +201,7 @@ def indian_rummy_lens() -> Lens:
         to_end_of_hand=True,
         judge=coach_judge("indian-rummy"),
         reluctant=lambda action: str(action) == "drop",
+        standing_choice=lambda state: state.phase in (Phase.REJOIN, Phase.AGREED_FINISH),
     )
 
 

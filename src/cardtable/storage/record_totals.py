@@ -9,6 +9,12 @@ carried points with their sum, smallest and largest, and how many set each of th
 record flags (its spec's ``record_extras``). Events of games this server does not know are
 not counted (the record shows known games only).
 
+A game played in several formats (Indian Rummy's free play, Pool 101, Deals) is counted once
+more by format: an event of play on this server (against computer players or at a shared
+table, not imported) whose details name its ``format`` is counted under the part
+``format:<key>`` as well (``format:pool-101``). Events stored before formats were recorded
+name none and count only in their own part.
+
 Totals of play on this server are never lowered when old events are pruned
 (:mod:`cardtable.storage.records` keeps only the newest ones), so the record still counts a
 long-time player's first deal. Imported totals are those of the imported events kept, which
@@ -28,6 +34,8 @@ if TYPE_CHECKING:
 
 Part = Literal["here", "shared", "imported"]
 PARTS: Final[tuple[Part, ...]] = ("here", "shared", "imported")
+FORMAT_PART: Final = "format:"
+"""The prefix of the parts that count a game's events by format (``format:pool-101``)."""
 
 Totals = dict[str, dict[str, dict[str, dict[str, Any]]]]
 """``totals[game][part][kind]`` is one :func:`empty_counters` dict."""
@@ -80,7 +88,15 @@ def add_event(totals: Totals, event: RecordEvent) -> None:
     if known is None:
         return
     game, flags = known
-    kinds = totals.setdefault(game, {}).setdefault(part_of(event), {})
+    part = part_of(event)
+    _count(totals.setdefault(game, {}).setdefault(part, {}), event, flags)
+    shown = event.details.get("format")
+    if part != "imported" and isinstance(shown, str) and shown:
+        _count(totals[game].setdefault(FORMAT_PART + shown, {}), event, flags)
+
+
+def _count(kinds: dict[str, dict[str, Any]], event: RecordEvent, flags: frozenset[str]) -> None:
+    """Count one event into one part's counters (in place)."""
     counters = kinds.setdefault(event.kind, empty_counters())
     details = event.details
     counters["n"] += 1

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import json
 import random
 
 import pytest
 
+from cardtable.cards import WILDCARD, format_card
 from cardtable.games.contract import PublicEvent
 from cardtable.games.declaration_rummy.engine import ENGINE
 from cardtable.games.declaration_rummy.rules import ALL_OPTIONAL, Rules
@@ -228,3 +230,71 @@ def test_determinize_of_a_finished_game_keeps_the_revealed_hands() -> None:
     assert guess.hands == state.hands
     assert ENGINE.view(guess, 0) == view
     assert_conserved(guess)
+
+
+def _random_states(rules: Rules, seed: int, moves: int) -> list[State]:
+    """The states of a seeded game played at random (never dropping or ending it early)."""
+    rng = random.Random(seed)
+    state = new_dealt(rules, seed)
+    states = [state]
+    for _ in range(moves):
+        if ENGINE.result(state) is not None or ENGINE.current_player(state) < 0:
+            break
+        seat = ENGINE.current_player(state)
+        legal = [
+            a
+            for a in ENGINE.legal_actions(state, seat)
+            if str(a).split(" ")[0] not in ("drop", "declare", "go", "four", "propose")
+        ]
+        if not legal:
+            break
+        state = ENGINE.apply(state, rng.choice(legal), seat)
+        while ENGINE.current_player(state) == -1:  # the chance steps of a reshuffle
+            state = ENGINE.chance_step(state, rng)
+        states.append(state)
+    return states
+
+
+def test_squared_pile_a_view_lists_only_its_own_seats_discards() -> None:
+    # RULES.md 3.4: the pile is kept squared, nobody looks through earlier discards: the
+    # view's JSON carries no seat's discards but the viewer's own.
+    rules = Rules(players=4)
+    states = _random_states(rules, seed=7, moves=60)
+    checked = 0
+    for state in states:
+        for seat in range(rules.players):
+            view = ENGINE.view(state, seat)
+            listed = view.to_json()["discarded"]
+            assert len(listed) == rules.players
+            assert listed[seat] == [format_card(c) for c in view.discarded_by(seat)]
+            for other in range(rules.players):
+                if other != seat:
+                    assert listed[other] == [], (seat, other, listed[other])
+                    checked += bool(view.discarded_by(other))
+    assert checked > 20  # other seats had discarded (and the view object still knows it)
+
+
+def test_squared_pile_covered_discards_of_others_never_reach_a_view() -> None:
+    # A card another seat discarded that is now covered on the pile (not its top, not in the
+    # recent events, not taken back up) appears nowhere in a seat's view JSON.
+    rules = Rules(players=3)
+    seen_covered = 0
+    for state in _random_states(rules, seed=11, moves=90):
+        pile = state.pile
+        recent = {c for event in state.events for c in event.cards}
+        for seat in range(rules.players):
+            view = ENGINE.view(state, seat)
+            text = json.dumps(view.to_json())
+            own = set(view.discarded_by(seat)) | set(view.hand)
+            held = {c for s in range(rules.players) for c in view.held_by(s)}
+            dealt_up = {c for cards in state.preliminary for c in cards}
+            for other in range(rules.players):
+                if other == seat:
+                    continue
+                covered = set(view.discarded_by(other)) & set(pile[:-1]) - set(
+                    pile[-1:]
+                ) - recent - own - held - dealt_up - {WILDCARD}
+                for card_id in covered:
+                    seen_covered += 1
+                    assert f'"{format_card(card_id)}"' not in text, (seat, other, card_id)
+    assert seen_covered > 10

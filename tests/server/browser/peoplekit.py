@@ -19,6 +19,8 @@ from typing import Any
 from playwright.sync_api import Browser, BrowserContext, Page, ViewportSize, WebSocket
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
+from cardtable.server.protocol.state_frames import apply_patch
+
 from .harness import DESKTOP, PageErrors
 from .tablekit import answer_panel, panel_name
 
@@ -95,9 +97,22 @@ def watch_page(person: Person, page: Page) -> None:
     )
 
     def on_socket(socket: WebSocket) -> None:
+        held: list[dict[str, Any]] = []  # the socket's last whole state, as the page holds it
+
         def on_frame(payload: str | bytes) -> None:
             text = payload.decode() if isinstance(payload, bytes) else payload
-            person.frames.append(json.loads(text))
+            frame = json.loads(text)
+            person.frames.append(frame)
+            # The page asks for patches: each is followed here by the whole state it leads
+            # to, so that the tests read every state as the page has it.
+            kind = frame.get("type")
+            if kind == "patch" and held and held[0]["version"] == frame["base"]:
+                held[:] = [apply_patch(held[0], frame)]
+                person.frames.append(held[0])
+            elif kind == "state":
+                held[:] = [frame]
+            elif kind == "room" and held:
+                held[:] = [{**held[0], "room": frame["room"]}]
 
         socket.on("framereceived", on_frame)
 

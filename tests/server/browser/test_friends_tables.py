@@ -359,6 +359,11 @@ def test_a_spectator_never_receives_a_hidden_card_and_sees_no_hand(
                     continue
                 version = frame["version"]
                 checked_states += 1
+            elif frame.get("type") == "patch":
+                # A patch is checked against what was hidden at the version it leads to (the
+                # whole state it leads to follows it in the frames, checked as above).
+                ended = frame["set"].get("result") is not None
+                version = None if ended else frame["version"]
             if version is None:
                 continue
             secret = set().union(*(seat_hands.get(version, set()) for seat_hands in hands))

@@ -1,7 +1,8 @@
 """Indian Rummy's Pool and Deals at the table (RULES.md 2.13): the standings panel with the limit,
 the totals, how far each player is from the limit and who is out (a seat out of the game reads
 "out", never "dropped (0)"), the chips in Deals; the rejoin offer and the agreed-finish vote as
-questions at the table with their own buttons; and the final standing when the game ends.
+questions at the table with their own buttons; the final standing when the game ends; and a
+Deals game of three deals played to its end with the chips in the final standing.
 
 Each game is dealt from a seed and shortened through the house rules (a first drop that
 reaches the pool limit at once), so an elimination comes on our first turn."""
@@ -217,3 +218,79 @@ def test_the_agreed_finish_is_asked_at_the_table_and_play_on_deals_the_next_hand
     wait_version_after(page, version)
     page.wait_for_function("() => !document.querySelector('.format-decision')")
     assert "Deal 2." in scores_text(page)
+
+
+def drop_every_deal_to_the_end(page: Page) -> int:
+    """Drop at each of our first turns, continuing past each deal's summary, until the game is
+    over; how many times we dropped."""
+    drops = 0
+    for _ in range(60):
+        wait_idle(page)
+        if panel_name(page) is not None:
+            if table_state(page).finished and panel_name(page) == "summary":
+                return drops
+            answer_panel(page)
+            continue
+        state = table_state(page)
+        if state.finished:
+            return drops
+        assert state.my_turn and state.phase == "draw", f"not our draw: {state}"
+        drop_on_first_turn(page)
+        drops += 1
+    raise AssertionError("the Deals game did not end")
+
+
+def test_a_deals_game_of_three_is_played_to_its_end_with_the_chip_standings(
+    servers: Servers, open_page: Callable[..., BrowserPage], shots: Any
+) -> None:
+    # Best of 3 deals at three seats: we drop each deal at our first turn (20 chips to the
+    # deal's winner), the computer players play each deal out, and after the third deal the
+    # most chips win.
+    server = servers.start(Settings(rate_limits=False, test_seed=FORMAT_SEED))
+    page = open_page().page
+    start_game(page, server.url, "indian-rummy", players=3, preset="deals-3", level="normal")
+    drops = drop_every_deal_to_the_end(page)
+    assert 1 <= drops <= 3
+    if panel_name(page) != "summary":
+        page.click(".result-banner .btn.primary")
+    page.wait_for_selector("dialog#panel[open] .final-standing")
+    final = page.inner_text("dialog#panel .final-standing")
+    assert "Final standing · Deals (best of 3)" in final
+    assert "Decided by the most chips after the last deal." in final
+    lines = page.eval_on_selector_all(
+        "dialog#panel .final-standing li", "items => items.map(i => i.textContent)"
+    )
+    assert len(lines) == 3 and all(" chips" in line for line in lines), lines
+    chips = [int(line.split(": ")[1].split(" ")[0]) for line in lines]
+    # The chips only change hands: 3 x 240 in all, the winner's the most, listed first.
+    assert sum(chips) == 3 * 240 and chips == sorted(chips, reverse=True)
+    assert "winner" in lines[0]
+    # Each drop paid the deal's winner 20 of our chips; we never won a deal.
+    mine = next(line for line in lines if line.startswith("You: "))
+    assert int(mine.split(": ")[1].split(" ")[0]) <= 240 - 20 * drops
+    screenshot(page, str(shots / "deals-final-1280x800.png"))
+    page.click("dialog#panel .summary-buttons [data-close]")
+    text = scores_text(page)
+    assert "Standings · Deals (best of 3)" in text and "Deal 3 of 3" in text
+    # The standings' chips column (the winner's cell carries a star) says the same.
+    shown: list[str] = page.eval_on_selector_all(
+        ".scores .score-table tbody tr > :last-child", "cells => cells.map(c => c.textContent)"
+    )
+    assert sorted(int(cell.split()[0]) for cell in shown) == sorted(chips)
+
+
+def test_pool_101_with_friends_is_set_up_in_one_click_and_its_invite_names_the_format(
+    servers: Servers, open_page: Callable[..., BrowserPage], shots: Any
+) -> None:
+    server = servers.start(Settings(rate_limits=False, test_seed=FORMAT_SEED))
+    page = open_page().page
+    page.goto(f"{server.url}#/friends")
+    page.click(".quick-format[data-preset='pool-101']")
+    assert page.input_value("#friends-players") == "4"
+    assert page.is_checked("#friends-game-indian-rummy")
+    page.fill("#friends-name", "Ann")
+    page.click("#create-shared")
+    # The waiting room, and the lobby's and invite's words, name the format with its seats.
+    page.wait_for_selector(".waiting-room .room-format")
+    assert page.inner_text(".waiting-room .room-format") == "Pool 101 · 4 players"
+    screenshot(page, str(shots / "friends-pool-waiting-1280x800.png"))

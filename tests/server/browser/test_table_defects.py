@@ -318,23 +318,6 @@ def module_result(page: Page, module: str, body: str, arg: Any = None) -> Any:
     )
 
 
-def test_group_melds_uses_jokers_for_sequences_and_sets(
-    server: LiveServer, open_page: Callable[..., BrowserPage]
-) -> None:
-    page = open_page().page
-    page.goto(server.url)
-    page.wait_for_selector("body.ready")
-    # Twos wild: 5S 6S with a joker is a sequence, 9D 9C with the printed joker a set.
-    grouped = module_result(
-        page,
-        "hand",
-        "m.groupByMelds(['2H','5S','6S','9D','9C','KD','PJ','3C','8H'],"
-        " {jokers: new Set(['2H','2S','2D','2C','PJ'])})",
-    )
-    assert grouped["groups"] == [["5S", "6S", "2H"], ["9D", "9C", "PJ"]]
-    assert sorted(grouped["rest"]) == ["3C", "8H", "KD"]
-
-
 def test_a_new_deal_marks_no_card_new_and_keeps_nothing_lifted(
     server: LiveServer, open_page: Callable[..., BrowserPage]
 ) -> None:
@@ -434,6 +417,29 @@ def test_spoken_card_names(server: LiveServer, open_page: Callable[..., BrowserP
         "You took queen of hearts (and printed joker).",
         "A pair of 7s",
     ]
+
+
+def test_the_replay_writes_cards_and_names_as_the_table_does(
+    server: LiveServer, open_page: Callable[..., BrowserPage]
+) -> None:
+    page = open_page().page
+    page.goto(server.url)
+    page.wait_for_selector("body.ready")
+    # Cards as their faces read: the printed joker is "JOKER" (its face), never the code "PJ".
+    faces = module_result(page, "cards", "arg.map(m.faceCards)", ["discard PJ", "took 10C and C12"])
+    assert faces == ["discard JOKER", "took 10♣ and COUNT 12"]
+    # A deal's summary line from the viewer's seat: "you" in the list of points is "You", as
+    # at the table, each line starts with a capital, the other seat has its name.
+    line = module_result(
+        page,
+        "replay",
+        "(() => { const v = new m.ReplayView({}, {}); v.viewer = 0;"
+        " v.data = {names: ['Ann', 'Ruby']}; return v.summaryText(arg); })()",
+        "you showed 7D 6D PJ\nDeal points: you 0 · seat 1 25 | Totals: you 0 · seat 1 25",
+    )
+    assert line == (
+        "You showed 7♦ 6♦ JOKER\nDeal points: You 0 · Ruby 25 | Totals: You 0 · Ruby 25"
+    )
 
 
 def test_a_redraw_between_press_and_release_keeps_the_tap(

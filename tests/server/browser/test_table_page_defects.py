@@ -311,10 +311,20 @@ PREVIEW_JS = """() => {
 }"""
 
 
+COVERED_ROWS_JS = """() => {
+  const preview = document.querySelector('.preview-wrap').getBoundingClientRect();
+  return [...document.querySelectorAll('.option-list li')].filter((row) => {
+    const r = row.getBoundingClientRect();
+    return r.top < preview.bottom - 0.5 && r.bottom > preview.top + 0.5;
+  }).map((row) => row.dataset.option);
+}"""
+
+
+@pytest.mark.parametrize("size", [(1280, 800), (360, 640)], ids=lambda s: f"{s[0]}x{s[1]}")
 def test_options_show_their_values_as_words_and_the_whole_preview(
-    seeded: LiveServer, open_page: Callable[..., BrowserPage]
+    seeded: LiveServer, open_page: Callable[..., BrowserPage], size: tuple[int, int]
 ) -> None:
-    page = open_page(viewport={"width": 1280, "height": 800}).page
+    page = open_page(viewport={"width": size[0], "height": size[1]}).page
     start_game(page, seeded.url, "indecision")
     wait_my_turn(page)
     page.click("#menu-button")
@@ -322,12 +332,17 @@ def test_options_show_their_values_as_words_and_the_whole_preview(
     dialog = page.locator("dialog#panel[data-panel=options]")
     expect(dialog).to_be_visible()
     settle(page)
-    page.screenshot(path=str(SHOTS / "options-1280x800.png"), animations="disabled")
+    page.screenshot(path=str(SHOTS / f"options-{size[0]}x{size[1]}.png"), animations="disabled")
     # The choices read as the start page writes them: "Normal", not "normal".
     shown = dialog.locator("select option").all_inner_texts()
     assert shown and all(text[:1].isupper() for text in shown), shown
     # Every card of the preview, the back included, is shown whole without scrolling.
     assert page.evaluate(PREVIEW_JS) == []
+    # No option's row lies under the preview before scrolling (the Card back row was covered
+    # by a preview pinned at the foot), and the last row scrolled to is not under it either.
+    assert page.evaluate(COVERED_ROWS_JS) == []
+    dialog.locator("[data-option=card_back] select").scroll_into_view_if_needed()
+    assert "card_back" not in page.evaluate(COVERED_ROWS_JS)
 
 
 def test_indian_rummy_lists_the_open_deck_and_declaration_rummy_does_not(

@@ -303,63 +303,6 @@ def test_a_chosen_sort_holds_for_cards_drawn_later_and_a_hand_arranged_by_hand_i
     assert drawn[:-1] == arranged
 
 
-def test_grouping_puts_runs_and_sets_first(
-    server: LiveServer, open_page: Callable[..., BrowserPage]
-) -> None:
-    page = open_page().page
-    groups: list[list[str]] = []
-    # A dealt hand without any meld groups nothing: deal again until one has (almost every
-    # thirteen-card hand with its jokers does), so the checks below always have groups to check.
-    for _ in range(8):
-        # Free play: should a computer player end a deal first, the next deal brings our turn.
-        start_game(page, server.url, "indian-rummy")
-        wait_my_turn(page)
-        page.locator(".hand-tools .btn", has_text="Group melds").click()
-        cards = page.eval_on_selector_all(
-            ".hand .hand-card",
-            "els => els.map(e => ({card: e.dataset.card, grouped: e.classList.contains('grouped'),"
-            " start: e.classList.contains('group-start')}))",
-        )
-        seen_loose = False
-        for index, entry in enumerate(cards):
-            if not entry["grouped"]:
-                seen_loose = True
-                continue
-            assert not seen_loose, "grouped cards come before the loose ones"
-            if index == 0 or entry["start"]:
-                groups.append([])
-            groups[-1].append(entry["card"])
-        if groups:
-            break
-    assert groups, "no hand of eight deals was grouped into melds"
-    # Jokers (the wild joker's rank, printed jokers) may stand in for missing cards.
-    jokers = set(
-        page.evaluate(
-            "() => { const v = window.cardtable.view; return [...v.module.jokerCards(v.ctx())]; }"
-        )
-    )
-    for group in groups:
-        natural = [card for card in group if card not in jokers]
-        wild = len(group) - len(natural)
-        ranks = [RANKS.index(card[:-1]) for card in natural]
-        suits = {card[-1] for card in natural}
-        same_rank = len(set(ranks)) == 1
-        run = len(suits) == 1 and (
-            fillable(ranks, wild) or fillable([r or 13 for r in ranks], wild)
-        )
-        assert len(group) >= 3 and natural and (same_rank or run), group
-
-
-def fillable(ranks: list[int], jokers: int) -> bool:
-    """Whether distinct ranks make one sequence with at most ``jokers`` gaps filled (13 stands
-    for a high ace)."""
-    ordered = sorted(ranks)
-    if len(set(ordered)) != len(ordered):
-        return False
-    gaps = ordered[-1] - ordered[0] + 1 - len(ordered)
-    return gaps <= jokers
-
-
 def test_hint_key_shows_a_hint_and_escape_closes_it(
     server: LiveServer, open_page: Callable[..., BrowserPage]
 ) -> None:

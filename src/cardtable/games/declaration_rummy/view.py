@@ -27,7 +27,8 @@ kept only for the previous and the current turn; the public history since the de
 compactly as two sets per seat (``discard_masks``: the cards it discarded; ``held_masks``: the
 cards it took face up and has not discarded since), which is what a player watching the table
 remembers. Sets, not lists: they keep no order and no repeats, so the view is still no ledger
-from which to count the piles.
+from which to count the piles. The view's JSON (what a page is sent) lists only the seat's own
+discards: the pile is kept squared, and the others' covered discards are not on the wire.
 """
 
 from __future__ import annotations
@@ -217,13 +218,27 @@ class DeclarationRummyView:
             },
             "events": events_json(self.events),
             "turn_events_from": self.turn_events_from,
-            "preliminary": [labels(cards) for cards in self.preliminary],
-            "outcome": None if self.outcome is None else self.outcome.to_json(),
+            # Shared by every seat's view of a state, and by the states after it.
+            "preliminary": by_identity("dr-preliminary", self.preliminary, _preliminary_json),
+            "outcome": None
+            if self.outcome is None
+            else by_identity("dr-outcome", self.outcome, _outcome_json),
             "match_wins": list(self.match_wins),
-            "history": [outcome.to_json() for outcome in self.history],
-            "discarded": self._masks_json(self.discard_masks),
+            "history": by_identity("dr-history", self.history, _history_json),
+            "discarded": self._own_discards_json(),
             "known_held": self._masks_json(self.held_masks),
         }
+
+    def _own_discards_json(self) -> list[list[str]]:
+        """Per seat, the cards it discarded this game: this seat's own, the others' empty.
+        The discard pile is kept squared and nobody may look through earlier discards
+        (RULES.md 3.4), so the wire carries no ledger of the others' covered discards (the
+        previous and current turn's events show what was just discarded; with the
+        Spread-Out Discard-Pile the pile itself is in ``discard_pile``)."""
+        lists: list[list[str]] = [[] for _ in range(self.rules.players)]
+        if self.discard_masks and 0 <= self.seat < len(lists):
+            lists[self.seat] = card_labels(_mask_cards(self.discard_masks[self.seat]))
+        return lists
 
     def _masks_json(self, masks: tuple[int, ...]) -> list[list[str]]:
         """Each seat's cards of a per-seat bitmask, labelled; the same list for every seat's
@@ -231,6 +246,18 @@ class DeclarationRummyView:
         if not masks:
             return [[] for _ in range(self.rules.players)]
         return by_identity("dr-masks", masks, _masks_labels)
+
+
+def _preliminary_json(preliminary: tuple[tuple[int, ...], ...]) -> list[list[str]]:
+    return [card_labels(cards) for cards in preliminary]
+
+
+def _outcome_json(outcome: GameOutcome) -> dict[str, Any]:
+    return outcome.to_json()
+
+
+def _history_json(history: tuple[GameOutcome, ...]) -> list[dict[str, Any]]:
+    return [outcome.to_json() for outcome in history]
 
 
 def _masks_labels(masks: tuple[int, ...]) -> list[list[str]]:

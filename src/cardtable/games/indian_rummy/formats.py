@@ -38,6 +38,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Final, Literal
 
 from cardtable.games.indian_rummy.rules import Rules
+from cardtable.games.spec import TableFormat
 
 GameEnd = Literal["last-player", "all-eliminated", "agreed-finish", "most-chips", "deal-cap"]
 """How a Pool or Deals game ended."""
@@ -312,3 +313,38 @@ def format_title(rules: Rules) -> str:
     if rules.format == "deals":
         return f"Deals (best of {deals_to_play(rules)})"
     return "Free play"
+
+
+def format_key(rules: Rules) -> str:
+    """The format's stable name, under which Your Record keeps its games: ``pool-101``,
+    ``deals-3``, ``free-play`` (the presets' names where a preset makes it)."""
+    if rules.format == "pool":
+        return f"pool-{rules.pool_limit}"
+    if rules.format == "deals":
+        return f"deals-{deals_to_play(rules)}"
+    return "free-play"
+
+
+class Formats:
+    """Indian Rummy's formats as listings and Your Record name them (the spec's
+    ``table_format`` part)."""
+
+    def of(self, rules: Rules) -> TableFormat:
+        """The format of a table's rules."""
+        return TableFormat(key=format_key(rules), title=format_title(rules))
+
+    def title(self, key: str) -> str:
+        """The title of a format's key (a record keeps the key): ``pool-101`` is ``Pool 101``.
+
+        >>> [FORMATS.title(key) for key in ("pool-201", "deals-3", "free-play", "odd")]
+        ['Pool 201', 'Deals (best of 3)', 'Free play', 'odd']
+        """
+        kind, _, number = key.partition("-")
+        if kind == "pool" and number.isdigit():
+            return f"Pool {int(number)}"
+        if kind == "deals" and number.isdigit():
+            return f"Deals (best of {int(number)})"
+        return "Free play" if key == "free-play" else key
+
+
+FORMATS: Final = Formats()

@@ -37,4 +37,5 @@ SPEC: Final = GameSpec(
     explain="cardtable.review.indian_rummy",
     lens="cardtable.review.lenses:indian_rummy_lens",
     research="cardtable.envs.indian_rummy:RESEARCH",
+    table_format="cardtable.games.indian_rummy.formats:FORMATS",
 )

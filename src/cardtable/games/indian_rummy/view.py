@@ -24,7 +24,13 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Final
 
 from cardtable.cards import card_labels, format_card
-from cardtable.games.contract import PublicEvent, by_identity, events_json, view_rules_json
+from cardtable.games.contract import (
+    PublicEvent,
+    by_identity,
+    by_prefix,
+    events_json,
+    view_rules_json,
+)
 from cardtable.games.indian_rummy.formats import Standing
 from cardtable.games.indian_rummy.rules import Rules
 from cardtable.games.indian_rummy.state import (
@@ -155,6 +161,10 @@ class IndianRummyView:
 
 
 def _discards_seen_json(events: tuple[PublicEvent, ...]) -> list[str]:
+    return by_prefix("seen", events, _seen_labels)
+
+
+def _seen_labels(events: tuple[PublicEvent, ...]) -> list[str]:
     return card_labels(e.cards[0] for e in events if e.verb in ("open-pile", "discard"))
 
 

@@ -29,7 +29,7 @@ from cardtable import storage
 from cardtable.errors import CardtableError, RulesError
 from cardtable.fairness import derive_seed
 from cardtable.games.contract import TERMINAL, AnyEngine
-from cardtable.registry import canonical_name, get_engine
+from cardtable.registry import canonical_name, format_fields, get_engine
 from cardtable.server import metrics
 from cardtable.server.cluster.store import TableElsewhereError
 from cardtable.server.hosting.worker_processes import spawn_pool
@@ -634,13 +634,17 @@ def _listed(row: ListedTable, viewer: int) -> dict[str, Any]:
     summary = row.summary
     your_seat = next((seat for seat, profile in row.seated.items() if profile == viewer), None)
     try:
-        title = get_engine(row.game).title
-    except (CardtableError, ImportError):
+        engine = get_engine(row.game)
+        title = engine.title
+        shown = format_fields(row.game, engine.rules_from_json(row.rules), len(row.seats))
+    except (CardtableError, ImportError, ValueError):
         title = row.game
+        shown = {"format": None, "table_label": f"{len(row.seats)} players"}
     return {
         "table_id": row.id,
         "game": row.game,
         "title": title,
+        **shown,
         "seats": public_seats(row.seats, row.seated),
         "version": row.moves,
         "your_seat": your_seat,

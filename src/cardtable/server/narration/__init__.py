@@ -12,6 +12,7 @@ narrator class (what one deal is called is the spec's ``deal_word``).
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final, Protocol
@@ -149,8 +150,10 @@ class ResultOnly:
         return [game_outcome(engine, after)]
 
 
+@functools.lru_cache(maxsize=64)
 def narrator_for(game: str) -> Narrator:
-    """The narrator of a registered game, as its spec names it."""
+    """The narrator of a registered game, as its spec names it (made once per game: it is
+    asked after every move, and for every seat's state)."""
     narrator: Narrator = load(get_spec(game).narrator)()
     return narrator
 

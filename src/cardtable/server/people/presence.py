@@ -16,6 +16,8 @@ import time
 from collections.abc import Coroutine
 from typing import TYPE_CHECKING, Any
 
+from cardtable.games.contract import view_rules_json
+from cardtable.registry import format_fields
 from cardtable.server.people.room import FINISHED, PLAYING, WAITING, Room, TablePhase
 from cardtable.server.protocol.messages import (
     AwayMessage,
@@ -149,12 +151,16 @@ def shared_room_json(owner: TableOwner) -> SharedRoomJson:
             }
         )
     host_seat = next((m.seat for m in room.members.values() if m.profile_id == room.host), None)
+    shown = format_fields(owner.game, owner.rules, len(owner.seats))
     return {
         "table_id": owner.table_id,
         "phase": phase,
         "game": owner.game,
         "title": owner.engine.title,
-        "rules": owner.engine.rules_to_json(owner.rules),
+        "format": shown["format"],
+        "table_label": shown["table_label"],
+        # The same dict for equal rules (never changed): the room goes with every state.
+        "rules": view_rules_json(owner.rules),
         "host_seat": host_seat,
         "settings": room.settings.to_json(),
         "seats": seats,
@@ -364,7 +370,7 @@ def room_after_move(
     applied at ``now`` on the table's clock (the lock is held; the room itself is left as it
     is). Stored by the move's own write: a process taking the table over after it finds the
     turn timer and time banks that go with the log, whenever the owner stopped."""
-    room = Room.from_json(room_of(owner).to_json())
+    room = room_of(owner).copy()
     _count_move(room, seat, auto)
     if client_id is not None:
         room.remember(seat, client_id)

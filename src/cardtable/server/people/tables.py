@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, Final
 from cardtable import storage
 from cardtable.errors import CardtableError
 from cardtable.fairness import FairDeal, check_contribution, derive_seed
+from cardtable.registry import format_fields, table_format_of, table_label
 from cardtable.rule_options import Declared, options_of
 from cardtable.server.people.names import check_table_name
 from cardtable.server.people.presence import open_seats, phase_of, save_room
@@ -152,6 +153,7 @@ def peek(owner: TableOwner, profile_id: int) -> dict[str, Any]:
         "table_id": owner.table_id,
         "game": owner.game,
         "title": owner.engine.title,
+        **format_fields(owner.game, owner.rules, len(owner.seats)),
         "phase": phase_of(owner),
         "rules": owner.engine.rules_to_json(owner.rules),
         "host": None if host is None else host.name,
@@ -269,6 +271,7 @@ async def public_tables(lobby: Lobby, viewer: int | None = None) -> list[dict[st
                 "table_id": owner.table_id,
                 "game": owner.game,
                 "title": owner.engine.title,
+                **format_fields(owner.game, owner.rules, len(owner.seats)),
                 "phase": phase,
                 "host": None if host is None else host.name,
                 "rules_summary": rules_summary(owner),
@@ -283,16 +286,19 @@ async def public_tables(lobby: Lobby, viewer: int | None = None) -> list[dict[st
 
 def rules_summary(owner: TableOwner) -> str:
     """A line about the table's rules for the lobby, in the words of the start page's form:
-    the players, then the house rules that differ from the game's defaults."""
+    the format and players (``Pool 101 · 4 players``), then the house rules that differ from
+    the game's defaults (the format's own choice is in the first part)."""
     defaults = owner.engine.rules_from_json({})
+    named = table_format_of(owner.game, owner.rules) is not None
     changed = [
         _rule_words(declared, getattr(owner.rules, declared.name))
         for declared in options_of(type(owner.rules))
         if not declared.option.table_sets
         and declared.name != "players"
+        and not (named and declared.name == "format")
         and getattr(owner.rules, declared.name) != getattr(defaults, declared.name)
     ]
-    parts = [f"{len(owner.seats)} players"]
+    parts = [table_label(owner.game, owner.rules, len(owner.seats))]
     parts.append("standard rules" if not changed else ", ".join(changed[:4]))
     if len(changed) > 4:
         parts[-1] += f" and {len(changed) - 4} more"

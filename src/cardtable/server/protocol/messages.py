@@ -35,6 +35,7 @@ import orjson
 from pydantic import (
     AfterValidator,
     BaseModel,
+    BeforeValidator,
     ConfigDict,
     Field,
     JsonValue,
@@ -43,7 +44,8 @@ from pydantic import (
 )
 from typing_extensions import TypedDict
 
-from cardtable.errors import CardtableError
+from cardtable.cards import parse_card
+from cardtable.errors import CardError, CardtableError
 from cardtable.fairness import check_contribution
 from cardtable.server.people.player_options import BOT_LEVELS
 from cardtable.server.people.room import PHRASES, Role, RoomSettingsJson, TablePhase
@@ -51,6 +53,10 @@ from cardtable.server.table.seating import BotLevel
 
 MAX_MESSAGE_BYTES: Final = 4096
 MAX_ACTION_LENGTH: Final = 200
+MAX_GROUPS: Final = 20
+"""More groups than a hand can hold cards is never a real arrangement."""
+MAX_CARDS: Final = 40
+"""Cards named across all groups (the longest hand is Declaration Rummy's 14 or so)."""
 CLIENT_ID_PATTERN: Final = r"^[A-Za-z0-9_-]{1,64}$"
 CLIENT_ID: Final = re.compile(CLIENT_ID_PATTERN)
 
@@ -179,6 +185,47 @@ class CoachMessage(ClientBase):
     type: Literal["coach"]
 
 
+def _card_label(value: object) -> object:
+    """A card label such as ``7H`` (the card is read where the groups are answered); a value
+    that is not text is left to the strict type check, which refuses it."""
+    if not isinstance(value, str):
+        return value
+    try:
+        parse_card(value)
+    except CardError:
+        raise ValueError(f"unknown card {value[:8]!r} in the groups") from None
+    return value
+
+
+def _bounded(groups: list[list[str]]) -> list[list[str]]:
+    if len(groups) > MAX_GROUPS or sum(len(group) for group in groups) > MAX_CARDS:
+        raise ValueError(f"at most {MAX_GROUPS} groups of {MAX_CARDS} cards")
+    return groups
+
+
+CardLabel = Annotated[str, BeforeValidator(_card_label)]
+
+
+class GroupsMessage(ClientBase):
+    """Ask for the server's reading of the seat's own groups of its hand (card labels), with
+    the card about to be put down for a declaration, if any; ``seq`` is echoed in the answer
+    (Indian Rummy and Declaration Rummy)."""
+
+    type: Literal["groups"]
+    groups: Annotated[list[list[CardLabel]], AfterValidator(_bounded)] = Field(default_factory=list)
+    put_down: CardLabel | None = None
+    seq: int | None = None
+
+    refusals = {
+        "groups": (
+            "malformed",
+            '"groups" must be a list of lists of card labels: a card is a label such as 7H',
+        ),
+        "put_down": ("malformed", '"put_down" must be a card label such as 7H'),
+        "seq": ("malformed", '"seq" must be a whole number'),
+    }
+
+
 class PingMessage(ClientBase):
     """Ask for a ``pong``."""
 
@@ -295,6 +342,7 @@ ClientMessage: TypeAlias = Annotated[
     ActionMessage
     | HintMessage
     | CoachMessage
+    | GroupsMessage
     | PingMessage
     | SitMessage
     | WatchMessage
@@ -512,6 +560,72 @@ class PongMessage(TypedDict):
     type: Literal["pong"]
 
 
+class LabelledGroupJson(TypedDict):
+    """One of the player's groups as the count reads it, the points it adds, and whether its
+    cards count all the same."""
+
+    cards: list[str]
+    label: str
+    points: int
+    counts: bool
+
+
+class BestMeldJson(TypedDict):
+    """A meld of the solver's arrangement (``represents``: what each wild card stands for)."""
+
+    kind: str
+    cards: list[str]
+    represents: NotRequired[list[str]]
+
+
+class BestGroupsJson(TypedDict):
+    """The solver's own arrangement, the one the count and a declaration use."""
+
+    groups: list[BestMeldJson]
+    loose: list[str]
+    put_down: str | None
+    points: int
+    category: NotRequired[str]
+    valid_show: NotRequired[bool]
+    partition: list[list[str]]
+
+
+class GroupsBody(TypedDict):
+    """A ``groups`` answer without its envelope (:mod:`cardtable.server.table.hand_groups`)."""
+
+    placed: list[list[str]]
+    put_down: str | None
+    show_put_down: NotRequired[str | None]
+    """Indian Rummy only."""
+    groups: list[LabelledGroupJson]
+    category: str | None
+    points: int
+    valid_show: bool | None
+    best: BestGroupsJson | None
+    same_as_best: bool
+
+
+class GroupsAnswer(GroupsBody):
+    """The seat's own groups labelled and counted, and the solver's best arrangement, for
+    ``version``; ``seq`` echoes the request's."""
+
+    type: Literal["groups"]
+    version: int
+    seq: int | None
+
+
+class PatchMessage(TypedDict):
+    """Instead of a ``state`` after a move, to a connection that asked for patches: what
+    changed since the state at ``base`` (:mod:`cardtable.server.protocol.state_frames`)."""
+
+    type: Literal["patch"]
+    base: int
+    version: int
+    set: JsonObject
+    view: JsonObject
+    append: dict[str, list[JsonValue]]
+
+
 class BotSeatJson(TypedDict):
     """A computer player's seat."""
 
@@ -582,6 +696,10 @@ class SharedRoomJson(TypedDict):
     phase: TablePhase
     game: str
     title: str
+    format: str | None
+    """The table's format (``Pool 101``; null in a game played in one format)."""
+    table_label: str
+    """The format and the players (``Pool 101 · 4 players``)."""
     rules: JsonObject
     host_seat: int | None
     settings: RoomSettingsJson
@@ -662,6 +780,8 @@ ServerMessage: TypeAlias = (
     | ErrorMessage
     | HintAnswer
     | CoachAnswer
+    | GroupsAnswer
+    | PatchMessage
     | PongMessage
     | RoomUpdate
     | AckMessage
@@ -731,6 +851,27 @@ def hint_message(action: str | None, reason: str, *, version: int) -> HintAnswer
     """A suggested action (``None`` when the seat has nothing to do) and why, for the table at
     ``version`` (the page shows it only while its table is still at that version)."""
     return HintAnswer(type="hint", action=action, reason=reason, version=version)
+
+
+def groups_message(body: GroupsBody, *, version: int, seq: int | None) -> GroupsAnswer:
+    """The answer to a ``groups`` message, for the table at ``version``; ``seq`` echoes the
+    request's, so the page keeps only its latest answer."""
+    message = GroupsAnswer(
+        type="groups",
+        version=version,
+        seq=seq,
+        placed=body["placed"],
+        put_down=body["put_down"],
+        groups=body["groups"],
+        category=body["category"],
+        points=body["points"],
+        valid_show=body["valid_show"],
+        best=body["best"],
+        same_as_best=body["same_as_best"],
+    )
+    if "show_put_down" in body:
+        message["show_put_down"] = body["show_put_down"]
+    return message
 
 
 def coach_message(report: CoachAdvice, *, version: int) -> CoachAnswer:

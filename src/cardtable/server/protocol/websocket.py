@@ -37,6 +37,7 @@ from cardtable.server.protocol.messages import (
     ClientMessage,
     CoachMessage,
     ErrorCode,
+    GroupsMessage,
     HintMessage,
     Outgoing,
     PingMessage,
@@ -49,9 +50,11 @@ from cardtable.server.protocol.messages import (
     parse_client_message,
     pong_message,
 )
+from cardtable.server.protocol.state_frames import PATCH_QUERY
 from cardtable.server.rate_limits import CLOSE_RATE_LIMITED, RateLimits
 from cardtable.server.routes.identity import client_address, websocket_profile
 from cardtable.server.routes.security import origin_refusal
+from cardtable.server.table import hand_groups
 from cardtable.server.table.owner import SPECTATORS, Connection, TableOwner
 from cardtable.storage import StorageError
 
@@ -77,6 +80,8 @@ class SocketConnection:
         self.websocket = websocket
         self._send_lock = asyncio.Lock()
         self.closed = False
+        self.patches = websocket.query_params.get(PATCH_QUERY) == "1"
+        """The page asked for patches (:mod:`~cardtable.server.protocol.state_frames`)."""
 
     async def send(self, message: Outgoing) -> None:
         """Send one server message as a JSON text frame (nothing once closed). A page gone
@@ -228,6 +233,8 @@ async def greet(owner: TableOwner, connection: Connection, profile_id: int) -> i
         return None
     async with owner.lock:
         owner.attach(seat, connection)
+        if isinstance(connection, SocketConnection) and connection.patches:
+            owner.frames.take_patches(connection)
         extra: Sequence[Outgoing] = ()
         if owner.room is not None:
             owner.profiles[connection] = profile_id
@@ -346,7 +353,7 @@ async def answer_frame(
     message: ClientMessage | None = None
     try:
         message = parse_client_message(raw, shared=owner.room is not None)
-        playing = isinstance(message, ActionMessage | HintMessage | CoachMessage)
+        playing = isinstance(message, ActionMessage | HintMessage | CoachMessage | GroupsMessage)
         if isinstance(message, PingMessage):
             await connection.send(pong_message())
         elif seat == SPECTATORS and playing:
@@ -360,6 +367,7 @@ async def answer_frame(
                 await connection.send(
                     ack_message(message.client_id, submitted.version, duplicate=True)
                 )
+                owner.frames.unsync(connection)  # a whole state outside a broadcast
                 await connection.send(owner.message_for(seat))
             elif message.client_id is not None:
                 await connection.send(
@@ -375,6 +383,8 @@ async def answer_frame(
             version = owner.version
             report = await owner.coach(seat)
             await connection.send(coach_message(report, version=version))
+        elif isinstance(message, GroupsMessage):
+            await connection.send(await hand_groups.answer(owner, seat, message))
         else:
             if message.type == "quick" and limits is not None:
                 quick = limits.hit("quick", f"profile:{profile_id}", socket_key)
@@ -386,6 +396,7 @@ async def answer_frame(
         await connection.send(error_message(exc.code, str(exc), rule=exc.rule, client_id=client_id))
         if owner.room is not None and exc.code in ("stale", "not-your-turn", "seat-taken"):
             # The loser of a race sees the table as it is now.
+            owner.frames.unsync(connection)  # a whole state outside a broadcast
             await connection.send(owner.message_for(_place(owner, profile_id) or seat))
     except StorageError as exc:  # the database or Redis is away, or the table passed on
         await connection.send(error_message("unavailable", str(exc)))

@@ -14,6 +14,11 @@ Results of games at tables shared with other people are counted apart too, under
 the person (a turn timed out, they were away, or they left): the top-level statistics are
 games against computer players only.
 
+A game played in several formats (Indian Rummy's free play, Pool 101, Deals) also lists its
+record by format, under ``formats``: every game played on this server in that format, against
+computer players and at shared tables together (imported results are not), made from the
+``format:<key>`` parts of the totals (:mod:`cardtable.storage.record_totals`).
+
 A hand of Indecision is "won" by the one seat that scored its most points (more than zero); a
 hand where two or more seats share the most points is tied (counted apart, never as won); a deal
 of Indian Rummy by the valid declarer or the last player left.
@@ -25,9 +30,9 @@ from collections.abc import Iterable
 from typing import Any
 
 from cardtable.games.spec import GameSpec
-from cardtable.registry import specs
+from cardtable.registry import format_title, specs
 from cardtable.storage import RecordEvent
-from cardtable.storage.record_totals import Totals, empty_counters, totals_of
+from cardtable.storage.record_totals import FORMAT_PART, Totals, empty_counters, totals_of
 
 
 def aggregate(events: Iterable[RecordEvent]) -> dict[str, dict[str, Any]]:
@@ -43,6 +48,8 @@ def aggregate(events: Iterable[RecordEvent]) -> dict[str, dict[str, Any]]:
     (2, 1, 11.5, 0, 23)
     >>> ir["imported"] is None
     True
+    >>> ir["formats"]
+    []
     """
     return record_of(totals_of(events))
 
@@ -63,7 +70,25 @@ def _game_record(terms: GameSpec, parts: dict[str, dict[str, dict[str, Any]]]) -
         **_stats(terms, parts.get("here", {})),
         "imported": _stats(terms, parts["imported"]) if parts.get("imported") else None,
         "shared": _shared_stats(terms, parts["shared"]) if parts.get("shared") else None,
+        "formats": _format_stats(terms, parts),
     }
+
+
+def _format_stats(
+    terms: GameSpec, parts: dict[str, dict[str, dict[str, Any]]]
+) -> list[dict[str, Any]]:
+    """The game's record by format (empty for a game played in one format), the most played
+    format first (games, then deals), then by title."""
+    shown = [
+        {
+            "format": part.removeprefix(FORMAT_PART),
+            "title": format_title(terms.name, part.removeprefix(FORMAT_PART)),
+            **_stats(terms, kinds),
+        }
+        for part, kinds in parts.items()
+        if part.startswith(FORMAT_PART)
+    ]
+    return sorted(shown, key=lambda row: (-row["games_played"], -row["deals_played"], row["title"]))
 
 
 def _shared_stats(terms: GameSpec, kinds: dict[str, dict[str, Any]]) -> dict[str, Any]:

@@ -222,6 +222,11 @@ class InvitePeek(Answer):
     table_id: str
     game: str
     title: str
+    format: str | None
+    """The table's format (``Pool 101``, ``Deals (best of 3)``); ``null`` in a game played in
+    one format."""
+    table_label: str
+    """The format and players as a listing shows them: ``Pool 101 · 4 players``."""
     phase: TablePhase
     rules: dict[str, Any]
     host: str | None
@@ -240,6 +245,11 @@ class PublicTable(Answer):
     table_id: str
     game: str
     title: str
+    format: str | None
+    """The table's format (``Pool 101``, ``Deals (best of 3)``); ``null`` in a game played in
+    one format."""
+    table_label: str
+    """The format and players as a listing shows them: ``Pool 101 · 4 players``."""
     phase: Literal["waiting", "playing"]
     host: str | None
     rules_summary: str
@@ -268,6 +278,11 @@ class TableBasics(Answer):
     table_id: str
     game: str
     title: str
+    format: str | None
+    """The table's format (``Pool 101``, ``Deals (best of 3)``); ``null`` in a game played in
+    one format."""
+    table_label: str
+    """The format and players as a listing shows them: ``Pool 101 · 4 players``."""
     seats: list[PublicSeat]
     version: int
     your_seat: int | None
@@ -449,6 +464,16 @@ class SharedRecordStats(RecordStats):
     assisted_deals: int
 
 
+class FormatRecord(RecordStats):
+    """One format's record (Indian Rummy's Pool 101): every game of that format played on this
+    server, against computer players and at shared tables."""
+
+    format: str
+    """The format's key, as the record keeps it: ``pool-101``."""
+    title: str
+    """The format's name: ``Pool 101``."""
+
+
 class GameRecord(RecordStats):
     """One game's record: results played on this server, and apart from them, results
     imported from an exported profile (``null`` when none were)."""
@@ -463,6 +488,9 @@ class GameRecord(RecordStats):
     shared: SharedRecordStats | None = None
     """Games at tables shared with other people, counted apart from games against computer
     players (``null`` when none were played)."""
+    formats: list[FormatRecord] = []
+    """A game played in several formats: its record by format, the most played first (empty
+    for other games, and before any game recorded its format)."""
 
 
 class RecordEventDocument(Request):

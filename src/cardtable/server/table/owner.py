@@ -33,6 +33,7 @@ from cardtable.bots.base import RandomBot
 from cardtable.driver import advance
 from cardtable.errors import CardtableError, IllegalActionError, RuleKey
 from cardtable.games.contract import TERMINAL, AnyEngine, GameResult
+from cardtable.registry import format_fields, table_format_of
 from cardtable.replay import replay_actions
 from cardtable.server import metrics
 from cardtable.server.logs import bind_table
@@ -59,6 +60,7 @@ from cardtable.server.protocol.messages import (
     room_message,
     state_message,
 )
+from cardtable.server.protocol.state_frames import StateFrames, state_patch
 from cardtable.server.table import advisors
 from cardtable.server.table.seating import Seat
 from cardtable.server.table.spectate import onlooker_seat, spectator_view
@@ -158,6 +160,8 @@ class TableOwner:
     """Moves a table may have in all, whatever its rules allow: at this many the table is
     closed (its finished deals stay in the record), so no game outgrows what a replay or a
     reload can afford (the settings' ``max_table_moves``)."""
+    frames: StateFrames = field(default_factory=StateFrames)
+    """The last state each seat was broadcast, and which connections take patches."""
     _bots: dict[int, Any] = field(default_factory=dict)
     _bot_task: asyncio.Task[None] | None = None
 
@@ -283,6 +287,7 @@ class TableOwner:
             "table_id": self.table_id,
             "game": self.game,
             "title": self.engine.title,
+            **format_fields(self.game, self.rules, len(self.seats)),
             "rules": self.engine.rules_to_json(self.rules),
             "seats": public_seats(self.seats, self.seated),
             "version": self.version,
@@ -310,14 +315,17 @@ class TableOwner:
     # --- connections --------------------------------------------------------------------------
 
     def attach(self, seat: int, connection: Connection) -> None:
-        """Send ``seat``'s updates to ``connection`` from now on."""
+        """Send ``seat``'s updates to ``connection`` from now on (its next state is whole: it
+        has not seen this seat's last one)."""
         self.connections.setdefault(seat, []).append(connection)
+        self.frames.unsync(connection)
 
     def detach(self, seat: int, connection: Connection) -> None:
         """Stop sending to ``connection``."""
         listeners = self.connections.get(seat, [])
         if connection in listeners:
             listeners.remove(connection)
+        self.frames.forget(connection)
         self.touch()
         if self.room is not None:
             from cardtable.server.people.presence import connection_closed
@@ -354,7 +362,13 @@ class TableOwner:
         from cardtable.server.people.presence import room_json
 
         shared = self._shared_room()
-        await self._send_all(lambda seat: room_message(room_json(self, seat, shared)))
+
+        def make(seat: int) -> RoomUpdate:
+            message = room_message(room_json(self, seat, shared))
+            self.frames.room_sent(seat, message["room"])
+            return message
+
+        await self._send_all(make)
 
     async def send_all(self, message: ServerMessage) -> None:
         """Send the same message to every connection (a quick message)."""
@@ -374,18 +388,43 @@ class TableOwner:
 
     async def broadcast(self) -> None:
         """Send every connected seat its own state message: built once for the seat (once
-        for all the spectators) and encoded once however many connections it has."""
+        for all the spectators) and encoded once however many connections it has; a
+        connection that takes patches and has the seat's last state is sent the patch from
+        it instead, worked out and encoded once too
+        (:mod:`~cardtable.server.protocol.state_frames`)."""
         shared = self._shared_room()
+        frames = self.frames
         for seat, listeners in list(self.connections.items()):
             if not listeners:
                 continue
-            message = Frame(self.message_for(seat, shared))
+            built = self.message_for(seat, shared)
+            message = Frame(built)
+            patch: Frame | None = None
+            base: int | None = None
+            version: int | None = None
+            if built["type"] == "state":
+                version = built["version"]
+                previous = frames.state_sent(seat, built)
+                if previous is not None and any(
+                    frames.in_step(connection, previous["version"]) for connection in listeners
+                ):
+                    made = state_patch(previous, built)
+                    if made is not None:
+                        patch, base = Frame(made), made["base"]
+            else:
+                frames.room_sent(seat, built["room"])
             for connection in list(listeners):
+                frame = message
+                if patch is not None and base is not None and frames.in_step(connection, base):
+                    frame = patch
                 try:
-                    await connection.send(message)
+                    await connection.send(frame)
                 except Exception:  # a dead connection must not stop the others' updates
                     logger.info("dropping a connection of table %s seat %d", self.table_id, seat)
                     self.detach(seat, connection)
+                    continue
+                if version is not None:
+                    frames.sent(connection, version)
 
     # --- moves --------------------------------------------------------------------------------
 
@@ -560,12 +599,14 @@ class TableOwner:
             logger.exception("table %s: could not store the closed table", self.table_id)
 
     async def _record(self, outcomes: Sequence[Outcome]) -> None:
+        shown = table_format_of(self.game, self.rules)
         for seat, profile in self.seated.items():
-            marks: dict[str, Any] = {}
+            # Your Record keeps a game with formats by its format (a Pool 101 game as such).
+            marks: dict[str, Any] = {} if shown is None else {"format": shown.key}
             if self.room is not None:
                 # Shared-table results are counted apart; "assisted": a computer player
                 # moved for this person during the game.
-                marks = {"shared": True, "assisted": seat in self.room.assisted}
+                marks |= {"shared": True, "assisted": seat in self.room.assisted}
             events = [
                 RecordEvent(
                     key=f"{self.table_id}:{outcome.kind}:{outcome.number}",

@@ -18,6 +18,9 @@ from cardtable.games.contract import AnyEngine
 
 HIDDEN_TO_OTHERS: Final = ("stop_card",)
 """Fields a seat sees only about itself, besides its hand."""
+OWN_PER_SEAT: Final = ("discarded",)
+"""Per-seat lists a view fills for its own seat alone (Declaration Rummy's own discards): a
+spectator has no seat, so every entry is empty."""
 
 
 def onlooker_seat(engine: AnyEngine, state: Any) -> int:
@@ -42,4 +45,7 @@ def spectator_view(engine: AnyEngine, state: Any, onlooker: Any = None) -> dict[
     for name in HIDDEN_TO_OTHERS:
         if name in view:
             view[name] = None
+    for name in OWN_PER_SEAT:
+        if isinstance(view.get(name), list):
+            view[name] = [[] for _ in view[name]]
     return view

@@ -71,6 +71,21 @@ export function shortText(card) {
   return label(card);
 }
 
+/** A card as its face reads: "7♥", "JOKER" for the printed joker, "COUNT 12", "WILD". */
+export function faceText(card) {
+  const parsed = parse(card);
+  if (parsed) return RANKS[parsed.rank] + SUIT_SYMBOLS[parsed.suit];
+  const info = SPECIALS[label(card)];
+  if (!info) return label(card);
+  return info.value !== undefined ? `${info.title} ${info.value}` : info.title;
+}
+
+/** Text with every card label as its face reads ("discard PJ" as "discard JOKER", "10C" as
+ * "10♣"): for pages that write a game's moves in words, such as the replay. */
+export function faceCards(text) {
+  return prettyCards(text).replace(/\b(PJ|C(?:1|2|3|4|7|12)|NM[02]|CD0)\b/g, (code) => faceText(code));
+}
+
 /** Text with card labels ("10C", "QH") written with suit symbols ("10♣", "Q♥"). */
 export function prettyCards(text) {
   return String(text ?? "").replace(/\b(10|[2-9AJQK])([SHDC])\b/g, (_, rank, suit) => rank + SUIT_SYMBOLS[SUITS.indexOf(suit)]);

@@ -94,9 +94,34 @@ export class FriendsSetup extends StartScreen {
         const id = `friends-game-${game.name}`;
         const input = h("input", { type: "radio", name: "friends-game", id, value: game.name, checked: game.name === this.gameName });
         input.addEventListener("change", () => this.choose(game.name, `#${id}`));
-        return h("label", { class: "check friends-game", for: id }, input,
-          h("span", {}, game.title, h("span", { class: "muted" }, ` · ${game.min_players}–${this.tileTop(game, gameModule(game.name))} players`)));
+        const module = gameModule(game.name);
+        // A game's named formats (Indian Rummy's Pool 101) are set up in one click here too.
+        const quick = (module.quickStarts ? module.quickStarts(game) : []).map((q) =>
+          h("button", {
+            type: "button",
+            class: "btn small quick-format",
+            dataset: { quick: game.name, preset: q.preset },
+            "aria-label": `Set up ${game.title}, ${q.label}, for friends`,
+            onclick: () => this.choosePreset(game.name, q.preset, q.players),
+          }, q.label));
+        return h("div", { class: "friends-game-row" },
+          h("label", { class: "check friends-game", for: id }, input,
+            h("span", {}, game.title, h("span", { class: "muted" }, ` · ${game.min_players}–${this.tileTop(game, module)} players`))),
+          quick.length ? h("div", { class: "quick-starts" }, quick) : null);
       }));
+  }
+
+  /** A format button: the game from one of its presets with `players` seats, ready to create. */
+  choosePreset(name, presetName, players) {
+    this.load(name);
+    const preset = this.game.presets?.[presetName];
+    if (!preset) return;
+    // From the game's defaults, as the start page's format button plays it.
+    this.values = null;
+    this.ensureValues();
+    Object.assign(this.values, structuredClone(preset), { players });
+    this.preset = presetName;
+    this.render("#create-shared");
   }
 
   nameField() {

@@ -1,10 +1,13 @@
-// The player's hand: client-side card order (kept per table in the browser), lifting a card,
-// tap-again to play it, press-and-hold or drag to move it, arrow-key focus, sorting and
-// grouping. The server never sees the order; it only receives actions.
+// The player's hand: the player's own order and groups (kept per table and seat in the
+// browser), lifting a card, tap-again to play it, press-and-hold or drag to move it between
+// groups, arrow-key focus and keyboard moves, sorting, and each group's label. The labels, the
+// points and where a new card goes come from the server (the `groups` message, see
+// hand_groups.js): nothing here knows what a meld is.
 //
 // A sort the player chose holds for the cards that arrive later (a draw, the next deal): they
-// take their place in it. Once the player arranges the hand themselves (dragging, moving a card
-// with the keyboard, grouping melds), their order is kept and new cards go at the end.
+// take their place in it, each suit (or rank) a group. Once the player arranges the hand
+// themselves (dragging, moving a card with the keyboard, "Arrange for me"), their groups are
+// kept and a new card waits, as a group of its own at the end, for the server to place it.
 
 import { cardElement, cardName, label, parse, rankKey, suitKey } from "./cards.js";
 import { h } from "./dom.js";
@@ -17,90 +20,21 @@ const SORT_KEYS = { suit: suitKey, rank: rankKey };
 
 let uidCounter = 0;
 
-/** Order `cards` (labels) by melds found client-side: runs of one suit and same ranks. */
-export function groupByMelds(cards, { jokers = new Set() } = {}) {
-  const pool = cards.map((card, index) => ({ card: label(card), index }));
-  const groups = [];
-  const take = (items) => {
-    for (const item of items) pool.splice(pool.indexOf(item), 1);
-    groups.push(items.map((item) => item.card));
-  };
-  // Longest same-suit runs first (ace low or high), then sets of one rank.
-  for (;;) {
-    let best = null;
-    for (let suit = 0; suit < 4; suit += 1) {
-      const byRank = new Map();
-      for (const item of pool) {
-        const p = parse(item.card);
-        if (p && p.suit === suit && !jokers.has(item.card) && !byRank.has(p.rank)) byRank.set(p.rank, item);
-      }
-      // Ranks 0..13 where 13 stands for a high ace.
-      const present = (r) => byRank.get(r === 13 ? 0 : r);
-      let run = [];
-      for (let r = 0; r <= 13; r += 1) {
-        const item = present(r);
-        if (item && !run.includes(item)) {
-          run.push(item);
-        } else {
-          if (run.length >= 3 && (!best || run.length > best.length)) best = run;
-          run = item ? [item] : [];
-        }
-      }
-      if (run.length >= 3 && (!best || run.length > best.length)) best = run;
-    }
-    if (!best) break;
-    take(best);
-  }
-  for (;;) {
-    const byRank = new Map();
-    for (const item of pool) {
-      const p = parse(item.card);
-      if (!p || jokers.has(item.card)) continue;
-      const list = byRank.get(p.rank) || [];
-      if (!list.some((other) => parse(other.card).suit === p.suit)) list.push(item);
-      byRank.set(p.rank, list);
-    }
-    const set = [...byRank.values()].filter((list) => list.length >= 3).sort((a, b) => b.length - a.length)[0];
-    if (!set) break;
-    take(set.slice(0, 4));
-  }
-  // Jokers complete what is one card short: two cards of a suit a rank or two apart become a
-  // sequence, two cards of one rank a set; a further joker joins a meld already made.
-  const jokerItems = () => pool.filter((item) => jokers.has(item.card));
-  const naturals = () => pool.filter((item) => !jokers.has(item.card) && parse(item.card));
-  for (;;) {
-    const wild = jokerItems();
-    if (!wild.length) break;
-    let made = null;
-    const cards = naturals();
-    for (let i = 0; i < cards.length && !made; i += 1) {
-      for (let j = i + 1; j < cards.length && !made; j += 1) {
-        const a = parse(cards[i].card);
-        const b = parse(cards[j].card);
-        if (a.suit === b.suit && Math.abs(a.rank - b.rank) === 1) {
-          made = a.rank < b.rank ? [cards[i], cards[j], wild[0]] : [cards[j], cards[i], wild[0]];
-        } else if (a.suit === b.suit && Math.abs(a.rank - b.rank) === 2) {
-          made = a.rank < b.rank ? [cards[i], wild[0], cards[j]] : [cards[j], wild[0], cards[i]];
-        } else if (a.rank === b.rank && a.suit !== b.suit) {
-          made = [cards[i], cards[j], wild[0]];
-        }
-      }
-    }
-    if (!made) break;
-    take(made);
-  }
-  const spare = jokerItems();
-  if (spare.length && groups.length) {
-    for (const item of spare) {
-      pool.splice(pool.indexOf(item), 1);
-      groups[groups.length - 1].push(item.card);
-    }
-  } else if (spare.length >= 2 && naturals().length) {
-    // Two jokers and any card make a sequence (or a set).
-    take([naturals()[0], spare[0], spare[1]]);
-  }
-  const rest = pool.map((item) => item.card).sort((a, b) => suitKey(a) - suitKey(b));
-  return { groups, rest };
+/** The group a sort puts a card in: its suit (or its rank); cards of neither come last. */
+function sortGroup(kind, card) {
+  const parsed = parse(card);
+  if (!parsed) return 99;
+  return kind === "rank" ? parsed.rank : parsed.suit;
+}
+
+/** The words for a group's label as the server sends it ("pure sequence" -> "Pure sequence"). */
+function labelText(label) {
+  return label ? label.charAt(0).toUpperCase() + label.slice(1) : "";
+}
+
+/** A key for an arrangement (lists of labels): equal keys, equal arrangements. */
+export function arrangementKey(groups) {
+  return JSON.stringify(groups.map((group) => group.map(label)));
 }
 
 export class Hand {
@@ -110,9 +44,16 @@ export class Hand {
    *   onLift(card|null): the lifted card changed
    *   onDrop(card, zone): the card was dragged out of the hand and let go over a table zone
    *   describe(card): extra words for a card's accessible name, or ""
+   *   onArrange(): the player changed the groups, or new cards wait to be placed
+   *   say(text): announce a keyboard move to screen readers
    */
-  constructor({ storageKey, onPlay, onLift, onDrop = () => {}, describe = () => "" }) {
+  constructor({ storageKey, onPlay, onLift, onDrop = () => {}, describe = () => "", onArrange = () => {}, say = () => {} }) {
     this.storageKey = storageKey;
+    this.onArrange = onArrange;
+    this.say = say;
+    // The server's last answer about these groups (labels and points), shown while the
+    // arrangement is still the one it answered about.
+    this.evaluation = null;
     this.onPlay = onPlay;
     this.onDrop = onDrop;
     this.onLift = onLift;
@@ -127,9 +68,18 @@ export class Hand {
     this.marks = new Map();
     this.element = h("div", { class: "hand", role: "group", "aria-label": "Your hand" });
     this.element.addEventListener("keydown", (event) => this.keydown(event));
+    // The groups' labels, under the hand (not inside it: the hand's children are its cards).
+    this.labelsElement = h("ul", { class: "hand-groups", "aria-label": "Your groups", hidden: true });
     this.restore();
     this.resizeObserver = new ResizeObserver(() => this.layout());
     this.resizeObserver.observe(this.element);
+  }
+
+  /** Keep the arrangement under another key (the seat is known once the first state arrives). */
+  useStorage(key) {
+    if (key === this.storageKey) return;
+    this.storageKey = key;
+    this.restore();
   }
 
   restore() {
@@ -138,7 +88,7 @@ export class Hand {
       // Saved as {cards, sort}; a bare list of cards is an order saved before sorts were kept.
       const cards = Array.isArray(saved) ? saved : saved?.cards;
       if (Array.isArray(cards)) {
-        this.entries = cards.map((e) => ({ card: e.card, group: e.group ?? null, uid: (uidCounter += 1), fresh: false }));
+        this.entries = cards.map((e) => ({ card: e.card, group: e.group ?? null, uid: (uidCounter += 1), fresh: false, pending: false }));
       }
       this.sortKind = SORT_KEYS[saved?.sort] ? saved.sort : null;
     } catch {
@@ -183,18 +133,24 @@ export class Hand {
       }
     }
     const added = [];
+    const firstDeal = kept.length === 0;
+    // A card that arrives into the player's own groups waits for the server to place it.
+    const waits = !firstDeal && !this.sortKind;
+    let nextGroup = Math.max(0, ...kept.map((e) => (typeof e.group === "number" ? e.group + 1 : 0)));
     for (const card of cards.map(label)) {
       const n = wanted.get(card) || 0;
       if (n > 0) {
         wanted.set(card, n - 1);
-        added.push({ card, group: null, uid: (uidCounter += 1), fresh: kept.length > 0 && !quiet });
+        added.push({ card, group: waits ? (nextGroup += 1) : null, uid: (uidCounter += 1), fresh: !firstDeal && !quiet, pending: waits });
       }
     }
-    const firstDeal = kept.length === 0;
     // A fresh hand (a new deal): the table animates it being dealt.
     this.dealt = firstDeal && added.length > 1;
-    const key = SORT_KEYS[this.sortKind] ?? suitKey;
+    const kind = this.sortKind ?? "suit";
+    const key = SORT_KEYS[kind];
     if (firstDeal || sortNew) added.sort((a, b) => key(a.card) - key(b.card));
+    // A fresh hand, or cards under a sort: each suit (or rank) is a group.
+    if (firstDeal || this.sortKind) for (const e of added) e.group = sortGroup(kind, e.card);
     this.entries = [...kept, ...added];
     // The kept cards are still in the chosen sort (arranging by hand forgets it): a stable sort
     // slots each new card in after its equals and moves no kept card.
@@ -206,23 +162,80 @@ export class Hand {
     this.save();
   }
 
+  /** The player's groups in order (lists of labels), cards waiting to be placed left out. */
+  partition() {
+    const groups = [];
+    let previous;
+    for (const [index, entry] of this.entries.entries()) {
+      if (entry.pending) continue;
+      if (index === 0 || groups.length === 0 || entry.group !== previous) groups.push([]);
+      groups[groups.length - 1].push(entry.card);
+      previous = entry.group;
+    }
+    return groups;
+  }
+
+  /** Every card in its group, the waiting ones too (what the labels are about). */
+  fullPartition() {
+    const groups = [];
+    this.entries.forEach((entry, index) => {
+      if (index === 0 || entry.group !== this.entries[index - 1].group) groups.push([]);
+      groups[groups.length - 1].push(entry.card);
+    });
+    return groups;
+  }
+
+  hasPending() {
+    return this.entries.some((e) => e.pending);
+  }
+
+  /**
+   * The server's answer about the groups sent (`groups` message): cards it placed take their
+   * group, and its labels show while the arrangement stays the one it is about. An answer about
+   * other cards (the hand changed since it was asked) is left alone.
+   */
+  applyAnswer(answer, { sentKey }) {
+    const placed = answer.placed || [];
+    const same = (a, b) => JSON.stringify([...a].sort()) === JSON.stringify([...b].sort());
+    if (!same(placed.flat(), this.cards())) return false;
+    if (this.hasPending() && sentKey === arrangementKey(this.partition())) {
+      this.arrange(placed, null, { quiet: true });
+    }
+    this.evaluation = answer;
+    this.render();
+    return true;
+  }
+
+  /** The labels of the current groups, when the server's last answer is about them. */
+  labels() {
+    const answer = this.evaluation;
+    if (!answer || !answer.groups) return null;
+    if (arrangementKey(answer.placed || []) !== arrangementKey(this.fullPartition())) return null;
+    return answer.groups;
+  }
+
   sortBy(kind) {
     this.sortKind = kind === "rank" ? "rank" : "suit";
     const key = SORT_KEYS[this.sortKind];
     this.entries.sort((a, b) => key(a.card) - key(b.card));
-    for (const e of this.entries) e.group = null;
+    for (const e of this.entries) {
+      e.group = sortGroup(this.sortKind, e.card);
+      e.pending = false;
+    }
     this.save();
     this.render();
+    this.onArrange();
   }
 
-  /** Put cards into the given groups (lists of labels), in that order, the rest after. */
-  arrange(groups, rest = null) {
+  /** Put cards into the given groups (lists of labels), in that order, the rest after in a
+   * group of their own. `quiet`: the server placing new cards, not the player arranging. */
+  arrange(groups, rest = null, { quiet = false } = {}) {
     const pool = [...this.entries];
     const next = [];
     groups.forEach((group, g) => {
       for (const card of group.map(label)) {
         const i = pool.findIndex((e) => e.card === card);
-        if (i >= 0) next.push({ ...pool.splice(i, 1)[0], group: g });
+        if (i >= 0) next.push({ ...pool.splice(i, 1)[0], group: g, pending: false });
       }
     });
     const leftovers = rest
@@ -231,11 +244,21 @@ export class Hand {
           return i >= 0 ? pool.splice(i, 1)[0] : null;
         }).filter(Boolean)
       : [];
-    for (const e of [...leftovers, ...pool]) next.push({ ...e, group: null });
+    for (const e of [...leftovers, ...pool]) next.push({ ...e, group: groups.length, pending: false });
     this.entries = next;
     this.sortKind = null;
     this.save();
     this.render();
+    if (!quiet) this.onArrange();
+  }
+
+  /** The player changed the arrangement: keep it, forget the sort, ask for its labels. */
+  arranged() {
+    this.sortKind = null;
+    for (const e of this.entries) e.pending = false;
+    this.save();
+    this.render();
+    this.onArrange();
   }
 
   setEnabled(enabled) {
@@ -275,12 +298,23 @@ export class Hand {
     // arrives between a press and its release, or between two quick taps, must not swap the
     // element under the finger, which would lose the tap (no click reaches a removed element).
     if (!this.nodes) this.nodes = new Map();
+    const labels = this.labels();
+    // Each run of one group: its index (for the label and the alternating shade).
+    const runOf = [];
+    this.entries.forEach((entry, index) => {
+      const starts = index === 0 || entry.group !== this.entries[index - 1].group;
+      runOf.push(index === 0 ? 0 : runOf[index - 1] + (starts ? 1 : 0));
+    });
+    const runs = (runOf[runOf.length - 1] ?? -1) + 1;
     const nodes = this.entries.map((entry, index) => {
       const marks = this.marks.get(entry.card) || "";
       const extra = this.describe(entry.card);
       const lifted = entry.uid === this.liftedUid;
-      const previous = this.entries[index - 1];
-      const groupStart = index > 0 && (entry.group !== previous.group || (entry.group === null && previous.group !== null));
+      const groupStart = index > 0 && runOf[index] !== runOf[index - 1];
+      const run = runOf[index];
+      const group = labels?.[run];
+      const where = runs > 1 ? `group ${run + 1} of ${runs}${group ? `, ${group.label}` : ""}` : "";
+      const name = [cardName(entry.card), extra, where].filter(Boolean).join(", ");
       const el = cardElement(entry.card, {
         tag: "button",
         extraClass: [
@@ -288,20 +322,22 @@ export class Hand {
           lifted ? "lifted" : "",
           entry.fresh ? "fresh" : "",
           groupStart ? "group-start" : "",
-          entry.group !== null ? "grouped" : "",
+          runs > 1 ? "grouped" : "",
+          run % 2 ? "group-odd" : "",
+          group ? `g-${group.label.replace(/ /g, "-")}` : "",
           marks,
         ].join(" "),
-        name: extra ? `${cardName(entry.card)}, ${extra}` : cardName(entry.card),
+        name,
         attrs: {
           "aria-pressed": lifted ? "true" : "false",
           tabindex: entry.uid === this.focusUid ? "0" : "-1",
-          dataset: { card: entry.card, uid: String(entry.uid) },
+          dataset: { card: entry.card, uid: String(entry.uid), group: String(run) },
         },
       });
       const old = this.nodes.get(entry.uid);
       if (old && old.dataset.card === entry.card) {
         old.className = el.className;
-        for (const name of ["aria-label", "aria-pressed", "tabindex"]) old.setAttribute(name, el.getAttribute(name));
+        for (const name of ["aria-label", "aria-pressed", "tabindex", "data-group"]) old.setAttribute(name, el.getAttribute(name));
         return old;
       }
       this.bindPointer(el, entry.uid);
@@ -311,9 +347,67 @@ export class Hand {
     const live = new Set(this.entries.map((e) => e.uid));
     for (const uid of [...this.nodes.keys()]) if (!live.has(uid)) this.nodes.delete(uid);
     this.placeNodes(nodes);
-    this.element.setAttribute("aria-label", `Your hand, ${this.entries.length} cards`);
+    this.element.setAttribute("aria-label", `Your hand, ${this.entries.length} cards${runs > 1 ? ` in ${runs} groups` : ""}`);
+    this.renderLabels(labels, runs);
     this.layout();
     if (hadFocus) this.focusCurrent();
+  }
+
+  /** One label per group under the hand: what the count reads it as, and its points. */
+  renderLabels(labels, runs) {
+    const list = this.labelsElement;
+    if (!labels || runs < 2 || labels.length !== runs) {
+      list.hidden = true;
+      list.replaceChildren();
+      return;
+    }
+    list.hidden = false;
+    const items = labels.map((group, run) => {
+      const points = group.counts ? `${group.points}, counts` : String(group.points);
+      return h("li", {
+        class: `hand-group-label g-${group.label.replace(/ /g, "-")}${run % 2 ? " group-odd" : ""}`,
+        "aria-label": `Group ${run + 1}: ${group.label}, ${group.cards.map(cardName).join(", ")}: ${group.points} points${group.counts ? " (it counts: no two sequences yet)" : ""}`,
+        title: `${labelText(group.label)}: ${group.points} points`,
+        dataset: { group: String(run), label: group.label, points: String(group.points) },
+      }, h("span", { class: "kind" }, labelText(group.label)), h("span", { class: "points" }, points));
+    });
+    const answer = this.evaluation;
+    // The count of these groups; with 14 cards, a valid show once a card is put down says so.
+    const ready = answer?.show_put_down;
+    const total = answer && typeof answer.points === "number"
+      ? h("li", {
+          class: `hand-group-total${ready || answer.valid_show ? " ready" : ""}`,
+          dataset: { points: String(answer.points) },
+          "aria-label": ready ? `Valid show once you put down the ${cardName(ready)}` : answer.valid_show ? "A valid show" : `These groups count ${answer.points} points`,
+        }, ready ? `Show: put down ${ready}` : answer.valid_show ? "Valid show" : `${answer.points} pts`)
+      : null;
+    list.replaceChildren(...items, ...(total ? [total] : []));
+  }
+
+  /** Under one row of cards, each label sits under its group (two rows: they follow in turn). */
+  placeLabels(twoRows) {
+    const list = this.labelsElement;
+    list.classList.toggle("flow", twoRows);
+    if (list.hidden || twoRows) {
+      for (const item of list.children) {
+        item.style.removeProperty("left");
+        item.style.removeProperty("width");
+      }
+      return;
+    }
+    const cards = [...this.element.children];
+    const base = list.getBoundingClientRect().left;
+    const items = [...list.querySelectorAll(".hand-group-label")];
+    for (const item of items) {
+      const run = item.dataset.group;
+      const members = cards.filter((c) => c.dataset.group === run);
+      if (!members.length) continue;
+      const first = members[0].getBoundingClientRect();
+      const next = cards[cards.indexOf(members[members.length - 1]) + 1];
+      const right = next ? next.getBoundingClientRect().left - 2 : members[members.length - 1].getBoundingClientRect().right;
+      item.style.left = `${(first.left - base).toFixed(1)}px`;
+      item.style.width = `${Math.max(18, right - first.left).toFixed(1)}px`;
+    }
   }
 
   /**
@@ -343,7 +437,10 @@ export class Hand {
    */
   layout() {
     const cards = this.element.children;
-    if (!cards.length) return;
+    if (!cards.length) {
+      this.labelsElement.hidden = true;
+      return;
+    }
     const style = getComputedStyle(this.element);
     // Both sides' padding as on the left: in two rows the right padding holds the overhang.
     const width = this.element.clientWidth - 2 * parseFloat(style.paddingLeft);
@@ -368,6 +465,7 @@ export class Hand {
     this.element.style.setProperty("--step", `${step.toFixed(1)}px`);
     this.element.style.setProperty("--group-gap", `${groupGap.toFixed(1)}px`);
     this.element.classList.toggle("tight", step < cardWidth * 0.55);
+    this.placeLabels(twoRows);
   }
 
   focusCurrent() {
@@ -392,12 +490,67 @@ export class Hand {
     const target = index + delta;
     if (index < 0 || target < 0 || target >= this.entries.length) return;
     const [entry] = this.entries.splice(index, 1);
-    entry.group = this.entries[Math.min(target, this.entries.length - 1)]?.group ?? null;
+    // Within its group the card changes place; past the group's edge it joins the next group.
+    const left = this.entries[target - 1];
+    const right = this.entries[target];
+    if (!(left?.group === entry.group || right?.group === entry.group)) {
+      entry.group = (delta < 0 ? right : left)?.group ?? entry.group;
+    }
     this.entries.splice(target, 0, entry);
-    this.sortKind = null;
-    this.save();
-    this.render();
+    this.arranged();
     this.focusCurrent();
+    this.sayWhere(entry);
+  }
+
+  /** A group id no card has. */
+  freshGroup() {
+    return Math.max(0, ...this.entries.map((e) => (typeof e.group === "number" ? e.group : 0))) + 1;
+  }
+
+  /** Move the focused card to the end of the group before its own (delta -1) or the start of
+   * the one after (+1); from the first or the last group, into a new group of its own. */
+  moveToGroup(delta) {
+    const index = this.entries.findIndex((e) => e.uid === this.focusUid);
+    if (index < 0) return;
+    const entry = this.entries[index];
+    const order = [...new Set(this.entries.map((e) => e.group))];
+    const target = order.indexOf(entry.group) + delta;
+    this.entries.splice(index, 1);
+    if (target < 0 || target >= order.length) {
+      entry.group = this.freshGroup();
+      if (target < 0) this.entries.unshift(entry);
+      else this.entries.push(entry);
+    } else {
+      entry.group = order[target];
+      const members = this.entries.map((e, i) => (e.group === entry.group ? i : -1)).filter((i) => i >= 0);
+      this.entries.splice(delta < 0 ? members[members.length - 1] + 1 : members[0], 0, entry);
+    }
+    this.arranged();
+    this.focusCurrent();
+    this.sayWhere(entry);
+  }
+
+  /** Put the focused (or lifted) card in a new group of its own, just after its group. */
+  newGroup(uid = this.focusUid) {
+    const index = this.entries.findIndex((e) => e.uid === uid);
+    if (index < 0) return;
+    const [entry] = this.entries.splice(index, 1);
+    const old = entry.group;
+    let at = index;
+    while (at < this.entries.length && this.entries[at].group === old) at += 1;
+    entry.group = this.freshGroup();
+    this.entries.splice(at, 0, entry);
+    this.focusUid = uid;
+    this.arranged();
+    this.focusCurrent();
+    this.sayWhere(entry);
+  }
+
+  sayWhere(entry) {
+    const groups = this.fullPartition();
+    const run = this.entries.slice(0, this.entries.indexOf(entry) + 1)
+      .filter((e, i, all) => i === 0 || e.group !== all[i - 1].group).length;
+    this.say(`${cardName(entry.card)} in group ${run} of ${groups.length}.`);
   }
 
   keydown(event) {
@@ -408,6 +561,15 @@ export class Hand {
       const delta = event.key === "ArrowLeft" ? -1 : 1;
       if (event.shiftKey || event.ctrlKey || event.altKey) this.moveCard(delta);
       else this.moveFocus(delta);
+      event.preventDefault();
+      event.stopPropagation();
+    } else if ((event.key === "ArrowUp" || event.key === "ArrowDown") && (event.shiftKey || event.ctrlKey || event.altKey)) {
+      // Shift+Up / Shift+Down: the card to the group before / after (a new group at either end).
+      this.moveToGroup(event.key === "ArrowUp" ? -1 : 1);
+      event.preventDefault();
+      event.stopPropagation();
+    } else if ((event.key === "g" || event.key === "G") && !event.ctrlKey && !event.metaKey && !event.altKey) {
+      this.newGroup();
       event.preventDefault();
       event.stopPropagation();
     } else if (event.key === "Home" || event.key === "End") {
@@ -432,6 +594,7 @@ export class Hand {
     let grab = null;
     let outside = false;
     let overZone = null;
+    let pastEnd = false;
 
     // The table zone (the discard pile) under a point, found past the dragged card itself.
     const zoneAt = (x, y) => {
@@ -463,6 +626,7 @@ export class Hand {
     el.addEventListener("pointerdown", (event) => {
       if (event.button !== 0) return;
       start = { x: event.clientX, y: event.clientY, t: event.timeStamp };
+      pastEnd = false;
       dragging = false;
       moved = false;
       const rect = el.getBoundingClientRect();
@@ -529,6 +693,8 @@ export class Hand {
         others.splice(target, 0, el);
         this.placeNodes(others);
       }
+      const last = this.element.lastElementChild;
+      pastEnd = last === el && desiredLeft > el.offsetLeft + el.offsetWidth * 0.6;
       el.style.transform = `translate(${desiredLeft - el.offsetLeft}px, -14%)`;
     });
 
@@ -548,15 +714,15 @@ export class Hand {
         this.render();
         if (card) this.onDrop(card, dropZone.dataset.dropZone);
       } else if (wasDragging) {
-        // The card joins the group of the card now on its left.
+        // The card joins the group of the card now on its left (the first card: on its right);
+        // let go past the end of the hand, it starts a group of its own there.
         const index = this.entries.findIndex((e) => e.uid === uid);
         const neighbour = this.entries[index - 1] || this.entries[index + 1];
         const entry = entryOf();
-        if (entry) entry.group = neighbour ? neighbour.group : null;
+        if (entry) entry.group = pastEnd || !neighbour ? this.freshGroup() : neighbour.group;
         this.focusUid = uid;
         this.suppressClickUntil = performance.now() + 400;
-        this.save();
-        this.render();
+        this.arranged();
       }
       if (event.type === "pointercancel") dragging = false;
     };

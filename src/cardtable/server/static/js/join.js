@@ -90,6 +90,7 @@ export class JoinScreen {
     const canSit = !playing && free.length > 0;
     form.append(
       h("h2", { id: "join-title", class: "start-title" }, `${room.host || "Someone"} invites you to ${title}`),
+      room.format ? h("p", { class: "join-format", dataset: { format: room.format } }, room.table_label) : null,
       h("p", { class: "friends-lead" }, playing
         ? (spectators ? "The game has started: you can watch it." : "The game has started and this table does not allow watching.")
         : canSit ? "Pick a free seat and the name the others will see." : "Every seat is taken."),

@@ -119,7 +119,9 @@ export function showOptions() {
   }
   const preview = cardRow(["AS", "KH", "QD", "JC", "10D", "7C"], { extraClass: "option-preview", label: "Preview of the cards" });
   preview.append(cardBack({ name: "the back of a card" }));
-  openPanel("Options", [h("ul", { class: "option-list" }, rows), h("div", { class: "preview-wrap" }, h("p", { class: "muted" }, "Preview"), preview)], { name: "options" });
+  // The preview comes first and stays in sight at the top while the list scrolls under it: at
+  // the panel's foot it covered the last row (Card back) until one scrolled.
+  openPanel("Options", [h("div", { class: "preview-wrap" }, h("p", { class: "muted" }, "Preview"), preview), h("ul", { class: "option-list" }, rows)], { name: "options" });
 }
 
 async function save(name, value, control) {
@@ -192,6 +194,27 @@ function recordGames(record) {
   return [];
 }
 
+/** A game's record by format (Pool 101, Deals…), one row each: every game of that format played
+ * here, against computer players and with friends together; null for a game without formats. */
+function formatTable(stats, deal, word) {
+  const rows = Array.isArray(stats.formats) ? stats.formats : [];
+  if (!rows.length) return null;
+  const Deal = deal.charAt(0).toUpperCase() + deal.slice(1);
+  const Word = word.charAt(0).toUpperCase() + word.slice(1);
+  const columns = [
+    ["games_played", "Games"], ["games_won", "Won"],
+    ["deals_played", `${Deal}s`], ["points_per_deal", `${Word} per ${deal}`],
+  ];
+  return h("div", { class: "record-formats", dataset: { formats: "true" } },
+    h("h4", {}, "By format (with computer players and friends)"),
+    h("table", { class: "record-format-table" },
+      h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Format"),
+        columns.map(([, text]) => h("th", { scope: "col" }, text)))),
+      h("tbody", {}, rows.map((row) => h("tr", { dataset: { format: row.format } },
+        h("th", { scope: "row" }, row.title),
+        columns.map(([key]) => h("td", { dataset: { stat: key } }, statValue(row[key]))))))));
+}
+
 /** Your Record; `notice` ({kind: "ok" | "error", text}) is shown at its top (an import's outcome). */
 export async function showRecord(app, notice = null) {
   const body = openPanel("Your Record", h("p", { class: "muted" }, "Loading…"), { wide: true, name: "record" });
@@ -254,6 +277,7 @@ export async function showRecord(app, notice = null) {
       h("p", { class: "record-kind" }, "Against computer players"),
       grid(statRows(stats, deal, word)),
       shared,
+      formatTable(stats, deal, word),
       imported);
   });
   const exportButton = h("button", { type: "button", class: "btn", onclick: () => exportRecord() }, "Export record");

@@ -70,7 +70,7 @@ export function alertMessage(text, kind = "error") {
 }
 
 /** A yes/no question in the panel; resolves true when confirmed. */
-export function confirmPanel(title, text, yesText, noText = "Cancel") {
+export function confirmPanel(title, text, yesText, noText = "Cancel", { more = null } = {}) {
   return new Promise((resolve) => {
     let answered = false;
     const yes = h("button", { type: "button", class: "btn primary" }, yesText);
@@ -82,7 +82,7 @@ export function confirmPanel(title, text, yesText, noText = "Cancel") {
       resolve(true);
     });
     no.addEventListener("click", () => closePanel());
-    openPanel(title, [h("p", {}, text), h("div", { class: "btn-row" }, yes, no)], {
+    openPanel(title, [h("p", {}, text), more, h("div", { class: "btn-row" }, yes, no)].filter(Boolean), {
       name: "confirm",
       closed: () => {
         if (!answered) resolve(false);

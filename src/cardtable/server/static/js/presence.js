@@ -72,8 +72,21 @@ function clockElement(className, deadline, format, extra = {}) {
   return el;
 }
 
-/** Write the time left on one clock element at `now`. */
+/** The shape of a clock's text: its length and whether it is on the bank. A clock that changes
+ * shape ("0:01" becoming "Time bank 1:00", "10:00" becoming "9:59") can change its seat's
+ * width or height, and so what fits in the window. */
+function clockShape(el) {
+  return `${el.textContent.length}${el.classList.contains("on-bank") ? "b" : ""}`;
+}
+
+/** Write the time left on one clock element at `now`; true when the clock changed shape. */
 function paintClock(el, now) {
+  const before = clockShape(el);
+  paintTime(el, now);
+  return clockShape(el) !== before;
+}
+
+function paintTime(el, now) {
   const left = Number(el.dataset.deadline) - now;
   if (el.dataset.format === "turn") {
     const bank = Number(el.dataset.bank || 0);
@@ -82,8 +95,10 @@ function paintClock(el, now) {
       el.replaceChildren(clockText(left), ...(bank > 0 ? [h("span", { class: "clock-bank" }, ` + bank ${clockText(bank)}`)] : []));
       el.classList.toggle("urgent", left + bank < 10000);
     } else {
-      el.textContent = `Time bank ${clockText(bank + left)}`;
+      // A crowded phone seat shows the time alone (CSS): "Time bank 1:00" is wider than its tile.
+      el.replaceChildren(h("span", { class: "bank-word" }, "Time bank "), clockText(bank + left));
       el.classList.add("on-bank");
+      el.title = "Time bank";
       el.classList.toggle("urgent", bank + left < 10000);
     }
   } else {
@@ -121,12 +136,18 @@ export function turnClock(room, seat, receivedAt) {
   return clockElement("turn-clock", receivedAt + (turn.remaining_ms ?? 0), "turn", { bank: String(turn.bank_ms ?? 0) });
 }
 
-/** Count every clock under `root` down; returns a function that stops the ticking. */
+/**
+ * Count every clock under `root` down; returns a function that stops the ticking. `onTick(now,
+ * reshaped)` runs after each tick, `reshaped` true when a clock's text changed shape: the table
+ * is fitted to the window again in the same task, so that no frame (and no script) ever sees
+ * the page overflowing between the clock's change and a refit on the next frame.
+ */
 export function startTicker(root, onTick = () => {}) {
   const tick = () => {
     const now = performance.now();
-    for (const el of root.querySelectorAll(".clock[data-deadline]")) paintClock(el, now);
-    onTick(now);
+    let reshaped = false;
+    for (const el of root.querySelectorAll(".clock[data-deadline]")) reshaped = paintClock(el, now) || reshaped;
+    onTick(now, reshaped);
   };
   tick();
   const timer = setInterval(tick, 500);

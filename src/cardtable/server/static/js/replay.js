@@ -9,7 +9,7 @@ import { capitalise, h, listText, replaceChildren } from "./dom.js";
 import { announce } from "./panel.js";
 import { verifyDeal } from "./fairness.js";
 import { progressLine, renderAnalysis } from "./analysis.js";
-import { SUITS, parse, prettyCards, shortText } from "./cards.js";
+import { SUITS, faceCards, faceText, parse } from "./cards.js";
 
 /** Inline icons drawn as SVG: the page's fonts have no glyph for ⏮ and ⏭. */
 function stepIcon(kind) {
@@ -39,7 +39,7 @@ function stepIcon(kind) {
 function replayCard(card) {
   const parsed = parse(card);
   const red = parsed && (SUITS[parsed.suit] === "H" || SUITS[parsed.suit] === "D");
-  return h("span", { class: `replay-card${red ? " red" : ""}` }, shortText(card));
+  return h("span", { class: `replay-card${red ? " red" : ""}` }, faceText(card));
 }
 
 /** Cards with a space between them, so that their text never runs together ("7♦ 6♦"). */
@@ -132,12 +132,15 @@ export class ReplayView {
   }
 
   /** A frame's summary line as the page writes it: the terminal's markup ("[bold]") dropped,
-   * "seat 1" named as at the table, card codes with their suit symbols. */
+   * "seat 1" named as at the table, "you" in a list of points as "You" (the table's name for
+   * the viewer), every line in sentence case, cards as their faces read. */
   summaryText(text) {
     if (!text) return null;
     const plain = String(text).replace(/\[\/?[a-z ]+\]/g, "")
-      .replace(/\bseat (\d+)\b/gi, (_, n) => this.nameOf(Number(n)));
-    return prettyCards(plain);
+      .replace(/\bseat (\d+)\b/gi, (_, n) => this.nameOf(Number(n)))
+      .replace(/\byou(?= -?\d)/g, "You")
+      .replace(/^(\s*)([a-z])/gm, (_, space, first) => space + first.toUpperCase());
+    return faceCards(plain);
   }
 
   resultText(result) {
@@ -153,7 +156,7 @@ export class ReplayView {
     this.el.position.textContent = `Move ${this.at} of ${frames.length - 1}`;
     this.el.jump.value = String(this.firstOfHand(frame.hand));
     this.el.action.textContent = frame.seat === null ? `${capitalise(this.word)} ${frame.hand}: the deal`
-      : `${this.nameOf(frame.seat)}: ${prettyCards(frame.action)}`;
+      : `${this.nameOf(frame.seat)}: ${faceCards(frame.action)}`;
     const rows = frame.hands.map((cards, seat) => {
       const visible = this.faceUp || seat === this.seat;
       return h("div", { class: "replay-seat", dataset: { seat } },

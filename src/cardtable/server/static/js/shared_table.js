@@ -63,7 +63,7 @@ export class SharedTableView extends TableView {
     this.app.setTitle(this.app.gameTitle(this.meta.game));
     if (shared.phase === "waiting") this.showWaitingRoom();
     else this.build();
-    this.stopTicker = startTicker(this.root, () => this.tick());
+    this.stopTicker = startTicker(this.root, (now, reshaped) => this.tick(reshaped));
     this.socket = new TableSocket(
       this.tableId,
       (message) => this.onMessage(message),
@@ -227,8 +227,10 @@ export class SharedTableView extends TableView {
     }
   }
 
-  /** Every half second: warn once when one's own turn is about to run out of time. */
-  tick() {
+  /** Every half second: fit the table again when a clock changed shape, and warn once when
+   * one's own turn is about to run out of time. */
+  tick(reshaped = false) {
+    if (reshaped) this.fit();
     const turn = this.room?.turn;
     if (!turn || !this.message || this.spectator || turn.seat !== this.room.you?.seat) return;
     const left = this.roomAt + turn.remaining_ms + (turn.bank_ms ?? 0) - performance.now();

@@ -2,6 +2,10 @@
 // (no profile, not seated, no such table) is final: it is reported once and never retried.
 // Moves are never queued: a move made while the connection is down is refused at once, so
 // nothing the player did not see is sent later.
+// The socket asks for patches (`?patches=1`, docs/protocol.md): after a whole state the server
+// sends what changed since it, and the socket hands the page whole states, merged here. A patch
+// for another version than the one held (a frame lost on the way) makes it connect again, which
+// brings a whole state.
 
 const RETRY_DELAYS_MS = [250, 500, 1000, 2000, 4000, 8000];
 /** Close codes the server uses to refuse a seat (see server/protocol/websocket.py). */
@@ -35,9 +39,11 @@ export class TableSocket {
 
   connect() {
     const scheme = location.protocol === "https:" ? "wss" : "ws";
-    const url = `${scheme}://${location.host}/ws/tables/${encodeURIComponent(this.tableId)}`;
+    const url = `${scheme}://${location.host}/ws/tables/${encodeURIComponent(this.tableId)}?patches=1`;
     const ws = new WebSocket(url);
     this.ws = ws;
+    /** The last whole state of this connection, which the next patch applies to. */
+    this.state = null;
     let refusal = "";
     ws.addEventListener("open", () => {
       this.attempt = 0;
@@ -58,6 +64,15 @@ export class TableSocket {
       }
       // Removed from a shared table by its host: the closing frame (4403) follows.
       if (message.type === "removed") refusal = message.message || "";
+      if (message.type === "patch") {
+        message = this.merge(message);
+        if (message === null) {
+          ws.close(); // out of step: connecting again brings the whole state
+          return;
+        }
+      }
+      if (message.type === "state") this.state = message;
+      else if (message.type === "room" && this.state) this.state = { ...this.state, room: message.room };
       this.onMessage(message);
     });
     ws.addEventListener("close", (event) => {
@@ -75,6 +90,18 @@ export class TableSocket {
         if (!this.closed) this.connect();
       }, delay);
     });
+  }
+
+  /**
+   * The whole state a patch leads to from the one held, or null when it applies to another one.
+   * @param {{base: number, version: number, set: object, view: object, append: object}} patch
+   */
+  merge(patch) {
+    const state = this.state;
+    if (!state || state.version !== patch.base) return null;
+    const view = { ...state.view, ...patch.view };
+    for (const [name, items] of Object.entries(patch.append)) view[name] = [...view[name], ...items];
+    return { ...state, ...patch.set, type: "state", version: patch.version, view };
   }
 
   /** Send a message now; returns false (and sends nothing, ever) when not connected. */

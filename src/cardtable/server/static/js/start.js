@@ -181,7 +181,8 @@ export class StartScreen {
       const others = (t.seats || [])
         .filter((seat) => (t.shared ? seat.seat !== t.your_seat && seat.name : seat.kind === "bot"))
         .map((seat) => seat.name);
-      const progress = this.progressText(t, others);
+      // A named format (Pool 101) leads where the game stands: the game reads as it started.
+      const progress = [t.format, this.progressText(t, others)].filter(Boolean).join(" · ");
       const when = lastMoveText(t.updated_at);
       return { t, title, progress, name: `${title}${t.shared ? " with friends" : ""}, ${progress}${when ? `, ${when}` : ""}` };
     });

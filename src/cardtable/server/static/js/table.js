@@ -11,7 +11,8 @@ import { cardBack, cardElement, cardName, prettyCards, shortText } from "./cards
 import { h, replaceChildren } from "./dom.js";
 import { nameSeats } from "./games/base.js";
 import { gameModule } from "./games/index.js";
-import { groupByMelds, Hand } from "./hand.js";
+import { Hand } from "./hand.js";
+import { HandGroups } from "./hand_groups.js";
 import { options, onOptionsChange } from "./options.js";
 import { alertMessage, announce, closePanel, openPanel, panelOpen } from "./panel.js";
 import { TableSocket } from "./socket.js";
@@ -60,7 +61,10 @@ export class TableView {
       onDrop: (card, zone) => this.dropCard(card, zone),
       onLift: () => this.renderControls(),
       describe: (card) => (this.module && this.message ? this.module.describeCard(this.ctx(), card) : ""),
+      onArrange: () => this.groups.request(),
+      say: (text) => announce(text),
     });
+    this.groups = new HandGroups(this);
     this.socket = null;
     this.root = null;
     try {
@@ -177,6 +181,7 @@ export class TableView {
         h("div", { class: "my-area" },
           h("div", { class: "hand-bar" }, this.el.me, this.el.tools, this.el.tableTools),
           this.hand.element,
+          this.hand.labelsElement,
           this.el.actions)),
       h("aside", { class: "table-side", id: "table-side", "aria-label": "Scores and coach" },
         h("button", { type: "button", class: "btn small ghost side-close", onclick: () => this.toggleSide(false) }, "Close"),
@@ -264,6 +269,9 @@ export class TableView {
         break;
       case "hint":
         this.onHint(message);
+        break;
+      case "groups":
+        this.groups.onAnswer(message);
         break;
       case "coach":
         // A report about a position already left (someone moved while it was worked out).
@@ -393,6 +401,7 @@ export class TableView {
     const newDeal = this.dealKey !== undefined && dealKey !== null && dealKey !== this.dealKey;
     this.dealKey = dealKey;
     this.hand.sync(this.module.hand(ctx.view), { newDeal, quiet: !this.previous });
+    this.groups.afterSync();
     this.hand.setMarks(this.module.handMarks(ctx));
     this.renderOpponents(ctx);
     replaceChildren(this.el.centre, this.module.renderCentre(ctx));
@@ -558,22 +567,20 @@ export class TableView {
     const short = (text) => h("span", { class: "short" }, text);
     const sortSuit = h("button", { type: "button", class: "btn small ghost", "aria-label": "Sort by suit", onclick: () => this.hand.sortBy("suit") }, long("Sort by suit"), short("Suit"));
     const sortRank = h("button", { type: "button", class: "btn small ghost", "aria-label": "Sort by rank", onclick: () => this.hand.sortBy("rank") }, long("Sort by rank"), short("Rank"));
-    const group = h("button", { type: "button", class: "btn small ghost", "aria-label": "Group melds", onclick: () => this.groupHand() }, "Group", long(" melds"));
+    // "Arrange for me" lays out the solver's own groups (games whose hands are read as groups).
+    const group = this.module?.arrangesGroups
+      ? h("button", { type: "button", class: "btn small ghost arrange", "aria-label": "Arrange for me", "aria-keyshortcuts": "A", onclick: () => this.groupHand() }, "Arrange", long(" for me"))
+      : null;
     const hint = h("button", { type: "button", class: "btn small ghost", "aria-keyshortcuts": "H", onclick: () => this.askHint() },
       "Hint", h("kbd", { "aria-hidden": "true" }, "H"));
     // Leaving keeps the game: it waits under "Games in progress" on the start page.
     const leave = h("button", { type: "button", class: "btn small ghost leave", onclick: () => this.app.leaveTable() }, "Leave");
-    replaceChildren(this.el.tools, sortSuit, sortRank, group, hint);
+    replaceChildren(this.el.tools, ...[sortSuit, sortRank, group, hint].filter(Boolean));
     replaceChildren(this.el.tableTools, leave, this.el.sideToggle);
   }
 
   groupHand() {
-    const ctx = this.ctx();
-    const suggested = this.module.groupsFor(ctx);
-    const arrangement = suggested || groupByMelds(this.hand.cards(), { jokers: this.module.jokerCards(ctx) });
-    this.hand.arrange(arrangement.groups, arrangement.rest);
-    const count = arrangement.groups.length;
-    announce(count ? `Hand grouped into ${count} meld${count === 1 ? "" : "s"} and loose cards.` : "No melds to group yet; hand sorted by suit.");
+    this.groups.arrange();
   }
 
   renderControls() {
@@ -886,6 +893,10 @@ export class TableView {
     }
     if (key === "h" || key === "H") {
       this.askHint();
+      return true;
+    }
+    if ((key === "a" || key === "A") && this.module?.arrangesGroups) {
+      this.groupHand();
       return true;
     }
     if (key === "Escape") {

@@ -104,6 +104,7 @@ export class WaitingRoom {
       this.root,
       h("section", { class: "waiting-room", "aria-labelledby": "room-title", dataset: { phase: room.phase } },
         h("h2", { id: "room-title" }, `${title} with friends`),
+        room.format ? h("p", { class: "room-format", dataset: { format: room.format } }, room.table_label) : null,
         h("p", { class: "room-lead" }, open
           ? `Waiting for ${open === 1 ? "one more player" : `${open} more players`} · ${people} of ${room.seats.length} seats taken by people`
           : "Every seat is filled."),

@@ -191,9 +191,6 @@ export const baseGame = {
   handMarks() {
     return new Map();
   },
-  jokerCards() {
-    return new Set();
-  },
   describeCard() {
     return "";
   },
@@ -254,9 +251,6 @@ export const baseGame = {
   },
   renderScores() {
     return h("h2", { id: "scores-title" }, "Scores");
-  },
-  groupsFor() {
-    return null;
   },
   summaryKey() {
     return null;

@@ -53,6 +53,8 @@ export default {
   blurb: "2–10 cards, lowest count wins",
   pileButtonText: "Take the discard",
   cardVerbs: [{ verb: "discard", label: "Discard", primary: true }],
+  // The hand is read as melds and loose cards: the server labels and arranges them.
+  arrangesGroups: true,
   setupHandles: ["cards_dealt", "optional_cards", "match", "match_wins"],
 
   tileCards() {
@@ -107,7 +109,11 @@ export default {
 
     const single = h("input", { type: "radio", name: "match-mode", id: "mode-single", value: "single", checked: !values.match });
     const match = h("input", { type: "radio", name: "match-mode", id: "mode-match", value: "match", checked: Boolean(values.match) });
-    const wins = h("input", { id: "match-wins", type: "number", "aria-label": "Games to win the match", min: 1, max: 9, value: String(values.match_wins ?? 2), disabled: !values.match, class: "small-number" });
+    // The bounds are the rule's own (the game's schema), declared once with the rule.
+    const winsRule = game?.rules_schema?.find((entry) => entry.name === "match_wins") ?? {};
+    const winsLow = winsRule.min ?? 1;
+    const winsHigh = winsRule.max ?? null;
+    const wins = h("input", { id: "match-wins", type: "number", "aria-label": "Games to win the match", min: winsLow, max: winsHigh, value: String(values.match_wins ?? 2), disabled: !values.match, class: "small-number" });
     single.addEventListener("change", () => {
       values.match = false;
       wins.disabled = true;
@@ -118,7 +124,8 @@ export default {
     });
     wins.addEventListener("change", () => {
       const n = Number.parseInt(wins.value, 10);
-      if (Number.isFinite(n) && n >= 1) values.match_wins = n;
+      if (Number.isFinite(n) && n >= winsLow && (winsHigh === null || n <= winsHigh)) values.match_wins = n;
+      else wins.value = String(values.match_wins ?? 2);
     });
     return h(
       "div",

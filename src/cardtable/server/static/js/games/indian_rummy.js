@@ -21,6 +21,7 @@ const GROUP_NAMES = {
   "pure sequence": "pure sequence",
   sequence: "sequence with joker",
   set: "set",
+  loose: "loose",
 };
 
 /** "You dropped, so Ruby won the deal.": who dropped by name, from the reader's side (at two
@@ -132,6 +133,8 @@ export default {
   name: "indian-rummy",
   blurb: "13 cards, two sequences, one pure",
   pileButtonText: "Take the discard",
+  // The hand is read as labelled groups: the server labels them and arranges them (hand_groups.js).
+  arrangesGroups: true,
   cardVerbs: [
     { verb: "discard", label: "Discard", primary: true },
     { verb: "declare", label: "Declare", hint: "lift the card to put down", lifted: (card) => `Declare, putting down ${card}` },
@@ -169,11 +172,6 @@ export default {
   },
   drawPile(legal) {
     return legal.all.includes("draw pile") ? "draw pile" : null;
-  },
-
-  jokerCards(ctx) {
-    const rank = wildRank(ctx.view);
-    return new Set((ctx.view.hand || []).filter((c) => isJoker(c, rank)).map(label));
   },
 
   handMarks(ctx) {
@@ -371,14 +369,6 @@ export default {
     });
   },
 
-  groupsFor(ctx) {
-    const coachGroups = ctx.table.coach?.groups;
-    if (Array.isArray(coachGroups) && coachGroups.length) {
-      return { groups: coachGroups, rest: null };
-    }
-    return null;
-  },
-
   summaryKey(ctx) {
     const deal = ctx.view.last_deal;
     return deal ? `deal-${deal.number}` : null;
@@ -496,10 +486,14 @@ export default {
 export async function confirmIndianRummyMove(ctx, notation) {
   const action = parseAction(notation);
   if (action.verb === "declare") {
+    const preview = await ctx.table.groups?.preview(action.card);
+    const penalty = ctx.view.rules?.wrong_show_penalty ?? 80;
     return confirmPanel(
       "Declare?",
-      `Put down the ${cardName(action.card)} and show your other 13 cards. If they are not all in groups with two sequences, one of them pure, it is a wrong show: ${ctx.view.rules?.wrong_show_penalty ?? 80} points.`,
+      `Put down the ${cardName(action.card)} and show your other 13 cards. ${declareVerdict(preview, penalty)}`,
       "Declare",
+      "Cancel",
+      { more: preview ? declaredGroups(preview) : null },
     );
   }
   if (action.verb === "drop") {
@@ -515,4 +509,38 @@ export async function confirmIndianRummyMove(ctx, notation) {
     );
   }
   return true;
+}
+
+/** What the declaration will be, from the server's reading of the groups being declared: the
+ * solver checks every show, so a valid hand is a valid show however it is grouped. */
+export function declareVerdict(preview, penalty) {
+  if (!preview) {
+    return `If they are not all in groups with two sequences, one of them pure, it is a wrong show: ${penalty} points.`;
+  }
+  const best = preview.best || {};
+  const differs = !preview.same_as_best;
+  if (preview.valid_show) {
+    return `Your groups make a valid show.${differs ? " They differ from the best arrangement, which is a valid show too." : ""}`;
+  }
+  if (best.valid_show) {
+    return "Your groups differ from the best arrangement: as you grouped them they are not a valid show, but these cards are. The declaration is checked with the best arrangement (below), so it is a valid show.";
+  }
+  return `These cards are not a valid show however they are grouped${differs ? " (your groups differ from the best arrangement, which is not a show either)" : ""}: a wrong show costs ${penalty} points.`;
+}
+
+/** The groups being declared, each labelled as the server reads it; the best arrangement too
+ * when the player's groups differ from it. */
+function declaredGroups(preview) {
+  const figures = (groups) => h("div", { class: "meld-line" }, groups.map((group) => groupFigure({
+    kind: group.label ?? group.kind,
+    cards: group.cards,
+    represents: group.represents,
+  })));
+  const parts = [h("p", { class: "declare-caption" }, "Your groups:"), figures(preview.groups || [])];
+  const best = preview.best;
+  if (best && !preview.same_as_best) {
+    const loose = best.loose?.length ? [{ label: "loose", cards: best.loose }] : [];
+    parts.push(h("p", { class: "declare-caption" }, "The best arrangement:"), figures([...(best.groups || []), ...loose]));
+  }
+  return h("div", { class: "declare-groups" }, parts);
 }
