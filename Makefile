@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed-dev
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: install serve test quick lint typecheck unit browser-deps services bench clean
+.PHONY: install serve test quick lint lint-js js-deps typecheck unit browser-deps services bench clean
 
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -19,9 +19,23 @@ install: $(STAMP)
 serve: $(STAMP)
 	$(BIN)/cardtable serve --host $(HOST) --port $(PORT)
 
-lint: $(STAMP)
+lint: $(STAMP) lint-js
 	$(BIN)/ruff check src tests benchmarks
 	$(BIN)/ruff format --check src tests benchmarks
+
+# The page's JavaScript: TypeScript checks its JSDoc types (jsconfig.json, `// @ts-check` in every
+# module) and ESLint its code (eslint.config.js). Both come from the npm registry at the versions
+# package-lock.json pins, installed again whenever the lock file changes.
+NODE_STAMP := node_modules/.installed
+$(NODE_STAMP): package.json package-lock.json
+	npm ci --no-audit --no-fund --loglevel=error
+	@touch $(NODE_STAMP)
+
+js-deps: $(NODE_STAMP)
+
+lint-js: $(NODE_STAMP)
+	node_modules/.bin/tsc --noEmit -p jsconfig.json
+	node_modules/.bin/eslint src/cardtable/server/static/js
 
 # The library and the tests, both strict. tests/ is its own import root, as pytest makes it
 # (its packages import engine_moves, reference, games.<game>.helpers).
@@ -61,4 +75,4 @@ bench: $(STAMP)
 	$(BIN)/python -m benchmarks.run_all
 
 clean:
-	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) node_modules .mypy_cache .pytest_cache .ruff_cache .hypothesis

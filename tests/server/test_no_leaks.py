@@ -80,8 +80,11 @@ def test_a_stop_card_is_shown_only_to_the_player_who_laid_it(client: TestClient)
     for index, notation in bot_stops:
         seen = [m for m in messages if m["version"] == index + 1]
         for message in seen:
-            assert message["last_action"] == {"seat": 1, "action": "stop"}
+            last = message["last_action"]
+            assert (last["seat"], last["action"], last["kind"]) == (1, "stop", "stop")
+            assert "cards" not in last
             assert notation.split()[1] not in message["announce"]
+            assert notation.split()[1] not in last["said"]
     own_stops = [n for seat, n in owner.log if seat == 0 and n.startswith("stop ")]
     shown = {m["last_action"]["action"] for m in messages if m["last_action"]}
     assert set(own_stops) <= shown

@@ -254,6 +254,7 @@ def test_hint_when_there_is_nothing_to_do_says_so(client: TestClient) -> None:
         assert receive(ws) == {
             "type": "hint",
             "action": None,
+            "move": None,
             "reason": "You have nothing to do right now.",
             "version": version,
         }
@@ -289,6 +290,7 @@ def test_state_message_has_every_protocol_field(client: TestClient) -> None:
             "seat",
             "view",
             "legal",
+            "moves",
             "to_move",
             "result",
             "last_action",
@@ -296,11 +298,18 @@ def test_state_message_has_every_protocol_field(client: TestClient) -> None:
             "announce",
             "own",
         }
+        # One structured move per legal notation, in the same order.
+        assert [move["notation"] for move in state["moves"]] == state["legal"]
         assert state["seat"] == 0 and state["to_move"] == 0 and state["result"] is None
         assert state["announce"].endswith("Your turn.")
         ws.send_json({"type": "action", "version": state["version"], "action": "draw stock"})
         drawn = receive(ws)
-        assert drawn["last_action"] == {"seat": 0, "action": "draw stock"}
+        assert drawn["last_action"] == {
+            "seat": 0,
+            "action": "draw stock",
+            "kind": "draw stock",
+            "said": "You drew from the stock.",
+        }
         assert drawn["announce"].startswith("You drew from the stock.")
 
 

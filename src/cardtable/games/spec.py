@@ -75,6 +75,10 @@ class GameSpec:
     move_phrases: tuple[tuple[str, str], ...] = ()
     """Past-tense phrases for this game's verbs where they differ from the common ones
     (``("declare", "announced {arg} points")``); ``{arg}`` is the move's argument."""
+    action_words: tuple[tuple[str, str], ...] = ()
+    """Imperative words for this game's moves where they differ from the common ones, as a
+    button or a hint shows them (``("drop", "Drop out of this deal")``); ``{card}`` is the
+    move's card by its full name, ``{number}`` its number."""
     record_extras: tuple[RecordExtra, ...] = ()
     """The game's own lines in Your Record, in order."""
     engine: str

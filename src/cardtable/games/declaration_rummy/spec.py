@@ -15,6 +15,7 @@ SPEC: Final = GameSpec(
     points_word="count",
     deal_kind="game",
     points_good=False,
+    action_words=(("drop", "Drop out of the game"),),
     record_extras=(
         RecordExtra("declared", "Declarations", "game", "declared"),
         RecordExtra("went_out", "Went out", "game", "went_out"),

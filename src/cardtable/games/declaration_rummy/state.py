@@ -26,6 +26,7 @@ from cardtable.cards import (
     DECLARATION_RUMMY_DECK,
     SPECIAL_LABELS,
     check_hand,
+    format_card,
     format_cards,
     parse_cards,
 )
@@ -33,6 +34,7 @@ from cardtable.errors import RulesError
 from cardtable.games.contract import PublicEvent
 from cardtable.games.declaration_rummy.rules import Rules
 from cardtable.games.replacing import replacer
+from cardtable.melds.declaration import card_count
 
 _OPTIONAL_IDS: Final = {label: card for card, label in SPECIAL_LABELS.items() if card != 52}
 
@@ -144,6 +146,22 @@ class GameOutcome:
                 return arrangement[0]
         return dr_best(hand)[1]
 
+    def unmelded_points(self, seat: int) -> list[list[str | int]] | None:
+        """``[label, points]`` of each card of ``seat``'s shown hand outside its melds, in
+        hand order; ``None`` for a dropped player."""
+
+        hand, melds = self.hands[seat], self.melds_of(seat)
+        if hand is None or melds is None:
+            return None
+        left = Counter(hand)
+        left.subtract(card for meld in melds for card in meld)
+        loose: list[list[str | int]] = []
+        for card in hand:
+            if left[card] > 0:
+                left[card] -= 1
+                loose.append([format_card(card), card_count(card)])
+        return loose
+
     def to_json(self) -> dict[str, Any]:
         """The outcome as JSON-ready data (cards as labels)."""
         return {
@@ -159,6 +177,8 @@ class GameOutcome:
                 None if m is None else [format_cards(meld).split() for meld in m]
                 for m in (self.melds_of(seat) for seat in range(len(self.hands)))
             ],
+            # What each unmelded card adds to the count, so that no reader works it out.
+            "unmelded_points": [self.unmelded_points(seat) for seat in range(len(self.hands))],
             "tie_break": self.tie_break,
             "summary": self.summary,
         }

@@ -226,6 +226,7 @@ class Arrangement:
                 for group in self.groups
             ],
             "loose": [format_card(c) for c in self.loose],
+            "loose_points": [indian.card_value(c, self.wild_rank) for c in self.loose],
             "explanation": self.explain(),
         }
 

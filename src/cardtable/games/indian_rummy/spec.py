@@ -21,6 +21,7 @@ SPEC: Final = GameSpec(
         ("finish", "agreed to finish and share the win"),
         ("play", "chose to play on"),
     ),
+    action_words=(("draw pile", "Take the discard"), ("drop", "Drop out of this deal")),
     record_extras=(
         RecordExtra("valid_shows", "Valid declarations", "deal", "valid_show"),
         RecordExtra("wrong_shows", "Wrong shows", "deal", "wrong_show"),

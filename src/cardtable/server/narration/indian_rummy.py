@@ -6,7 +6,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from cardtable.cards import format_card
 from cardtable.games.contract import AnyEngine
+from cardtable.melds.indian import is_joker
 from cardtable.server.narration import (
     Names,
     Outcome,
@@ -21,6 +23,15 @@ from cardtable.server.narration import (
 
 class IndianRummyNarrator:
     """Deals (with drops, valid and wrong shows) and games of Indian Rummy."""
+
+    def own_facts(self, view: Any) -> dict[str, Any]:
+        """``jokers``: the labels of the seat's cards that are jokers this deal (printed jokers
+        and the wild rank); ``pile_top_joker``: the discard pile's top card is one (it cannot
+        be taken)."""
+        wild = view.wild_rank
+        jokers = sorted({format_card(card) for card in view.hand if is_joker(card, wild)})
+        top = view.pile_top
+        return {"jokers": jokers, "pile_top_joker": top is not None and is_joker(top, wild)}
 
     def finished(self, engine: AnyEngine, before: Any, after: Any) -> list[Outcome]:
         """The deal that ``after`` finished, then the game if it is over."""

@@ -22,6 +22,7 @@ from cardtable.server.protocol.messages import CLIENT_MODELS, SERVER_MESSAGES, S
 Schema = Mapping[str, JsonValue]
 PARTS: Final = (
     "LastAction",
+    "MoveJson",
     "GameResultJson",
     "DiscardAdvice",
     "LabelledGroupJson",

@@ -468,11 +468,30 @@ def _json_kind(value: object) -> str:
 # --- server messages -----------------------------------------------------------------------------
 
 
+class MoveJson(TypedDict):
+    """A legal action as a structured move: the notation to send back, its verb, the cards
+    and number it names (left out when none), the words a button shows, and a warning where
+    the rules ask clients to warn before it."""
+
+    notation: str
+    kind: str
+    cards: NotRequired[list[str]]
+    number: NotRequired[int]
+    words: str
+    warning: NotRequired[str]
+
+
 class LastAction(TypedDict):
-    """The last move as the reader may see it (a card laid face down is not named)."""
+    """The last move as the reader may see it (a card laid face down is not named): its
+    public notation, structure as in :class:`MoveJson`, and ``said``, its sentence in the
+    reader's words."""
 
     seat: int
     action: str
+    kind: str
+    cards: NotRequired[list[str]]
+    number: NotRequired[int]
+    said: str
     auto: NotRequired[AutoReason | None]
     """People's tables: why a computer player made the move for the seat's person."""
 
@@ -497,6 +516,7 @@ class StateMessage(TypedDict):
     seat: int | None
     view: JsonObject
     legal: list[str]
+    moves: list[MoveJson]
     to_move: int
     result: GameResultJson | None
     last_action: LastAction | None
@@ -524,6 +544,7 @@ class HintAnswer(TypedDict):
 
     type: Literal["hint"]
     action: str | None
+    move: MoveJson | None
     reason: str
     version: int
 
@@ -825,16 +846,20 @@ def state_message(
     announce: str,
     own: JsonObject | None = None,
     room: RoomJson | None = None,
+    moves: list[MoveJson] | None = None,
 ) -> StateMessage:
     """The state one seat sees after a change (or on connecting); ``own`` holds what the seat
-    may know of its own hand without working it out (Declaration Rummy's ``count``). A
-    spectator's ``seat`` is ``None``; ``room`` is a people's table's room."""
+    may know of its own hand without working it out (Declaration Rummy's ``count``), ``moves``
+    the legal actions as structured moves (:mod:`cardtable.server.narration.moves`), in the
+    order of ``legal``. A spectator's ``seat`` is ``None``; ``room`` is a people's table's
+    room."""
     message = StateMessage(
         type="state",
         version=version,
         seat=seat,
         view=view,
         legal=legal,
+        moves=moves or [],
         to_move=to_move,
         result=result,
         last_action=last_action,
@@ -847,10 +872,13 @@ def state_message(
     return message
 
 
-def hint_message(action: str | None, reason: str, *, version: int) -> HintAnswer:
+def hint_message(
+    action: str | None, reason: str, *, version: int, move: MoveJson | None = None
+) -> HintAnswer:
     """A suggested action (``None`` when the seat has nothing to do) and why, for the table at
-    ``version`` (the page shows it only while its table is still at that version)."""
-    return HintAnswer(type="hint", action=action, reason=reason, version=version)
+    ``version`` (the page shows it only while its table is still at that version); ``move``
+    is the action as a structured move (:func:`~cardtable.server.narration.moves.hint_move`)."""
+    return HintAnswer(type="hint", action=action, move=move, reason=reason, version=version)
 
 
 def groups_message(body: GroupsBody, *, version: int, seq: int | None) -> GroupsAnswer:

@@ -21,6 +21,7 @@ import contextlib
 import logging
 import time
 from collections.abc import Sequence
+from typing import cast
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from starlette.types import Message
@@ -31,6 +32,7 @@ from cardtable.server.cluster.proxy import serve_through_relay
 from cardtable.server.cluster.store import TableElsewhereError
 from cardtable.server.context import context_of
 from cardtable.server.logs import about_table
+from cardtable.server.narration.moves import hint_move
 from cardtable.server.people import presence, room_control
 from cardtable.server.protocol.messages import (
     ActionMessage,
@@ -39,6 +41,7 @@ from cardtable.server.protocol.messages import (
     ErrorCode,
     GroupsMessage,
     HintMessage,
+    MoveJson,
     Outgoing,
     PingMessage,
     ProtocolError,
@@ -378,7 +381,9 @@ async def answer_frame(
             # worked out, and the page must not show it over a newer state.
             version = owner.version
             action, reason = await owner.hint(seat)
-            await connection.send(hint_message(action, reason, version=version))
+            # The narrator builds the move as the protocol declares it.
+            move = cast("MoveJson | None", hint_move(owner.game, owner.engine, action))
+            await connection.send(hint_message(action, reason, version=version, move=move))
         elif isinstance(message, CoachMessage):
             version = owner.version
             report = await owner.coach(seat)

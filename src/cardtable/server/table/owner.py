@@ -39,6 +39,7 @@ from cardtable.server import metrics
 from cardtable.server.logs import bind_table
 from cardtable.server.narration import Outcome, finished_between, merge_summaries, own_facts
 from cardtable.server.narration.announce import announcement, public_notation
+from cardtable.server.narration.moves import last_move, legal_moves
 from cardtable.server.narration.naming import name_seats
 from cardtable.server.people.player_options import PAUSE_AFTER_DEAL
 from cardtable.server.people.room import TAKEOVER_LEVEL, WAITING, Presence, Room
@@ -50,6 +51,7 @@ from cardtable.server.protocol.messages import (
     GameResultJson,
     JsonObject,
     LastAction,
+    MoveJson,
     Outgoing,
     ProtocolError,
     RoomJson,
@@ -207,6 +209,7 @@ class TableOwner:
         shown: int | None = seat
         own: JsonObject = {}
         legal: list[str] = []
+        moves: list[MoveJson] = []
         if seat == SPECTATORS:
             shown = None
             heard = engine.view(state, onlooker_seat(engine, state))
@@ -216,7 +219,10 @@ class TableOwner:
             view = heard.to_json()
             own = own_facts(self.game, heard)
             if self.status == "playing":
-                legal = [str(action) for action in engine.legal_actions(state, seat)]
+                actions = engine.legal_actions(state, seat)
+                legal = [str(action) for action in actions]
+                # The narrator builds the moves as the protocol declares them.
+                moves = cast("list[MoveJson]", legal_moves(self.game, heard, actions))
         to_move = engine.current_player(state)
         result = engine.result(state)
         names = self.names_for(seat)
@@ -228,8 +234,16 @@ class TableOwner:
         last_action: LastAction | None = None
         if last is not None:
             actor, notation = last
-            last_action = LastAction(
-                seat=actor, action=public_notation(self.game, notation, actor, seat)
+            last_action = cast(
+                LastAction,
+                last_move(
+                    self.game,
+                    engine,
+                    actor=actor,
+                    public=public_notation(self.game, notation, actor, seat),
+                    names=names,
+                    view=heard,
+                ),
             )
             if self.room is not None:  # why a computer player made the move, if one did
                 auto: AutoReason | None = None
@@ -242,6 +256,7 @@ class TableOwner:
             view=view,
             own=own,
             legal=legal,
+            moves=moves,
             to_move=to_move,
             # ``said``: the result's sentence in this reader's words ("You win…").
             result=None if result is None else _result_json(result, names),

@@ -1,3 +1,4 @@
+// @ts-check
 // The move-by-move analysis as the pages show it: the accuracy, the thresholds that mark costly
 // moves (and how much the estimate itself varies), the costliest moves explained, the marked
 // moves; the progress of an analysis the server is still computing; and the page of one
@@ -23,6 +24,10 @@ const POLL_MS = 800;
 
 /** The analysis `a` (a game's or one hand's) as page content; `goTo(decision)` makes the link
  * to a move (the replay's step) or is absent (the move is named only). */
+/**
+ * @param {any} a
+ * @param {{ heading?: string, goTo?: ((decision: any) => Node) | null, word?: string }} [options]
+ */
 export function renderAnalysis(a, { heading, goTo = null, word = "deal" } = {}) {
   const t = a.thresholds;
   const marked = a.hands.flatMap((hand) => hand.decisions).filter((d) => d.label);

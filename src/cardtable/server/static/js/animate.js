@@ -1,3 +1,4 @@
+// @ts-check
 // Card movement on the table: a card flies from where it was to where it lands, the deal, and
 // the winner's burst of stars. Durations come from the opponent speed; under reduced motion
 // (the option or the system setting) nothing moves.
@@ -55,6 +56,7 @@ export function flyGhost(template, fromRect, toRect, kind = "opponent") {
 }
 
 /** Finish every running card animation at once (a newer state has arrived). */
+/** @param {Document | Element} [root] */
 export function finishAnimations(root = document) {
   const running = root === document ? document.getAnimations() : root.getAnimations({ subtree: true });
   for (const animation of running) {

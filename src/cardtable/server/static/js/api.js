@@ -1,3 +1,4 @@
+// @ts-check
 // HTTP calls to the cardtable server (JSON in, JSON out); errors carry the server's sentence.
 // Requests that change something always go as application/json (the server refuses anything
 // else, so that no page of another site can send them with a form). Loading the page gives the
@@ -14,6 +15,7 @@ export class ApiError extends Error {
 }
 
 async function request(method, path, body, retried = false) {
+  /** @type {RequestInit & { headers: Record<string, string> }} */
   const init = { method, headers: { Accept: "application/json" }, credentials: "same-origin" };
   if (method !== "GET") init.headers["Content-Type"] = "application/json";
   if (body !== undefined) init.body = JSON.stringify(body);

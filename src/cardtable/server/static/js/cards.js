@@ -1,3 +1,4 @@
+// @ts-check
 // The card component: card labels ("10H", "PJ", "C12") to names, colours and inline-SVG faces,
 // card backs and visual stacks. Every card carries an accessible name such as "seven of hearts".
 

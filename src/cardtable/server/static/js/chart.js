@@ -1,3 +1,4 @@
+// @ts-check
 // Running totals over the hands of a game as an inline SVG line chart, with the same numbers
 // in a table for screen readers.
 

@@ -1,3 +1,4 @@
+// @ts-check
 // The coach's side panel: its warnings, tips, near melds and what each discard leaves, drawn from
 // the server's "coach" message. The table decides when it shows; this module only draws it.
 

@@ -1,3 +1,4 @@
+// @ts-check
 // Small DOM helpers shared by every module of the page: element building and focus keeping.
 
 /**

@@ -1,3 +1,4 @@
+// @ts-check
 // Provably fair deals in the browser: the page's random contribution before a table starts, and
 // the Verify button's checks (Web Crypto SHA-256), by the formula of cardtable.fairness:
 //   commitment = SHA-256(32 bytes of the server seed)

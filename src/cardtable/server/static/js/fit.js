@@ -1,3 +1,4 @@
+// @ts-check
 // Fitting the table to the window: every card size on the table is a base size (CSS, from the
 // window's width and height) times --fit; after each render and resize, --fit is lowered step
 // by step until the page needs no scrolling, and raised again when room comes back.

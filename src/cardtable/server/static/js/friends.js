@@ -1,3 +1,4 @@
+// @ts-check
 // "Play with friends": the host sets up a table for people. The game, the number of seats and,
 // for each seat after the host's, whether it is open for a person or a computer player (with
 // its level); public or private, spectators, a turn timer with a time bank, how long a dropped
@@ -144,7 +145,7 @@ export class FriendsSetup extends StartScreen {
         h("option", { value: n, selected: n === this.values.players }, `${n} seats`)));
     players.addEventListener("change", () => {
       this.values.players = Number(players.value);
-      if (module.onPlayersChange) module.onPlayersChange(this.values);
+      if (module.onPlayersChange) module.onPlayersChange(this.values, game);
       this.render("#friends-players");
     });
     const levels = this.levelChoices();

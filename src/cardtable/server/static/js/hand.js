@@ -1,3 +1,4 @@
+// @ts-check
 // The player's hand: the player's own order and groups (kept per table and seat in the
 // browser), lifting a card, tap-again to play it, press-and-hold or drag to move it between
 // groups, arrow-key focus and keyboard moves, sorting, and each group's label. The labels, the
@@ -712,7 +713,7 @@ export class Hand {
         const card = entryOf()?.card;
         this.suppressClickUntil = performance.now() + 400;
         this.render();
-        if (card) this.onDrop(card, dropZone.dataset.dropZone);
+        if (card) this.onDrop(card, /** @type {HTMLElement} */ (dropZone).dataset.dropZone);
       } else if (wasDragging) {
         // The card joins the group of the card now on its left (the first card: on its right);
         // let go past the end of the hand, it starts a group of its own there.

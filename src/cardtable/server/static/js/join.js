@@ -1,3 +1,4 @@
+// @ts-check
 // The page an invite link opens (#/join/TOKEN): which game and who is there, a display name,
 // a free seat to pick, or watching. The token is read from the address's fragment, which the
 // browser never sends to the server, and goes to it only in request bodies; once joined, the

@@ -1,3 +1,4 @@
+// @ts-check
 // The lobby (#/lobby): public tables waiting for people, and public games one may watch, with
 // the game, the host, a summary of the rules and the seats still free. Refreshed every few
 // seconds while shown; joining goes through the same page as an invite link.
@@ -56,7 +57,7 @@ export class LobbyScreen {
 
   render(tables) {
     // A refresh must not take the keyboard away from the row one was on.
-    const focused = document.activeElement?.closest?.("[data-table]")?.dataset.table;
+    const focused = /** @type {HTMLElement | null | undefined} */ (document.activeElement?.closest?.("[data-table]"))?.dataset.table;
     this.list.setAttribute("aria-busy", "false");
     if (!tables.length) {
       replaceChildren(this.list, h("p", { class: "lobby-empty" }, "No public tables right now. Start one, and tick \u201cList it among the public tables\u201d."));

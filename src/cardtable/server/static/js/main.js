@@ -1,3 +1,4 @@
+// @ts-check
 // The page's entry point: loads the games and the profile, applies the options, and switches
 // between the start screen (#/) and a table (#/table/ID); global keyboard shortcuts.
 
@@ -14,7 +15,6 @@ import { TableView } from "./table.js";
 import { FriendsSetup } from "./friends.js";
 import { JoinScreen } from "./join.js";
 import { LobbyScreen } from "./lobby_list.js";
-import { SharedTableView } from "./shared_table.js";
 
 const app = {
   games: [],
@@ -88,9 +88,9 @@ const app = {
   async confirmAbandon() {
     const table = this.unfinishedTable();
     if (!table) return;
-    if (table.shared) {
+    if (table.people) {
       // Abandoning would end the game for everyone at the table: leave it instead.
-      table.confirmLeave();
+      table.people.confirmLeave();
       return;
     }
     const ok = await confirmPanel(
@@ -154,8 +154,8 @@ function route() {
     app.view = view;
     view.mount(main);
   } else if (match) {
-    // A shared table is a TableView with the room around it; any other table is drawn as before.
-    const view = new SharedTableView(app, decodeURIComponent(match[1]));
+    // A shared table is a TableView that composes the room around it (shared_table.js).
+    const view = new TableView(app, decodeURIComponent(match[1]));
     app.view = view;
     view.mount(main);
   } else {
@@ -220,9 +220,10 @@ async function boot() {
   window.addEventListener("hashchange", route);
   route();
   // The menu waits for the profile, so that options changed there are not overwritten.
-  document.getElementById("menu-button").disabled = false;
+  /** @type {HTMLButtonElement} */ (document.getElementById("menu-button")).disabled = false;
   document.body.classList.add("ready");
 }
 
-window.cardtable = app;
+// The app, for the browser tests and the console.
+/** @type {any} */ (window).cardtable = app;
 boot();

@@ -1,3 +1,4 @@
+// @ts-check
 // The menu and the panels it opens: How to play (one page per game, scoring examples drawn as
 // cards), Options, House rules, Start a new game? and Your Record (with export and import).
 
@@ -29,7 +30,7 @@ export function setupMenu(app) {
       const table = app.unfinishedTable();
       const abandon = menu.querySelector('[data-menu="abandon"]');
       abandon.closest("li").hidden = !table;
-      abandon.textContent = !table?.shared ? "Abandon this game" : table.spectator ? "Stop watching" : "Leave this table";
+      abandon.textContent = !table?.people ? "Abandon this game" : table.people.spectator ? "Stop watching" : "Leave this table";
       menu.querySelector("button").focus();
     }
   });
@@ -40,18 +41,18 @@ export function setupMenu(app) {
       event.stopPropagation();
       close(true);
     } else if (event.key === "ArrowDown") {
-      items[(index + 1) % items.length].focus();
+      /** @type {HTMLElement} */ (items[(index + 1) % items.length]).focus();
       event.preventDefault();
     } else if (event.key === "ArrowUp") {
-      items[(index - 1 + items.length) % items.length].focus();
+      /** @type {HTMLElement} */ (items[(index - 1 + items.length) % items.length]).focus();
       event.preventDefault();
     }
   });
   document.addEventListener("click", (event) => {
-    if (!menu.hidden && !event.target.closest(".menu-wrap")) close();
+    if (!menu.hidden && !/** @type {Element} */ (event.target).closest(".menu-wrap")) close();
   });
   menu.addEventListener("click", (event) => {
-    const item = event.target.closest("[data-menu]");
+    const item = /** @type {HTMLElement | null} */ (/** @type {Element} */ (event.target).closest("[data-menu]"));
     if (!item) return;
     // The focus goes back to the Menu button first: the panel the item opens returns it there
     // when it closes (the item itself is hidden with the menu).
@@ -140,7 +141,7 @@ export function showTableRules(app, meta) {
   const rules = meta.rules || {};
   const rows = (game?.rules_schema || []).map((entry) => ruleSummaryRow(entry, rules[entry.name]));
   const change = h("button", { type: "button", class: "btn primary", onclick: () => {
-    document.getElementById("panel").close();
+    closePanel();
     app.setup = { game: meta.game, rules, levels: null, preset: "custom" };
     app.showStart("#house-rules");
   } }, "Change them for a new game");

@@ -1,3 +1,4 @@
+// @ts-check
 // Player options (kept per player on the server through PUT /api/profile) and their effect on
 // the page: body classes for the four-colour deck, large cards, reduce motion and the coach.
 

@@ -1,8 +1,10 @@
+// @ts-check
 // The one modal panel (a <dialog>) that menu items open, the live region, and alerts.
 
 import { h, replaceChildren } from "./dom.js";
 
-const panel = () => document.getElementById("panel");
+/** The page's one dialog. */
+const panel = () => /** @type {HTMLDialogElement} */ (document.getElementById("panel"));
 let onClose = null;
 
 /** Open the panel with a title and content; returns the body element. */
@@ -18,7 +20,7 @@ export function openPanel(title, content, { wide = false, name = "", closed = nu
   dialog.dataset.opened = String(Number(dialog.dataset.opened || 0) + 1);
   onClose = closed;
   dialog.showModal();
-  const focusTarget = body.querySelector("[autofocus]") || dialog.querySelector("[data-close]");
+  const focusTarget = /** @type {HTMLElement | null} */ (body.querySelector("[autofocus]") || dialog.querySelector("[data-close]"));
   focusTarget?.focus({ preventScroll: true });
   dialog.scrollTop = 0;
   return body;
@@ -36,7 +38,7 @@ export function panelOpen() {
 export function setupPanel() {
   const dialog = panel();
   dialog.addEventListener("click", (event) => {
-    if (event.target.closest("[data-close]")) dialog.close();
+    if (/** @type {Element} */ (event.target).closest("[data-close]")) dialog.close();
     // A click on the backdrop lands on the dialog element itself.
     if (event.target === dialog) dialog.close();
   });

@@ -1,3 +1,4 @@
+// @ts-check
 // Who is at a shared table and how they are doing: connection and "reconnecting…" countdowns,
 // the turn timer and time bank, quick messages beside a name, and the ticking of every clock on
 // the page. Clocks are counted down here from the server's remaining times (the server decides
@@ -141,6 +142,9 @@ export function turnClock(room, seat, receivedAt) {
  * reshaped)` runs after each tick, `reshaped` true when a clock's text changed shape: the table
  * is fitted to the window again in the same task, so that no frame (and no script) ever sees
  * the page overflowing between the clock's change and a refit on the next frame.
+ *
+ * @param {Element} root
+ * @param {(now: number, reshaped: boolean) => void} [onTick]
  */
 export function startTicker(root, onTick = () => {}) {
   const tick = () => {
@@ -183,6 +187,8 @@ export class QuickMessages {
  * The "Say…" menu: the fixed phrases (`send(id)` sends one; none for a spectator, whose menu is
  * "Messages…"), then a Mute switch per other person at the table, which hides their quick
  * messages on this page only (`people`: [{key, name, muted}], `onMute(key, muted)`).
+ * @param {{ send?: ((id: string) => void) | null, people?: { key: string, name: string, muted: boolean }[],
+ *   onMute?: (key: string, muted: boolean) => void }} [options]
  */
 export function quickMenu({ send = null, people = [], onMute = () => {} } = {}) {
   const close = () => {

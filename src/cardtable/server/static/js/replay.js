@@ -1,3 +1,4 @@
+// @ts-check
 // The replay viewer of a finished game (#/replay/table/ID for a person who sat at it,
 // #/replay/TOKEN for a shared link): step through every move with the buttons or ← → (Home,
 // End), jump to a deal or hand, every hand face up or only the person's own, a share link, the

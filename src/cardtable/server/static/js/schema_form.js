@@ -1,3 +1,4 @@
+// @ts-check
 // Form controls generated from a game's rules_schema (GET /api/games): one labelled control per
 // rule option with its help text and default shown; values are read back as JSON-ready rules.
 

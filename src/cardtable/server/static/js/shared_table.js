@@ -1,17 +1,17 @@
-// A table shared between people (invite links, issue "Play with friends"): the single-player
-// table with the room around it. Before the deal it shows the waiting room; then each person's
+// @ts-check
+// @ts-check
+// A table shared between people (invite links, issue "Play with friends"): the part the table
+// (table.js) composes to put the room around it. Before the deal it shows the waiting room; then each person's
 // name with whether they are connected (or "reconnecting…" with its countdown), the turn timer
 // and time bank, quick messages beside their sender, "you were away" after a reclaim, "Leave
 // table" with a confirmation, spectator mode (no hand; the same animations and announcements)
-// and the rematch. A table that is not shared behaves exactly as TableView.
+// and the rematch. The table calls the part at its hook points (the room's messages first, then
+// after each view it draws); a table that is not shared has no such part.
 
 import { h, listText, replaceChildren } from "./dom.js";
 import { newContribution } from "./fairness.js";
-import { gameModule } from "./games/index.js";
 import { alertMessage, announce, closePanel, confirmPanel } from "./panel.js";
 import { Mutes, phraseWords, presenceOf, QuickMessages, quickMenu, startTicker, turnClock } from "./presence.js";
-import { TableSocket } from "./socket.js";
-import { TableView } from "./table.js";
 import { WaitingRoom } from "./waiting_room.js";
 
 /** Errors of the room's own messages (sit, start …): shown, and the table is not touched. */
@@ -28,55 +28,59 @@ function newClientId() {
   return `c${random[0].toString(36)}${random[1].toString(36)}-${clientCounter}`;
 }
 
-export class SharedTableView extends TableView {
-  constructor(app, tableId) {
-    super(app, tableId);
+/** @typedef {import("./table.js").TableView} TableView */
+
+export class SharedRoom {
+  /**
+   * @param {TableView} table
+   * @param {any} shared the table description's room (`meta.shared`)
+   */
+  constructor(table, shared) {
+    this.table = table;
+    /** @type {any} */
     this.room = null;
     this.roomAt = 0;
     this.waiting = null;
     this.quick = new QuickMessages();
-    this.mutes = new Mutes(tableId);
+    this.mutes = new Mutes(table.tableId);
     this.awayNote = null;
     this.unconfirmed = null;
     this.stopTicker = null;
     this.warnedVersion = null;
-    this.invite = null;
+    this.invite = shared.invite ?? null;
+    /** @type {any} the move sent and not yet acknowledged, sent again after a reconnection */
+    this.unconfirmed = null;
+    /** @type {string | null} */
+    this.awayNote = null;
+    /** @type {ReturnType<typeof setTimeout> | undefined} */
+    this.quickTimer = undefined;
+    this.setRoom(shared);
   }
 
-  get shared() {
-    return Boolean(this.meta?.shared);
+  get app() {
+    return this.table.app;
+  }
+
+  get el() {
+    return this.table.el;
   }
 
   get spectator() {
     return this.room?.you?.role === "spectator";
   }
 
+  /** The table begins: before the deal, the waiting room stands in for it (true then). */
   begin() {
-    const shared = this.meta.shared;
-    if (!shared) {
-      super.begin();
-      return;
-    }
-    this.invite = shared.invite ?? null;
-    this.setRoom(shared);
-    this.module = gameModule(this.meta.game);
-    this.app.setTitle(this.app.gameTitle(this.meta.game));
-    if (shared.phase === "waiting") this.showWaitingRoom();
-    else this.build();
-    this.stopTicker = startTicker(this.root, (now, reshaped) => this.tick(reshaped));
-    this.socket = new TableSocket(
-      this.tableId,
-      (message) => this.onMessage(message),
-      (connected) => this.onConnection(connected),
-      (reason) => this.showUnavailable(reason),
-    );
+    const waiting = this.room.phase === "waiting";
+    if (waiting) this.showWaitingRoom();
+    this.stopTicker = startTicker(this.table.root, (_now, reshaped) => this.tick(reshaped));
+    return waiting;
   }
 
   destroy() {
     this.stopTicker?.();
     this.stopTicker = null;
     clearTimeout(this.quickTimer);
-    super.destroy();
   }
 
   setRoom(room) {
@@ -107,38 +111,45 @@ export class SharedTableView extends TableView {
       send: (message) => this.sendRoom(message),
       leave: () => this.confirmLeave(),
     });
-    this.waiting.mount(this.root);
+    this.waiting.mount(this.table.root);
     this.waiting.update(this.room);
   }
 
   /** Send a room message; says so when the connection is down. */
   sendRoom(message) {
-    if (this.socket?.send(message)) return true;
+    if (this.table.socket?.send(message)) return true;
     alertMessage("Not connected to the table: nothing was sent. Try again once the connection is back.");
     return false;
   }
 
+  /**
+   * The connection opened or dropped; true when the waiting room took it (no table yet).
+   * @param {boolean} connected
+   */
   onConnection(connected) {
-    if (!this.el) {
-      this.waiting?.setConnected(connected);
-      return;
-    }
-    super.onConnection(connected);
-    // A move sent just before the connection dropped may or may not have arrived: it is sent
-    // again with the same client id, and the server applies it at most once.
-    if (connected && this.unconfirmed) this.socket.send(this.unconfirmed);
+    if (this.el) return false;
+    this.waiting?.setConnected(connected);
+    return true;
   }
 
-  onMessage(message) {
-    if (this.destroyed) return;
-    if (!this.shared) {
-      super.onMessage(message);
-      return;
-    }
+  /** Back online at the table: a move sent just before the connection dropped may or may not
+   * have arrived. It is sent again with the same client id, and the server applies it at most
+   * once. */
+  reconnected() {
+    if (this.unconfirmed) this.table.socket.send(this.unconfirmed);
+  }
+
+  /**
+   * Every server message comes here first: the room's own are dealt with (true), the table's
+   * go on to it (false) once the room has taken what it needs of them.
+   * @param {any} message
+   */
+  intercept(message) {
+    const table = this.table;
     switch (message.type) {
       case "room":
         this.onRoom(message.room);
-        break;
+        return true;
       case "state":
         if (message.room) this.setRoom(message.room);
         if (this.unconfirmed && message.version > this.unconfirmed.version) this.unconfirmed = null;
@@ -146,44 +157,41 @@ export class SharedTableView extends TableView {
           // The host started the game: the waiting room becomes the table.
           this.waiting = null;
           closePanel();
-          this.build();
+          table.build();
           announce("The game has started.");
         }
-        super.onMessage(message);
-        break;
+        return false;
       case "ack":
         if (this.unconfirmed?.client_id === message.client_id) this.unconfirmed = null;
-        break;
+        return true;
       case "away":
         this.awayNote = message.message || `You were away: ${message.moves} moves were played for you.`;
         announce(this.awayNote);
         if (this.el) this.renderAwayNote();
-        break;
+        return true;
       case "quick":
         this.onQuick(message);
-        break;
+        return true;
       case "rematch":
         announce("The rematch is ready.");
         this.app.openTable(message.table_id);
-        break;
+        return true;
       case "left":
-        this.socket?.close();
+        table.socket?.close();
         this.app.showStart();
         announce("You left the table.");
-        break;
+        return true;
       case "error":
         if (message.client_id && this.unconfirmed?.client_id === message.client_id) this.unconfirmed = null;
         if (!this.el || ROOM_ERRORS.has(message.code)) {
-          this.pending = false;
+          table.pending = false;
           alertMessage(message.message || "That is not possible now.");
-          if (this.el) this.renderControls();
-        } else {
-          super.onMessage(message);
+          if (this.el) table.renderControls();
+          return true;
         }
-        break;
+        return false;
       default:
-        super.onMessage(message);
-        break;
+        return false;
     }
   }
 
@@ -193,35 +201,38 @@ export class SharedTableView extends TableView {
       this.waiting.update(room);
       return;
     }
-    if (!this.el || !this.message) return;
-    const ctx = this.ctx();
-    this.renderOpponents(ctx);
-    this.renderMe(ctx);
-    this.renderBanner(ctx);
+    const table = this.table;
+    if (!this.el || !table.message) return;
+    const ctx = table.ctx();
+    table.renderOpponents(ctx);
+    table.renderMe(ctx);
+    table.renderBanner(ctx);
     // A seat's presence or clock can change its height: the table is fitted again.
-    this.fit();
+    table.fit();
   }
 
+  /** @param {any} message */
   onQuick(message) {
+    const table = this.table;
     const mine = message.seat === this.room?.you?.seat && !this.spectator;
-    const name = mine ? "You" : (message.name || this.seatName(message.seat));
+    const name = mine ? "You" : (message.name || table.seatName(message.seat));
     // Someone this page muted is neither shown nor read out.
-    if (!mine && this.mutes.has(Mutes.keyOf(message.seat, message.name || this.seatName(message.seat)))) return;
+    if (!mine && this.mutes.has(Mutes.keyOf(message.seat, message.name || table.seatName(message.seat)))) return;
     this.quick.add(message.seat, message.text);
     announce(`${name} ${mine ? "say" : "says"}: ${phraseWords(message.text)}`);
-    if (this.el && this.message) {
-      const ctx = this.ctx();
-      this.renderOpponents(ctx);
-      this.renderMe(ctx);
+    if (this.el && table.message) {
+      const ctx = table.ctx();
+      table.renderOpponents(ctx);
+      table.renderMe(ctx);
     }
     clearTimeout(this.quickTimer);
     const next = this.quick.nextExpiry();
     if (next !== null) {
       this.quickTimer = setTimeout(() => {
-        if (!this.destroyed && this.el && this.message) {
-          const ctx = this.ctx();
-          this.renderOpponents(ctx);
-          this.renderMe(ctx);
+        if (!table.destroyed && this.el && table.message) {
+          const ctx = table.ctx();
+          table.renderOpponents(ctx);
+          table.renderMe(ctx);
         }
       }, next + 50);
     }
@@ -230,53 +241,65 @@ export class SharedTableView extends TableView {
   /** Every half second: fit the table again when a clock changed shape, and warn once when
    * one's own turn is about to run out of time. */
   tick(reshaped = false) {
-    if (reshaped) this.fit();
+    if (reshaped) this.table.fit();
     const turn = this.room?.turn;
-    if (!turn || !this.message || this.spectator || turn.seat !== this.room.you?.seat) return;
+    const message = this.table.message;
+    if (!turn || !message || this.spectator || turn.seat !== this.room.you?.seat) return;
     const left = this.roomAt + turn.remaining_ms + (turn.bank_ms ?? 0) - performance.now();
-    if (left < 10000 && left > 0 && this.warnedVersion !== this.message.version) {
-      this.warnedVersion = this.message.version;
+    if (left < 10000 && left > 0 && this.warnedVersion !== message.version) {
+      this.warnedVersion = message.version;
       announce("Ten seconds left to move, then a computer player moves for you.");
     }
   }
 
-  // --- what TableView draws, with the room added ---------------------------------------------
+  // --- the table's hook points: what the room adds to what the table draws ---------------
 
+  /** The seat this page plays (null for someone watching); undefined before the room came. */
   ownSeat() {
-    if (this.shared && this.room) return this.room.you?.seat ?? null;
-    return super.ownSeat();
+    return this.room ? this.room.you?.seat ?? null : undefined;
   }
 
+  /**
+   * The name of `seat` at this table, as the room says it; undefined before the room came.
+   * @param {number} seat
+   * @returns {string | undefined}
+   */
   seatName(seat) {
-    if (!this.shared || !this.room) return super.seatName(seat);
+    if (!this.room) return undefined;
     if (seat !== null && seat === this.ownSeat()) return "You";
     const entry = this.room.seats?.[seat];
     return entry?.name || `Seat ${seat + 1}`;
   }
 
+  /**
+   * @param {number} seat
+   * @returns {string | undefined}
+   */
   seatLevel(seat) {
-    if (!this.shared || !this.room) return super.seatLevel(seat);
+    if (!this.room) return undefined;
     const entry = this.room.seats?.[seat];
     return entry?.kind === "bot" ? entry.level || "computer" : "";
   }
 
-  /** Someone watching has no moves: only Escape (closing the drawer) does anything. */
-  keydown(event) {
-    if (this.shared && this.spectator && event.key !== "Escape") return false;
-    return super.keydown(event);
+  /**
+   * Someone watching has no moves: only Escape (closing the drawer) does anything.
+   * @param {KeyboardEvent} event
+   */
+  blocksKey(event) {
+    return this.spectator && event.key !== "Escape";
   }
 
-  actionMessage(notation) {
-    const message = super.actionMessage(notation);
-    if (!this.shared) return message;
+  /**
+   * A move gets a client id, so that one resent after a drop is applied at most once.
+   * @param {any} message
+   */
+  decorateAction(message) {
     message.client_id = newClientId();
     this.unconfirmed = message;
     return message;
   }
 
-  build() {
-    super.build();
-    if (!this.shared) return;
+  afterBuild() {
     this.el.table.classList.add("shared");
     this.el.table.classList.toggle("spectating", this.spectator);
     this.el.away = h("div", { class: "away-note", role: "status", hidden: true });
@@ -296,15 +319,15 @@ export class SharedTableView extends TableView {
       h("button", { type: "button", class: "btn small", onclick: () => {
         this.awayNote = null;
         this.renderAwayNote();
-        this.hand.focusCurrent();
-        this.fit();
+        this.table.hand.focusCurrent();
+        this.table.fit();
       } }, "OK"));
-    this.fit();
+    this.table.fit();
   }
 
-  renderOpponents(ctx) {
-    super.renderOpponents(ctx);
-    if (!this.shared || !this.room) return;
+  /** Each seat's presence, clock and quick message. */
+  afterOpponents() {
+    if (!this.room) return;
     for (const seatEl of this.el.opponents.querySelectorAll(".seat[data-seat]")) {
       const seat = Number(seatEl.dataset.seat);
       const entry = this.room.seats?.[seat];
@@ -320,48 +343,46 @@ export class SharedTableView extends TableView {
     }
   }
 
-  renderMe(ctx) {
-    if (!this.shared || !this.room) {
-      super.renderMe(ctx);
-      return;
-    }
-    if (this.spectator) {
-      replaceChildren(this.el.me, h("span", { class: "me-name watching" }, "Watching"),
-        h("span", { class: "muted" }, this.room.spectators > 1 ? ` with ${this.room.spectators - 1} other${this.room.spectators === 2 ? "" : "s"}` : ""));
-      return;
-    }
-    super.renderMe(ctx);
+  /** Someone watching is named as such, in place of the seat's line (true then). */
+  replacesMe() {
+    if (!this.room || !this.spectator) return false;
+    replaceChildren(this.el.me, h("span", { class: "me-name watching" }, "Watching"),
+      h("span", { class: "muted" }, this.room.spectators > 1 ? ` with ${this.room.spectators - 1} other${this.room.spectators === 2 ? "" : "s"}` : ""));
+    return true;
+  }
+
+  /** @param {any} ctx */
+  afterMe(ctx) {
+    if (!this.room) return;
     const clock = turnClock(this.room, ctx.seat, this.roomAt);
     const bubble = this.quick.bubble(ctx.seat);
     if (clock) this.el.me.append(h("span", { class: "my-clock", role: "timer", "aria-label": "Time left for your move" }, clock));
     if (bubble) this.el.me.append(bubble);
   }
 
-  renderStatus(ctx) {
-    super.renderStatus(ctx);
-    const last = this.message?.last_action;
-    if (this.shared && last?.auto && !this.el.lastMove.hidden) {
+  /** @param {any} ctx */
+  afterStatus(ctx) {
+    const message = this.table.message;
+    const last = message?.last_action;
+    if (last?.auto && !this.el.lastMove.hidden) {
       const mine = last.seat === ctx.seat;
       const why = (mine ? AUTO_WORDS_YOU : AUTO_WORDS)[last.auto] ?? last.auto;
       this.el.lastMove.append(h("span", { class: "auto-note" }, ` A computer player moved for ${mine ? "you" : "them"}: ${why}.`));
     }
-    if (this.spectator && !this.message.result && this.message.to_move >= 0) {
-      this.el.status.textContent = `${this.seatName(this.message.to_move)} is playing…`;
+    if (this.spectator && !message.result && message.to_move >= 0) {
+      this.el.status.textContent = `${this.table.seatName(message.to_move)} is playing…`;
     }
   }
 
-  renderControls() {
-    if (this.shared && this.spectator) {
-      this.el.actions.replaceChildren();
-      this.hand.setEnabled(false);
-      return;
-    }
-    super.renderControls();
+  /** Someone watching has no moves and no hand to play (true then). */
+  replacesControls() {
+    if (!this.spectator) return false;
+    this.el.actions.replaceChildren();
+    this.table.hand.setEnabled(false);
+    return true;
   }
 
-  renderTools() {
-    super.renderTools();
-    if (!this.shared) return;
+  afterTools() {
     const leave = h("button", { type: "button", class: "btn small ghost leave", onclick: () => this.confirmLeave() },
       this.spectator ? "Stop watching" : "Leave table");
     const tools = [leave];
@@ -386,13 +407,15 @@ export class SharedTableView extends TableView {
     if (this.spectator) this.el.tools.replaceChildren();
   }
 
-  renderBanner(ctx) {
-    super.renderBanner(ctx);
-    if (!this.shared || !this.message?.result) return;
+  /** @param {any} ctx */
+  afterBanner(ctx) {
+    const table = this.table;
+    if (!table.message?.result) return;
     const rematch = this.room?.rematch;
     const seat = this.room?.you?.seat;
-    const name = (s) => this.seatName(s);
-    const row = [h("button", { type: "button", class: "btn", onclick: () => this.showSummary(true) }, "See the scores")];
+    /** @param {number} s */
+    const name = (s) => table.seatName(s);
+    const row = [h("button", { type: "button", class: "btn", onclick: () => table.showSummary(true) }, "See the scores")];
     let status = null;
     if (this.spectator) {
       status = "The players may ask for a rematch.";
@@ -411,37 +434,36 @@ export class SharedTableView extends TableView {
     }
     // Leaving is the "Leave table" button beside the hand, as during the game.
     if (!this.spectator) {
-      row.push(h("button", { type: "button", class: "btn", onclick: () => this.app.openReplay(this.tableId) }, "Replay and analysis"));
+      row.push(h("button", { type: "button", class: "btn", onclick: () => this.app.openReplay(table.tableId) }, "Replay and analysis"));
     }
     const banner = this.el.banner;
     replaceChildren(banner,
-      h("p", {}, this.module.resultText(ctx)),
+      h("p", {}, table.module.resultText(ctx)),
       status ? h("p", { class: "rematch-status", role: "status" }, status) : null,
       h("div", { class: "btn-row" }, row));
   }
 
   /** Someone watching played no hand: there is no analysis or replay of theirs to show. */
-  reviewLine() {
-    return this.shared && this.spectator ? null : super.reviewLine();
+  hidesReview() {
+    return this.spectator;
   }
 
-  gameOverButtons() {
-    if (!this.shared) return super.gameOverButtons();
+  /**
+   * The summary's buttons once the game is over: a rematch in place of "Play again".
+   * @param {Node[]} buttons the table's own
+   */
+  gameOverButtons(buttons) {
     if (this.spectator) {
       return [h("button", { type: "button", class: "btn primary", onclick: () => { closePanel(); this.app.showStart(); } }, "Choose a game")];
     }
     return [
       h("button", { type: "button", class: "btn primary", onclick: () => { closePanel(); this.answerRematch(true); } }, "Rematch"),
-      ...super.gameOverButtons().slice(1),
+      ...buttons.slice(1),
     ];
   }
 
   /** The summary's "Play again" at a shared table asks the others for a rematch. */
   playAgain() {
-    if (!this.shared) {
-      super.playAgain();
-      return;
-    }
     if (this.spectator) {
       this.app.showStart();
       return;
@@ -449,6 +471,7 @@ export class SharedTableView extends TableView {
     this.answerRematch(true);
   }
 
+  /** @param {boolean} accept */
   answerRematch(accept) {
     const message = accept ? { type: "rematch", accept, contribution: newContribution() } : { type: "rematch", accept };
     if (this.sendRoom(message)) {

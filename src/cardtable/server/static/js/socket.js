@@ -1,3 +1,4 @@
+// @ts-check
 // The table's websocket: JSON messages in both directions, reconnecting after a drop. A refusal
 // (no profile, not seated, no such table) is final: it is reported once and never retried.
 // Moves are never queued: a move made while the connection is down is refused at once, so

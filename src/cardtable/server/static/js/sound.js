@@ -1,3 +1,4 @@
+// @ts-check
 // Optional table sounds (off by default; the Sounds option): short card and win sounds made
 // with the Web Audio API in the page itself, so that nothing is downloaded for them.
 
@@ -7,7 +8,7 @@ let context = null;
 
 function audio() {
   if (!context) {
-    const Context = window.AudioContext || window.webkitAudioContext;
+    const Context = window.AudioContext || /** @type {any} */ (window).webkitAudioContext;
     if (!Context) return null;
     context = new Context();
   }

@@ -1,3 +1,4 @@
+// @ts-check
 // Words for the ear: card labels in a sentence ("10C", "10♣", "Q♥") spoken as card names
 // ("ten of clubs", "queen of hearts"), for the live region that screen readers read aloud.
 

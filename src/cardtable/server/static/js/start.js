@@ -1,3 +1,4 @@
+// @ts-check
 // The start screen: the three games as large tiles with "Play" on each (one click, with that
 // game's last-used or default settings), the number of players and the computer level as two
 // compact controls, and every house rule from the game's rules_schema behind a "House rules"
@@ -346,7 +347,7 @@ export class StartScreen {
     );
     playersSelect.addEventListener("change", () => {
       this.values.players = Number(playersSelect.value);
-      if (module.onPlayersChange) module.onPlayersChange(this.values);
+      if (module.onPlayersChange) module.onPlayersChange(this.values, game);
       this.render("#players");
     });
 

@@ -1,60 +1,48 @@
-// The table screen shared by the three games: opponents, centre (stock, pile …), status and
-// last-move lines, your hand, the action buttons built from the state message's `legal` list,
-// the scoreboard and the coach. Each game's module (games/*.js) draws what is its own.
+// @ts-check
+// The table screen shared by the three games: the controller that keeps the table's state
+// (table_state.js), its socket handling (table_connection.js) and its views (table_views.js)
+// apart, as lichess's round keeps its ctrl apart from its views. It takes the server's messages
+// into the state, sends the moves and redraws; each game's module (games/*.js) draws what is
+// its own. A table shared between people composes the room part (shared_table.js), which adds
+// to the views at the hook points below instead of overriding them.
 
-import { classify, parseAction } from "./actions.js";
-import { finishAnimations, flipUp } from "./animate.js";
-import { renderCoachPanel } from "./coach_panel.js";
+import { classify, readMove } from "./actions.js";
+import { finishAnimations } from "./animate.js";
 import { fitTable, watchFit } from "./fit.js";
 import { api } from "./api.js";
-import { cardBack, cardElement, cardName, prettyCards, shortText } from "./cards.js";
 import { h, replaceChildren } from "./dom.js";
-import { nameSeats } from "./games/base.js";
 import { gameModule } from "./games/index.js";
 import { Hand } from "./hand.js";
 import { HandGroups } from "./hand_groups.js";
 import { options, onOptionsChange } from "./options.js";
 import { alertMessage, announce, closePanel, openPanel, panelOpen } from "./panel.js";
-import { TableSocket } from "./socket.js";
+import { SharedRoom } from "./shared_table.js";
 import { spokenCards } from "./speech.js";
+import { TableConnection } from "./table_connection.js";
 import { animateLastMove, captureRects, motionAndSound } from "./table_motion.js";
+import { TableState } from "./table_state.js";
+import * as views from "./table_views.js";
 import { handReviewLine } from "./analysis.js";
 
-const BOT_NAMES = ["Ruby", "Max", "Ivy", "Otto", "Nell", "Finn", "Rosa", "Theo", "Lena", "Hugo"];
-
-/** A seat's badge is a word, or `{ text, short }` with a short form for crowded phone seats. */
-function badgeText(badge) {
-  return typeof badge === "string" ? badge : badge.text;
-}
-
-function badgeElement(badge) {
-  if (typeof badge === "string") return h("span", { class: "badge" }, badge);
-  // The seat's aria-label already names the badge in full; the short form is for the eye only.
-  return h("span", { class: "badge", title: badge.text },
-    h("span", { class: "badge-long" }, badge.text),
-    h("span", { class: "badge-short", "aria-hidden": "true" }, badge.short));
-}
-
-/** A prompt whose key letters ("draw from the stock (S)") show only while a keyboard is in use:
- * on a touch screen there is no S to press. */
-function withKeyHints(text) {
-  return text.split(/( \([A-Z]\))/).filter(Boolean)
-    .map((part) => (/^ \([A-Z]\)$/.test(part) ? h("span", { class: "key-hint" }, part) : part));
-}
-
 export class TableView {
+  /**
+   * @param {any} app
+   * @param {string} tableId
+   */
   constructor(app, tableId) {
     this.app = app;
     this.tableId = tableId;
-    this.meta = null;
-    this.message = null;
-    this.previous = null;
+    this.state = new TableState(tableId);
+    /** @type {import("./games/base.js").GameModule} */
     this.module = null;
-    this.pending = false;
-    this.coach = null;
-    this.hint = null;
-    this.summaryOpenFor = null;
-    this.shownSummaries = new Set(JSON.parse(sessionStorage.getItem(`summaries:${tableId}`) || "[]"));
+    /** @type {SharedRoom | null} the room around a table shared between people */
+    this.people = null;
+    /** @type {TableConnection | null} */
+    this.connection = null;
+    /** @type {any} the table's elements, once built */
+    this.el = null;
+    /** @type {string | null} the summary whose hands were last turned face up */
+    this.flippedKey = null;
     this.hand = new Hand({
       storageKey: `order:${tableId}`,
       onPlay: (card) => this.playCard(card),
@@ -65,13 +53,8 @@ export class TableView {
       say: (text) => announce(text),
     });
     this.groups = new HandGroups(this);
-    this.socket = null;
+    /** @type {HTMLElement} */
     this.root = null;
-    try {
-      this.lastSummary = JSON.parse(sessionStorage.getItem(`summary:${tableId}`) || "null");
-    } catch {
-      this.lastSummary = null;
-    }
     this.destroyed = false;
     let coachWasOn = options().coach;
     onOptionsChange((current) => {
@@ -84,6 +67,109 @@ export class TableView {
     });
   }
 
+  // The state's fields under the table's own names: the game modules, the room part and the
+  // page's tests read `table.message`, `table.hint`, `table.pending` …
+  /** @returns {any} */
+  get meta() {
+    return this.state.meta;
+  }
+
+  set meta(value) {
+    this.state.meta = value;
+  }
+
+  /** @returns {import("./table_state.js").StateMessage | null} */
+  get message() {
+    return this.state.message;
+  }
+
+  set message(value) {
+    this.state.message = value;
+  }
+
+  /** @returns {import("./table_state.js").StateMessage | null} */
+  get previous() {
+    return this.state.previous;
+  }
+
+  set previous(value) {
+    this.state.previous = value;
+  }
+
+  /** @returns {boolean} */
+  get pending() {
+    return this.state.pending;
+  }
+
+  set pending(value) {
+    this.state.pending = value;
+  }
+
+  /** @returns {any} */
+  get hint() {
+    return this.state.hint;
+  }
+
+  set hint(value) {
+    this.state.hint = value;
+  }
+
+  /** @returns {number | undefined} */
+  get hintAskedAt() {
+    return this.state.hintAskedAt;
+  }
+
+  set hintAskedAt(value) {
+    this.state.hintAskedAt = value;
+  }
+
+  /** @returns {any} */
+  get coach() {
+    return this.state.coach;
+  }
+
+  set coach(value) {
+    this.state.coach = value;
+  }
+
+  /** @returns {any} */
+  get coachSeen() {
+    return this.state.coachSeen;
+  }
+
+  set coachSeen(value) {
+    this.state.coachSeen = value;
+  }
+
+  /** @returns {string | null} */
+  get summaryOpenFor() {
+    return this.state.summaryOpenFor;
+  }
+
+  set summaryOpenFor(value) {
+    this.state.summaryOpenFor = value;
+  }
+
+  /** @returns {any} */
+  get lastSummary() {
+    return this.state.lastSummary;
+  }
+
+  set lastSummary(value) {
+    this.state.lastSummary = value;
+  }
+
+  /** A shared table's room as the server last sent it (null at any other table). */
+  get room() {
+    return this.people?.room ?? null;
+  }
+
+  /** The connection's socket (null before the table is begun). */
+  get socket() {
+    return this.connection;
+  }
+
+  /** @param {HTMLElement} root */
   async mount(root) {
     this.root = root;
     replaceChildren(root, h("p", { class: "loading" }, "Taking a seat…"));
@@ -98,19 +184,37 @@ export class TableView {
 
   /** The table's description is in `meta`: draw the table and connect its socket. */
   begin() {
-    if (this.meta.your_seat === null || this.meta.your_seat === undefined) {
+    if (this.meta.shared) {
+      this.people = new SharedRoom(this, this.meta.shared);
+    } else if (this.meta.your_seat === null || this.meta.your_seat === undefined) {
       this.showUnavailable("You do not sit at this table.");
       return;
     }
     this.module = gameModule(this.meta.game);
     this.app.setTitle(this.app.gameTitle(this.meta.game));
-    this.build();
-    this.socket = new TableSocket(
-      this.tableId,
-      (message) => this.onMessage(message),
-      (connected) => this.onConnection(connected),
-      (reason) => this.showUnavailable(reason),
-    );
+    // A shared table still waiting for its host shows the waiting room instead.
+    if (!this.people?.begin()) this.build();
+    this.connection = new TableConnection(this.tableId, {
+      intercept: this.people ? (message) => this.people.intercept(message) : undefined,
+      handlers: {
+        state: (message) => this.onStateMessage(message),
+        error: (message) => this.onError(message),
+        hint: (message) => this.onHint(message),
+        coach: (message) => this.onCoach(message),
+        groups: (message) => this.groups.onAnswer(message),
+      },
+      onStatus: (connected) => this.onConnection(connected),
+      onRefused: (reason) => this.showUnavailable(reason),
+    });
+  }
+
+  /**
+   * A server message, as the socket would hand it over (the page's tests inject some).
+   * @param {any} message
+   */
+  onMessage(message) {
+    if (this.destroyed) return;
+    this.connection?.route(message);
   }
 
   /** The table cannot be played from here (no seat, no such table): say so, once, and stop. */
@@ -131,7 +235,8 @@ export class TableView {
 
   destroy() {
     this.destroyed = true;
-    if (this.socket) this.socket.close();
+    this.people?.destroy();
+    this.connection?.close();
     this.hand.resizeObserver.disconnect();
     this.stopFit?.();
     this.stopRefocus?.();
@@ -140,7 +245,7 @@ export class TableView {
 
   /** Whether moves can be sent now: connected and not waiting for the last one. */
   canMove() {
-    return Boolean(this.socket?.connected) && !this.offline;
+    return Boolean(this.connection?.connected);
   }
 
   build() {
@@ -197,12 +302,13 @@ export class TableView {
     // than to the page, where Enter would do nothing.
     const dialog = document.getElementById("panel");
     const refocus = () => setTimeout(() => {
-      if (this.destroyed || dialog?.open) return;
+      if (this.destroyed || /** @type {HTMLDialogElement | null} */ (dialog)?.open) return;
       if (!document.activeElement || document.activeElement === document.body) this.hand.focusCurrent();
     });
     dialog?.addEventListener("close", refocus);
     this.stopRefocus = () => dialog?.removeEventListener("close", refocus);
     this.renderTools();
+    this.people?.afterBuild();
   }
 
   /** Open or close the scores and coach drawer (narrow screens; beside the table otherwise). */
@@ -231,12 +337,7 @@ export class TableView {
 
   /** The drawer's button names what it holds and shows a dot when the coach has news. */
   renderSideToggle() {
-    const coachOn = options().coach;
-    const open = this.el.table.classList.contains("side-open");
-    const news = coachOn && this.coach && !open && this.coachSeen !== this.coach;
-    replaceChildren(this.el.sideToggle, "Scores", coachOn ? h("span", { class: "long" }, " & coach") : null,
-      news ? h("span", { class: "dot", "aria-hidden": "true" }) : null);
-    this.el.sideToggle.setAttribute("aria-label", `${coachOn ? "Scores and coach" : "Scores"}${news ? ", new tips" : ""}`);
+    views.renderSideToggle(this);
   }
 
   /** Scale the table to the window (after anything that changes its height). */
@@ -244,46 +345,40 @@ export class TableView {
     if (this.el?.table) fitTable(this.el.table, () => this.hand.layout());
   }
 
+  /** @param {boolean} connected */
   onConnection(connected) {
+    if (this.people?.onConnection(connected)) return;
     this.el.connection.hidden = connected;
     // While the server cannot be reached, nothing can be played (and nothing is queued): the
     // table is shown as paused until the server's fresh state arrives after reconnecting.
-    this.offline = !connected;
     this.pending = false;
     this.root.querySelector(".table")?.classList.toggle("offline", !connected);
     if (this.message) this.renderControls();
+    if (connected) this.people?.reconnected();
   }
 
-  onMessage(message) {
+  /** @param {import("./table_state.js").StateMessage} message */
+  onStateMessage(message) {
     if (this.destroyed) return;
-    switch (message.type) {
-      case "state":
-        this.offline = false;
-        this.root.querySelector(".table")?.classList.remove("offline");
-        this.onState(message);
-        break;
-      case "error":
-        this.pending = false;
-        alertMessage(message.message || "That move is not allowed.");
-        this.renderControls();
-        break;
-      case "hint":
-        this.onHint(message);
-        break;
-      case "groups":
-        this.groups.onAnswer(message);
-        break;
-      case "coach":
-        // A report about a position already left (someone moved while it was worked out).
-        if (this.stale(message)) break;
-        this.coach = message;
-        this.renderCoach();
-        // The drawer's button gains its news dot and may wrap the bar above the hand.
-        this.fit();
-        break;
-      default:
-        break;
-    }
+    this.root.querySelector(".table")?.classList.remove("offline");
+    this.onState(message);
+  }
+
+  /** @param {any} message */
+  onError(message) {
+    this.pending = false;
+    alertMessage(message.message || "That move is not allowed.");
+    this.renderControls();
+  }
+
+  /** @param {any} message */
+  onCoach(message) {
+    // A report about a position already left (someone moved while it was worked out).
+    if (this.stale(message)) return;
+    this.coach = message;
+    this.renderCoach();
+    // The drawer's button gains its news dot and may wrap the bar above the hand.
+    this.fit();
   }
 
   /** The context every game module function receives. */
@@ -295,7 +390,7 @@ export class TableView {
       message,
       view,
       seat,
-      legal: classify(message?.legal ?? []),
+      legal: classify(message?.moves ?? []),
       summary: this.lastSummary,
       players: this.playerCount(),
       name: (s) => this.seatName(s),
@@ -307,15 +402,18 @@ export class TableView {
 
   /** The seat this page plays (null for someone watching). */
   ownSeat() {
-    return this.message?.seat ?? this.meta?.your_seat ?? 0;
+    const own = this.people?.ownSeat();
+    return own !== undefined ? own : this.state.seat();
   }
 
   playerCount() {
-    const view = this.message?.view;
-    return view?.hand_sizes?.length ?? view?.players ?? this.meta?.seats?.length ?? this.meta?.rules?.players ?? 2;
+    return this.state.playerCount();
   }
 
+  /** @param {number} seat */
   seatName(seat) {
+    const own = this.people?.seatName(seat);
+    if (own !== undefined) return own;
     if (seat === this.ownSeat()) return "You";
     const info = this.meta?.seats?.[seat];
     if (info && typeof info === "object") {
@@ -324,11 +422,13 @@ export class TableView {
     }
     // The names the server gives computer players (GET /api/games), so both sides agree.
     const names = this.app.games?.find((g) => g.name === this.meta?.game)?.computer_names;
-    const list = names?.length ? names : BOT_NAMES;
-    return list[seat % list.length];
+    return names?.length ? names[seat % names.length] : `Player ${seat + 1}`;
   }
 
+  /** @param {number} seat */
   seatLevel(seat) {
+    const own = this.people?.seatLevel(seat);
+    if (own !== undefined) return own;
     const info = this.meta?.seats?.[seat];
     if (!info || typeof info !== "object") return "";
     if (info.kind === "bot") return info.level || "computer";
@@ -338,28 +438,14 @@ export class TableView {
   onState(message) {
     finishAnimations(this.root);
     const before = captureRects(this);
-    this.previous = this.message;
-    this.message = message;
-    // The server sends a finished deal's explanation once, with the move that finished it.
-    if (message.summary) {
-      this.lastSummary = message.summary;
-      try {
-        sessionStorage.setItem(`summary:${this.tableId}`, JSON.stringify(message.summary));
-      } catch {
-        // Not kept across reloads then; the view still has the bare hands and points.
-      }
-    }
-    this.pending = false;
-    const newVersion = !this.previous || this.previous.version !== message.version;
+    // The hint and the coach's report go with a new version: they were about the position before.
+    const newVersion = this.state.accept(message);
     if (newVersion) {
-      this.hint = null;
-      // The coach's last report was about the position before this move.
-      this.coach = null;
       // A move of yours was made (a discard, a declaration, the end of a deal): whatever card
       // was lifted for it is put down, so that nothing stays lifted into the next deal.
       const last = message.last_action;
       if (last && last.seat === message.seat && this.module) {
-        const movement = this.module.movement(parseAction(last.action || ""));
+        const movement = this.module.movement(readMove(last));
         // Drawing keeps a card lifted before the draw, ready to be discarded after it.
         if (movement !== "from-stock" && movement !== "from-pile") this.hand.liftedUid = null;
       }
@@ -388,7 +474,7 @@ export class TableView {
   renderAllParts() {
     const ctx = this.ctx();
     // State in data attributes: styling hooks, and what automated browser tests wait on.
-    const table = this.root.querySelector(".table");
+    const table = /** @type {HTMLElement} */ (this.root.querySelector(".table"));
     Object.assign(table.dataset, {
       version: String(this.message.version),
       toMove: String(this.message.to_move),
@@ -423,160 +509,45 @@ export class TableView {
   revealedHands(ctx) {
     const key = this.module.summaryKey(ctx);
     if (!key) return null;
-    const justEnded = Boolean(this.message.summary) && !this.shownSummaries.has(key);
+    const justEnded = Boolean(this.message.summary) && !this.state.shownSummaries.has(key);
     const ended = justEnded || Boolean(this.message.result) || this.summaryOpenFor === key;
     return ended ? this.module.revealedHands(ctx) : null;
   }
 
   renderOpponents(ctx) {
-    const n = ctx.players;
-    const items = [];
-    const revealed = this.revealedHands(ctx);
-    const revealKey = revealed ? this.module.summaryKey(ctx) : null;
-    const flip = revealKey !== null && revealKey !== this.flippedKey;
-    this.flippedKey = revealKey;
-    // Someone watching has no seat of their own: every seat is shown, in seat order.
-    const seats = ctx.seat === null ? Array.from({ length: n }, (_, k) => k) : this.module.seatsInOrder
-      ? this.module.seatsInOrder(ctx)
-      : Array.from({ length: n - 1 }, (_, k) => (ctx.seat + k + 1) % n);
-    for (const seat of seats) {
-      const info = this.module.seatInfo(ctx, seat);
-      const toMove = this.message.to_move === seat;
-      const showing = revealed?.[seat] ?? null;
-      const backs = h("div", { class: `opp-cards${showing ? " face-up" : ""}`, "aria-hidden": "true" });
-      if (showing) {
-        backs.style.setProperty("--cards", String(Math.max(2, showing.length)));
-        for (const card of showing) backs.append(cardElement(card, { extraClass: "tiny" }));
-      } else {
-        const shown = Math.min(info.handSize ?? 0, 14);
-        for (let i = 0; i < shown; i += 1) backs.append(cardBack({ extraClass: "tiny" }));
-      }
-      if (showing && flip) flipUp(backs.children);
-      const shownText = showing ? `, showed ${showing.map(cardName).join(", ")}` : "";
-      const level = this.seatLevel(seat);
-      const name = this.seatName(seat);
-      items.push(
-        h(
-          "article",
-          {
-            class: `seat opponent${toMove ? " to-move" : ""}${info.out ? " out" : ""}`,
-            role: "listitem",
-            dataset: { seat: String(seat) },
-            "aria-label": `${name}${level ? `, ${level}` : ""}, ${info.handSize ?? 0} cards${info.scoreText ? `, ${info.scoreText}` : ""}${info.badges?.length ? `, ${info.badges.map(badgeText).join(", ")}` : ""}${shownText}${toMove ? ", to play" : ""}`,
-          },
-          h("div", { class: "seat-head" },
-            h("span", { class: "avatar", "aria-hidden": "true" }, name.slice(0, 1)),
-            h("span", { class: "seat-name" }, name),
-            level ? h("span", { class: "seat-level" }, level) : null,
-            toMove ? h("span", { class: "thinking", "aria-hidden": "true" }, h("i"), h("i"), h("i")) : null),
-          backs,
-          h("div", { class: "seat-meta" },
-            h("span", { class: `hand-size${showing ? " showed" : ""}` }, showing ? "showed" : [String(info.handSize ?? 0),
-              h("span", { class: "cards-word" }, ` card${info.handSize === 1 ? "" : "s"}`)]),
-            info.scoreText ? h("span", { class: "seat-score" }, info.scoreText) : null,
-            (info.badges || []).map(badgeElement)),
-        ),
-      );
-    }
-    replaceChildren(this.el.opponents, items);
-    this.el.opponents.style.setProperty("--opponents", String(Math.max(1, n - 1)));
-    // Many opponents get compact seats, so that ten players still leave room for the hand.
-    this.el.opponents.classList.toggle("many", items.length >= 4);
-    this.el.opponents.classList.toggle("crowded", items.length >= 6);
+    views.renderOpponents(this, ctx);
+    this.people?.afterOpponents();
   }
 
   renderMe(ctx) {
-    const info = this.module.seatInfo(ctx, ctx.seat);
-    const toMove = this.message.to_move === ctx.seat;
-    replaceChildren(
-      this.el.me,
-      h("span", { class: `me-name${toMove ? " to-move" : ""}` }, "You"),
-      info.scoreText ? h("span", { class: "seat-score" }, info.scoreText) : null,
-      (info.badges || []).map(badgeElement),
-    );
-    this.el.me.closest(".my-area")?.classList.toggle("to-move", toMove);
+    if (this.people?.replacesMe()) return;
+    views.renderMe(this, ctx);
+    this.people?.afterMe(ctx);
   }
 
   renderStatus(ctx) {
-    const message = this.message;
-    let text;
-    if (message.result) {
-      text = "Game over.";
-    } else if (message.to_move === ctx.seat) {
-      text = `Your turn: ${this.module.turnText(ctx)}`;
-    } else if (message.to_move >= 0) {
-      text = `${this.seatName(message.to_move)} is playing…`;
-    } else {
-      text = this.module.waitingText(ctx);
-    }
-    replaceChildren(this.el.status, withKeyHints(text));
-    this.el.status.classList.toggle("yours", message.to_move === ctx.seat);
-    const last = message.last_action;
-    if (last && last.action) {
-      const who = this.seatName(last.seat);
-      this.el.lastMove.textContent = `Last move: ${this.module.moveText(ctx, who, last.seat, last.action)}`;
-      this.el.lastMove.hidden = false;
-    } else {
-      this.el.lastMove.hidden = true;
-    }
-    this.renderHintLine();
+    views.renderStatus(this, ctx);
+    this.people?.afterStatus(ctx);
   }
 
   renderHintLine() {
-    const line = this.el.hintLine;
-    const wasHidden = line.hidden;
-    if (!this.hint) {
-      line.hidden = true;
-      if (!wasHidden) this.fit();
-      return;
-    }
-    line.hidden = false;
-    replaceChildren(line, h("strong", {}, "Hint: "), prettyCards(this.hintText()));
-    this.fit();
+    views.renderHintLine(this);
   }
 
   /** The hint in one sentence: the coach's reason already starts with the move ("Discard
    * 10H: it is a loose card worth 10"), so the move is named only when there is no reason. */
   hintText() {
-    const ctx = this.ctx();
-    if (this.hint.reason) return nameSeats(ctx, this.hint.reason);
-    return this.hint.action ? `${this.module.actionText(ctx, this.hint.action)}.` : "Nothing to do now.";
+    return views.hintText(this);
   }
 
   renderBanner(ctx) {
-    const banner = this.el.banner;
-    if (!this.message.result) {
-      banner.hidden = true;
-      return;
-    }
-    banner.hidden = false;
-    replaceChildren(
-      banner,
-      h("p", {}, this.module.resultText(ctx)),
-      h("div", { class: "btn-row" },
-        h("button", { type: "button", class: "btn primary", onclick: () => this.showSummary(true) }, "See the scores"),
-        h("button", { type: "button", class: "btn", onclick: () => this.playAgain() }, "Play again"),
-        h("button", { type: "button", class: "btn", onclick: () => this.app.openReplay(this.tableId) }, "Replay and analysis"),
-        h("button", { type: "button", class: "btn", onclick: () => this.app.showStart() }, "New game")),
-    );
+    views.renderBanner(this, ctx);
+    this.people?.afterBanner(ctx);
   }
 
   renderTools() {
-    // On a phone the buttons drop their first words ("Suit"); the accessible name stays whole.
-    const long = (text) => h("span", { class: "long" }, text);
-    const short = (text) => h("span", { class: "short" }, text);
-    const sortSuit = h("button", { type: "button", class: "btn small ghost", "aria-label": "Sort by suit", onclick: () => this.hand.sortBy("suit") }, long("Sort by suit"), short("Suit"));
-    const sortRank = h("button", { type: "button", class: "btn small ghost", "aria-label": "Sort by rank", onclick: () => this.hand.sortBy("rank") }, long("Sort by rank"), short("Rank"));
-    // "Arrange for me" lays out the solver's own groups (games whose hands are read as groups).
-    const group = this.module?.arrangesGroups
-      ? h("button", { type: "button", class: "btn small ghost arrange", "aria-label": "Arrange for me", "aria-keyshortcuts": "A", onclick: () => this.groupHand() }, "Arrange", long(" for me"))
-      : null;
-    const hint = h("button", { type: "button", class: "btn small ghost", "aria-keyshortcuts": "H", onclick: () => this.askHint() },
-      "Hint", h("kbd", { "aria-hidden": "true" }, "H"));
-    // Leaving keeps the game: it waits under "Games in progress" on the start page.
-    const leave = h("button", { type: "button", class: "btn small ghost leave", onclick: () => this.app.leaveTable() }, "Leave");
-    replaceChildren(this.el.tools, ...[sortSuit, sortRank, group, hint].filter(Boolean));
-    replaceChildren(this.el.tableTools, leave, this.el.sideToggle);
+    views.renderTools(this);
+    this.people?.afterTools();
   }
 
   groupHand() {
@@ -584,64 +555,13 @@ export class TableView {
   }
 
   renderControls() {
-    if (!this.message) return;
-    const ctx = this.ctx();
-    const { legal } = ctx;
-    const lifted = this.hand.lifted();
-    const buttons = [];
-    const disabled = this.pending || !this.canMove();
-    const drawStock = this.module.drawStock(legal);
-    const drawPile = this.module.drawPile(legal);
-    // Only the moves possible now are shown: no rows of greyed-out buttons.
-    if (drawStock) buttons.push(this.actionButton(drawStock, this.module.stockButtonText, { key: "S", extraClass: "draw" }));
-    if (drawPile) buttons.push(this.actionButton(drawPile, this.module.pileButtonText, { key: "D", extraClass: "draw" }));
-    for (const verb of this.module.cardVerbs) {
-      const cards = legal.byCardVerb.get(verb.verb);
-      if (!cards && !verb.always) continue;
-      const notation = lifted && cards ? cards.get(lifted) : null;
-      // A card's move appears once a card it applies to is lifted.
-      if (!notation) continue;
-      let text = `${verb.label}${verb.hint ? ` (${verb.hint})` : ""}`;
-      if (lifted) text = verb.lifted ? verb.lifted(shortText(lifted)) : `${verb.label} ${shortText(lifted)}`;
-      buttons.push(this.actionButton(notation, text, { extraClass: verb.primary ? "primary card-verb" : "card-verb", dataVerb: verb.verb }));
-    }
-    for (const extra of this.module.extraControls(ctx)) buttons.push(extra);
-    for (const action of legal.plain) {
-      if (action.notation === drawStock || action.notation === drawPile) continue;
-      const text = this.module.buttonText(ctx, action);
-      if (!text) continue;
-      buttons.push(this.actionButton(action.notation, text, { extraClass: this.module.buttonClass(action) }));
-    }
-    const focusedKey = document.activeElement?.closest?.(".actions") ? document.activeElement.dataset.key : null;
-    replaceChildren(this.el.actions, buttons.filter(Boolean));
-    if (disabled) for (const b of this.el.actions.querySelectorAll("button[data-action]")) b.disabled = true;
-    this.markHintedControls();
-    if (focusedKey) {
-      const again = this.el.actions.querySelector(`[data-key="${CSS.escape(focusedKey)}"]:not(:disabled)`);
-      if (again) again.focus({ preventScroll: true });
-      else this.hand.focusCurrent();
-    }
-    this.hand.setEnabled(!disabled);
+    if (this.people?.replacesControls()) return;
+    views.renderControls(this);
   }
 
   /** A button sending `notation` (disabled when it is null/not legal). */
-  actionButton(notation, text, { key = null, extraClass = "", dataVerb = null } = {}) {
-    const button = h(
-      "button",
-      {
-        type: "button",
-        class: `btn action ${extraClass}`.trim(),
-        disabled: !notation,
-        "aria-keyshortcuts": key,
-        dataset: { action: notation || "", key: dataVerb || text, verb: dataVerb || "" },
-      },
-      text,
-      key ? h("kbd", { "aria-hidden": "true" }, key) : null,
-    );
-    button.addEventListener("click", () => {
-      if (notation) this.send(notation);
-    });
-    return button;
+  actionButton(notation, text, options = {}) {
+    return views.actionButton(this, notation, text, options);
   }
 
   bindCentre() {
@@ -667,8 +587,8 @@ export class TableView {
     if (!(await this.module.confirmMove(this.ctx(), notation))) return;
     if (this.pending || !this.message || this.message.version !== version || !this.canMove()) return;
     this.lastSent = { notation, rects: captureRects(this) };
-    const action = parseAction(notation);
-    if (action.card) {
+    const action = this.ctx().legal.byNotation.get(notation);
+    if (action?.card) {
       const el = this.hand.element.querySelector(`.hand-card[data-card="${CSS.escape(action.card)}"]`);
       if (el) this.lastSent.cardRect = el.getBoundingClientRect();
     }
@@ -677,7 +597,7 @@ export class TableView {
     for (const b of this.el.actions.querySelectorAll("button[data-action]")) b.disabled = true;
     // A disabled button loses the focus: keep the keyboard on the table (in the hand).
     const focused = document.activeElement;
-    if (hadFocus && (!this.root.contains(focused) || focused.disabled)) this.hand.focusCurrent();
+    if (hadFocus && (!this.root.contains(focused) || /** @type {HTMLButtonElement} */ (focused).disabled)) this.hand.focusCurrent();
     if (!this.socket.send(this.actionMessage(notation))) {
       this.pending = false;
       this.renderControls();
@@ -686,21 +606,29 @@ export class TableView {
 
   /** The websocket message that makes the move `notation` from the state last seen. */
   actionMessage(notation) {
-    return { type: "action", version: this.message.version, action: notation };
+    const message = { type: "action", version: this.message.version, action: notation };
+    return this.people ? this.people.decorateAction(message) : message;
   }
 
   /** "Play again" after the game: a new table with the same game, rules and seats. */
   playAgain() {
-    this.app.startSameAgain(this.meta);
+    if (this.people) this.people.playAgain();
+    else this.app.startSameAgain(this.meta);
   }
 
   /** The hint's action when it names `card` with a verb other than the main one (stop, declare). */
   hintedOtherVerb(card) {
     if (!this.hint?.action) return null;
-    const action = parseAction(this.hint.action);
+    const action = this.hintMove();
     if (action.card !== card) return null;
     const primary = this.module.cardVerbs.some((v) => v.primary && v.verb === action.verb);
     return primary ? null : this.hint.action;
+  }
+
+  /** The hinted move: the legal move it names (a hint is about the position shown), else the
+   * hint's own description of it. */
+  hintMove() {
+    return this.ctx().legal.byNotation.get(this.hint?.action) ?? readMove(this.hint?.move);
   }
 
   /** A card dragged from the hand onto the pile (discard) or another drop zone (its verb). */
@@ -755,12 +683,9 @@ export class TableView {
     this.socket.send({ type: "hint" });
   }
 
-  /** Whether an answer (hint, coach) is about another table version than the one shown, or
-   * comes after the game ended: the turn has passed, and the advice with it. */
+  /** @param {any} message */
   stale(message) {
-    if (!this.message || this.message.result) return true;
-    const version = message.version ?? (message.type === "hint" ? this.hintAskedAt : undefined);
-    return version !== undefined && version !== this.message.version;
+    return this.state.stale(message);
   }
 
   onHint(message) {
@@ -770,7 +695,7 @@ export class TableView {
     const marks = new Map(this.module.handMarks(this.ctx()));
     let lift = null;
     if (message.action) {
-      const action = parseAction(message.action);
+      const action = this.hintMove();
       if (action.card) {
         marks.set(action.card, `${marks.get(action.card) || ""} hinted`);
         const entry = this.hand.entries.find((e) => e.card === action.card);
@@ -794,44 +719,17 @@ export class TableView {
 
   /** Highlight the controls that make the hinted move: a pile, a button, a Stop or Declare. */
   markHintedControls() {
-    const action = this.hint?.action || null;
-    for (const el of this.el.centre.querySelectorAll("[data-action]")) {
-      el.classList.toggle("hinted", Boolean(action) && el.dataset.action === action);
-    }
-    for (const el of this.el.actions.querySelectorAll("[data-action]")) {
-      el.classList.toggle("hinted", Boolean(action) && el.dataset.action === action);
-    }
-    // A number to enter (Indecision's announcement): the hinted number fills its box, and the
-    // box and its button are marked, as a hinted card or pile is.
-    const hinted = action ? parseAction(action) : null;
-    for (const form of this.el.actions.querySelectorAll("form[data-number-verb]")) {
-      const match = Boolean(hinted) && hinted.number !== null && hinted.verb === form.dataset.numberVerb;
-      const input = form.querySelector("input");
-      if (match && input) input.value = String(hinted.number);
-      input?.classList.toggle("hinted", match);
-      form.querySelector("button")?.classList.toggle("hinted", match);
-    }
+    views.markHintedControls(this);
   }
 
   renderCoach() {
-    const panel = this.el.coach;
-    const on = options().coach;
-    panel.hidden = !on;
-    if (this.el.table.classList.contains("side-open")) this.coachSeen = this.coach;
-    this.renderSideToggle();
-    if (!on) return;
-    renderCoachPanel(panel, this.coach, {
-      finished: Boolean(this.message?.result),
-      say: (text) => nameSeats(this.ctx(), text),
-    });
+    views.renderCoach(this);
   }
 
   maybeShowSummary() {
     const ctx = this.ctx();
     const key = this.module.summaryKey(ctx);
-    if (!key || this.shownSummaries.has(key)) return;
-    this.shownSummaries.add(key);
-    sessionStorage.setItem(`summaries:${this.tableId}`, JSON.stringify([...this.shownSummaries].slice(-20)));
+    if (!key || !this.state.markSummarySeen(key)) return;
     this.showSummary(false);
   }
 
@@ -863,21 +761,23 @@ export class TableView {
 
   /** The summary's buttons once the game is over. */
   gameOverButtons() {
-    return [
+    const buttons = [
       h("button", { type: "button", class: "btn primary", onclick: () => { closePanel(); this.playAgain(); } }, "Play again"),
       h("button", { type: "button", class: "btn", onclick: () => { closePanel(); this.app.openReplay(this.tableId); } }, "Replay and analysis"),
       h("button", { type: "button", class: "btn", onclick: () => { closePanel(); this.app.showStart(); } }, "New game"),
     ];
+    return this.people ? this.people.gameOverButtons(buttons) : buttons;
   }
 
   /** The summary's line on the finished hand's analysis (for the person who played it). */
   reviewLine() {
-    return handReviewLine(this.app, this.tableId);
+    return this.people?.hidesReview() ? null : handReviewLine(this.app, this.tableId);
   }
 
   /** Keyboard shortcuts that work anywhere on the table (S, D, H, Escape, arrows). */
   keydown(event) {
     if (panelOpen()) return false;
+    if (this.people?.blocksKey(event)) return false;
     const target = event.target;
     const typing = target.closest?.("input, select, textarea, [contenteditable]");
     if (typing) return false;

@@ -1,8 +1,9 @@
+// @ts-check
 // The table's motion and sound after each new state: where things were before the redraw, the
 // card that flew for the last move (to the pile, from the stock or the pile), the deal of a new
 // hand, and the winner's stars. The animations themselves (and reduced motion) live in animate.js.
 
-import { parseAction } from "./actions.js";
+import { readMove } from "./actions.js";
 import { dealIn, flyGhost, flyIn, winnerBurst } from "./animate.js";
 import { cardBack, cardElement } from "./cards.js";
 import { playSound } from "./sound.js";
@@ -30,7 +31,7 @@ export function motionAndSound(view, before) {
     dealIn(hand.element.querySelectorAll(".hand-card"), before.stock ?? view.el.centre.querySelector("[data-zone=stock]")?.getBoundingClientRect());
     playSound("deal", hand.entries.length);
   } else if (previous && message.last_action?.action) {
-    const movement = view.module.movement(parseAction(message.last_action.action));
+    const movement = view.module.movement(readMove(message.last_action));
     if (movement === "to-pile") playSound("play");
     else if (movement === "from-stock" || movement === "from-pile") playSound("draw");
   }
@@ -44,7 +45,7 @@ export function motionAndSound(view, before) {
 export function animateLastMove(view, before) {
   const last = view.message.last_action;
   if (!last || !last.action) return;
-  const action = parseAction(last.action);
+  const action = readMove(last);
   const mine = last.seat === view.message.seat;
   const kind = mine ? "own" : "opponent";
   const seatRect = mine ? before.hand : before.seats.get(last.seat);

@@ -1,3 +1,4 @@
+// @ts-check
 // The waiting room of a shared table before its game starts: the invite link (shown as text,
 // with a copy button), the seats and who sits at them, the table's settings, and the host's
 // controls (a computer player in or out of an empty seat, removing a person, Start). Everyone
@@ -96,7 +97,7 @@ export class WaitingRoom {
   render() {
     const room = this.room;
     if (!this.root || !room) return;
-    const focused = document.activeElement?.dataset?.focusKey;
+    const focused = /** @type {HTMLElement | null} */ (document.activeElement)?.dataset?.focusKey;
     const title = room.title || this.app.gameTitle(room.game);
     const people = room.seats.filter((s) => s.kind === "person").length;
     const open = room.seats.filter((s) => s.kind === "open").length;

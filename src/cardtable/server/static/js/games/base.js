@@ -1,26 +1,11 @@
+// @ts-check
 // What every game module provides, with defaults that suit a plain draw-and-discard game; each
 // game module spreads these and overrides what is its own.
 
-import { parseAction } from "../actions.js";
-import { cardElement, cardName, shortText, stackElement } from "../cards.js";
+import { plainMove } from "../actions.js";
+import { cardElement, cardName, stackElement } from "../cards.js";
 import { capitalise, h } from "../dom.js";
 import { totalsChart } from "../chart.js";
-
-/** Past-tense sentence for a common verb of a move. */
-export function pastTense(verb) {
-  const words = {
-    "draw stock": "drew from the stock",
-    "draw deck": "drew from the deck",
-    "draw pile": "took the discard",
-    "take discard": "took the discard",
-    discard: "discarded",
-    declare: "declared",
-    drop: "dropped",
-    stop: "stopped",
-    "go out": "went out",
-  };
-  return words[verb] ?? verb;
-}
 
 /** A card pile: the stack of backs (`stock`) as a button when drawing from it is legal. */
 export function stockZone({ notation, depth, countText = null, caption = "Stock", key = "S" }) {
@@ -81,22 +66,6 @@ export function pileZone({ top, notation, caption = "Discard pile", depth = 2, l
     ),
     h("span", { class: "zone-caption" }, caption),
   );
-}
-
-/** The cards `seat` took from the pile in its latest take (the view's public events). */
-export function takenCards(ctx, seat) {
-  const events = ctx.view.events || [];
-  for (let i = events.length - 1; i >= 0; i -= 1) {
-    const event = events[i];
-    if (event.seat === seat && event.verb === "take-discard") return event.cards || [];
-  }
-  return [];
-}
-
-/** The cards `seat` last took from the pile as text ("7♥", "5♣ 6♣ 7♣"), or `fallback`. */
-export function takenText(ctx, seat, fallback = "the top discard") {
-  const cards = takenCards(ctx, seat);
-  return cards.length ? cards.map(shortText).join(" ") : fallback;
 }
 
 /** A table of totals per seat with the leader marked by a ★ that the note under it explains
@@ -160,6 +129,54 @@ export function nameSeats(ctx, text) {
   });
 }
 
+/**
+ * What a game module provides (`ctx` is the table's context: the message, the view, the seat,
+ * the sorted legal moves, the names).
+ * @typedef {object} GameModule
+ * @property {string} name
+ * @property {string} blurb
+ * @property {string} stockButtonText
+ * @property {string} pileButtonText
+ * @property {{ verb: string, label: string, primary?: boolean, hint?: string, always?: boolean,
+ *   lifted?: (card: string) => string }[]} cardVerbs
+ * @property {() => Node[]} tileCards
+ * @property {(legal: import("../actions.js").Legal) => string | null} drawStock
+ * @property {(legal: import("../actions.js").Legal) => string | null} drawPile
+ * @property {(view: any) => string[]} hand
+ * @property {(view: any) => any} dealKey
+ * @property {(view: any) => string | null} pileTop
+ * @property {(ctx: any) => Map<string, string>} handMarks
+ * @property {(ctx: any, card: string) => string} describeCard
+ * @property {(ctx: any, seat: number) => { handSize: number, scoreText: string, badges: any[], out?: boolean }} seatInfo
+ * @property {(ctx: any) => Node} renderCentre
+ * @property {(ctx: any) => string} turnText
+ * @property {(ctx: any) => string} waitingText
+ * @property {(ctx: any) => string} resultText
+ * @property {(ctx: any, last: import("../actions.js").ServerMove) => string} moveText
+ * @property {(ctx: any, action: import("../actions.js").Move) => string | null} buttonText
+ * @property {(action: import("../actions.js").Move) => string} buttonClass
+ * @property {(ctx: any) => Node[]} extraControls
+ * @property {(ctx: any, card: string) => string} cannotPlayText
+ * @property {(ctx: any, notation: string) => Promise<boolean>} confirmMove
+ * @property {(action: import("../actions.js").Move) => string | null} movement
+ * @property {(ctx: any) => Node | Node[]} renderScores
+ * @property {boolean} [arrangesGroups]
+ * @property {(ctx: any) => string | null} summaryKey
+ * @property {(ctx: any) => (string[] | null)[] | null} revealedHands
+ * @property {(ctx: any) => string} summaryTitle
+ * @property {(ctx: any) => Node | null} renderSummary
+ * @property {(ctx: any) => Node[]} summaryButtons
+ * @property {(values: any, game: any) => number} [maxPlayers]
+ * @property {(game: any) => { label: string, short: string, preset: string, players: number }[]} [quickStarts]
+ * @property {(values: any) => string | null} [formatLabel]
+ * @property {(values: any, game: any) => void} [onPlayersChange]
+ * @property {(name: string, values: any) => boolean} [onRuleChange]
+ * @property {(values: any, game: any, rerender: () => void) => Node} [setupExtras]
+ * @property {string[]} [setupHandles]
+ * @property {(ctx: any) => number[]} [seatsInOrder]
+ */
+
+/** @type {GameModule} */
 export const baseGame = {
   name: "",
   blurb: "",
@@ -172,10 +189,10 @@ export const baseGame = {
   },
 
   drawStock(legal) {
-    return legal.all.find((a) => a === "draw stock" || a === "draw deck") ?? null;
+    return plainMove(legal, "draw stock", "draw deck");
   },
   drawPile(legal) {
-    return legal.all.find((a) => a === "draw pile" || a === "take discard") ?? null;
+    return plainMove(legal, "draw pile", "take discard");
   },
 
   hand(view) {
@@ -213,18 +230,9 @@ export const baseGame = {
     // The server's sentence in this seat's words; the engine's own only from an older server.
     return ctx.message.result?.said || nameSeats(ctx, ctx.message.result?.summary) || "The game is over.";
   },
-  moveText(ctx, who, seat, notation) {
-    const action = parseAction(notation);
-    const verb = pastTense(action.verb);
-    const subject = who === "You" ? "You" : who;
-    if (action.card) return `${subject} ${verb} ${shortText(action.card)}.`;
-    if (action.number !== null) return `${subject} ${verb} ${action.number}.`;
-    return `${subject} ${verb}.`;
-  },
-  actionText(ctx, notation) {
-    const action = parseAction(notation);
-    if (action.card) return `${capitalise(action.verb)} the ${cardName(action.card)}`;
-    return capitalise(notation);
+  /** The last move in the server's sentence, in this reader's words ("Ruby discarded 7H."). */
+  moveText(ctx, last) {
+    return last.said || "";
   },
   buttonText(ctx, action) {
     return capitalise(action.notation);

@@ -1,43 +1,26 @@
+// @ts-check
 // Declaration Rummy on the table: stock and discard pile as visual stacks only (no counts), the
 // spread-out pile when that variation is on, the optional cards, declaring, going out, tie
 // proposals and votes, dropping, matches, and each game's counts explained with its tie-break.
 
-import { parseAction } from "../actions.js";
-import { cardElement, cardName, cardRow, label, shortText } from "../cards.js";
+import { hasMove, plainMove } from "../actions.js";
+import { cardElement, cardName, cardRow, label } from "../cards.js";
 import { h } from "../dom.js";
-import { confirmPanel } from "../panel.js";
-import { baseGame, nameSeats, pileZone, scoreTable, stockZone, takenText } from "./base.js";
+import { closePanel, confirmPanel } from "../panel.js";
+import { baseGame, nameSeats, pileZone, scoreTable, stockZone } from "./base.js";
 import { totalsChart } from "../chart.js";
 
-export const DEAL_SIZES = {
-  2: [2, 10], 3: [2, 10], 4: [2, 7], 5: [2, 5], 6: [2, 5], 7: [2, 3], 8: [2, 2], 9: [2, 2], 10: [2, 2],
-};
-const OPTIONAL = ["C1", "C2", "C3", "C4", "C7", "C12", "NM0", "NM2", "CD0"];
-
-function dealRange(players) {
-  return DEAL_SIZES[players] || [2, 2];
+/** The catalogue's schema field `name` of `game` (GET /api/games). */
+function schemaField(game, name) {
+  return (game?.rules_schema || []).find((field) => field.name === name) ?? null;
 }
 
-/** Cards of `hand` not in any of `melds` (multisets of labels). */
-function looseCards(hand, melds) {
-  const left = [...hand];
-  for (const meld of melds || []) {
-    for (const card of meld) {
-      const i = left.indexOf(card);
-      if (i >= 0) left.splice(i, 1);
-    }
-  }
-  return left;
-}
-
-function countValue(card) {
-  const text = label(card);
-  const regular = /^(10|[2-9AJQK])[SHDC]$/.exec(text);
-  if (regular) return { A: 1, J: 11, Q: 12, K: 13 }[regular[1]] ?? Number(regular[1]);
-  if (text === "W") return 20;
-  if (/^C\d+$/.test(text)) return Number(text.slice(1));
-  if (text === "NM2") return 2;
-  return 0;
+/** The cards each may be dealt with `players` players: the bounds the server's rules schema
+ * gives the field (`bounds_by` the player count). */
+export function dealRange(game, players) {
+  const field = schemaField(game, "cards_dealt");
+  const bound = field?.bounds_by?.bounds?.find((b) => b.when === players);
+  return bound ? [bound.min, bound.max] : [field?.min ?? 2, field?.max ?? 2];
 }
 
 /** Seats in table order starting after `seat`, clockwise. */
@@ -61,8 +44,8 @@ export default {
     return ["7S", "7D", "W", "C12"].map((c) => cardElement(c));
   },
 
-  onPlayersChange(values) {
-    const [low, high] = dealRange(values.players);
+  onPlayersChange(values, game) {
+    const [low, high] = dealRange(game, values.players);
     if (values.cards_dealt !== null && values.cards_dealt !== undefined && (values.cards_dealt < low || values.cards_dealt > high)) {
       values.cards_dealt = null;
     }
@@ -70,7 +53,7 @@ export default {
 
   /** Cards dealt, the optional cards (drawn as cards) and single game or match. */
   setupExtras(values, game, rerender) {
-    const [low, high] = dealRange(values.players);
+    const [low, high] = dealRange(game, values.players);
     const dealt = h(
       "select",
       { id: "cards-dealt", name: "cards_dealt" },
@@ -83,7 +66,10 @@ export default {
     });
 
     const chosen = values.optional_cards || [];
-    const optionalCards = OPTIONAL.map((card) => {
+    // The optional cards and how many WILDCARDs may be in play: the rules schema's choices.
+    const optionalField = schemaField(game, "optional_cards");
+    const optional = (optionalField?.choices || []).filter((card) => !optionalField?.max_repeats?.[card]);
+    const optionalCards = optional.map((card) => {
       const id = `optional-${card}`;
       const box = h("input", { id, type: "checkbox", checked: chosen.includes(card) });
       box.addEventListener("change", () => {
@@ -98,7 +84,7 @@ export default {
     const wildSelect = h(
       "select",
       { id: wildId, "aria-label": "Number of WILDCARDs" },
-      [0, 1, 2, 3].map((n) => h("option", { value: String(n), selected: n === wilds }, `${n} ×`)),
+      Array.from({ length: (optionalField?.max_repeats?.W ?? 0) + 1 }, (_, n) => h("option", { value: String(n), selected: n === wilds }, `${n} ×`)),
     );
     wildSelect.addEventListener("change", () => {
       const next = (values.optional_cards || []).filter((c) => c !== "W");
@@ -147,7 +133,7 @@ export default {
   },
 
   drawStock(legal) {
-    return legal.all.includes("draw stock") ? "draw stock" : null;
+    return plainMove(legal, "draw stock");
   },
   dealKey(view) {
     return view.game_number ?? null;
@@ -156,7 +142,7 @@ export default {
     return view.discard_pile?.top ?? null;
   },
   drawPile(legal) {
-    return legal.all.includes("take discard") ? "take discard" : null;
+    return plainMove(legal, "take discard");
   },
 
   handMarks(ctx) {
@@ -197,7 +183,7 @@ export default {
     const pile = view.discard_pile || {};
     const stock = view.stock || {};
     const last = ctx.message.last_action;
-    const lastDiscard = last && /^discard /.test(last.action) && pile.top === last.action.split(" ")[1];
+    const lastDiscard = last?.kind === "discard" && pile.top === last.cards?.[0];
     let pileEl;
     if (Array.isArray(pile.cards)) {
       // Spread-Out Discard-Pile: every card visible; taking one takes all above it.
@@ -261,8 +247,8 @@ export default {
     }
     if (view.phase === "play") {
       const extras = [];
-      if (ctx.legal.all.includes("declare")) extras.push("declare");
-      if (ctx.legal.all.includes("go out")) extras.push("go out");
+      if (hasMove(ctx.legal, "declare")) extras.push("declare");
+      if (hasMove(ctx.legal, "go out")) extras.push("go out");
       return `discard a card (tap it twice)${extras.length ? `, or ${extras.join(" or ")}` : ""}.`;
     }
     return "wait.";
@@ -275,61 +261,8 @@ export default {
     return "Shuffling and dealing…";
   },
 
-  moveText(ctx, who, seat, notation) {
-    const action = parseAction(notation);
-    switch (action.verb) {
-      case "draw stock":
-        return `${who} drew from the stock.`;
-      case "take discard":
-        return `${who} took ${takenText(ctx, seat, action.number ? `${action.number} cards` : "the top discard")} from the discard pile.`;
-      case "take extra":
-        return `${who} took the next discard and the top stock card too.`;
-      case "decline":
-        return `${who} declined the discard pile.`;
-      case "discard":
-        return `${who} discarded ${shortText(action.card)}.`;
-      case "declare":
-        return `${who} declared.`;
-      case "go out":
-        return `${who} went out.`;
-      case "four sevens":
-        return `${who} laid down four 7s.`;
-      case "propose tie":
-        return `${who} proposed a tie game.`;
-      case "accept tie":
-        return `${who} accepted the tie.`;
-      case "reject tie":
-        return `${who} rejected the tie.`;
-      case "drop":
-        return `${who} dropped out of the game.`;
-      default:
-        if (action.verb.startsWith("next game")) return `${who} started the next game.`;
-        return `${who}: ${notation}.`;
-    }
-  },
-
-  actionText(ctx, notation) {
-    const action = parseAction(notation);
-    const texts = {
-      "draw stock": "Draw from the stock",
-      "take discard": action.number ? `Take the top ${action.number} discards` : "Take the top discard",
-      "take extra": "Also take the next discard and the top stock card",
-      decline: "Decline the discard pile",
-      declare: "Declare",
-      "go out": "Go out",
-      "four sevens": "Lay down the four 7s",
-      "propose tie": "Propose a tie game",
-      "accept tie": "Accept the tie",
-      "reject tie": "Reject the tie",
-      drop: "Drop out of the game",
-    };
-    if (action.verb === "discard") return `Discard the ${cardName(action.card)}`;
-    if (notation.startsWith("next game")) return "Start the next game";
-    return texts[action.verb] ?? notation;
-  },
-
   buttonText(ctx, action) {
-    if (action.verb === "take discard" && action.number) return null;
+    if (action.verb === "take discard" && action.number !== null) return null;
     const texts = {
       "take extra": "Take two more",
       decline: "Decline the pile",
@@ -341,18 +274,18 @@ export default {
       "reject tie": "Reject tie",
       drop: "Drop out",
     };
-    if (action.notation.startsWith("next game")) return "Next game";
+    if (action.verb === "next game") return "Next game";
     return texts[action.verb] ?? baseGame.buttonText.call(this, ctx, action);
   },
   buttonClass(action) {
-    if (["declare", "go out", "four sevens", "accept tie"].includes(action.verb) || action.verb.startsWith("next game")) return "primary";
+    if (["declare", "go out", "four sevens", "accept tie", "next game"].includes(action.verb)) return "primary";
     if (action.verb === "drop") return "danger";
     return "";
   },
 
   async confirmMove(ctx, notation) {
-    const action = parseAction(notation);
-    if (action.verb === "declare") {
+    const action = ctx.legal.byNotation.get(notation);
+    if (action?.verb === "declare") {
       const gin = ctx.view.rules?.gin_rummy;
       const count = ctx.message.own?.count;
       const known = count !== null && count !== undefined;
@@ -363,10 +296,10 @@ export default {
         "Keep playing",
       );
     }
-    if (action.verb === "drop") {
+    if (action?.verb === "drop") {
       return confirmPanel("Drop out of this game?", "Your cards go face down, out of play, and you cannot win this game; the others play on.", "Drop out", "Keep playing");
     }
-    if (action.verb === "decline") {
+    if (action?.verb === "decline") {
       return confirmPanel("Decline the discard pile?", "The game ends now and the counts are compared.", "Decline");
     }
     return true;
@@ -450,7 +383,9 @@ export default {
         body = h("p", { class: "muted" }, "Dropped: cards not shown.");
         why = "Dropped players cannot win.";
       } else {
-        const loose = looseCards(hand, melds);
+        // The server's count of each card left outside the melds, in hand order.
+        const loose = (outcome.unmelded_points?.[seat] || []).map(([card]) => card);
+        const values = (outcome.unmelded_points?.[seat] || []).map(([, points]) => points);
         body = h(
           "div",
           { class: "meld-line" },
@@ -460,7 +395,7 @@ export default {
           loose.length
             ? h("figure", { class: "meld loose" },
                 cardRow(loose, { extraClass: "mini overlap", label: `unmelded: ${loose.map(cardName).join(", ")}` }),
-                h("figcaption", {}, `unmelded ${loose.map(countValue).join(" + ")}`))
+                h("figcaption", {}, `unmelded ${values.join(" + ")}`))
             : null,
         );
         why = `Count ${count}${compared !== null && compared !== undefined && compared !== count ? `, compared as ${compared} (declare bonus)` : ""}.`;
@@ -489,11 +424,11 @@ export default {
   },
 
   summaryButtons(ctx) {
-    const next = ctx.legal.all.find((a) => a.startsWith("next game"));
+    const next = plainMove(ctx.legal, "next game");
     if (!next) return [];
     const button = h("button", { type: "button", class: "btn primary", autofocus: true }, "Next game");
     button.addEventListener("click", () => {
-      document.getElementById("panel").close();
+      closePanel();
       ctx.table.send(next);
     });
     return [button];

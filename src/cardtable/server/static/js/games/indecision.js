@@ -1,46 +1,14 @@
+// @ts-check
 // Indecision on the table: the deck with its count, the pile, the STOP area, stopping (with a
 // warning before a stop that would forfeit), the manual declaration mode (announce, correct,
 // confirm, challenges), and each hand's melds and points, racing to the target.
 
-import { parseAction } from "../actions.js";
-import { cardBack, cardElement, cardName, cardRow, parse, shortText } from "../cards.js";
+import { plainMove } from "../actions.js";
+import { cardBack, cardElement, cardRow, shortText } from "../cards.js";
 import { h } from "../dom.js";
 import { confirmPanel } from "../panel.js";
-import { baseGame, pileZone, scoreTable, stockZone, takenText } from "./base.js";
+import { baseGame, pileZone, scoreTable, stockZone } from "./base.js";
 import { totalsChart } from "../chart.js";
-
-/** Why stopping while keeping `kept` (5 labels) would score 0, as sentences (empty: valid). */
-export function stopProblems(ctx, kept) {
-  const view = ctx.view;
-  const rules = ctx.meta?.rules || {};
-  const problems = [];
-  const others = (view.had_turn || []).filter((had, seat) => seat !== ctx.seat);
-  const everyoneElse = others.every(Boolean);
-  if (view.phase === "opening" || !everyoneElse || (rules.strict_stop_turns && !view.had_turn?.[ctx.seat])) {
-    problems.push("not every player has had a turn yet");
-  }
-  const cards = kept.map(parse).filter(Boolean);
-  const rankCount = new Array(13).fill(0);
-  const suitCount = new Array(4).fill(0);
-  for (const c of cards) {
-    rankCount[c.rank] += 1;
-    suitCount[c.suit] += 1;
-  }
-  // Ranks inside a circular run of three or more present ranks.
-  const inRun = new Array(13).fill(false);
-  for (let start = 0; start < 13; start += 1) {
-    if (!rankCount[start]) continue;
-    let length = 0;
-    while (length < 13 && rankCount[(start + length) % 13]) length += 1;
-    if (length >= 3) for (let i = 0; i < length; i += 1) inRun[(start + i) % 13] = true;
-  }
-  const hasPrileOfFour = rankCount.some((n) => n >= 4);
-  const unused = cards.filter((c) => rankCount[c.rank] < 2 && !inRun[c.rank] && suitCount[c.suit] < 3);
-  if (!hasPrileOfFour && unused.length) {
-    problems.push(`not all five cards score (${unused.length} unused)`);
-  }
-  return problems;
-}
 
 function handNumber(view) {
   return view.hand_number ?? 0;
@@ -94,13 +62,13 @@ export default {
   },
 
   drawStock(legal) {
-    return legal.all.includes("draw deck") ? "draw deck" : null;
+    return plainMove(legal, "draw deck");
   },
   dealKey(view) {
     return view.hand_number ?? null;
   },
   drawPile(legal) {
-    return legal.all.includes("draw pile") ? "draw pile" : null;
+    return plainMove(legal, "draw pile");
   },
 
   handMarks(ctx) {
@@ -132,7 +100,7 @@ export default {
   renderCentre(ctx) {
     const view = ctx.view;
     const last = ctx.message.last_action;
-    const lastDiscard = last && /^discard /.test(last.action) && view.pile_top === last.action.split(" ")[1];
+    const lastDiscard = last?.kind === "discard" && view.pile_top === last.cards?.[0];
     const stop = h(
       "div",
       { class: "zone stop-zone" },
@@ -172,39 +140,6 @@ export default {
     if (ctx.view.phase === "cut") return "Cutting for the first deal…";
     if (ctx.view.phase === "reshuffle") return "The deck ran out: shuffling the pile into a new deck…";
     return "Dealing the next hand…";
-  },
-
-  moveText(ctx, who, seat, notation) {
-    const action = parseAction(notation);
-    switch (action.verb) {
-      case "draw deck":
-        return `${who} drew from the deck.`;
-      case "draw pile":
-        return `${who} took ${takenText(ctx, seat, "the top card")} from the pile.`;
-      case "discard":
-        return `${who} discarded ${shortText(action.card)}.`;
-      case "stop":
-        return `${who} stopped the hand.`;
-      case "declare":
-        return `${who} announced ${action.number}.`;
-      case "correct":
-        return `${who} corrected the announcement to ${action.number}.`;
-      case "confirm":
-        return `${who} confirmed the announcement.`;
-      default:
-        return `${who}: ${notation}.`;
-    }
-  },
-
-  actionText(ctx, notation) {
-    const action = parseAction(notation);
-    if (action.verb === "draw deck") return "Draw from the deck";
-    if (action.verb === "draw pile") return "Take the top card of the pile";
-    if (action.verb === "discard") return `Discard the ${cardName(action.card)}`;
-    if (action.verb === "stop") return `Stop, with the ${cardName(action.card)} face down`;
-    if (action.verb === "declare") return `Announce ${action.number}`;
-    if (action.verb === "correct") return `Correct to ${action.number}`;
-    return baseGame.actionText.call(this, ctx, notation);
   },
 
   buttonText(ctx, action) {
@@ -260,20 +195,12 @@ export default {
     return controls;
   },
 
+  /** A stop that would score 0 is confirmed first: the server's move says so and why (it
+   * knows the table's rules, meld values and Bike included). */
   async confirmMove(ctx, notation) {
-    const action = parseAction(notation);
-    if (action.verb !== "stop") return true;
-    const rules = ctx.meta?.rules || {};
-    if (rules.warn_invalid_stop === false) return true;
-    const kept = ctx.hand.cards().filter((c, i, all) => !(c === action.card && all.indexOf(c) === i));
-    const problems = stopProblems(ctx, kept);
-    if (!problems.length) return true;
-    return confirmPanel(
-      "Stop anyway?",
-      `If you stop now you score 0 for this hand: ${problems.join(", and ")}. The others are scored as usual.`,
-      "Stop anyway",
-      "Keep playing",
-    );
+    const warning = ctx.legal.byNotation.get(notation)?.warning;
+    if (!warning) return true;
+    return confirmPanel("Stop anyway?", warning, "Stop anyway", "Keep playing");
   },
 
   movement(action) {

@@ -1,12 +1,13 @@
+// @ts-check
 // Indian Rummy on the table: the stock with its count, the discard pile (a joker on it cannot be
 // taken), the wild joker beside the stock, drops, declaring, and each deal's points explained:
 // groups, loose cards and the 80 cap.
 
-import { parseAction } from "../actions.js";
-import { cardElement, cardName, cardRow, label, parse, RANK_NAMES, RANK_PLURALS, shortText } from "../cards.js";
+import { plainMove } from "../actions.js";
+import { cardElement, cardName, cardRow, label, RANK_NAMES, RANK_PLURALS, shortText } from "../cards.js";
 import { h, listText } from "../dom.js";
 import { confirmPanel, openPanel } from "../panel.js";
-import { baseGame, chartFromRounds, pileZone, scoreTable, stockZone, takenText } from "./base.js";
+import { baseGame, chartFromRounds, pileZone, scoreTable, stockZone } from "./base.js";
 import { DECISION_TEXT, finalStanding, isOut, renderDecision, renderStandings } from "./indian_rummy_formats.js";
 
 const OUTCOME_TEXT = {
@@ -44,7 +45,7 @@ export function openDeck(events = []) {
   for (const event of events) {
     const card = event.cards?.[0];
     if (event.verb === "open-pile" || event.verb === "discard") {
-      entries.push({ card, seat: event.seat, opening: event.verb === "open-pile", fate: "pile" });
+      entries.push({ card, seat: event.seat, opening: event.verb === "open-pile", fate: "pile", by: null });
     } else if (event.verb === "take-discard") {
       const taken = [...entries].reverse().find((e) => e.fate === "pile" && label(e.card) === label(card));
       if (taken) Object.assign(taken, { fate: "taken", by: event.seat });
@@ -114,18 +115,9 @@ function wildRank(view) {
   return view.wild_rank;
 }
 
-function isJoker(card, rank) {
-  const text = label(card);
-  if (text === "PJ") return true;
-  const parsed = parse(text);
-  return Boolean(parsed) && rank !== null && parsed.rank === rank;
-}
-
-function cardValue(card) {
-  const parsed = parse(card);
-  if (!parsed) return 0;
-  if (parsed.rank === 0 || parsed.rank >= 10) return 10;
-  return parsed.rank + 1;
+/** The seat's own cards that are jokers this deal, as the server counts them (`own.jokers`). */
+function ownJokers(ctx) {
+  return new Set((ctx.message?.own?.jokers || []).map(label));
 }
 
 export default {
@@ -168,18 +160,15 @@ export default {
   },
 
   drawStock(legal) {
-    return legal.all.includes("draw stock") ? "draw stock" : null;
+    return plainMove(legal, "draw stock");
   },
   drawPile(legal) {
-    return legal.all.includes("draw pile") ? "draw pile" : null;
+    return plainMove(legal, "draw pile");
   },
 
   handMarks(ctx) {
     const marks = new Map();
-    const rank = wildRank(ctx.view);
-    for (const card of ctx.view.hand || []) {
-      if (isJoker(card, rank)) marks.set(label(card), "joker-mark");
-    }
+    for (const joker of ownJokers(ctx)) marks.set(joker, "joker-mark");
     if (ctx.view.taken && ctx.message.to_move === ctx.seat) {
       const taken = label(ctx.view.taken);
       marks.set(taken, `${marks.get(taken) || ""} taken`);
@@ -189,7 +178,7 @@ export default {
 
   describeCard(ctx, card) {
     const words = [];
-    if (isJoker(card, wildRank(ctx.view)) && label(card) !== "PJ") words.push("joker");
+    if (ownJokers(ctx).has(label(card)) && label(card) !== "PJ") words.push("joker");
     if (ctx.view.taken && label(ctx.view.taken) === label(card) && ctx.message.to_move === ctx.seat) {
       words.push("just taken from the pile, cannot be discarded");
     }
@@ -223,9 +212,9 @@ export default {
     if (decision) return decision;
     const rank = wildRank(view);
     const top = view.pile_top;
-    const topIsJoker = top && isJoker(top, rank);
+    const topIsJoker = Boolean(ctx.message.own?.pile_top_joker);
     const last = ctx.message.last_action;
-    const lastDiscard = last && /^discard /.test(last.action) && top && label(last.action.split(" ")[1]) === label(top);
+    const lastDiscard = last?.kind === "discard" && top && label(last.cards?.[0] ?? "") === label(top);
     const wild = view.wild_card
       ? h(
           "div",
@@ -282,38 +271,6 @@ export default {
     if (ctx.view.phase === "deal" || ctx.view.phase === "choose-dealer") return "Dealing the next hand…";
     if (ctx.view.phase === "reshuffle") return "The stock ran out: shuffling the discard pile into a new stock…";
     return "Waiting…";
-  },
-
-  moveText(ctx, who, seat, notation) {
-    const action = parseAction(notation);
-    switch (action.verb) {
-      case "draw stock":
-        return `${who} drew from the stock.`;
-      case "draw pile":
-        return `${who} took ${takenText(ctx, seat)} from the pile.`;
-      case "discard":
-        return `${who} discarded ${shortText(action.card)}.`;
-      case "declare":
-        return `${who} declared, putting down ${shortText(action.card)}.`;
-      case "drop": {
-        const penalty = ctx.view.drops?.[seat];
-        return `${who} dropped out of the deal${penalty !== null && penalty !== undefined ? ` (${penalty} points)` : ""}.`;
-      }
-      default:
-        if (DECISION_TEXT[notation]) return `${who} ${DECISION_TEXT[notation].done}.`;
-        return `${who}: ${notation}.`;
-    }
-  },
-
-  actionText(ctx, notation) {
-    const action = parseAction(notation);
-    if (action.verb === "draw stock") return "Draw from the stock";
-    if (action.verb === "draw pile") return "Take the discard";
-    if (action.verb === "discard") return `Discard the ${cardName(action.card)}`;
-    if (action.verb === "declare") return `Declare, putting down the ${cardName(action.card)}`;
-    if (action.verb === "drop") return "Drop out of this deal";
-    if (DECISION_TEXT[notation]) return DECISION_TEXT[notation].button;
-    return notation;
   },
 
   buttonText(ctx, action) {
@@ -436,7 +393,7 @@ export default {
           arrangement.loose?.length
             ? h("figure", { class: "meld loose" },
                 cardRow(arrangement.loose, { extraClass: "mini overlap", label: `loose cards: ${arrangement.loose.map(cardName).join(", ")}` }),
-                h("figcaption", {}, `loose ${arrangement.loose.map((c) => (isJoker(c, rank) ? 0 : cardValue(c))).join(" + ")}`))
+                h("figcaption", {}, `loose ${(arrangement.loose_points || []).join(" + ")}`))
             : null),
       );
       why = countText(arrangement, cap);
@@ -484,8 +441,8 @@ export default {
 
 /** Ask before a move that ends the deal for you. */
 export async function confirmIndianRummyMove(ctx, notation) {
-  const action = parseAction(notation);
-  if (action.verb === "declare") {
+  const action = ctx.legal.byNotation.get(notation);
+  if (action?.verb === "declare") {
     const preview = await ctx.table.groups?.preview(action.card);
     const penalty = ctx.view.rules?.wrong_show_penalty ?? 80;
     return confirmPanel(
@@ -496,7 +453,7 @@ export async function confirmIndianRummyMove(ctx, notation) {
       { more: preview ? declaredGroups(preview) : null },
     );
   }
-  if (action.verb === "drop") {
+  if (action?.verb === "drop") {
     const rules = ctx.view.rules || {};
     const drawn = Boolean(ctx.view.has_drawn?.[ctx.seat]);
     const penalty = drawn ? rules.middle_drop ?? 40 : rules.first_drop ?? 20;

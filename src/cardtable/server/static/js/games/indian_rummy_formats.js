@@ -1,3 +1,4 @@
+// @ts-check
 // Indian Rummy's Pool and Deals formats at the table (RULES.md 2.13): the standings panel, who
 // is out, and the rejoin offer and agreed-finish vote asked between deals. Everything shown is
 // what the server's `view.standing` says; nothing here works the rules out again.
@@ -101,12 +102,12 @@ function decisionBox(kind, title, text, buttons) {
   );
 }
 
-/** The words for the between-deals moves, on buttons and in the move log. */
+/** The words for the between-deals moves on their buttons (the move log says the server's). */
 export const DECISION_TEXT = {
-  rejoin: { button: "Rejoin", done: "rejoined the game" },
-  "stay out": { button: "Stay out", done: "stayed out" },
-  finish: { button: "Finish", done: "agreed to finish" },
-  "play on": { button: "Play on", done: "chose to play on" },
+  rejoin: { button: "Rejoin" },
+  "stay out": { button: "Stay out" },
+  finish: { button: "Finish" },
+  "play on": { button: "Play on" },
 };
 
 /** The final standing in the end-of-game summary: the winners and how the game ended. */

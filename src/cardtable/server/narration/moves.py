@@ -1,0 +1,196 @@
+"""Moves as the page is told them, so that it renders them without knowing the rules.
+
+Each legal action goes out as a structured move beside its notation (``legal`` keeps the
+notation strings): its ``kind`` (the verb, ``discard``, ``draw stock``, ``next game``), the
+``cards`` it names (labels), the ``number`` it carries (an announcement, how many discards
+to take), the ``words`` to show for it ("Discard the seven of hearts") and the ``warning`` to
+give before it (Indecision's stop that would score 0, from the game's text module, which
+reads the table's own rules: the meld values and Bike options included). The last move goes
+out in the same shape, with ``said``: its past-tense sentence in the reader's words ("Ruby
+laid down four 7s.", the sentence the live region speaks).
+
+The structure is read from the action objects, never from their text: a card action has a
+``card`` field, a numbered one an ``int`` field, a match's next game its ``changes``. A move
+without cards leaves ``cards`` out, one without a number ``number``: the seat to move gets
+every legal move in every state message, so each key it does not need is left unsent.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Sequence
+from typing import Any, Final
+
+from cardtable.cards import card_name, format_card, parse_card
+from cardtable.errors import CardtableError
+from cardtable.games.contract import AnyEngine, View
+from cardtable.registry import get_spec, load
+from cardtable.server.narration.announce import describe_move, taken_card
+
+_WORDS: Final = {
+    "draw stock": "Draw from the stock",
+    "draw deck": "Draw from the deck",
+    "draw pile": "Take the top card of the pile",
+    "take discard": "Take the top discard",
+    "take extra": "Also take the next discard and the top stock card",
+    "decline": "Decline the discard pile",
+    "discard": "Discard the {card}",
+    "stop": "Stop, with the {card} face down",
+    "declare": "Declare",
+    "go out": "Go out",
+    "four sevens": "Lay down the four 7s",
+    "propose tie": "Propose a tie game",
+    "accept tie": "Accept the tie",
+    "reject tie": "Reject the tie",
+    "drop": "Drop out",
+    "next game": "Start the next game",
+    "confirm": "Confirm the announced score",
+    "correct": "Correct to {number}",
+    "rejoin": "Rejoin the game",
+    "stay out": "Stay out of the game",
+    "finish": "Finish and share the win",
+    "play on": "Play on",
+}
+"""Imperative words for the common verbs; ``{card}`` is the card's full name, ``{number}``
+the move's number."""
+_NUMBERED_WORDS: Final = {
+    "declare": "Announce {number}",
+    "take discard": "Take the top {number} discards",
+}
+_CARD_WORDS: Final = {"declare": "Declare, putting down the {card}"}
+
+Warn = Callable[[Any, object], "str | None"]
+
+
+def _structure(kind: str, cards: list[str], number: int | None) -> dict[str, Any]:
+    """``kind``, with ``cards`` and ``number`` only when the move has them."""
+    shape: dict[str, Any] = {"kind": kind}
+    if cards:
+        shape["cards"] = cards
+    if number is not None:
+        shape["number"] = number
+    return shape
+
+
+def move_parts(action: object) -> tuple[str, list[str], int | None]:
+    """``(kind, cards, number)`` of an action object.
+
+    >>> from cardtable.games.indecision.actions import Declare, Stop
+    >>> move_parts(Stop(parse_card("9S"))), move_parts(Declare(15))
+    (('stop', ['9S'], None), ('declare', [], 15))
+    """
+    notation = str(action)
+    cards: list[str] = []
+    number: int | None = None
+    arguments: set[str] = set()
+    if dataclasses.is_dataclass(action):
+        for field in dataclasses.fields(action):
+            value = getattr(action, field.name)
+            if field.name == "card" and isinstance(value, int):
+                cards.append(format_card(value))
+            elif field.name == "cards" and isinstance(value, tuple):
+                cards.extend(format_card(card) for card in value)
+            elif isinstance(value, int) and not isinstance(value, bool):
+                number = value
+        arguments = set(cards) | ({str(number)} if number is not None else set())
+    words = [word for word in notation.split() if word not in arguments and "=" not in word]
+    if number is not None and str(number) not in notation.split():
+        number = None  # a default left out of the notation (``take discard`` is one card)
+    return " ".join(words), cards, number
+
+
+def move_words(game: str, kind: str, cards: Sequence[str], number: int | None) -> str:
+    """The words a button or a hint shows for a move (the game's own from its spec first).
+
+    >>> move_words("indian-rummy", "declare", ["7H"], None)
+    'Declare, putting down the seven of hearts'
+    >>> move_words("indecision", "declare", [], 15)
+    'Announce 15'
+    """
+    own = dict(get_spec(game).action_words)
+    if kind in own:
+        template = own[kind]
+    elif cards and kind in _CARD_WORDS:
+        template = _CARD_WORDS[kind]
+    elif number is not None and kind in _NUMBERED_WORDS:
+        template = _NUMBERED_WORDS[kind]
+    else:
+        template = _WORDS.get(kind, kind[:1].upper() + kind[1:])
+    named = " and the ".join(_card_name(card) for card in cards)
+    return template.format(card=named, number="" if number is None else number)
+
+
+def _card_name(label: str) -> str:
+    try:
+        return card_name(parse_card(label))
+    except CardtableError:
+        return label
+
+
+def _warner(game: str) -> Warn | None:
+    text = load(get_spec(game).text)
+    warn: Warn | None = getattr(text, "move_warning", None)
+    return warn
+
+
+def legal_moves(game: str, view: View, actions: Sequence[object]) -> list[dict[str, Any]]:
+    """The state message's ``moves``: one structured move per legal action, in order."""
+    warn = _warner(game)
+    moves: list[dict[str, Any]] = []
+    for action in actions:
+        kind, cards, number = move_parts(action)
+        move: dict[str, Any] = {
+            "notation": str(action),
+            **_structure(kind, cards, number),
+            "words": move_words(game, kind, cards, number),
+        }
+        warning = None if warn is None else warn(view, action)
+        if warning is not None:
+            move["warning"] = warning
+        moves.append(move)
+    return moves
+
+
+def shown_move(
+    engine: AnyEngine, notation: str, *, public: str | None = None
+) -> tuple[str, list[str], int | None]:
+    """``(kind, cards, number)`` of a move made, as ``public`` (what the reader may see of
+    it, when it differs from ``notation``): a face-down card is not named."""
+    text = notation if public is None else public
+    try:
+        return move_parts(engine.parse_action(text))
+    except CardtableError:
+        # The public form of a face-down move (``stop``) is only its verb.
+        return text, [], None
+
+
+def last_move(
+    game: str,
+    engine: AnyEngine,
+    *,
+    actor: int,
+    public: str,
+    names: Sequence[str],
+    view: View | None,
+) -> dict[str, Any]:
+    """The state message's ``last_action`` for a reader: whose move, its public notation, its
+    structure and ``said``, the sentence in the reader's words."""
+    kind, cards, number = shown_move(engine, public)
+    return {
+        "seat": actor,
+        "action": public,
+        **_structure(kind, cards, number),
+        "said": f"{names[actor]} {describe_move(game, public, taken_card(view, actor))}.",
+    }
+
+
+def hint_move(game: str, engine: AnyEngine, notation: str | None) -> dict[str, Any] | None:
+    """A hint's action as a structured move (``None`` with nothing to do)."""
+    if notation is None:
+        return None
+    kind, cards, number = shown_move(engine, notation)
+    return {
+        "notation": notation,
+        **_structure(kind, cards, number),
+        "words": move_words(game, kind, cards, number),
+    }
