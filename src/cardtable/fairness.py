@@ -12,8 +12,9 @@ random). The game's seed, from which every shuffle and cut is drawn, is::
 (``seat`` in decimal, ``value`` in lowercase hex; the shift keeps the seed below 2**63). The
 server cannot choose the deal, because its seed is fixed by the commitment before it sees the
 contributions; no person can, because they do not know the server seed. After the game the server
-reveals its seed; :func:`verify_record` (``cardtable verify FILE``, the page's Verify button)
-recomputes the commitment and the game seed and replays the record from it, deal by deal.
+reveals its seed; :func:`cardtable.replay.verify_record` (``cardtable verify FILE``, the page's
+Verify button) recomputes the commitment and the game seed and replays the record from it, deal
+by deal.
 """
 
 from __future__ import annotations
@@ -23,12 +24,9 @@ import re
 import secrets
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any, Final
+from typing import Any, Final
 
-from cardtable.errors import CardtableError, RecordError
-
-if TYPE_CHECKING:
-    from cardtable.replay import GameRecord
+from cardtable.errors import RecordError
 
 FORMULA_TAG: Final = "cardtable-fair-v1"
 """The first line of the hashed material; a new formula gets a new tag."""
@@ -151,91 +149,3 @@ class FairDeal:
             contributions=tuple(sorted(pairs)),
             server_seed=None if seed is None else check_server_seed(seed),
         )
-
-
-@dataclass(frozen=True, slots=True)
-class Verification:
-    """What :func:`verify_record` checked: ``ok`` and one line per check (``checks``), or the
-    first ``problem`` found, in a sentence naming it."""
-
-    ok: bool
-    checks: tuple[str, ...]
-    problem: str | None = None
-
-    def to_json(self) -> dict[str, Any]:
-        """JSON-ready data."""
-        return {"ok": self.ok, "checks": list(self.checks), "problem": self.problem}
-
-
-def verify_record(record: GameRecord) -> Verification:
-    """Check a finished game's record from its revealed values: the server seed matches the
-    commitment, the game seed is the one derived from it and the contributions, every action
-    replays from that seed (every shuffle, cut and deal recomputed), and the game ends as the
-    record says it did (winners and scores), when it says."""
-    # Imported here: replay.py imports this module for the record's fairness field.
-    from cardtable.games.contract import CHANCE
-    from cardtable.registry import get_engine
-    from cardtable.replay import replay_steps
-
-    checks: list[str] = []
-    fair = record.fairness
-    if fair is None:
-        return Verification(False, (), "the record has no fairness data (no commitment)")
-    if fair.server_seed is None:
-        return Verification(False, (), "the server seed has not been revealed in this record")
-    if commitment_of(fair.server_seed) != fair.commitment:
-        return Verification(
-            False,
-            (),
-            "the commitment does not match the revealed server seed: "
-            f"SHA-256 of the seed is {commitment_of(fair.server_seed)}, "
-            f"the record says {fair.commitment}",
-        )
-    checks.append(f"commitment {fair.commitment} is the SHA-256 of the revealed server seed")
-    derived = derive_seed(fair.server_seed, fair.contributions)
-    if derived != record.seed:
-        return Verification(
-            False,
-            tuple(checks),
-            f"the game seed {record.seed} is not the one derived from the server seed and "
-            f"the {len(fair.contributions)} contribution(s), which is {derived}",
-        )
-    checks.append(
-        f"game seed {derived} derived from the server seed and "
-        f"{len(fair.contributions)} contribution(s)"
-    )
-    chance = actions = 0
-    state: Any = None
-    try:
-        for step in replay_steps(record):
-            chance += step.chance_before
-            actions += 1
-            state = step.after
-        engine = get_engine(record.game)
-        if state is None:
-            state = engine.new_game(engine.rules_from_json(record.rules), record.seed)
-        while engine.current_player(state) == CHANCE:
-            state = engine.chance_step(state)
-            chance += 1
-        result = engine.result(state)
-    except CardtableError as exc:
-        return Verification(False, tuple(checks), f"the record does not replay: {exc}")
-    checks.append(
-        f"{chance} shuffle(s), cut(s) and deal(s) recomputed from that seed; "
-        f"{actions} action(s) replayed, every one legal"
-    )
-    if result is None:
-        return Verification(False, tuple(checks), "the record replays but the game is not over")
-    recorded = record.result
-    if recorded is not None and (
-        list(recorded.get("winners", [])) != list(result.winners)
-        or list(recorded.get("scores", [])) != list(result.scores)
-    ):
-        return Verification(
-            False,
-            tuple(checks),
-            f"the record says the game ended '{recorded.get('summary', '?')}', but replayed "
-            f"from the seed it ends '{result.summary}'",
-        )
-    checks.append(f"the game ends as recorded: {result.summary}")
-    return Verification(True, tuple(checks))

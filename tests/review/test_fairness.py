@@ -19,10 +19,9 @@ from cardtable.fairness import (
     check_contribution,
     commitment_of,
     derive_seed,
-    verify_record,
 )
 from cardtable.registry import game_names, get_engine
-from cardtable.replay import GameRecord, replay_steps
+from cardtable.replay import GameRecord, replay_steps, verify_record
 
 from .records import SERVER_SEED, fair_record
 

@@ -19,14 +19,14 @@ class Published:
     def __init__(self) -> None:
         self.sent: list[tuple[str, dict[str, Any]]] = []
 
-    async def publish(self, channel: str, data: str) -> int:
+    async def publish(self, channel: str, data: bytes) -> int:
         self.sent.append((channel, json.loads(data)))
         return 1
 
 
 def _relay() -> tuple[Relay, Published]:
     redis = Published()
-    relay = Relay(redis, SimpleNamespace(holder="p1"))  # type: ignore[arg-type]
+    relay = Relay(redis, SimpleNamespace(holder="p1"), redis)  # type: ignore[arg-type]
     return relay, redis
 
 

@@ -53,8 +53,9 @@ def test_a_burst_of_publishes_beyond_the_connection_limit_waits_and_all_arrive(
 def test_a_publish_whose_connect_times_out_waits_and_retries_within_its_deadline(
     redis_url: str, tmp_path: object
 ) -> None:
-    """The first two connects time out (as on a loaded machine): the publish waits, tries
-    again and arrives; connects that keep failing fail the publish once its deadline passed."""
+    """The first connects time out (as on a loaded machine), the socket's connect as well as
+    the handshake read after it: the publish waits, tries again and arrives; connects that
+    keep failing fail the publish once its deadline passed."""
     db = Database(f"sqlite:///{tmp_path}/cluster.sqlite3")
     channel = process_channel(f"pool-test-{secrets.token_hex(4)}")
 
@@ -62,11 +63,13 @@ def test_a_publish_whose_connect_times_out_waits_and_retries_within_its_deadline
         cluster = Cluster(db, redis_url, Settings())
         pool = cluster.redis.connection_pool
         connect = pool.get_connection
-        failures = [2]
+        failures = [3]
 
         async def flaky_connect(*args: object, **kwargs: object) -> object:
             if failures[0] > 0:
                 failures[0] -= 1
+                if failures[0] == 1:  # the socket connected, its handshake's answer is late
+                    raise RedisTimeoutError("Timeout reading from 127.0.0.1:6379")
                 raise RedisTimeoutError("Timeout connecting to server")
             return await connect(*args, **kwargs)  # type: ignore[no-untyped-call]
 

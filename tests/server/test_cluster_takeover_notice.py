@@ -35,14 +35,14 @@ class Published:
     def __init__(self) -> None:
         self.sent: list[tuple[str, dict[str, Any]]] = []
 
-    async def publish(self, channel: str, data: str) -> int:
+    async def publish(self, channel: str, data: bytes) -> int:
         self.sent.append((channel, json.loads(data)))
         return 1
 
 
 def test_a_takeover_notice_has_the_proxies_of_that_table_only_look_again() -> None:
     redis = Published()
-    relay = Relay(redis, SimpleNamespace(holder="p1"))  # type: ignore[arg-type]
+    relay = Relay(redis, SimpleNamespace(holder="p1"), redis)  # type: ignore[arg-type]
     proxies = [Proxy("p1/1", "t1", 7), Proxy("p1/2", "t2", 8), Proxy("p1/3", "t1", 9)]
     for proxy in proxies:
         relay.proxies[proxy.conn] = proxy

@@ -65,7 +65,13 @@ def test_a_person_back_within_the_grace_keeps_the_seat_and_nothing_is_played_for
             version = state["version"]
             again.send_json({"type": "action", "version": version, "action": "draw stock"})
             after = until(again, lambda m: m["type"] == "state" and m["version"] == version + 1)
-            assert after["last_action"] == {"seat": 1, "action": "draw stock", "auto": None}
+            assert after["last_action"] == {
+                "seat": 1,
+                "action": "draw stock",
+                "kind": "draw stock",
+                "said": "You drew from the stock.",
+                "auto": None,
+            }
     assert owner.room is not None and not owner.room.assisted and not owner.room.away
 
 

@@ -11,8 +11,8 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
-from cardtable.fairness import FairDeal, commitment_of, derive_seed, verify_record
-from cardtable.replay import GameRecord
+from cardtable.fairness import FairDeal, commitment_of, derive_seed
+from cardtable.replay import GameRecord, verify_record
 from cardtable.server.settings import Settings
 
 from .conftest import play_to_end, visitor

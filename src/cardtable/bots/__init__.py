@@ -20,6 +20,7 @@ from typing import Final
 
 from cardtable.bots.base import Bot, BotMaker, RandomBot
 from cardtable.errors import RulesError
+from cardtable.registry import Part, get_spec
 
 
 class Level(StrEnum):
@@ -47,8 +48,6 @@ def make_bot(game: str, level: str) -> Bot:
     ...
     cardtable.errors.RulesError: unknown bot level 'expert': choose one of random, easy, ...
     """
-    from cardtable.registry import Part, get_spec
-
     key = level.strip().lower()
     if key not in LEVELS:
         raise RulesError(f"unknown bot level {level!r}: choose one of {', '.join(LEVELS)}")

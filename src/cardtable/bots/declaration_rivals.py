@@ -20,7 +20,7 @@ from typing import Final
 
 from cardtable.bots.declaration_hand import count_of, sorted_hand, touches
 from cardtable.cards import NO_MELD_2, WILDCARD, Card, is_regular
-from cardtable.games.declaration_rummy.engine import hand_count
+from cardtable.games.declaration_rummy.engine import ENGINE, hand_count
 from cardtable.games.declaration_rummy.rules import Rules
 from cardtable.games.declaration_rummy.state import DeclarationRummyState, pack_cards
 from cardtable.games.declaration_rummy.view import DeclarationRummyView
@@ -287,8 +287,6 @@ def biased_deal(view: DeclarationRummyView, rng: random.Random) -> DeclarationRu
     """A full state consistent with the view whose hidden hands look played: the engine's
     random deal, then each rival's hand improved by swapping cards with the hidden pool as a
     player would have over the turns played so far (:func:`rival_improvement_steps`)."""
-    from cardtable.games.declaration_rummy.engine import ENGINE
-
     state = ENGINE.determinize(view, rng)
     steps = rival_improvement_steps(view)
     if steps == 0:

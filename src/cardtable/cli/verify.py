@@ -17,7 +17,7 @@ import typer
 from cardtable.cli.common import fail
 from cardtable.cli.records import load_record
 from cardtable.errors import CardtableError
-from cardtable.fairness import verify_record
+from cardtable.replay import verify_record
 
 
 def register(app: typer.Typer) -> None:

@@ -42,6 +42,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Final, Generic, Literal, Protocol, TypeAlias, TypeVar
 
+from cardtable.cards import format_card
 from cardtable.errors import IllegalActionError, RuleKey, RulesError
 
 CHANCE: Final = -1
@@ -514,6 +515,4 @@ class PublicEvent:
 
 @functools.lru_cache(maxsize=1 << 16)
 def _event_json(seat: int, verb: str, cards: tuple[int, ...]) -> dict[str, Any]:
-    from cardtable.cards import format_card
-
     return {"seat": seat, "verb": verb, "cards": [format_card(c) for c in cards]}

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from cardtable.cards import without
+from cardtable.cards import NO_MELD_2, without
+from cardtable.games.declaration_rummy.scoring import count_hand
 
 
 def counts_fit(view: Any) -> bool:
@@ -17,9 +18,6 @@ def counts_fit(view: Any) -> bool:
 def pile_fit(view: Any, card: int) -> str | None:
     """Declaration Rummy: the meld that ``card`` joins in the count's best layout of the hand
     with it, less the discard that leaves the lowest count."""
-    from cardtable.cards import NO_MELD_2
-    from cardtable.games.declaration_rummy.scoring import count_hand
-
     grown = (*view.hand, card)
     spares = [c for c in dict.fromkeys(view.hand) if c != NO_MELD_2] or list(view.hand)
     counted = [count_hand(without(grown, spare), view.rules) for spare in spares]

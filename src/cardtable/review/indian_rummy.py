@@ -6,7 +6,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from cardtable.bots.indian_shape import analyze
 from cardtable.cards import format_card, without
+from cardtable.games.indian_rummy.scoring import arrange
+from cardtable.melds.indian import raw_points
 
 
 def _cards(cards: Any) -> str:
@@ -21,9 +24,6 @@ def counts_fit(view: Any) -> bool:
 def pile_fit(view: Any, card: int) -> str | None:
     """Indian Rummy: the group that ``card`` joins in the count's best layout of the hand with
     it (less the best discard), or in the coach's hand model where the count lays none."""
-    from cardtable.bots.indian_shape import analyze
-    from cardtable.games.indian_rummy.scoring import arrange
-
     grown = (*view.hand, card)
     layouts = [
         arrange(without(grown, spare), view.wild_rank, view.rules)
@@ -40,8 +40,6 @@ def pile_fit(view: Any, card: int) -> str | None:
 
 
 def _indian_points(view: Any) -> int:
-    from cardtable.melds.indian import raw_points
-
     rules = view.rules
     points = raw_points(
         view.hand[:13],

@@ -64,6 +64,7 @@ def coach_judge(game: str) -> Judge:
     """The coach's hint as the judge: the Hard player's choice with the coach's own dice, so
     that the analysis's best move and the hint a player saw at the table are the same move
     unless the analysis finds a clearly better one."""
+    # Each game's own parts, under the same names (Phase, EasyBot) in every game.
     from cardtable.coach import hint
 
     def choose(view: Any, legal: Sequence[Any]) -> Any:
@@ -115,6 +116,7 @@ class Lens:
 
 def indecision_lens() -> Lens:
     """Indecision's lens (its spec names it)."""
+    # Each game's own parts, under the same names (Phase, EasyBot) in every game.
     from cardtable.bots.indecision import EasyBot, race_value
     from cardtable.games.indecision.state import Phase
 
@@ -155,6 +157,7 @@ def indecision_lens() -> Lens:
 
 def indian_rummy_lens() -> Lens:
     """Indian Rummy's lens (its spec names it)."""
+    # Each game's own parts, under the same names (Phase, EasyBot) in every game.
     from cardtable.cards import random_below
     from cardtable.games.indian_rummy.state import Phase
     from cardtable.melds.indian import raw_points
@@ -207,6 +210,7 @@ def indian_rummy_lens() -> Lens:
 
 def declaration_rummy_lens() -> Lens:
     """Declaration Rummy's lens (its spec names it)."""
+    # Each game's own parts, under the same names (Phase, EasyBot) in every game.
     from cardtable.bots.declaration_rivals import biased_deal
     from cardtable.bots.declaration_rummy import EasyBot
     from cardtable.games.declaration_rummy.hands import hand_count

@@ -23,6 +23,7 @@ from fastapi.staticfiles import StaticFiles
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 
 from cardtable.server import metrics
+from cardtable.server.cluster.shared_limits import SharedCounts
 from cardtable.server.cluster.wiring import Cluster
 from cardtable.server.context import AppContext
 from cardtable.server.hosting.lobby import Lobby
@@ -73,8 +74,6 @@ def create_app(
     lobby = Lobby(db, settings=settings, store=None if cluster is None else cluster.store)
     shared = None
     if settings.redis_url is not None:
-        from cardtable.server.cluster.shared_limits import SharedCounts
-
         shared = SharedCounts(settings.redis_url, db.url)
     limits = RateLimits(settings, shared)
     if cluster is not None:

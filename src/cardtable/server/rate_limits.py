@@ -24,6 +24,7 @@ from limits import RateLimitItem, parse_many
 from limits.storage import MemoryStorage
 from limits.strategies import MovingWindowRateLimiter
 
+from cardtable.server.cluster.shared_limits import SOCKET_TTL_SECONDS
 from cardtable.server.settings import Settings
 
 if TYPE_CHECKING:
@@ -180,8 +181,6 @@ class RateLimits:
     async def renew_shared(self) -> None:
         """Keep this process's open sockets counted in Redis (runs for the app's lifetime in
         a cluster; returns at once otherwise)."""
-        from cardtable.server.cluster.shared_limits import SOCKET_TTL_SECONDS
-
         shared = self.shared
         if shared is None:
             return

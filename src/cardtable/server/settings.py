@@ -12,11 +12,14 @@ table's lease lasts.
 
 from __future__ import annotations
 
+import ipaddress
 from typing import Annotated, Final, Literal
 
 from limits import parse_many
 from pydantic import Field, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
+from sqlalchemy.engine import make_url
+from sqlalchemy.exc import ArgumentError
 
 DAY: Final = 24 * 3600
 
@@ -165,9 +168,6 @@ class Settings(BaseSettings):
     def _check_database_url(cls, value: str | None) -> str | None:
         if value is None or not value.strip():
             return None
-        from sqlalchemy.engine import make_url
-        from sqlalchemy.exc import ArgumentError
-
         try:
             make_url(value.strip())
         except ArgumentError:
@@ -233,8 +233,6 @@ class Settings(BaseSettings):
     @field_validator("forwarded_allow_ips")
     @classmethod
     def _check_proxies(cls, value: tuple[str, ...]) -> tuple[str, ...]:
-        import ipaddress
-
         for entry in value:
             if entry == "*":
                 continue

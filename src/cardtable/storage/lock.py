@@ -73,6 +73,7 @@ def exclusive_database(url: str) -> Iterator[None]:
 
 def _try_lock(handle: IO[str]) -> bool:
     if sys.platform == "win32":
+        # Each platform's own module, which exists only there.
         import msvcrt
 
         try:
@@ -80,6 +81,7 @@ def _try_lock(handle: IO[str]) -> bool:
         except OSError:
             return False
         return True
+    # Each platform's own module, which exists only there.
     import fcntl
 
     try:

@@ -24,13 +24,47 @@ are recomputed when some are pruned: importing the same document again never cou
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any, Final, Literal
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any, Final, Literal
 
 from cardtable.errors import RulesError
 from cardtable.registry import get_spec
 
-if TYPE_CHECKING:
-    from cardtable.storage.records import RecordEvent
+
+@dataclass(frozen=True, slots=True)
+class RecordEvent:
+    """One finished unit of play.
+
+    ``kind`` is ``deal`` (a deal or hand), ``game`` or ``match``; ``key`` is unique per profile
+    (for example ``"<table>:deal:3"``); ``points`` are in the game's own terms; ``details`` holds
+    the game's own facts (a drop, a wrong show, a stop, a forfeit). ``imported`` marks a result
+    that came from an exported profile rather than from play on this server (it is stored as
+    the reserved detail ``imported``).
+    """
+
+    key: str
+    game: str
+    kind: str
+    won: bool
+    points: int | None = None
+    details: dict[str, Any] = field(default_factory=dict)
+    at: datetime | None = None
+    imported: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        """The event as JSON-ready data."""
+        return {
+            "key": self.key,
+            "game": self.game,
+            "kind": self.kind,
+            "won": self.won,
+            "points": self.points,
+            "details": dict(self.details),
+            "at": None if self.at is None else self.at.isoformat(),
+            "imported": self.imported,
+        }
+
 
 Part = Literal["here", "shared", "imported"]
 PARTS: Final[tuple[Part, ...]] = ("here", "shared", "imported")
@@ -74,7 +108,7 @@ def _game_of(game: str) -> tuple[str, frozenset[str]] | None:
 def add_event(totals: Totals, event: RecordEvent) -> None:
     """Count one event into ``totals`` (in place); an unknown game's event is left out.
 
-    >>> from cardtable.storage.records import RecordEvent
+    >>> from cardtable.storage.record_totals import RecordEvent
     >>> totals: Totals = {}
     >>> add_event(totals, RecordEvent(key="a", game="indian-rummy", kind="deal", won=True,
     ...                               points=0))

@@ -12,8 +12,6 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Iterable
-from dataclasses import dataclass, field
-from datetime import datetime
 from typing import Any, Final
 
 from sqlalchemy import delete, select
@@ -25,6 +23,10 @@ from cardtable.storage import record_totals
 from cardtable.storage.database import Database
 from cardtable.storage.models import RecordEventRow, RecordTotalsRow, utc_now
 
+# The event is declared beside the totals that count it, so that neither module imports the
+# other; it is named here too, where events are stored.
+from cardtable.storage.record_totals import RecordEvent as RecordEvent
+
 KEPT_PLAYED_EVENTS: Final = 5_000
 """Events played on this server that a profile keeps (the newest)."""
 KEPT_IMPORTED_EVENTS: Final = 5_000
@@ -32,40 +34,6 @@ KEPT_IMPORTED_EVENTS: Final = 5_000
 holds more than an import accepts."""
 PRUNE_SLACK: Final = 100
 """Events past a cap before the oldest are deleted, so pruning runs once per so many deals."""
-
-
-@dataclass(frozen=True, slots=True)
-class RecordEvent:
-    """One finished unit of play.
-
-    ``kind`` is ``deal`` (a deal or hand), ``game`` or ``match``; ``key`` is unique per profile
-    (for example ``"<table>:deal:3"``); ``points`` are in the game's own terms; ``details`` holds
-    the game's own facts (a drop, a wrong show, a stop, a forfeit). ``imported`` marks a result
-    that came from an exported profile rather than from play on this server (it is stored as
-    the reserved detail ``imported``).
-    """
-
-    key: str
-    game: str
-    kind: str
-    won: bool
-    points: int | None = None
-    details: dict[str, Any] = field(default_factory=dict)
-    at: datetime | None = None
-    imported: bool = False
-
-    def to_json(self) -> dict[str, Any]:
-        """The event as JSON-ready data."""
-        return {
-            "key": self.key,
-            "game": self.game,
-            "kind": self.kind,
-            "won": self.won,
-            "points": self.points,
-            "details": dict(self.details),
-            "at": None if self.at is None else self.at.isoformat(),
-            "imported": self.imported,
-        }
 
 
 IMPORTED_DETAIL = "imported"

@@ -34,7 +34,7 @@ from cardtable.errors import RulesError
 from cardtable.games.contract import PublicEvent
 from cardtable.games.declaration_rummy.rules import Rules
 from cardtable.games.replacing import replacer
-from cardtable.melds.declaration import card_count
+from cardtable.melds.declaration import card_count, dr_best, dr_go_out_arrangement
 
 _OPTIONAL_IDS: Final = {label: card for card, label in SPECIAL_LABELS.items() if card != 52}
 
@@ -135,8 +135,6 @@ class GameOutcome:
     def melds_of(self, seat: int) -> tuple[tuple[int, ...], ...] | None:
         """The melds ``seat`` shows: how it went out, else a best arrangement of its hand;
         ``None`` for a dropped player."""
-        from cardtable.melds.declaration import dr_best, dr_go_out_arrangement
-
         hand = self.hands[seat]
         if hand is None:
             return None

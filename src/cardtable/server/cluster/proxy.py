@@ -24,6 +24,7 @@ from cardtable.server.cluster.lease import LeaseUnavailableError
 from cardtable.server.cluster.relay import Relay
 from cardtable.server.cluster.store import TableElsewhereError
 from cardtable.server.context import context_of
+from cardtable.server.protocol import frames
 from cardtable.server.protocol.messages import dumps, error_code, error_message
 from cardtable.server.table.owner import TableOwner
 from cardtable.storage import StorageError
@@ -37,14 +38,12 @@ async def serve_through_relay(
     """Serve the socket through the relay until the page goes away (``None``) or this process
     takes the table over: its owner, for the caller to serve the socket itself, and the
     actions sent that no owner answered, for it to answer them."""
-    from cardtable.server.protocol import websocket as sockets
-
     context = context_of(websocket.app)
     try:
         proxy = await relay.open_proxy(table_id, profile_id)
     except ConnectionError:
-        await sockets.refuse(
-            websocket, sockets.CLOSE_TRY_AGAIN, "unavailable", "the server cannot reach Redis"
+        await frames.refuse(
+            websocket, frames.CLOSE_TRY_AGAIN, "unavailable", "the server cannot reach Redis"
         )
         return None
     socket_key = f"socket:{proxy.conn}"
@@ -75,9 +74,9 @@ async def serve_through_relay(
                         await websocket.close(code=int(payload["close"]))
                         return None
                 elif payload.get("refuse"):
-                    await sockets.refuse(
+                    await frames.refuse(
                         websocket,
-                        sockets.CLOSE_NOT_SEATED,
+                        frames.CLOSE_NOT_SEATED,
                         error_code(payload["refuse"]),
                         str(payload.get("text") or "you do not sit at this table"),
                     )
@@ -90,11 +89,11 @@ async def serve_through_relay(
                     return None
                 receiver = loop.create_task(websocket.receive())
                 max_frame = context.settings.max_frame_bytes
-                raw = sockets.frame_text(frame, max_frame)
+                raw = frames.frame_text(frame, max_frame)
                 if raw is None:
-                    await sockets.refuse(
+                    await frames.refuse(
                         websocket,
-                        sockets.CLOSE_TOO_LARGE,
+                        frames.CLOSE_TOO_LARGE,
                         "too-large",
                         f"frame too large: the limit is {max_frame} bytes",
                     )
@@ -122,7 +121,7 @@ async def serve_through_relay(
                 if owner is not None:
                     return owner, [raw for _version, raw in proxy.unconfirmed.values()]
     except (WebSocketDisconnect, RuntimeError) as exc:
-        if not sockets.went_away(websocket, exc):
+        if not frames.went_away(websocket, exc):
             raise
         # The page went away while something was written to it (a view, an error, the
         # close): as normal as a disconnect read from it.

@@ -33,16 +33,15 @@ import logging
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Any, Final
+from typing import Any, Final, Protocol
 
 import orjson
 from redis.asyncio import Redis
 from redis.asyncio.client import PubSub
-from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import RedisError
-from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from cardtable.server.cluster.lease import PREFIX, Leases
+from cardtable.server.logs import bind_table
 from cardtable.server.protocol.messages import Outgoing, dumps
 
 logger = logging.getLogger(__name__)
@@ -53,19 +52,48 @@ HELLO_SECONDS: Final = 2.0
 """A proxy whose hello got no answer in this time says it again."""
 
 
-def _before_sending(error: BaseException) -> bool:
-    """Whether a Redis error came before the command was sent (so sending it again cannot
-    deliver it twice): no connection could be made or had from the pool.
+class NotSent(ConnectionError):
+    """A publish failed before anything was sent (no connection could be made or had):
+    trying again cannot deliver it twice."""
 
-    >>> _before_sending(RedisTimeoutError("Timeout connecting to server"))
-    True
-    >>> _before_sending(RedisTimeoutError("Timeout reading from 127.0.0.1:6379"))
-    False
-    """
-    if not isinstance(error, RedisConnectionError | RedisTimeoutError):
-        return False
-    text = str(error)
-    return "connecting" in text or "No connection available" in text
+
+class Publisher(Protocol):
+    """Where the relay's payloads are published: one try, raising :class:`NotSent` when
+    nothing was sent and ``ConnectionError`` when the command may have been."""
+
+    async def publish(self, channel: str, data: bytes) -> int:
+        """Publish ``data`` on ``channel``; how many processes listen there."""
+        ...
+
+
+class RedisPublisher:
+    """Publishes with a connection of the client's pool, got first: its connect and handshake
+    (which time out on a loaded machine) come before the command is sent."""
+
+    def __init__(self, redis: Redis) -> None:
+        self.redis = redis
+
+    async def publish(self, channel: str, data: bytes) -> int:
+        """One try (see :class:`Publisher`)."""
+        pool = self.redis.connection_pool
+        try:
+            connection = await pool.get_connection()  # type: ignore[no-untyped-call]
+        except (RedisError, OSError) as exc:
+            raise NotSent(str(exc)) from exc
+        try:
+            await connection.send_command("PUBLISH", channel, data)
+            listeners = await connection.read_response()
+        except (RedisError, OSError) as exc:
+            await connection.disconnect()
+            raise ConnectionError(str(exc)) from exc
+        except BaseException:
+            # Cancelled between the command and its answer: the connection may still have
+            # the answer to read, so it is not given back as it is.
+            await connection.disconnect()
+            raise
+        finally:
+            await pool.release(connection)
+        return int(listeners)
 
 
 def inbox(table_id: str) -> str:
@@ -200,8 +228,9 @@ NOT_HERE: Final = 0
 class Relay:
     """This process's side of the relay (see the module docstring)."""
 
-    def __init__(self, redis: Redis, leases: Leases) -> None:
+    def __init__(self, redis: Redis, leases: Leases, publisher: Publisher | None = None) -> None:
         self.redis = redis
+        self.publisher: Publisher = RedisPublisher(redis) if publisher is None else publisher
         self.leases = leases
         self.holder = leases.holder
         self.publish_seconds = PUBLISH_SECONDS
@@ -230,25 +259,28 @@ class Relay:
     async def publish(self, channel: str, payload: dict[str, Any]) -> int:
         """Publish one JSON payload; how many processes listen on the channel
         (``ConnectionError``, with a warning, if Redis cannot be reached). A publish that
-        failed before it was sent (connecting timed out on a loaded machine, Redis
-        restarting, every connection busy) waits and tries again until
-        :attr:`publish_seconds` have passed."""
+        failed before anything was sent (connecting or its handshake timed out on a loaded
+        machine, Redis restarting, every connection busy) waits and tries again until
+        :attr:`publish_seconds` have passed; once the command may have been sent, a failure
+        is final (sending it again could deliver it twice)."""
         data = orjson.dumps(payload, option=orjson.OPT_NON_STR_KEYS)
         loop = asyncio.get_running_loop()
         deadline = loop.time() + self.publish_seconds
         pause = 0.05
         while True:
             try:
-                listeners = await self.redis.publish(channel, data)
-            except RedisError as exc:
-                if not _before_sending(exc) or loop.time() + pause > deadline:
+                async with asyncio.timeout_at(deadline):
+                    return await self.publisher.publish(channel, data)
+            except NotSent as exc:
+                if loop.time() + pause > deadline:
                     logger.warning("could not publish to %s: %s", channel, exc)
                     raise ConnectionError("Redis could not be reached") from exc
                 logger.info("connecting to publish to %s failed (%s); trying again", channel, exc)
                 await asyncio.sleep(pause)
                 pause = min(1.0, pause * 2)
-                continue
-            return int(listeners)
+            except (ConnectionError, TimeoutError) as exc:
+                logger.warning("could not publish to %s: %s", channel, exc)
+                raise ConnectionError("Redis could not be reached") from exc
 
     async def _ensure_reader(self) -> PubSub:
         """The subscription, subscribed to this process's channels, with its reader running.
@@ -393,8 +425,6 @@ class Relay:
                 await self._pubsub.unsubscribe(inbox(table_id))
 
     async def _serve_remote(self, table_id: str, payload: dict[str, Any]) -> None:
-        from cardtable.server.logs import bind_table
-
         bind_table(table_id)
         op, conn = payload.get("op"), str(payload.get("conn"))
         holder = str(payload.get("holder"))

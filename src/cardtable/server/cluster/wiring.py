@@ -21,7 +21,9 @@ from cardtable.server.cluster.lease import Leases
 from cardtable.server.cluster.relay import Relay
 from cardtable.server.cluster.shared_limits import cluster_prefix
 from cardtable.server.cluster.store import LeasedLogStore
+from cardtable.server.hosting import owner_calls
 from cardtable.server.hosting.lobby import Lobby
+from cardtable.server.protocol.websocket import answer_frame, greet, outsider
 from cardtable.server.rate_limits import RateLimits
 from cardtable.server.settings import Settings
 from cardtable.server.table.fair_deals import SharedCommitments
@@ -63,9 +65,6 @@ class Cluster:
         """Drop the lobby's tables whose lease is lost; give back the leases of the tables
         that leave its memory; answer proxied sockets as local ones (``limits``: the quick
         messages' rate limit, counted where the table is)."""
-
-        from cardtable.server.hosting import owner_calls
-        from cardtable.server.protocol.websocket import answer_frame, greet, outsider
 
         async def frame(
             owner: Any, connection: Any, seat: int, profile_id: int, raw: str, received: float

@@ -36,6 +36,7 @@ from cardtable.server.hosting.worker_processes import spawn_pool
 from cardtable.server.narration import Outcome, finished_between
 from cardtable.server.people import tables as people_tables
 from cardtable.server.people.player_options import DEFAULT_OPTIONS, bot_move_seconds
+from cardtable.server.people.presence import ROOM_HOOKS
 from cardtable.server.people.room import Room, RoomSettings
 from cardtable.server.settings import Settings
 from cardtable.server.table.fair_deals import Commitments
@@ -221,7 +222,8 @@ class Lobby:
             status=storage.PLAYING,
             creator=profile.id,
         )
-        owner.room = room
+        if room is not None:
+            owner.open_room(room, ROOM_HOOKS)
         self.tables[table_id] = owner
         self._start_sweeper()
         owner.wake_bots()
@@ -284,7 +286,7 @@ class Lobby:
             status=storage.PLAYING,
             creator=room.host,
         )
-        owner.room = room
+        owner.open_room(room, ROOM_HOOKS)
         if room.host not in self.options and old.creator in self.options:
             self.options[room.host] = self.options[old.creator]
         self.tables[table_id] = owner

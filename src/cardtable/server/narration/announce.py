@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final
 
+from cardtable.cards import format_card
 from cardtable.games.contract import View
 from cardtable.registry import get_spec
 
@@ -82,8 +83,6 @@ def describe_move(game: str, notation: str, taken: str | None = None) -> str:
 def taken_card(view: View | None, actor: int) -> str | None:
     """The card(s) ``actor`` visibly took from the pile in its last public event, as labels
     (``None`` without a view to read it from)."""
-    from cardtable.cards import format_card
-
     if view is None:
         return None
     for event in reversed(view.events):

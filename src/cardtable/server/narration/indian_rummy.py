@@ -8,6 +8,7 @@ from typing import Any
 
 from cardtable.cards import format_card
 from cardtable.games.contract import AnyEngine
+from cardtable.games.indian_rummy.view import deal_arrangements
 from cardtable.melds.indian import is_joker
 from cardtable.server.narration import (
     Names,
@@ -112,8 +113,6 @@ def _headline(deal: Any, names: Names) -> str:
 
 def _arrangements(deal: Any, view: Any) -> list[Any] | None:
     """Each shown hand's groups (as card labels), where the engine can arrange them."""
-    from cardtable.games.indian_rummy.view import deal_arrangements
-
     shown: list[Any] = []
     for arrangement in deal_arrangements(deal, view.rules):
         if arrangement is None or not hasattr(arrangement, "to_json"):

@@ -14,11 +14,19 @@ import contextlib
 import logging
 import time
 from collections.abc import Coroutine
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from cardtable.games.contract import view_rules_json
+from cardtable.games.contract import TERMINAL, view_rules_json
 from cardtable.registry import format_fields
-from cardtable.server.people.room import FINISHED, PLAYING, WAITING, Room, TablePhase
+from cardtable.server.people.room import (
+    FINISHED,
+    PLAYING,
+    WAITING,
+    InviteJson,
+    Room,
+    TablePhase,
+    invite_json,
+)
 from cardtable.server.protocol.messages import (
     AwayMessage,
     BotSeatJson,
@@ -31,10 +39,8 @@ from cardtable.server.protocol.messages import (
     YouJson,
     away_message,
 )
+from cardtable.server.table.owner import SPECTATORS, Connection, TableOwner
 from cardtable.storage import StorageError
-
-if TYPE_CHECKING:
-    from cardtable.server.table.owner import Connection, TableOwner
 
 logger = logging.getLogger(__name__)
 
@@ -94,7 +100,6 @@ def room_json(owner: TableOwner, viewer: int, shared: SharedRoomJson | None = No
     you = you_json(owner, viewer)
     if you["host"]:
         # The host's seat alone: the link changes when the host removes somebody.
-        from cardtable.server.people.tables import invite_json
 
         return {**base, "invite": invite_json(room_of(owner).invite), "you": you}
     return {**base, "you": you}
@@ -102,8 +107,6 @@ def room_json(owner: TableOwner, viewer: int, shared: SharedRoomJson | None = No
 
 def you_json(owner: TableOwner, viewer: int) -> YouJson:
     """The part of the room that depends on who it is sent to: the viewer's seat and role."""
-    from cardtable.server.table.owner import SPECTATORS
-
     if viewer == SPECTATORS:
         return {"seat": None, "role": "spectator", "host": False}
     room = room_of(owner)
@@ -396,8 +399,6 @@ def move_applied(owner: TableOwner, seat: int, auto: str | None, now: float) -> 
 
 def _over(owner: TableOwner, state: Any) -> bool:
     """Whether the table is over once at ``state`` (as the owner will mark it just after)."""
-    from cardtable.games.contract import TERMINAL
-
     return (
         owner.status != PLAYING
         or owner.engine.current_player(state) == TERMINAL
@@ -526,3 +527,44 @@ def cancel_all(owner: TableOwner) -> None:
         _cancel(owner, name)
     with contextlib.suppress(Exception):
         owner.timers.clear()
+
+
+class RoomHooks:
+    """The people's-table part as the table core calls it
+    (:class:`~cardtable.server.table.owner.PeopleHooks`): this module's functions."""
+
+    def room_json(self, owner: TableOwner, seat: int, shared: SharedRoomJson | None) -> RoomJson:
+        """:func:`room_json`."""
+        return room_json(owner, seat, shared)
+
+    def shared_room(self, owner: TableOwner) -> SharedRoomJson | None:
+        """:func:`shared_room_json`."""
+        return shared_room_json(owner)
+
+    def host_invite(self, owner: TableOwner) -> InviteJson:
+        """The room's invite."""
+        return invite_json(room_of(owner).invite)
+
+    def connection_closed(self, owner: TableOwner, seat: int, connection: Connection) -> None:
+        """:func:`connection_closed`."""
+        connection_closed(owner, seat, connection)
+
+    def room_after_move(
+        self,
+        owner: TableOwner,
+        after: Any,
+        seat: int,
+        auto: str | None,
+        client_id: str | None,
+        now: float,
+    ) -> tuple[str, dict[str, Any]] | None:
+        """:func:`room_after_move`."""
+        return room_after_move(owner, after, seat, auto, client_id, now)
+
+    def move_applied(self, owner: TableOwner, seat: int, auto: str | None, now: float) -> None:
+        """:func:`move_applied`."""
+        move_applied(owner, seat, auto, now)
+
+
+ROOM_HOOKS = RoomHooks()
+"""The hooks of every people's table."""

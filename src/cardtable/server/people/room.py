@@ -22,6 +22,8 @@ from typing import Annotated, Any, Final, Literal
 from pydantic import BaseModel, ConfigDict, Field
 from typing_extensions import TypedDict
 
+from cardtable.server.people.names import skeleton
+
 WAITING: Final = "waiting"
 PLAYING: Final = "playing"
 FINISHED: Final = "finished"
@@ -50,6 +52,8 @@ there is nothing to moderate."""
 
 CLIENT_IDS_KEPT: Final = 256
 """Client ids each seat's dedup memory holds."""
+INVITE_PATH: Final = "/#/join/"
+"""Where an invite link points (the page's join route); the token follows."""
 TAKEOVER_LEVEL: Final = "normal"
 """The computer player that moves for a person who timed out, is away, or left."""
 
@@ -186,8 +190,6 @@ class Room:
     def name_taken(self, name: str, by: int) -> bool:
         """Whether another member uses ``name``, or one that looks the same (in any case, with
         other accents or look-alike letters)."""
-        from cardtable.server.people.names import skeleton
-
         shape = skeleton(name)
         return any(skeleton(m.name) == shape for m in self.members.values() if m.profile_id != by)
 
@@ -306,3 +308,15 @@ class Presence:
     disconnected_at: dict[int, float] = field(default_factory=dict)
     turn: tuple[int, float, int] | None = None
     """``(seat, started, version)`` of the turn the timer runs for."""
+
+
+class InviteJson(TypedDict):
+    """A people's table's invite: its token, and the link (the token in the fragment)."""
+
+    token: str
+    url: str
+
+
+def invite_json(token: str) -> InviteJson:
+    """The invite as the host is shown it."""
+    return InviteJson(token=token, url=INVITE_PATH + token)

@@ -11,7 +11,6 @@ and the table stays as it was), then stores the room and sends every member the 
 from __future__ import annotations
 
 import asyncio
-from typing import TYPE_CHECKING
 
 from cardtable.server.people.names import BOT_NAMES
 from cardtable.server.people.presence import open_seats, room_of, save_room, track_turn
@@ -42,10 +41,8 @@ from cardtable.server.protocol.messages import (
     rematch_message,
     removed_message,
 )
+from cardtable.server.table.owner import TableOwner, replay_log
 from cardtable.server.table.seating import Seat
-
-if TYPE_CHECKING:
-    from cardtable.server.table.owner import TableOwner
 
 SPECTATORS = -1
 """Where a people's table keeps its spectators' sockets (as :mod:`cardtable.server.table.owner`)."""
@@ -199,8 +196,6 @@ async def _close_member(owner: TableOwner, profile_id: int, last: Outgoing, code
 
 
 async def _start(owner: TableOwner) -> None:
-    from cardtable.server.table.owner import replay_log
-
     room = room_of(owner)
     missing = open_seats(owner)
     if missing:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 import secrets
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, Final
+from typing import Any, Final, Protocol
 
 from cardtable import storage
 from cardtable.errors import CardtableError
@@ -20,7 +20,7 @@ from cardtable.fairness import FairDeal, check_contribution, derive_seed
 from cardtable.registry import format_fields, table_format_of, table_label
 from cardtable.rule_options import Declared, options_of
 from cardtable.server.people.names import check_table_name
-from cardtable.server.people.presence import open_seats, phase_of, save_room
+from cardtable.server.people.presence import ROOM_HOOKS, open_seats, phase_of, save_room
 from cardtable.server.people.presence import resume as resume_play
 from cardtable.server.people.room import (
     PLAYING,
@@ -30,19 +30,40 @@ from cardtable.server.people.room import (
     RoomSettings,
     new_invite_token,
 )
-from cardtable.server.protocol.messages import InviteJson
+from cardtable.server.people.room_control import start_now
+from cardtable.server.settings import Settings
 from cardtable.server.table.fair_deals import fresh_deal
+from cardtable.server.table.owner import TableOwner
 from cardtable.server.table.seating import Seat, public_seats
-from cardtable.storage import LogStore, reviews
+from cardtable.storage import Database, LogStore, reviews
 from cardtable.storage.shared import StoredRoom
 
-if TYPE_CHECKING:
-    from cardtable.server.hosting.lobby import Lobby
-    from cardtable.server.table.owner import TableOwner
+
+class Lobby(Protocol):
+    """What people's tables ask of the lobby that holds them
+    (:class:`cardtable.server.hosting.lobby.Lobby`): its database, settings and log store, a
+    table in memory (``get``) or read for a look (``read``), and a rematch table added."""
+
+    @property
+    def db(self) -> Database: ...
+
+    @property
+    def settings(self) -> Settings: ...
+
+    @property
+    def store(self) -> LogStore: ...
+
+    async def get(self, table_id: str) -> TableOwner | None: ...
+
+    async def read(self, table_id: str) -> TableOwner | None: ...
+
+    async def add_rematch_owner(
+        self, old: TableOwner, table_id: str, seats: list[Seat], room: Room
+    ) -> TableOwner: ...
+
 
 LOBBY_SIZE: Final = 50
 """The most public tables the lobby lists."""
-INVITE_PATH: Final = "/#/join/"
 
 
 class InviteError(CardtableError):
@@ -55,11 +76,6 @@ class JoinRefused(CardtableError):
     def __init__(self, status: int, message: str) -> None:
         super().__init__(message)
         self.status = status
-
-
-def invite_json(token: str) -> InviteJson:
-    """The invite as the host is shown it."""
-    return InviteJson(token=token, url=INVITE_PATH + token)
 
 
 async def open_room(
@@ -104,7 +120,7 @@ async def load_room(
     for seat, client_id in client_ids:
         if not room.seen(seat, client_id):
             room.remember(seat, client_id)
-    owner.room = room
+    owner.open_room(room, ROOM_HOOKS)
     owner.seated = room.seated()
     if resume:
         resume_play(owner)
@@ -331,8 +347,6 @@ async def rematch(lobby: Lobby, owner: TableOwner) -> str:
     left open again (computer players stay), and the spectators watch it too. It starts at
     once when no seat is open; otherwise it waits for its host: the old host if they
     accepted, else the first who did."""
-    from cardtable.server.people.room_control import start_now
-
     assert owner.room is not None
     old = owner.room
     accepted = {

@@ -48,7 +48,7 @@ from cardtable.cards import parse_card
 from cardtable.errors import CardError, CardtableError
 from cardtable.fairness import check_contribution
 from cardtable.server.people.player_options import BOT_LEVELS
-from cardtable.server.people.room import PHRASES, Role, RoomSettingsJson, TablePhase
+from cardtable.server.people.room import PHRASES, InviteJson, Role, RoomSettingsJson, TablePhase
 from cardtable.server.table.seating import BotLevel
 
 MAX_MESSAGE_BYTES: Final = 4096
@@ -701,13 +701,6 @@ class YouJson(TypedDict):
     seat: int | None
     role: Role
     host: bool
-
-
-class InviteJson(TypedDict):
-    """A people's table's invite: its token, and the link (the token in the fragment)."""
-
-    token: str
-    url: str
 
 
 class SharedRoomJson(TypedDict):

@@ -24,8 +24,7 @@ from collections.abc import Sequence
 from typing import cast
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
-from starlette.types import Message
-from starlette.websockets import WebSocketDisconnected, WebSocketState
+from starlette.websockets import WebSocketDisconnected
 
 from cardtable.server import metrics
 from cardtable.server.cluster.proxy import serve_through_relay
@@ -34,6 +33,18 @@ from cardtable.server.context import context_of
 from cardtable.server.logs import about_table
 from cardtable.server.narration.moves import hint_move
 from cardtable.server.people import presence, room_control
+from cardtable.server.protocol.frames import (
+    CLOSE_BAD_ORIGIN,
+    CLOSE_NO_PROFILE,
+    CLOSE_NO_TABLE,
+    CLOSE_NOT_SEATED,
+    CLOSE_TOO_LARGE,
+    CLOSE_TRY_AGAIN,
+    MOVED,
+    frame_text,
+    refuse,
+    went_away,
+)
 from cardtable.server.protocol.messages import (
     ActionMessage,
     ClientMessage,
@@ -65,13 +76,6 @@ logger = logging.getLogger(__name__)
 
 router = APIRouter()
 
-CLOSE_BAD_ORIGIN = 1008
-CLOSE_TOO_LARGE = 1009
-CLOSE_NO_PROFILE = 4401
-CLOSE_NOT_SEATED = 4403
-CLOSE_NO_TABLE = 4404
-CLOSE_TRY_AGAIN = 1013
-MOVED = "this table moved to another server process: connect again"
 NOWHERE = -2
 """No place at a table (:data:`~cardtable.server.table.owner.SPECTATORS` is -1)."""
 
@@ -277,24 +281,6 @@ async def _follow(
     return place
 
 
-def went_away(websocket: WebSocket, error: BaseException) -> bool:
-    """Whether ``error``, raised writing to ``websocket``, only says that its page went away
-    (the connection was lost under the write, or the socket was closed already): a normal end
-    of a socket, not a failure."""
-    if isinstance(error, WebSocketDisconnect):
-        return True
-    return isinstance(error, RuntimeError) and WebSocketState.DISCONNECTED in (
-        websocket.application_state,
-        websocket.client_state,
-    )
-
-
-async def refuse(websocket: WebSocket, code: int, error: ErrorCode, message: str) -> None:
-    """Send one error message and close the socket with ``code``."""
-    await websocket.send_text(dumps(error_message(error, message)))
-    await websocket.close(code=code, reason=message[:120])
-
-
 async def _serve(
     websocket: WebSocket,
     connection: SocketConnection,
@@ -411,12 +397,3 @@ async def answer_frame(
         logger.exception("table %s seat %d: message failed", owner.table_id, seat)
         await connection.send(error_message("server", "the server could not handle that message"))
     return attached_seat(owner, connection, seat)
-
-
-def frame_text(frame: Message, max_frame: int) -> str | bytes | None:
-    """A received frame's text (or bytes); ``None`` when it is larger than ``max_frame``."""
-    raw = frame.get("text")
-    if raw is None:
-        raw = frame.get("bytes") or b""
-    size = len(raw.encode("utf-8", "surrogatepass")) if isinstance(raw, str) else len(raw)
-    return None if size > max_frame else raw

@@ -22,7 +22,7 @@ from cardtable.server.hosting.lobby import (
 )
 from cardtable.server.hosting.owner_calls import at_owner
 from cardtable.server.people.player_options import DEFAULT_OPTIONS, merge_options
-from cardtable.server.people.tables import invite_json
+from cardtable.server.people.room import invite_json
 from cardtable.server.review.record import record_of
 from cardtable.server.routes.boundary import CheckedRoute
 from cardtable.server.routes.catalog import catalog

@@ -25,6 +25,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from cardtable.server.context import context_of
+from cardtable.server.routes.openapi_refusals import allowed_methods
 from cardtable.server.routes.security import STATE_CHANGING, WITH_BODY, is_json, origin_refusal
 
 logger = logging.getLogger(__name__)
@@ -259,8 +260,6 @@ def install_error_handlers(app: FastAPI) -> None:
             detail = f"there is nothing at {request.url.path[:100]}"
         headers = dict(exc.headers or {})
         if exc.status_code == 405:
-            from cardtable.server.routes.openapi_refusals import allowed_methods
-
             # Every route at this path, not only the first one matched.
             headers["Allow"] = allowed_methods(request)
             if detail == "Method Not Allowed":

@@ -18,6 +18,7 @@ from typing import Any, Final
 
 from cardtable import coach
 from cardtable.bots import Bot, make_bot
+from cardtable.cards import format_card
 from cardtable.server.protocol.messages import CoachAdvice, DiscardAdvice
 
 logger = logging.getLogger(__name__)
@@ -108,8 +109,6 @@ def _discard_row(row: Any) -> DiscardAdvice:
 
 
 def _label(card: Any) -> str:
-    from cardtable.cards import format_card
-
     if isinstance(card, int) and not isinstance(card, bool):
         return format_card(card)
     return str(card)

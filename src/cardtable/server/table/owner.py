@@ -11,7 +11,9 @@ A people's table (one with a :class:`~cardtable.server.people.room.Room`) adds a
 the deal, spectators (connected under :data:`SPECTATORS`, sent the public view), presence, and
 computer players moving for people who ran out of time, stayed away past the grace period or
 left: :mod:`cardtable.server.people.presence` and :mod:`cardtable.server.people.room_control`
-do that part, under the same lock.
+do that part, under the same lock. The owner calls that part only through :class:`PeopleHooks`
+(:data:`NO_PEOPLE`, doing nothing, at a table against computer players), so the table core
+imports nothing of people's tables' behaviour.
 
 Nothing slow runs on the event loop: the coach answers, and computer players think, in worker
 threads (the Hard search in the lobby's worker processes, so that it does not hold the
@@ -42,7 +44,7 @@ from cardtable.server.narration.announce import announcement, public_notation
 from cardtable.server.narration.moves import last_move, legal_moves
 from cardtable.server.narration.naming import name_seats
 from cardtable.server.people.player_options import PAUSE_AFTER_DEAL
-from cardtable.server.people.room import TAKEOVER_LEVEL, WAITING, Presence, Room
+from cardtable.server.people.room import TAKEOVER_LEVEL, WAITING, InviteJson, Presence, Room
 from cardtable.server.protocol.messages import (
     ActionMessage,
     AutoReason,
@@ -64,7 +66,7 @@ from cardtable.server.protocol.messages import (
 )
 from cardtable.server.protocol.state_frames import StateFrames, state_patch
 from cardtable.server.table import advisors
-from cardtable.server.table.seating import Seat
+from cardtable.server.table.seating import Seat, public_seats
 from cardtable.server.table.spectate import onlooker_seat, spectator_view
 from cardtable.server.table.summary import summarize
 from cardtable.storage import (
@@ -95,6 +97,84 @@ class Connection(Protocol):
     """A client connection: sends one server message (or a frame of one, encoded once)."""
 
     async def send(self, message: Outgoing) -> None: ...
+
+
+class PeopleHooks(Protocol):
+    """What the table core asks of a people's table's part (presence, the room as each member
+    sees it, the turn timer): :data:`cardtable.server.people.presence.ROOM_HOOKS`. Each hook is
+    handed the table and called under its lock, only at a table with a room."""
+
+    def room_json(self, owner: TableOwner, seat: int, shared: SharedRoomJson | None) -> RoomJson:
+        """The room as the member at ``seat`` (or the spectators) is sent it; ``shared``:
+        :meth:`shared_room` when the caller built it already."""
+        ...
+
+    def shared_room(self, owner: TableOwner) -> SharedRoomJson | None:
+        """The room as every member is sent it, built once for a broadcast."""
+        ...
+
+    def host_invite(self, owner: TableOwner) -> InviteJson:
+        """The invite as the host is shown it."""
+        ...
+
+    def connection_closed(self, owner: TableOwner, seat: int, connection: Connection) -> None:
+        """A connection of ``seat`` closed (a grace period may start)."""
+        ...
+
+    def room_after_move(
+        self,
+        owner: TableOwner,
+        after: Any,
+        seat: int,
+        auto: str | None,
+        client_id: str | None,
+        now: float,
+    ) -> tuple[str, dict[str, Any]] | None:
+        """The room's phase and document once the move leading to ``after`` is applied,
+        stored in the move's own write."""
+        ...
+
+    def move_applied(self, owner: TableOwner, seat: int, auto: str | None, now: float) -> None:
+        """After a stored move: the room and the turn timer follow it."""
+        ...
+
+
+class NoPeople:
+    """The hooks of a table against computer players: nobody's presence to follow."""
+
+    def room_json(self, owner: TableOwner, seat: int, shared: SharedRoomJson | None) -> RoomJson:
+        """No room: never asked (only a people's table sends one)."""
+        raise CardtableError("a table against computer players has no room")
+
+    def shared_room(self, owner: TableOwner) -> SharedRoomJson | None:
+        """No room."""
+        return None
+
+    def host_invite(self, owner: TableOwner) -> InviteJson:
+        """No invite: never asked (only a people's table has one)."""
+        raise CardtableError("a table against computer players has no invite")
+
+    def connection_closed(self, owner: TableOwner, seat: int, connection: Connection) -> None:
+        """Nothing follows a closed connection."""
+
+    def room_after_move(
+        self,
+        owner: TableOwner,
+        after: Any,
+        seat: int,
+        auto: str | None,
+        client_id: str | None,
+        now: float,
+    ) -> tuple[str, dict[str, Any]] | None:
+        """No room to store."""
+        return None
+
+    def move_applied(self, owner: TableOwner, seat: int, auto: str | None, now: float) -> None:
+        """Nothing follows a move."""
+
+
+NO_PEOPLE = NoPeople()
+"""The hooks of every table without a room."""
 
 
 @dataclass(slots=True)
@@ -137,6 +217,8 @@ class TableOwner:
     """When the table last moved, was asked for, or lost a connection (``time.monotonic``)."""
     room: Room | None = None
     """A people's table's room (``None`` at a table against computer players)."""
+    people: PeopleHooks = NO_PEOPLE
+    """The people's-table part the owner calls (set with the room, :meth:`open_room`)."""
     presence: Presence = field(default_factory=Presence)
     clock: Callable[[], float] = time.monotonic
     """The clock of timers and grace periods (tests may pass another)."""
@@ -287,14 +369,10 @@ class TableOwner:
         """A people's table's room in a state message (``None`` at other tables)."""
         if self.room is None:
             return None
-        from cardtable.server.people.presence import room_json
-
-        return room_json(self, seat, room)
+        return self.people.room_json(self, seat, room)
 
     def info(self, viewer_profile: int | None) -> dict[str, Any]:
         """The table as GET /api/tables/{id} describes it."""
-        from cardtable.server.table.seating import public_seats
-
         your_seat = next(
             (seat for seat, profile in self.seated.items() if profile == viewer_profile), None
         )
@@ -318,16 +396,18 @@ class TableOwner:
         member = self.room.member(viewer_profile)
         if member is None:
             return {}
-        from cardtable.server.people.presence import room_json
-        from cardtable.server.people.tables import invite_json
-
         seat = SPECTATORS if member.seat is None else member.seat
-        shared = room_json(self, seat)
+        shared = self.people.room_json(self, seat, None)
         if viewer_profile == self.room.host:
-            shared["invite"] = invite_json(self.room.invite)
+            shared["invite"] = self.people.host_invite(self)
         return {"shared": shared}
 
     # --- connections --------------------------------------------------------------------------
+
+    def open_room(self, room: Room, people: PeopleHooks) -> None:
+        """Make this a people's table: its room, and the part that follows the people in it."""
+        self.room = room
+        self.people = people
 
     def attach(self, seat: int, connection: Connection) -> None:
         """Send ``seat``'s updates to ``connection`` from now on (its next state is whole: it
@@ -343,9 +423,7 @@ class TableOwner:
         self.frames.forget(connection)
         self.touch()
         if self.room is not None:
-            from cardtable.server.people.presence import connection_closed
-
-            connection_closed(self, seat, connection)
+            self.people.connection_closed(self, seat, connection)
 
     def connected(self, seat: int) -> bool:
         """Whether ``seat`` has a connection open."""
@@ -357,29 +435,23 @@ class TableOwner:
         """What ``seat`` is sent after a change: its state, or the room while waiting
         (``room`` as for :meth:`state_for`)."""
         if self.waiting:
-            from cardtable.server.people.presence import room_json
-
-            return room_message(room_json(self, seat, room))
+            return room_message(self.people.room_json(self, seat, room))
         return self.state_for(seat, room)
 
     def _shared_room(self) -> SharedRoomJson | None:
         """A people's table's room as every member sees it, built once for a broadcast."""
         if self.room is None:
             return None
-        from cardtable.server.people.presence import shared_room_json
-
-        return shared_room_json(self)
+        return self.people.shared_room(self)
 
     async def broadcast_room(self) -> None:
         """Send every connection the room alone (presence, seats, timers changed)."""
         if self.room is None:
             return
-        from cardtable.server.people.presence import room_json
-
         shared = self._shared_room()
 
         def make(seat: int) -> RoomUpdate:
-            message = room_message(room_json(self, seat, shared))
+            message = room_message(self.people.room_json(self, seat, shared))
             self.frames.room_sent(seat, message["room"])
             return message
 
@@ -525,11 +597,9 @@ class TableOwner:
         now = self.clock()
         room: tuple[str, dict[str, Any]] | None = None
         if self.room is not None:
-            from cardtable.server.people.presence import room_after_move
-
             # The room (turn timer, banks) after the move is stored with the move itself, so
             # whoever loads the table next finds the clock that goes with the log.
-            room = room_after_move(self, after, seat, auto, client_id, now)
+            room = self.people.room_after_move(self, after, seat, auto, client_id, now)
         try:
             await self.store.append(
                 self.table_id, self.version, seat, notation, summary, client_id=client_id, room=room
@@ -543,9 +613,7 @@ class TableOwner:
         self.log.append((seat, notation))
         self.last_auto = None if auto is None else (self.version, auto)
         if self.room is not None:
-            from cardtable.server.people.presence import move_applied
-
-            move_applied(self, seat, auto, now)
+            self.people.move_applied(self, seat, auto, now)
         try:
             outcomes = finished_between(self.game, self.engine, before, after)
             self.last_outcomes = (self.version, tuple(outcomes))
