@@ -106,7 +106,7 @@ def test_bot_levels_are_declared_once_and_every_list_follows_it() -> None:
     from cardtable.bots import LEVELS, Level
     from cardtable.server.people.player_options import BOT_LEVELS, DIFFICULTIES, Difficulty
     from cardtable.server.routes.catalog import catalog
-    from cardtable.server.routes.models import BotLevel
+    from cardtable.server.table.seating import BotLevel
 
     names = tuple(level.value for level in Level)
     assert LEVELS == BOT_LEVELS == get_args(BotLevel) == names

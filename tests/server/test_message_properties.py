@@ -1,5 +1,6 @@
 """Properties of reading client frames: any text or bytes a client sends is either a
-well-formed message or a ProtocolError with one of the protocol's codes, never anything else."""
+well-formed message (one of the protocol's models) or a ProtocolError with one of the
+protocol's codes, never anything else."""
 
 from __future__ import annotations
 
@@ -9,14 +10,16 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cardtable.server.protocol.messages import (
+    CLIENT_MODELS,
     CLIENT_TYPES,
     MAX_MESSAGE_BYTES,
-    ClientMessage,
+    ActionMessage,
+    ClientBase,
     ProtocolError,
     parse_client_message,
 )
 
-CODES = {"malformed", "unknown-type", "too-large"}
+CODES = {"malformed", "unknown-type", "too-large", "bad-phrase"}
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=20),
     lambda children: (
@@ -26,7 +29,7 @@ json_values = st.recursive(
 )
 
 
-def _read(raw: str | bytes) -> ClientMessage | ProtocolError:
+def _read(raw: str | bytes) -> ClientBase | ProtocolError:
     try:
         return parse_client_message(raw)
     except ProtocolError as error:
@@ -40,7 +43,7 @@ def test_any_frame_is_a_message_or_a_protocol_error(raw: str | bytes) -> None:
     if isinstance(outcome, ProtocolError):
         assert outcome.code in CODES and str(outcome)
     else:
-        assert isinstance(raw, str) and outcome.type in CLIENT_TYPES
+        assert isinstance(raw, str) and type(outcome) in CLIENT_MODELS.values()
 
 
 @settings(max_examples=300, deadline=None)
@@ -48,13 +51,17 @@ def test_any_frame_is_a_message_or_a_protocol_error(raw: str | bytes) -> None:
 def test_any_json_value_is_read_or_refused_by_its_shape(value: object) -> None:
     outcome = _read(json.dumps(value))
     is_known = isinstance(value, dict) and value.get("type") in CLIENT_TYPES
-    if isinstance(outcome, ClientMessage):
-        assert is_known
-        if outcome.type == "action":
+    if isinstance(outcome, ClientBase):
+        assert is_known and type(outcome) is CLIENT_MODELS[value["type"]]  # type: ignore[index]
+        if isinstance(outcome, ActionMessage):
             assert isinstance(outcome.version, int) and outcome.version >= 0
             assert outcome.action and outcome.action == outcome.action.strip()
     elif is_known:
-        assert outcome.code == "malformed" and value["type"] == "action"  # type: ignore[index]
+        # Only a message with fields of its own can be refused, with its model's refusal.
+        model = CLIENT_MODELS[value["type"]]  # type: ignore[index]
+        assert set(model.model_fields) != {"type"}, value
+        assert outcome.code in {code for code, _sentence in model.refusals.values()}
+        assert str(outcome), value
 
 
 @settings(max_examples=100, deadline=None)

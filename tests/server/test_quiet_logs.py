@@ -24,6 +24,7 @@ from cardtable.server.cluster.lease import Leases
 from cardtable.server.cluster.relay import Relay, RemoteConnection
 from cardtable.server.context import context_of
 from cardtable.server.hosting.lobby import Lobby
+from cardtable.server.protocol.messages import Outgoing
 from cardtable.server.protocol.websocket import SocketConnection
 from cardtable.server.settings import Settings
 
@@ -160,7 +161,7 @@ def test_connections_told_their_table_moved_fail_quietly(
     lobby = context_of(client.app).lobby
 
     class Unreachable:
-        async def send(self, _message: dict[str, Any]) -> None:
+        async def send(self, _message: Outgoing) -> None:
             return None
 
         async def moved(self) -> None:

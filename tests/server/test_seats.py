@@ -7,7 +7,13 @@ import dataclasses
 
 import pytest
 
-from cardtable.server.table.seating import Seat, check_seats, public_seats, seats_from_json
+from cardtable.server.table.seating import (
+    Seat,
+    SeatRequest,
+    check_seats,
+    public_seats,
+    seats_from_json,
+)
 
 
 def test_a_seat_cannot_be_changed_in_place() -> None:
@@ -18,9 +24,12 @@ def test_a_seat_cannot_be_changed_in_place() -> None:
 
 
 def test_checked_seats_round_trip_through_their_stored_form() -> None:
-    seats = check_seats(
-        [{"kind": "human"}, {"kind": "bot", "level": "hard"}, {"kind": "bot"}], 3, "easy"
-    )
+    choices = [
+        SeatRequest(kind="human"),
+        SeatRequest(kind="bot", level="hard"),
+        SeatRequest(kind="bot"),
+    ]
+    seats = check_seats(choices, 3, "easy")
     assert seats == [
         Seat("human", "Player"),
         Seat("bot", "Ruby", "hard"),

@@ -15,15 +15,16 @@ import pytest
 
 from cardtable import storage
 from cardtable.server.hosting.lobby import Lobby
-from cardtable.server.protocol.messages import ClientMessage, ProtocolError
+from cardtable.server.protocol.messages import ActionMessage, ProtocolError
 from cardtable.server.settings import Settings
 from cardtable.server.table.owner import TableOwner
+from cardtable.server.table.seating import SeatRequest
 
 from .conftest import run_async
 
 LOCK_SECONDS = 6.0
 STORE_SECONDS = 1.0
-SEATS = [{"kind": "human"}, {"kind": "bot", "level": "random"}]
+SEATS = [SeatRequest(kind="human"), SeatRequest(kind="bot", level="random")]
 
 
 async def our_turn(owner: TableOwner) -> None:
@@ -46,14 +47,14 @@ def test_a_held_write_lock_refuses_the_move_in_time_and_leaves_the_loop_free(
         lobby = Lobby(db, settings=settings)
         alice, _ = await asyncio.to_thread(storage.create_profile, db)
         bob, _ = await asyncio.to_thread(storage.create_profile, db)
-        table_a, _ = await lobby.create(alice, game="indecision", rules={}, seats=SEATS)
-        table_b, _ = await lobby.create(bob, game="indecision", rules={}, seats=SEATS)
+        table_a, _ = await lobby.create(alice, game="indecision", seats=SEATS)
+        table_b, _ = await lobby.create(bob, game="indecision", seats=SEATS)
         owner_a, owner_b = await lobby.get(table_a), await lobby.get(table_b)
         assert owner_a is not None and owner_b is not None
         await our_turn(owner_a)
         version = owner_a.version
         action = str(owner_a.engine.legal_actions(owner_a.state, 0)[0])
-        move = ClientMessage(type="action", version=version, action=action)
+        move = ActionMessage(type="action", version=version, action=action)
 
         lateness: list[float] = []
 

@@ -71,6 +71,8 @@ def assert_refused_and_unchanged(
         ({"version": 0}, "malformed", 'needs a "type" field'),
         ({"type": 7}, "malformed", 'needs a "type" field'),
         ({"type": "shout"}, "unknown-type", "unknown message type 'shout'"),
+        ({"type": "sit", "seat": 1}, "unknown-type", "'sit' is only for tables shared"),
+        ({"type": "lock"}, "unknown-type", "'lock' is only for tables shared"),
         ({"type": "action", "action": "drop"}, "malformed", 'needs "version"'),
         ({"type": "action", "version": "1", "action": "drop"}, "malformed", 'needs "version"'),
         ({"type": "action", "version": True, "action": "drop"}, "malformed", 'needs "version"'),

@@ -25,7 +25,7 @@ from cardtable.server.cluster.relay import Relay
 from cardtable.server.cluster.store import TableElsewhereError
 from cardtable.server.context import context_of
 from cardtable.server.protocol import frames
-from cardtable.server.protocol.messages import dumps, error_message
+from cardtable.server.protocol.messages import dumps, error_code, error_message
 from cardtable.server.table.owner import TableOwner
 from cardtable.storage import StorageError
 
@@ -77,7 +77,7 @@ async def serve_through_relay(
                     await frames.refuse(
                         websocket,
                         frames.CLOSE_NOT_SEATED,
-                        str(payload["refuse"]),
+                        error_code(payload["refuse"]),
                         str(payload.get("text") or "you do not sit at this table"),
                     )
                     return None

@@ -42,7 +42,7 @@ from redis.exceptions import RedisError
 
 from cardtable.server.cluster.lease import PREFIX, Leases
 from cardtable.server.logs import bind_table
-from cardtable.server.protocol.messages import dumps
+from cardtable.server.protocol.messages import Outgoing, dumps
 
 logger = logging.getLogger(__name__)
 
@@ -132,7 +132,7 @@ class RemoteConnection:
     table_id: str
     closed: bool = False
 
-    async def send(self, message: dict[str, Any]) -> None:
+    async def send(self, message: Outgoing) -> None:
         """Send one server message to the proxied page. When no process listens on the proxy's
         channel any more (it died), the socket is gone: the owner forgets it, so the person's
         grace period starts as when a local socket closes."""
@@ -150,7 +150,7 @@ class RemoteConnection:
             self.closed = True
             self.relay.forget(self)
 
-    async def close_with(self, message: dict[str, Any], code: int) -> None:
+    async def close_with(self, message: Outgoing, code: int) -> None:
         """Send a last message and have the proxy close the page's socket with ``code`` (a
         member removed from, or leaving, a people's table)."""
         if self.closed:

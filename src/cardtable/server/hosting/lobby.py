@@ -19,9 +19,11 @@ import contextlib
 import logging
 import secrets
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any, Final
+
+from pydantic import JsonValue
 
 from cardtable import storage
 from cardtable.errors import CardtableError, RulesError
@@ -41,6 +43,7 @@ from cardtable.server.table.fair_deals import Commitments
 from cardtable.server.table.owner import TableOwner, Timing, replay_log
 from cardtable.server.table.seating import (
     Seat,
+    SeatRequest,
     check_seats,
     first_human_seat,
     public_seats,
@@ -139,34 +142,31 @@ class Lobby:
         self,
         profile: storage.Profile,
         *,
-        game: Any,
-        rules: Any,
-        seats: Any,
-        commitment: Any = None,
-        contribution: Any = None,
-        shared: dict[str, Any] | None = None,
+        game: str,
+        rules: Mapping[str, JsonValue] | None = None,
+        seats: Sequence[SeatRequest] | None = None,
+        commitment: str | None = None,
+        contribution: str | None = None,
+        shared: RoomSettings | None = None,
     ) -> tuple[str, int]:
-        """A new table for ``profile``; ``RulesError`` naming any bad field,
-        ``TooManyTablesError`` when the profile has too many unfinished tables. The deal is
-        fair (:mod:`cardtable.server.table.fair_deals`): from the server seed behind ``commitment``
+        """A new table of ``game`` for ``profile``: the request's fields, each read and
+        bounded once by its model (the seats' kinds and levels, the room's settings); what is
+        checked here is what needs the game (its rules, as many seats as players).
+        ``RulesError`` naming a rule or seat the game refuses, ``TooManyTablesError`` when
+        the profile has too many unfinished tables. The deal is fair
+        (:mod:`cardtable.server.table.fair_deals`): from the server seed behind ``commitment``
         and the person's ``contribution``, unless the settings fix a test seed.
 
         With ``shared`` (the room settings) it is a people's table: every human seat but the
         creator's is open for a person, and nothing is dealt until the host starts the game
         (the seed is drawn then, from every seated person's contribution)."""
-        room_settings = None if shared is None else RoomSettings.from_json(shared)
-        if not isinstance(game, str):
-            raise RulesError("game must be the name of a game")
         name = canonical_name(game)
         engine = get_engine(name)
-        if rules is None:
-            rules = {}
-        if not isinstance(rules, dict):
-            raise RulesError("rules must be an object of rule options")
-        if isinstance(seats, list) and "players" not in rules:
-            rules = {**rules, "players": len(seats)}
+        options_asked = dict(rules or {})
+        if seats is not None and "players" not in options_asked:
+            options_asked["players"] = len(seats)
         # Every table made here has its creator's seat: caps then never wipe earned points.
-        built = engine.with_people_seated(engine.rules_from_json(rules))
+        built = engine.with_people_seated(engine.rules_from_json(options_asked))
         options = {**DEFAULT_OPTIONS, **profile.options}
         default_level = str(options.get("difficulty", "normal"))
         checked_seats = check_seats(seats, built.players, default_level)
@@ -189,7 +189,7 @@ class Lobby:
                 seed = derive_seed(fair.server_seed or "", fair.contributions)
             else:
                 seed = self.deal_seed()
-            if room_settings is not None:
+            if shared is not None:
                 # Nothing is dealt before the start: the stored seed is a placeholder and the
                 # state below is never shown (the waiting room sends the room only).
                 seed = 0
@@ -206,10 +206,8 @@ class Lobby:
         if fair is not None:
             await asyncio.to_thread(reviews.save_fairness, self.db, table_id, fair)
         room = None
-        if room_settings is not None:
-            room = await people_tables.open_room(
-                self.store, table_id, profile, seat, room_settings, fair
-            )
+        if shared is not None:
+            room = await people_tables.open_room(self.store, table_id, profile, seat, shared, fair)
         self.remember_options(profile.id, options)
         owner = self._owner(
             table_id=table_id,

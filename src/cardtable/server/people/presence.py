@@ -18,8 +18,27 @@ from typing import Any
 
 from cardtable.games.contract import TERMINAL, view_rules_json
 from cardtable.registry import format_fields
-from cardtable.server.people.room import FINISHED, PLAYING, WAITING, Room, invite_json
-from cardtable.server.protocol.messages import away_message
+from cardtable.server.people.room import (
+    FINISHED,
+    PLAYING,
+    WAITING,
+    InviteJson,
+    Room,
+    TablePhase,
+    invite_json,
+)
+from cardtable.server.protocol.messages import (
+    AwayMessage,
+    BotSeatJson,
+    OpenSeatJson,
+    PersonSeatJson,
+    RematchJson,
+    RoomJson,
+    SharedRoomJson,
+    TurnJson,
+    YouJson,
+    away_message,
+)
 from cardtable.server.table.owner import SPECTATORS, Connection, TableOwner
 from cardtable.storage import StorageError
 
@@ -51,11 +70,11 @@ def clock_time(owner: TableOwner, stored: float) -> float:
 # --- the room as sent ---------------------------------------------------------------------------
 
 
-def phase_of(owner: TableOwner) -> str:
+def phase_of(owner: TableOwner) -> TablePhase:
     """``waiting``, ``playing``, ``finished`` or ``abandoned``."""
     room = room_of(owner)
     if owner.status not in ("playing", FINISHED):
-        return owner.status
+        return "abandoned"  # the only other status a table has
     if room.phase == WAITING:
         return WAITING
     return FINISHED if owner.finished else PLAYING
@@ -73,9 +92,7 @@ def open_seats(owner: TableOwner) -> list[int]:
     ]
 
 
-def room_json(
-    owner: TableOwner, viewer: int, shared: dict[str, Any] | None = None
-) -> dict[str, Any]:
+def room_json(owner: TableOwner, viewer: int, shared: SharedRoomJson | None = None) -> RoomJson:
     """The room as the member at ``viewer`` (a seat, or the spectators) is sent it; ``shared``
     is :func:`shared_room_json` when the caller built it already (one broadcast builds it
     once for every seat)."""
@@ -83,11 +100,12 @@ def room_json(
     you = you_json(owner, viewer)
     if you["host"]:
         # The host's seat alone: the link changes when the host removes somebody.
-        return {"invite": invite_json(room_of(owner).invite)} | base | {"you": you}
-    return base | {"you": you}
+
+        return {**base, "invite": invite_json(room_of(owner).invite), "you": you}
+    return {**base, "you": you}
 
 
-def you_json(owner: TableOwner, viewer: int) -> dict[str, Any]:
+def you_json(owner: TableOwner, viewer: int) -> YouJson:
     """The part of the room that depends on who it is sent to: the viewer's seat and role."""
     if viewer == SPECTATORS:
         return {"seat": None, "role": "spectator", "host": False}
@@ -100,13 +118,13 @@ def you_json(owner: TableOwner, viewer: int) -> dict[str, Any]:
     }
 
 
-def shared_room_json(owner: TableOwner) -> dict[str, Any]:
+def shared_room_json(owner: TableOwner) -> SharedRoomJson:
     """The room as every member is sent it, but for ``you`` (:func:`you_json`) and the
     host's ``invite``."""
     room = room_of(owner)
     now = owner.clock()
     phase = phase_of(owner)
-    seats: list[dict[str, Any]] = []
+    seats: list[BotSeatJson | OpenSeatJson | PersonSeatJson] = []
     for index, spec in enumerate(owner.seats):
         person = room.person_at(index)
         if spec.is_bot:
@@ -136,12 +154,14 @@ def shared_room_json(owner: TableOwner) -> dict[str, Any]:
             }
         )
     host_seat = next((m.seat for m in room.members.values() if m.profile_id == room.host), None)
+    shown = format_fields(owner.game, owner.rules, len(owner.seats))
     return {
         "table_id": owner.table_id,
         "phase": phase,
         "game": owner.game,
         "title": owner.engine.title,
-        **format_fields(owner.game, owner.rules, len(owner.seats)),
+        "format": shown["format"],
+        "table_label": shown["table_label"],
         # The same dict for equal rules (never changed): the room goes with every state.
         "rules": view_rules_json(owner.rules),
         "host_seat": host_seat,
@@ -168,7 +188,7 @@ def bank_left(owner: TableOwner, seat: int, now: float) -> int:
     return max(0, bank)
 
 
-def turn_json(owner: TableOwner, now: float) -> dict[str, Any] | None:
+def turn_json(owner: TableOwner, now: float) -> TurnJson | None:
     """The running turn timer, or ``None``."""
     room = room_of(owner)
     turn = owner.presence.turn
@@ -183,7 +203,7 @@ def turn_json(owner: TableOwner, now: float) -> dict[str, Any] | None:
     }
 
 
-def rematch_json(owner: TableOwner) -> dict[str, Any]:
+def rematch_json(owner: TableOwner) -> RematchJson:
     """Who accepted, declined, or has not answered the rematch yet."""
     room = room_of(owner)
     people = sorted(room.seated())
@@ -219,7 +239,7 @@ async def _save_later(owner: TableOwner) -> None:
 # --- connections --------------------------------------------------------------------------------
 
 
-def connection_opened(owner: TableOwner, seat: int) -> list[dict[str, Any]]:
+def connection_opened(owner: TableOwner, seat: int) -> list[AwayMessage]:
     """A member's socket opened at ``seat`` (the lock is held): a disconnected person is back,
     and a person whose grace ran out reclaims the seat at once. The extra messages for the new
     socket (how many moves were played for them)."""
@@ -228,7 +248,7 @@ def connection_opened(owner: TableOwner, seat: int) -> list[dict[str, Any]]:
         return []
     owner.presence.disconnected_at.pop(seat, None)
     _cancel(owner, f"grace:{seat}")
-    extra: list[dict[str, Any]] = []
+    extra: list[AwayMessage] = []
     changed = room.disconnected.pop(seat, None) is not None
     if seat in room.away:
         room.away.discard(seat)
@@ -513,17 +533,15 @@ class RoomHooks:
     """The people's-table part as the table core calls it
     (:class:`~cardtable.server.table.owner.PeopleHooks`): this module's functions."""
 
-    def room_json(
-        self, owner: TableOwner, seat: int, shared: dict[str, Any] | None
-    ) -> dict[str, Any]:
+    def room_json(self, owner: TableOwner, seat: int, shared: SharedRoomJson | None) -> RoomJson:
         """:func:`room_json`."""
         return room_json(owner, seat, shared)
 
-    def shared_room(self, owner: TableOwner) -> dict[str, Any] | None:
+    def shared_room(self, owner: TableOwner) -> SharedRoomJson | None:
         """:func:`shared_room_json`."""
         return shared_room_json(owner)
 
-    def host_invite(self, owner: TableOwner) -> dict[str, str]:
+    def host_invite(self, owner: TableOwner) -> InviteJson:
         """The room's invite."""
         return invite_json(room_of(owner).invite)
 

@@ -15,10 +15,13 @@ from __future__ import annotations
 
 import secrets
 from collections import deque
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Final, Literal
+from typing import Annotated, Any, Final, Literal
 
-from cardtable.errors import RulesError
+from pydantic import BaseModel, ConfigDict, Field
+from typing_extensions import TypedDict
+
 from cardtable.server.people.names import skeleton
 
 WAITING: Final = "waiting"
@@ -26,6 +29,8 @@ PLAYING: Final = "playing"
 FINISHED: Final = "finished"
 
 Role = Literal["player", "spectator"]
+TablePhase = Literal["waiting", "playing", "finished", "abandoned"]
+"""A people's table's phase as its members are told it (``abandoned``: closed)."""
 
 PHRASES: Final[dict[str, str]] = {
     "hello": "Hello!",
@@ -52,71 +57,59 @@ INVITE_PATH: Final = "/#/join/"
 TAKEOVER_LEVEL: Final = "normal"
 """The computer player that moves for a person who timed out, is away, or left."""
 
-SETTING_BOUNDS: Final[dict[str, tuple[int, int]]] = {
-    "turn_seconds": (10, 600),
-    "bank_seconds": (0, 600),
-    "grace_seconds": (10, 900),
-}
-
 
 def new_invite_token() -> str:
     """An invite token: 128 bits from the operating system's secure random source."""
     return secrets.token_urlsafe(16)
 
 
-@dataclass(frozen=True, slots=True)
-class RoomSettings:
-    """What the host chose for the table besides the game's rules."""
+class RoomSettingsJson(TypedDict):
+    """A people's table's settings as stored and sent (:class:`RoomSettings`)."""
+
+    public: bool
+    spectators: bool
+    turn_seconds: int | None
+    bank_seconds: int
+    grace_seconds: int
+
+
+class RoomSettings(BaseModel):
+    """A people's table's settings, what the host chose besides the game's rules: listed in
+    the lobby, spectators allowed, the turn timer and time bank, and the grace period a
+    disconnected person keeps the seat. The request's ``shared`` object is read as this
+    model, so each bound is declared here once (unknown fields and loose types refused)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
 
     public: bool = False
     """Listed in the lobby of public tables."""
     spectators: bool = True
     """The invite link also lets people watch."""
-    turn_seconds: int | None = None
+    turn_seconds: Annotated[int, Field(ge=10, le=600)] | None = None
     """Each turn's time (``None``: no timer)."""
-    bank_seconds: int = 60
+    bank_seconds: Annotated[int, Field(ge=0, le=600)] = 60
     """A person's extra time for the whole game, used once a turn's own time is out."""
-    grace_seconds: int = 120
+    grace_seconds: Annotated[int, Field(ge=10, le=900)] = 120
     """How long a disconnected person keeps the seat before a computer player moves for them."""
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> RoomSettingsJson:
         """JSON-ready data."""
-        return {
-            "public": self.public,
-            "spectators": self.spectators,
-            "turn_seconds": self.turn_seconds,
-            "bank_seconds": self.bank_seconds,
-            "grace_seconds": self.grace_seconds,
-        }
+        return RoomSettingsJson(
+            public=self.public,
+            spectators=self.spectators,
+            turn_seconds=self.turn_seconds,
+            bank_seconds=self.bank_seconds,
+            grace_seconds=self.grace_seconds,
+        )
 
     @classmethod
-    def from_json(cls, data: dict[str, Any]) -> RoomSettings:
-        """Settings from a request or the stored room; ``RulesError`` naming a bad field.
+    def from_json(cls, data: Mapping[str, object]) -> RoomSettings:
+        """Settings from the stored room (a ``ValidationError`` naming a bad field).
 
-        >>> RoomSettings.from_json({"turn_seconds": 5})
-        Traceback (most recent call last):
-        ...
-        cardtable.errors.RulesError: turn_seconds must be from 10 to 600 seconds, not 5
+        >>> RoomSettings.from_json({"turn_seconds": 30}).grace_seconds
+        120
         """
-        unknown = sorted(set(data) - set(cls.__slots__))
-        if unknown:
-            raise RulesError(f"unknown table setting {unknown[0]!r}")
-        values: dict[str, Any] = {}
-        for name in ("public", "spectators"):
-            if name in data:
-                if not isinstance(data[name], bool):
-                    raise RulesError(f"{name} must be true or false")
-                values[name] = data[name]
-        for name, (low, high) in SETTING_BOUNDS.items():
-            if name not in data or (name == "turn_seconds" and data[name] is None):
-                continue
-            value = data[name]
-            if not isinstance(value, int) or isinstance(value, bool):
-                raise RulesError(f"{name} must be a whole number of seconds")
-            if not low <= value <= high:
-                raise RulesError(f"{name} must be from {low} to {high} seconds, not {value}")
-            values[name] = value
-        return cls(**values)
+        return cls.model_validate(data)
 
 
 @dataclass(slots=True)
@@ -317,6 +310,13 @@ class Presence:
     """``(seat, started, version)`` of the turn the timer runs for."""
 
 
-def invite_json(token: str) -> dict[str, str]:
+class InviteJson(TypedDict):
+    """A people's table's invite: its token, and the link (the token in the fragment)."""
+
+    token: str
+    url: str
+
+
+def invite_json(token: str) -> InviteJson:
     """The invite as the host is shown it."""
-    return {"token": token, "url": INVITE_PATH + token}
+    return InviteJson(token=token, url=INVITE_PATH + token)

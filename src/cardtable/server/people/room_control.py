@@ -11,12 +11,8 @@ and the table stays as it was), then stores the room and sends every member the 
 from __future__ import annotations
 
 import asyncio
-from typing import Any
 
-from cardtable.errors import CardtableError
-from cardtable.fairness import check_contribution
 from cardtable.server.people.names import BOT_NAMES
-from cardtable.server.people.player_options import BOT_LEVELS
 from cardtable.server.people.presence import open_seats, room_of, save_room, track_turn
 from cardtable.server.people.room import (
     FINISHED,
@@ -27,7 +23,24 @@ from cardtable.server.people.room import (
     Member,
     new_invite_token,
 )
-from cardtable.server.protocol.messages import ClientMessage, ProtocolError, quick_message
+from cardtable.server.protocol.messages import (
+    LeaveMessage,
+    LockMessage,
+    Outgoing,
+    ProtocolError,
+    QuickMessage,
+    RematchMessage,
+    RemoveMessage,
+    RoomMessage,
+    SetSeatMessage,
+    SitMessage,
+    StartMessage,
+    WatchMessage,
+    left_message,
+    quick_message,
+    rematch_message,
+    removed_message,
+)
 from cardtable.server.table.owner import TableOwner, replay_log
 from cardtable.server.table.seating import Seat
 
@@ -36,14 +49,10 @@ SPECTATORS = -1
 
 CLOSE_REMOVED = 4403
 CLOSE_LEFT = 1000
-HOST_ONLY = frozenset({"set_seat", "remove", "lock", "start"})
-WAITING_ONLY = frozenset({"sit", "watch", "set_seat", "remove", "start"})
 
 
-def _seat_number(message: ClientMessage, owner: TableOwner) -> int:
-    seat = message.get("seat")
-    if not isinstance(seat, int) or isinstance(seat, bool):
-        raise ProtocolError("malformed", f'"{message.type}" needs "seat": a seat number')
+def _seat_number(seat: int, owner: TableOwner) -> int:
+    """``seat``, when the table has it (the message's reading checked it is a number)."""
     if not 0 <= seat < len(owner.seats):
         raise ProtocolError(
             "bad-seat", f"there is no seat {seat}: seats are 0 to {len(owner.seats) - 1}"
@@ -51,17 +60,7 @@ def _seat_number(message: ClientMessage, owner: TableOwner) -> int:
     return seat
 
 
-def contribution_of(value: Any) -> str | None:
-    """A person's contribution to the fair deal, checked (``None`` when none was sent)."""
-    if value is None:
-        return None
-    try:
-        return check_contribution(value)
-    except CardtableError as exc:
-        raise ProtocolError("malformed", str(exc)) from None
-
-
-async def handle(owner: TableOwner, profile_id: int, message: ClientMessage) -> None:
+async def handle(owner: TableOwner, profile_id: int, message: RoomMessage) -> None:
     """Apply one room message from ``profile_id`` (see the module docstring)."""
     leaving = False
     async with owner.lock:
@@ -69,30 +68,29 @@ async def handle(owner: TableOwner, profile_id: int, message: ClientMessage) -> 
         member = room.member(profile_id)
         if member is None:
             raise ProtocolError("not-member", "you are no longer at this table")
-        kind = message.type
-        if kind in HOST_ONLY and profile_id != room.host:
+        if message.host_only and profile_id != room.host:
             raise ProtocolError("not-host", "only the host can do that")
-        if kind in WAITING_ONLY and room.phase != WAITING:
+        if message.waiting_only and room.phase != WAITING:
             raise ProtocolError("phase", "the game has started: that is only for the waiting room")
-        if kind == "sit":
+        if isinstance(message, SitMessage):
             await _sit(owner, member, message)
-        elif kind == "watch":
+        elif isinstance(message, WatchMessage):
             await _watch(owner, member)
-        elif kind == "set_seat":
+        elif isinstance(message, SetSeatMessage):
             await _set_seat(owner, message)
-        elif kind == "remove":
+        elif isinstance(message, RemoveMessage):
             await _remove(owner, message)
-        elif kind == "lock":
-            _lock(owner, message)
-        elif kind == "start":
+        elif isinstance(message, LockMessage):
+            room.locked = message.locked
+        elif isinstance(message, StartMessage):
             await _start(owner)
-        elif kind == "quick":
+        elif isinstance(message, QuickMessage):
             await _quick(owner, member, message)
             return
-        elif kind == "leave":
+        elif isinstance(message, LeaveMessage):
             await _leave(owner, member)
             leaving = True
-        elif kind == "rematch":
+        elif isinstance(message, RematchMessage):
             await _rematch(owner, member, message)
         owner.seated = room.seated()
         await save_room(owner)
@@ -102,13 +100,13 @@ async def handle(owner: TableOwner, profile_id: int, message: ClientMessage) -> 
         # The leaver's sockets close last, once the room is stored and the others were told:
         # this handler runs in the leaver's own socket, and a server may cancel a socket's
         # handler once it is closed (the test client does), which would lose both.
-        await _close_member(owner, profile_id, {"type": "left"}, CLOSE_LEFT)
+        await _close_member(owner, profile_id, left_message(), CLOSE_LEFT)
 
 
-async def _sit(owner: TableOwner, member: Member, message: ClientMessage) -> None:
+async def _sit(owner: TableOwner, member: Member, message: SitMessage) -> None:
     room = room_of(owner)
-    seat = _seat_number(message, owner)
-    contribution = contribution_of(message.get("contribution"))
+    seat = _seat_number(message.seat, owner)
+    contribution = message.contribution
     if seat == member.seat:
         return
     if seat not in open_seats(owner):
@@ -153,31 +151,26 @@ def _move_sockets(owner: TableOwner, profile_id: int, before: int, after: int) -
             owner.attach(after, connection)
 
 
-async def _set_seat(owner: TableOwner, message: ClientMessage) -> None:
-    seat = _seat_number(message, owner)
-    kind = message.get("kind")
+async def _set_seat(owner: TableOwner, message: SetSeatMessage) -> None:
+    seat = _seat_number(message.seat, owner)
     spec = owner.seats[seat]
-    if kind == "bot":
-        level = message.get("level") or TAKEOVER_LEVEL
-        if level not in BOT_LEVELS:
-            raise ProtocolError("malformed", f"level must be one of {', '.join(BOT_LEVELS)}")
+    if message.kind == "bot":
+        level = message.level or TAKEOVER_LEVEL
         if not spec.is_bot and seat not in open_seats(owner):
             raise ProtocolError("bad-seat", f"seat {seat} has a person in it: remove them first")
         used = {s.name for s in owner.seats if s.is_bot}
         name = spec.name if spec.is_bot else next(n for n in BOT_NAMES if n not in used)
         owner.seats[seat] = Seat("bot", name, level)
-    elif kind == "open":
+    else:
         if not spec.is_bot:
             raise ProtocolError("bad-seat", f"seat {seat} has no computer player to take out")
         owner.seats[seat] = Seat("human", "Player")
-    else:
-        raise ProtocolError("malformed", 'set_seat needs "kind": "open" or "bot"')
     await owner.store.set_seats(owner.table_id, [s.to_json() for s in owner.seats])
 
 
-async def _remove(owner: TableOwner, message: ClientMessage) -> None:
+async def _remove(owner: TableOwner, message: RemoveMessage) -> None:
     room = room_of(owner)
-    seat = _seat_number(message, owner)
+    seat = _seat_number(message.seat, owner)
     person = room.person_at(seat)
     if person is None:
         raise ProtocolError("bad-seat", f"nobody sits at seat {seat}")
@@ -189,24 +182,10 @@ async def _remove(owner: TableOwner, message: ClientMessage) -> None:
     # The link they had opens nothing now (a fresh cookie would otherwise bring them back):
     # the host is sent the new one with the room, and the store finds the table by it.
     room.invite = new_invite_token()
-    await _close_member(
-        owner,
-        person.profile_id,
-        {"type": "removed", "message": "the host removed you from this table"},
-        CLOSE_REMOVED,
-    )
+    await _close_member(owner, person.profile_id, removed_message(), CLOSE_REMOVED)
 
 
-def _lock(owner: TableOwner, message: ClientMessage) -> None:
-    locked = message.get("locked")
-    if not isinstance(locked, bool):
-        raise ProtocolError("malformed", 'lock needs "locked": true or false')
-    room_of(owner).locked = locked
-
-
-async def _close_member(
-    owner: TableOwner, profile_id: int, last: dict[str, Any], code: int
-) -> None:
+async def _close_member(owner: TableOwner, profile_id: int, last: Outgoing, code: int) -> None:
     """Send a member's sockets a last message, and close them."""
     for connection, profile in list(owner.profiles.items()):
         if profile == profile_id:
@@ -235,12 +214,10 @@ async def _start(owner: TableOwner) -> None:
     track_turn(owner)
 
 
-async def _quick(owner: TableOwner, member: Member, message: ClientMessage) -> None:
-    phrase = message.get("phrase")
+async def _quick(owner: TableOwner, member: Member, message: QuickMessage) -> None:
     if member.seat is None:
         raise ProtocolError("spectator", "spectators watch quietly: quick messages are for players")
-    if not isinstance(phrase, str) or phrase not in PHRASES:
-        raise ProtocolError("bad-phrase", f"phrase must be one of {', '.join(PHRASES)}")
+    phrase = message.phrase
     await owner.send_all(quick_message(member.seat, member.name, phrase, PHRASES[phrase]))
 
 
@@ -269,12 +246,9 @@ async def _leave(owner: TableOwner, member: Member) -> None:
     # Its sockets are closed by handle, after the room is stored and broadcast.
 
 
-async def _rematch(owner: TableOwner, member: Member, message: ClientMessage) -> None:
+async def _rematch(owner: TableOwner, member: Member, message: RematchMessage) -> None:
     room = room_of(owner)
-    accept = message.get("accept")
-    if not isinstance(accept, bool):
-        raise ProtocolError("malformed", 'rematch needs "accept": true or false')
-    contribution = contribution_of(message.get("contribution"))
+    accept, contribution = message.accept, message.contribution
     if not owner.finished or room.phase not in (PLAYING, FINISHED):
         raise ProtocolError("phase", "a rematch is for when the game is over")
     if member.seat is None:
@@ -293,7 +267,7 @@ async def _rematch(owner: TableOwner, member: Member, message: ClientMessage) ->
         accepted = [seat for seat in room.seated() if room.rematch[seat]]
         if accepted:
             room.rematch_table = await owner.make_rematch()
-            await owner.send_all({"type": "rematch", "table_id": room.rematch_table})
+            await owner.send_all(rematch_message(room.rematch_table))
 
 
 async def start_now(owner: TableOwner) -> None:

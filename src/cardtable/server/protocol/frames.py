@@ -6,12 +6,11 @@ writing to a socket only says that its page went away.
 
 from __future__ import annotations
 
-from typing import Any
-
 from fastapi import WebSocket, WebSocketDisconnect
+from starlette.types import Message
 from starlette.websockets import WebSocketState
 
-from cardtable.server.protocol.messages import dumps, error_message
+from cardtable.server.protocol.messages import ErrorCode, dumps, error_message
 
 CLOSE_BAD_ORIGIN = 1008
 CLOSE_TOO_LARGE = 1009
@@ -34,13 +33,13 @@ def went_away(websocket: WebSocket, error: BaseException) -> bool:
     )
 
 
-async def refuse(websocket: WebSocket, code: int, error: Any, message: str) -> None:
+async def refuse(websocket: WebSocket, code: int, error: ErrorCode, message: str) -> None:
     """Send one error message and close the socket with ``code``."""
     await websocket.send_text(dumps(error_message(error, message)))
     await websocket.close(code=code, reason=message[:120])
 
 
-def frame_text(frame: Any, max_frame: int) -> str | bytes | None:
+def frame_text(frame: Message, max_frame: int) -> str | bytes | None:
     """A received frame's text (or bytes); ``None`` when it is larger than ``max_frame``."""
     raw = frame.get("text")
     if raw is None:

@@ -16,7 +16,10 @@ however many connections take it (as a whole state is).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, Final
+
+from cardtable.server.protocol.messages import PatchMessage, RoomJson, StateMessage
 
 PATCH_QUERY: Final = "patches"
 """The websocket URL's query parameter by which a page asks for patches (``?patches=1``)."""
@@ -24,7 +27,7 @@ UNSYNCED: Final = -1
 """A connection that takes patches but has not been sent a state by a broadcast yet."""
 
 
-def state_patch(old: dict[str, Any], new: dict[str, Any]) -> dict[str, Any] | None:
+def state_patch(old: Mapping[str, Any], new: Mapping[str, Any]) -> PatchMessage | None:
     """The patch from the state message ``old`` to ``new`` (both for the same seat), or
     ``None`` when the two do not have the same fields (then the whole state is sent).
 
@@ -63,17 +66,17 @@ def state_patch(old: dict[str, Any], new: dict[str, Any]) -> dict[str, Any] | No
                     view[name] = item
         elif value is not before and value != before:
             changed[key] = value
-    return {
-        "type": "patch",
-        "base": old["version"],
-        "version": new["version"],
-        "set": changed,
-        "view": view,
-        "append": append,
-    }
+    return PatchMessage(
+        type="patch",
+        base=old["version"],
+        version=new["version"],
+        set=changed,
+        view=view,
+        append=append,
+    )
 
 
-def apply_patch(state: dict[str, Any], patch: dict[str, Any]) -> dict[str, Any]:
+def apply_patch(state: Mapping[str, Any], patch: Mapping[str, Any]) -> dict[str, Any]:
     """The state message a patch leads to from ``state`` (what the page does; the tests and
     the benchmarks' clients use this). Raises ``ValueError`` when ``state`` is not at the
     patch's base version.
@@ -105,7 +108,7 @@ class StateFrames:
     __slots__ = ("_last", "_sent")
 
     def __init__(self) -> None:
-        self._last: dict[int, dict[str, Any]] = {}
+        self._last: dict[int, StateMessage] = {}
         self._sent: dict[Any, int] = {}
 
     def take_patches(self, connection: Any) -> None:
@@ -126,18 +129,20 @@ class StateFrames:
         """``connection`` is gone."""
         self._sent.pop(connection, None)
 
-    def state_sent(self, seat: int, message: dict[str, Any]) -> dict[str, Any] | None:
+    def state_sent(self, seat: int, message: StateMessage) -> StateMessage | None:
         """Note the state ``message`` broadcast to ``seat`` (never to be changed); the state
         broadcast to the seat before it, if any."""
         previous = self._last.get(seat)
         self._last[seat] = message
         return previous
 
-    def room_sent(self, seat: int, room: dict[str, Any]) -> None:
+    def room_sent(self, seat: int, room: RoomJson) -> None:
         """Note the room broadcast to ``seat`` alone: the page's state carries it now."""
         previous = self._last.get(seat)
         if previous is not None and "room" in previous:
-            self._last[seat] = {**previous, "room": room}
+            updated = previous.copy()
+            updated["room"] = room
+            self._last[seat] = updated
 
     def in_step(self, connection: Any, base: int) -> bool:
         """Whether ``connection`` takes patches and was last sent the state at ``base``."""

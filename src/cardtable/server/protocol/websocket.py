@@ -20,7 +20,8 @@ import asyncio
 import contextlib
 import logging
 import time
-from typing import Any
+from collections.abc import Sequence
+from typing import cast
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from starlette.websockets import WebSocketDisconnected
@@ -45,7 +46,15 @@ from cardtable.server.protocol.frames import (
     went_away,
 )
 from cardtable.server.protocol.messages import (
+    ActionMessage,
     ClientMessage,
+    CoachMessage,
+    ErrorCode,
+    GroupsMessage,
+    HintMessage,
+    MoveJson,
+    Outgoing,
+    PingMessage,
     ProtocolError,
     ack_message,
     coach_message,
@@ -69,10 +78,6 @@ router = APIRouter()
 
 NOWHERE = -2
 """No place at a table (:data:`~cardtable.server.table.owner.SPECTATORS` is -1)."""
-SEAT_TYPES = ("action", "hint", "coach", "groups")
-"""Messages about a seat's own play, which a spectator cannot send, nor anyone before the start."""
-PLAY_TYPES = (*SEAT_TYPES, "ping")
-"""Every table answers these; the other types are a people's table's room messages."""
 
 
 class SocketConnection:
@@ -85,7 +90,7 @@ class SocketConnection:
         self.patches = websocket.query_params.get(PATCH_QUERY) == "1"
         """The page asked for patches (:mod:`~cardtable.server.protocol.state_frames`)."""
 
-    async def send(self, message: dict[str, Any]) -> None:
+    async def send(self, message: Outgoing) -> None:
         """Send one server message as a JSON text frame (nothing once closed). A page gone
         under the write raises :class:`WebSocketDisconnect`, whichever way Starlette says it
         (its ``WebSocketDisconnected`` once the socket is closed on this side)."""
@@ -111,7 +116,7 @@ class SocketConnection:
             with contextlib.suppress(Exception):
                 await refuse(self.websocket, CLOSE_TRY_AGAIN, "unavailable", MOVED)
 
-    async def close_with(self, message: dict[str, Any], code: int) -> None:
+    async def close_with(self, message: Outgoing, code: int) -> None:
         """Send a last message and close (a member removed from, or leaving, a table)."""
         if self.closed:
             return
@@ -219,7 +224,7 @@ def _place(owner: TableOwner, profile_id: int) -> int | None:
     return next((s for s, p in owner.seated.items() if p == profile_id), None)
 
 
-def outsider(owner: TableOwner) -> tuple[str, str]:
+def outsider(owner: TableOwner) -> tuple[ErrorCode, str]:
     """The error code and message of a socket whose profile has no place at the table."""
     if owner.room is not None:
         return "not-member", "you are not at this table"
@@ -237,7 +242,7 @@ async def greet(owner: TableOwner, connection: Connection, profile_id: int) -> i
         owner.attach(seat, connection)
         if isinstance(connection, SocketConnection) and connection.patches:
             owner.frames.take_patches(connection)
-        extra: list[dict[str, Any]] = []
+        extra: Sequence[Outgoing] = ()
         if owner.room is not None:
             owner.profiles[connection] = profile_id
             extra = presence.connection_opened(owner, seat)
@@ -336,22 +341,18 @@ async def answer_frame(
     seat = place
     message: ClientMessage | None = None
     try:
-        message = parse_client_message(raw)
-        if owner.room is None and message.type not in PLAY_TYPES:
-            raise ProtocolError(
-                "unknown-type",
-                f"{message.type!r} is only for tables shared with other people",
-            )
-        if message.type == "ping":
+        message = parse_client_message(raw, shared=owner.room is not None)
+        playing = isinstance(message, ActionMessage | HintMessage | CoachMessage | GroupsMessage)
+        if isinstance(message, PingMessage):
             await connection.send(pong_message())
-        elif seat == SPECTATORS and message.type in SEAT_TYPES:
+        elif seat == SPECTATORS and playing:
             raise ProtocolError("spectator", "spectators watch: they cannot play or ask")
-        elif owner.waiting and message.type in SEAT_TYPES:
+        elif owner.waiting and playing:
             raise ProtocolError("phase", "the game has not started yet: the host starts it")
-        elif message.type == "action":
+        elif isinstance(message, ActionMessage):
             submitted = await owner.submit(seat, message, received)
-            if submitted.duplicate:  # a resend: acknowledged again, and the table as it is
-                assert message.client_id is not None
+            if submitted.duplicate and message.client_id is not None:
+                # A resend: acknowledged again, and the table as it is.
                 await connection.send(
                     ack_message(message.client_id, submitted.version, duplicate=True)
                 )
@@ -361,18 +362,19 @@ async def answer_frame(
                 await connection.send(
                     ack_message(message.client_id, submitted.version, duplicate=False)
                 )
-        elif message.type == "hint":
+        elif isinstance(message, HintMessage):
             # The advice is about the state at this version: other seats may move while it is
             # worked out, and the page must not show it over a newer state.
             version = owner.version
             action, reason = await owner.hint(seat)
-            move = hint_move(owner.game, owner.engine, action)
+            # The narrator builds the move as the protocol declares it.
+            move = cast("MoveJson | None", hint_move(owner.game, owner.engine, action))
             await connection.send(hint_message(action, reason, version=version, move=move))
-        elif message.type == "coach":
+        elif isinstance(message, CoachMessage):
             version = owner.version
             report = await owner.coach(seat)
-            await connection.send(coach_message(**report, version=version))
-        elif message.type == "groups":
+            await connection.send(coach_message(report, version=version))
+        elif isinstance(message, GroupsMessage):
             await connection.send(await hand_groups.answer(owner, seat, message))
         else:
             if message.type == "quick" and limits is not None:
@@ -381,7 +383,7 @@ async def answer_frame(
                     raise ProtocolError("rate-limited", quick.message)
             await room_control.handle(owner, profile_id, message)
     except ProtocolError as exc:
-        client_id = None if message is None else message.client_id
+        client_id = message.client_id if isinstance(message, ActionMessage) else None
         await connection.send(error_message(exc.code, str(exc), rule=exc.rule, client_id=client_id))
         if owner.room is not None and exc.code in ("stale", "not-your-turn", "seat-taken"):
             # The loser of a race sees the table as it is now.

@@ -8,7 +8,7 @@ strict JSON), and every refusal is a 4xx ``{"detail": "sentence naming the probl
 from __future__ import annotations
 
 import asyncio
-from typing import Annotated, Any, Final, Literal
+from typing import Annotated, Final, Literal
 
 from fastapi import APIRouter, HTTPException, Query, Request, Response
 from fastapi.responses import JSONResponse
@@ -94,21 +94,15 @@ async def create_table(
     (answered with its invite): nothing is dealt until its host starts the game."""
     check_rate(request, "table", profile)
     try:
-        rules: dict[str, Any] = dict(new.rules or {})
-        check_rule_types(get_engine(canonical_name(new.game)).rules_type, rules)
-        seats = (
-            None
-            if new.seats is None
-            else [seat.model_dump(exclude_none=True) for seat in new.seats]
-        )
+        check_rule_types(get_engine(canonical_name(new.game)).rules_type, new.rules or {})
         table_id, seat = await lobby.create(
             profile,
             game=new.game,
-            rules=rules,
-            seats=seats,
+            rules=new.rules,
+            seats=new.seats,
             commitment=new.commitment,
             contribution=new.contribution,
-            shared=None if new.shared is None else new.shared.model_dump(),
+            shared=new.shared,
         )
     except TooManyTablesError as exc:
         raise HTTPException(409, str(exc)) from None

@@ -16,10 +16,9 @@ from pydantic import BaseModel, ConfigDict, Field, create_model, field_validator
 
 from cardtable.server.people.names import MAX_NAME_LENGTH, check_name
 from cardtable.server.people.player_options import PLAYER_OPTIONS, PlayerOptions
+from cardtable.server.people.room import RoomSettings, TablePhase
+from cardtable.server.table.seating import BotLevel, SeatRequest
 
-# The levels of cardtable.bots.Level, spelled out because requests are strict (a Level field
-# would refuse the JSON string); tests/test_registry.py keeps the two the same.
-BotLevel = Literal["random", "easy", "normal", "hard"]
 RecordKind = Literal["deal", "game", "match"]
 
 MAX_SEATS = 10
@@ -139,14 +138,6 @@ class HowToPlay(Answer):
 # --- tables ------------------------------------------------------------------------------------
 
 
-class SeatRequest(Request):
-    """One seat of a new table: a person, or a computer player at a level (the profile's
-    difficulty when left out)."""
-
-    kind: Literal["human", "bot"]
-    level: BotLevel | None = None
-
-
 class NewTable(Request):
     """``POST /api/tables``: the game, rule options (missing ones take their defaults), seats
     (default: the caller against computer players), and for a provably fair deal a commitment
@@ -159,20 +150,9 @@ class NewTable(Request):
     """A commitment from ``POST /api/commitments`` (a provably fair deal), with…"""
     contribution: Annotated[str, Field(max_length=64)] | None = None
     """…the page's own random contribution: 8 to 64 hex digits."""
-    shared: SharedSettings | None = None
+    shared: RoomSettings | None = None
     """A table for people: every human seat but the creator's is open for a person who
     comes with the invite link, and the game starts when the host says so."""
-
-
-class SharedSettings(Request):
-    """A people's table's settings: listed in the lobby, spectators allowed, the turn timer
-    and time bank, and the grace period a disconnected person keeps the seat."""
-
-    public: bool = False
-    spectators: bool = True
-    turn_seconds: Annotated[int, Field(ge=10, le=600)] | None = None
-    bank_seconds: Annotated[int, Field(ge=0, le=600)] = 60
-    grace_seconds: Annotated[int, Field(ge=10, le=900)] = 120
 
 
 class SeatAnswer(Answer):
@@ -219,16 +199,6 @@ class Joined(Answer):
     role: Literal["player", "spectator"]
 
 
-class RoomSettingsAnswer(Answer):
-    """A people's table's settings as answered (see :class:`SharedSettings`)."""
-
-    public: bool
-    spectators: bool
-    turn_seconds: int | None
-    bank_seconds: int
-    grace_seconds: int
-
-
 class InviteSeat(Answer):
     """A seat as an invite shows it: open for a person, a person's name, or a computer
     player (with its level)."""
@@ -246,9 +216,6 @@ class InvitePlace(Answer):
     role: Literal["player", "spectator"] | None
 
 
-TablePhase = Literal["waiting", "playing", "finished", "abandoned"]
-
-
 class InvitePeek(Answer):
     """``POST /api/invites/peek``: the table an invite opens, as seen before joining."""
 
@@ -264,7 +231,7 @@ class InvitePeek(Answer):
     rules: dict[str, Any]
     host: str | None
     """The host's name."""
-    settings: RoomSettingsAnswer
+    settings: RoomSettings
     seats: list[InviteSeat]
     commitment: str | None
     """The fair deal's commitment, published before anybody contributes."""

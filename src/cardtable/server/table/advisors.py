@@ -19,6 +19,7 @@ from typing import Any, Final
 from cardtable import coach
 from cardtable.bots import Bot, make_bot
 from cardtable.cards import format_card
+from cardtable.server.protocol.messages import CoachAdvice, DiscardAdvice
 
 logger = logging.getLogger(__name__)
 
@@ -61,10 +62,10 @@ def hint(game: str, view: Any, legal: Sequence[Any]) -> tuple[Any | None, str]:
     return action, str(reason)
 
 
-def coach_report(game: str, view: Any, legal: Sequence[Any]) -> dict[str, Any]:
+def coach_report(game: str, view: Any, legal: Sequence[Any]) -> CoachAdvice:
     """The coach's report as JSON data: ``tips``, ``discards`` (card, leaves, note),
     ``warnings``, and when the coach gives them ``near_melds`` and ``hint``."""
-    fallback: dict[str, Any] = {"tips": [NO_COACH], "discards": [], "warnings": []}
+    fallback: CoachAdvice = {"tips": [NO_COACH], "discards": [], "warnings": []}
     try:
         report = coach.coach(game, view, legal)
     except Exception:  # as for hints: the player loses the report, not the table
@@ -73,7 +74,7 @@ def coach_report(game: str, view: Any, legal: Sequence[Any]) -> dict[str, Any]:
     data = _to_data(report)
     if not isinstance(data, dict):
         return {"tips": [str(report)], "discards": [], "warnings": []}
-    shaped: dict[str, Any] = {
+    shaped: CoachAdvice = {
         "tips": [str(tip) for tip in data.get("tips", [])],
         "discards": [_discard_row(row) for row in data.get("discards", [])],
         "warnings": [str(warning) for warning in data.get("warnings", [])],
@@ -93,11 +94,11 @@ def _to_data(value: Any) -> Any:
     return value
 
 
-def _discard_row(row: Any) -> dict[str, Any]:
+def _discard_row(row: Any) -> DiscardAdvice:
     data = _to_data(row)
     if not isinstance(data, dict):
         return {"card": str(data), "leaves": "", "note": ""}
-    shaped: dict[str, Any] = {
+    shaped: DiscardAdvice = {
         "card": _label(data.get("card", "")),
         "leaves": _leaves(data.get("leaves", "")),
         "note": str(data.get("note", "")),

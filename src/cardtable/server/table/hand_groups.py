@@ -23,53 +23,37 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, Final
 
 from cardtable.cards import Card, format_card, parse_card
-from cardtable.errors import CardError
 from cardtable.games.indian_rummy import groups as indian_groups
 from cardtable.melds.declaration import card_count, dr_best, meld_shape
-from cardtable.server.protocol.messages import ClientMessage, ProtocolError, groups_message
+from cardtable.server.protocol.messages import (
+    BestGroupsJson,
+    BestMeldJson,
+    GroupsAnswer,
+    GroupsBody,
+    GroupsMessage,
+    LabelledGroupJson,
+    ProtocolError,
+    groups_message,
+)
 
 if TYPE_CHECKING:
     from cardtable.server.table.owner import TableOwner
 
-MAX_GROUPS: Final = 20
-"""More groups than a hand can hold cards is never a real arrangement."""
-MAX_CARDS: Final = 40
-"""Cards named across all groups (the longest hand is Declaration Rummy's 14 or so)."""
-
 Partition = list[list[Card]]
-Arranger = Callable[[Any, Partition, Card | None], dict[str, Any]]
+Arranger = Callable[[Any, Partition, Card | None], GroupsBody]
 
 
-def read_request(message: ClientMessage) -> tuple[Partition, Card | None]:
-    """The groups (card ids) and the put-down card of a ``groups`` message, or a
-    :class:`ProtocolError` naming what is wrong.
+def read_request(message: GroupsMessage) -> tuple[Partition, Card | None]:
+    """The groups (card ids) and the put-down card of a ``groups`` message (its labels and
+    bounds were checked when it was read,
+    :data:`~cardtable.server.protocol.messages.MAX_GROUPS`).
 
-    >>> read_request(ClientMessage("groups", fields=(("groups", [["5H", "6H"]]),)))
+    >>> read_request(GroupsMessage(type="groups", groups=[["5H", "6H"]]))
     ([[17, 18]], None)
-    >>> read_request(ClientMessage("groups", fields=(("groups", [["5H", "ZZ"]]),)))
-    Traceback (most recent call last):
-    ...
-    cardtable.server.protocol.messages.ProtocolError: unknown card 'ZZ' in the groups
     """
-    raw = message.get("groups")
-    if raw is None:
-        raw = []
-    if not isinstance(raw, list) or not all(isinstance(group, list) for group in raw):
-        raise ProtocolError("malformed", '"groups" must be a list of lists of card labels')
-    if len(raw) > MAX_GROUPS or sum(len(group) for group in raw) > MAX_CARDS:
-        raise ProtocolError("malformed", f"at most {MAX_GROUPS} groups of {MAX_CARDS} cards")
-    groups = [[_card(label) for label in group] for group in raw]
-    put_down = message.get("put_down")
-    return groups, None if put_down is None else _card(put_down)
-
-
-def _card(label: Any) -> Card:
-    if not isinstance(label, str):
-        raise ProtocolError("malformed", f"a card is a label such as 7H, not {label!r}"[:120])
-    try:
-        return parse_card(label)
-    except CardError:
-        raise ProtocolError("malformed", f"unknown card {label[:8]!r} in the groups") from None
+    groups = [[parse_card(label) for label in group] for group in message.groups]
+    put_down = message.put_down
+    return groups, None if put_down is None else parse_card(put_down)
 
 
 def fit_to_hand(groups: Partition, hand: Sequence[Card]) -> tuple[Partition, list[Card]]:
@@ -101,7 +85,7 @@ def _labels(groups: Partition) -> list[list[str]]:
     return [[format_card(card) for card in group] for group in groups]
 
 
-def indian_rummy(view: Any, groups: Partition, put_down: Card | None) -> dict[str, Any]:
+def indian_rummy(view: Any, groups: Partition, put_down: Card | None) -> GroupsBody:
     """Indian Rummy: labels and points as RULES.md 2.8 reads them, the solver's arrangement."""
     rules, wild = view.rules, view.wild_rank
     hand = list(view.hand)
@@ -122,17 +106,33 @@ def indian_rummy(view: Any, groups: Partition, put_down: Card | None) -> dict[st
     evaluation = indian_groups.evaluate(shown, wild, rules)
     best = indian_groups.best_groups(hand, wild, rules) if hand else None
     ready = indian_groups.show_put_down(mine, wild, rules) if put_down is None else None
-    return {
-        "placed": _labels(mine),
-        "put_down": None if put_down is None else format_card(put_down),
-        "show_put_down": None if ready is None else format_card(ready),
-        **evaluation.to_json(),
-        "best": None if best is None else best.to_json() | {"partition": _labels(best.partition())},
-        "same_as_best": best is not None and indian_groups.same_groups(shown, best.partition()),
-    }
+    counted = evaluation.to_json()
+    best_json: BestGroupsJson | None = None
+    if best is not None:
+        made = best.to_json()
+        best_json = BestGroupsJson(
+            groups=made["groups"],
+            loose=made["loose"],
+            put_down=made["put_down"],
+            points=made["points"],
+            category=made["category"],
+            valid_show=made["valid_show"],
+            partition=_labels(best.partition()),
+        )
+    return GroupsBody(
+        placed=_labels(mine),
+        put_down=None if put_down is None else format_card(put_down),
+        show_put_down=None if ready is None else format_card(ready),
+        groups=counted["groups"],
+        category=counted["category"],
+        points=counted["points"],
+        valid_show=counted["valid_show"],
+        best=best_json,
+        same_as_best=best is not None and indian_groups.same_groups(shown, best.partition()),
+    )
 
 
-def declaration_rummy(view: Any, groups: Partition, put_down: Card | None) -> dict[str, Any]:
+def declaration_rummy(view: Any, groups: Partition, put_down: Card | None) -> GroupsBody:
     """Declaration Rummy: each group a meld or loose, the loose cards' count (RULES.md 3.7),
     and the count's own arrangement (``put_down`` has no meaning here and is ignored)."""
     hand = list(view.hand)
@@ -145,39 +145,39 @@ def declaration_rummy(view: Any, groups: Partition, put_down: Card | None) -> di
                 break
         else:
             mine.append([card])
-    labelled = []
+    labelled: list[LabelledGroupJson] = []
     for group in mine:
         shape = meld_shape(group)
         points = 0 if shape is not None else sum(card_count(card) for card in group)
         labelled.append(
-            {
-                "cards": [format_card(card) for card in group],
-                "label": "loose" if shape is None else shape.kind,
-                "points": points,
-                "counts": False,
-            }
+            LabelledGroupJson(
+                cards=[format_card(card) for card in group],
+                label="loose" if shape is None else shape.kind,
+                points=points,
+                counts=False,
+            )
         )
     count, melds, loose = dr_best(hand)
     partition = [list(meld) for meld in melds] + ([list(loose)] if loose else [])
-    return {
-        "placed": _labels(mine),
-        "put_down": None,
-        "groups": labelled,
-        "category": None,
-        "points": sum(group["points"] for group in labelled),
-        "valid_show": None,
-        "best": {
-            "groups": [
-                {"kind": _meld_kind(meld), "cards": [format_card(card) for card in meld]}
+    return GroupsBody(
+        placed=_labels(mine),
+        put_down=None,
+        groups=labelled,
+        category=None,
+        points=sum(group["points"] for group in labelled),
+        valid_show=None,
+        best=BestGroupsJson(
+            groups=[
+                BestMeldJson(kind=_meld_kind(meld), cards=[format_card(card) for card in meld])
                 for meld in melds
             ],
-            "loose": [format_card(card) for card in loose],
-            "put_down": None,
-            "points": count,
-            "partition": _labels(partition),
-        },
-        "same_as_best": indian_groups.same_groups(mine, partition),
-    }
+            loose=[format_card(card) for card in loose],
+            put_down=None,
+            points=count,
+            partition=_labels(partition),
+        ),
+        same_as_best=indian_groups.same_groups(mine, partition),
+    )
 
 
 def _meld_kind(meld: Sequence[Card]) -> str:
@@ -192,7 +192,7 @@ ARRANGERS: Final[dict[str, Arranger]] = {
 """The games whose hands a player arranges into labelled groups, by registered name."""
 
 
-async def answer(owner: TableOwner, seat: int, message: ClientMessage) -> dict[str, Any]:
+async def answer(owner: TableOwner, seat: int, message: GroupsMessage) -> GroupsAnswer:
     """The ``groups`` answer for ``seat`` at ``owner``'s table, as it is now."""
     arranger = ARRANGERS.get(owner.game)
     if arranger is None:
@@ -200,11 +200,6 @@ async def answer(owner: TableOwner, seat: int, message: ClientMessage) -> dict[s
     groups, put_down = read_request(message)
     version = owner.version
     view = owner.engine.view(owner.state, seat)
-    seq = message.get("seq")
     # The solver may take a few milliseconds (14 cards: one search per card put down).
     body = await asyncio.to_thread(arranger, view, groups, put_down)
-    return groups_message(
-        body,
-        version=version,
-        seq=seq if isinstance(seq, int) and not isinstance(seq, bool) else None,
-    )
+    return groups_message(body, version=version, seq=message.seq)

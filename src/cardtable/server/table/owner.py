@@ -29,12 +29,12 @@ import time
 from collections.abc import Awaitable, Callable, Sequence
 from concurrent.futures import BrokenExecutor, Executor
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Protocol, cast
 
 from cardtable.bots.base import RandomBot
 from cardtable.driver import advance
 from cardtable.errors import CardtableError, IllegalActionError, RuleKey
-from cardtable.games.contract import TERMINAL, AnyEngine
+from cardtable.games.contract import TERMINAL, AnyEngine, GameResult
 from cardtable.registry import format_fields, table_format_of
 from cardtable.replay import replay_actions
 from cardtable.server import metrics
@@ -44,11 +44,23 @@ from cardtable.server.narration.announce import announcement, public_notation
 from cardtable.server.narration.moves import last_move, legal_moves
 from cardtable.server.narration.naming import name_seats
 from cardtable.server.people.player_options import PAUSE_AFTER_DEAL
-from cardtable.server.people.room import TAKEOVER_LEVEL, WAITING, Presence, Room
+from cardtable.server.people.room import TAKEOVER_LEVEL, WAITING, InviteJson, Presence, Room
 from cardtable.server.protocol.messages import (
-    ClientMessage,
+    ActionMessage,
+    AutoReason,
+    CoachAdvice,
     Frame,
+    GameResultJson,
+    JsonObject,
+    LastAction,
+    MoveJson,
+    Outgoing,
     ProtocolError,
+    RoomJson,
+    RoomUpdate,
+    ServerMessage,
+    SharedRoomJson,
+    StateMessage,
     room_message,
     state_message,
 )
@@ -82,9 +94,9 @@ AUTO_SENTENCES = {
 
 
 class Connection(Protocol):
-    """A client connection: sends one server message (a JSON-ready dict)."""
+    """A client connection: sends one server message (or a frame of one, encoded once)."""
 
-    async def send(self, message: dict[str, Any]) -> None: ...
+    async def send(self, message: Outgoing) -> None: ...
 
 
 class PeopleHooks(Protocol):
@@ -92,18 +104,16 @@ class PeopleHooks(Protocol):
     sees it, the turn timer): :data:`cardtable.server.people.presence.ROOM_HOOKS`. Each hook is
     handed the table and called under its lock, only at a table with a room."""
 
-    def room_json(
-        self, owner: TableOwner, seat: int, shared: dict[str, Any] | None
-    ) -> dict[str, Any]:
+    def room_json(self, owner: TableOwner, seat: int, shared: SharedRoomJson | None) -> RoomJson:
         """The room as the member at ``seat`` (or the spectators) is sent it; ``shared``:
         :meth:`shared_room` when the caller built it already."""
         ...
 
-    def shared_room(self, owner: TableOwner) -> dict[str, Any] | None:
+    def shared_room(self, owner: TableOwner) -> SharedRoomJson | None:
         """The room as every member is sent it, built once for a broadcast."""
         ...
 
-    def host_invite(self, owner: TableOwner) -> dict[str, str]:
+    def host_invite(self, owner: TableOwner) -> InviteJson:
         """The invite as the host is shown it."""
         ...
 
@@ -132,19 +142,17 @@ class PeopleHooks(Protocol):
 class NoPeople:
     """The hooks of a table against computer players: nobody's presence to follow."""
 
-    def room_json(
-        self, owner: TableOwner, seat: int, shared: dict[str, Any] | None
-    ) -> dict[str, Any]:
-        """No room."""
-        return {}
+    def room_json(self, owner: TableOwner, seat: int, shared: SharedRoomJson | None) -> RoomJson:
+        """No room: never asked (only a people's table sends one)."""
+        raise CardtableError("a table against computer players has no room")
 
-    def shared_room(self, owner: TableOwner) -> dict[str, Any] | None:
+    def shared_room(self, owner: TableOwner) -> SharedRoomJson | None:
         """No room."""
         return None
 
-    def host_invite(self, owner: TableOwner) -> dict[str, str]:
-        """No invite."""
-        return {}
+    def host_invite(self, owner: TableOwner) -> InviteJson:
+        """No invite: never asked (only a people's table has one)."""
+        raise CardtableError("a table against computer players has no invite")
 
     def connection_closed(self, owner: TableOwner, seat: int, connection: Connection) -> None:
         """Nothing follows a closed connection."""
@@ -216,7 +224,7 @@ class TableOwner:
     """The clock of timers and grace periods (tests may pass another)."""
     time_scale: float = 1.0
     """Multiplies every timer and grace period (tests shorten them)."""
-    last_auto: tuple[int, str] | None = None
+    last_auto: tuple[int, AutoReason] | None = None
     """``(version, why)`` when a computer player made the last move for a person."""
     profiles: dict[Connection, int] = field(default_factory=dict)
     """The profile behind each connection of a people's table."""
@@ -274,16 +282,16 @@ class TableOwner:
         """Seat names as ``viewer`` sees them (its own seat is "You")."""
         return ["You" if seat == viewer else spec.name for seat, spec in enumerate(self.seats)]
 
-    def state_for(self, seat: int, room: dict[str, Any] | None = None) -> dict[str, Any]:
+    def state_for(self, seat: int, room: SharedRoomJson | None = None) -> StateMessage:
         """The protocol's state message for ``seat``, or for the spectators: the public view,
         no legal actions, and the announcements as an onlooker hears them. ``room``: a
         people's table's room as every member sees it, when the caller built it already
         (:func:`~cardtable.server.people.presence.shared_room_json`)."""
         engine, state = self.engine, self.state
         shown: int | None = seat
-        own: dict[str, Any] = {}
+        own: JsonObject = {}
         legal: list[str] = []
-        moves: list[dict[str, Any]] = []
+        moves: list[MoveJson] = []
         if seat == SPECTATORS:
             shown = None
             heard = engine.view(state, onlooker_seat(engine, state))
@@ -295,7 +303,8 @@ class TableOwner:
             if self.status == "playing":
                 actions = engine.legal_actions(state, seat)
                 legal = [str(action) for action in actions]
-                moves = legal_moves(self.game, heard, actions)
+                # The narrator builds the moves as the protocol declares them.
+                moves = cast("list[MoveJson]", legal_moves(self.game, heard, actions))
         to_move = engine.current_player(state)
         result = engine.result(state)
         names = self.names_for(seat)
@@ -304,17 +313,25 @@ class TableOwner:
         outcome_version, outcomes = self.last_outcomes
         if outcomes and outcome_version == self.version:
             summary = merge_summaries(outcomes, names)
-        last_action = None
+        last_action: LastAction | None = None
         if last is not None:
             actor, notation = last
-            last_action = last_move(
-                self.game,
-                engine,
-                actor=actor,
-                public=public_notation(self.game, notation, actor, seat),
-                names=names,
-                view=heard,
+            last_action = cast(
+                LastAction,
+                last_move(
+                    self.game,
+                    engine,
+                    actor=actor,
+                    public=public_notation(self.game, notation, actor, seat),
+                    names=names,
+                    view=heard,
+                ),
             )
+            if self.room is not None:  # why a computer player made the move, if one did
+                auto: AutoReason | None = None
+                if self.last_auto is not None and self.last_auto[0] == self.version:
+                    auto = self.last_auto[1]
+                last_action["auto"] = auto
         return state_message(
             version=self.version,
             seat=shown,
@@ -324,9 +341,7 @@ class TableOwner:
             moves=moves,
             to_move=to_move,
             # ``said``: the result's sentence in this reader's words ("You win…").
-            result=None
-            if result is None
-            else result.to_json() | {"said": name_seats(result.summary, names)},
+            result=None if result is None else _result_json(result, names),
             last_action=last_action,
             summary=summary,
             announce=self._auto_sentence()
@@ -340,7 +355,8 @@ class TableOwner:
                 to_move=to_move,
                 finished=self.finished,
             ),
-        ) | self._room_part(seat, room, last_action)
+            room=self._room_part(seat, room),
+        )
 
     def _auto_sentence(self) -> str:
         """Who the computer player just moved for, and why ("" after anybody's own move)."""
@@ -349,20 +365,11 @@ class TableOwner:
         seat = self.log[-1][0]
         return AUTO_SENTENCES[self.last_auto[1]].format(name=self.seats[seat].name) + " "
 
-    def _room_part(
-        self, seat: int, room: dict[str, Any] | None, last_action: dict[str, Any] | None
-    ) -> dict[str, Any]:
-        """A people's table's additions to a state message: the room, and why a computer
-        player made the last move (``last_action.auto``)."""
+    def _room_part(self, seat: int, room: SharedRoomJson | None) -> RoomJson | None:
+        """A people's table's room in a state message (``None`` at other tables)."""
         if self.room is None:
-            return {}
-        part: dict[str, Any] = {"room": self.people.room_json(self, seat, room)}
-        if last_action is not None:
-            auto = None
-            if self.last_auto is not None and self.last_auto[0] == self.version:
-                auto = self.last_auto[1]
-            part["last_action"] = last_action | {"auto": auto}
-        return part
+            return None
+        return self.people.room_json(self, seat, room)
 
     def info(self, viewer_profile: int | None) -> dict[str, Any]:
         """The table as GET /api/tables/{id} describes it."""
@@ -422,14 +429,16 @@ class TableOwner:
         """Whether ``seat`` has a connection open."""
         return bool(self.connections.get(seat))
 
-    def message_for(self, seat: int, room: dict[str, Any] | None = None) -> dict[str, Any]:
+    def message_for(
+        self, seat: int, room: SharedRoomJson | None = None
+    ) -> StateMessage | RoomUpdate:
         """What ``seat`` is sent after a change: its state, or the room while waiting
         (``room`` as for :meth:`state_for`)."""
         if self.waiting:
             return room_message(self.people.room_json(self, seat, room))
         return self.state_for(seat, room)
 
-    def _shared_room(self) -> dict[str, Any] | None:
+    def _shared_room(self) -> SharedRoomJson | None:
         """A people's table's room as every member sees it, built once for a broadcast."""
         if self.room is None:
             return None
@@ -441,18 +450,18 @@ class TableOwner:
             return
         shared = self._shared_room()
 
-        def make(seat: int) -> dict[str, Any]:
+        def make(seat: int) -> RoomUpdate:
             message = room_message(self.people.room_json(self, seat, shared))
             self.frames.room_sent(seat, message["room"])
             return message
 
         await self._send_all(make)
 
-    async def send_all(self, message: dict[str, Any]) -> None:
+    async def send_all(self, message: ServerMessage) -> None:
         """Send the same message to every connection (a quick message)."""
         await self._send_all(lambda _seat: message)
 
-    async def _send_all(self, make: Callable[[int], dict[str, Any]]) -> None:
+    async def _send_all(self, make: Callable[[int], ServerMessage]) -> None:
         for seat, listeners in list(self.connections.items()):
             if not listeners:
                 continue
@@ -478,6 +487,7 @@ class TableOwner:
             built = self.message_for(seat, shared)
             message = Frame(built)
             patch: Frame | None = None
+            base: int | None = None
             version: int | None = None
             if built["type"] == "state":
                 version = built["version"]
@@ -486,12 +496,13 @@ class TableOwner:
                     frames.in_step(connection, previous["version"]) for connection in listeners
                 ):
                     made = state_patch(previous, built)
-                    patch = None if made is None else Frame(made)
+                    if made is not None:
+                        patch, base = Frame(made), made["base"]
             else:
                 frames.room_sent(seat, built["room"])
             for connection in list(listeners):
                 frame = message
-                if patch is not None and frames.in_step(connection, patch["base"]):
+                if patch is not None and base is not None and frames.in_step(connection, base):
                     frame = patch
                 try:
                     await connection.send(frame)
@@ -504,11 +515,10 @@ class TableOwner:
 
     # --- moves --------------------------------------------------------------------------------
 
-    async def submit(self, seat: int, message: ClientMessage, received: float) -> Submitted:
+    async def submit(self, seat: int, message: ActionMessage, received: float) -> Submitted:
         """Apply a human's action message and answer the version it led to (``duplicate``, not
         applied again, for a client id already applied), or raise :class:`ProtocolError`
         changing nothing."""
-        assert message.action is not None and message.version is not None
         async with self.lock:
             if self.waiting:
                 raise ProtocolError("phase", "the game has not started yet: the host starts it")
@@ -565,7 +575,7 @@ class TableOwner:
         action: Any,
         after: Any,
         *,
-        auto: str | None = None,
+        auto: AutoReason | None = None,
         client_id: str | None = None,
     ) -> None:
         """Store and publish a move already checked by the engine (the lock is held), with
@@ -717,7 +727,7 @@ class TableOwner:
         action, reason = await asyncio.to_thread(advisors.hint, self.game, view, legal)
         return (None if action is None else str(action)), reason
 
-    async def coach(self, seat: int) -> dict[str, Any]:
+    async def coach(self, seat: int) -> CoachAdvice:
         """The coach's report for ``seat`` now."""
         state = self.state
         legal = [] if self.finished else self.engine.legal_actions(state, seat)
@@ -738,7 +748,7 @@ class TableOwner:
         # Nobody plays a whole game out for an empty room: the table waits for somebody.
         return any(self.connections.values())
 
-    def takeover(self, seat: int) -> str | None:
+    def takeover(self, seat: int) -> AutoReason | None:
         """Why a computer player moves for the person at ``seat`` (``None``: a bot's own seat)."""
         if self.room is None or self.seats[seat].is_bot:
             return None
@@ -797,7 +807,7 @@ class TableOwner:
         """A computer player's pause before its move."""
         await asyncio.sleep(seconds)
 
-    async def _bot_move(self, seat: int, auto: str | None = None) -> None:
+    async def _bot_move(self, seat: int, auto: AutoReason | None = None) -> None:
         """A computer player's move for ``seat``: its own, or one made for a person (``auto``
         says why: ``timeout``, ``away``, ``left``; by default as :meth:`takeover` says)."""
         state = self.state
@@ -867,6 +877,15 @@ class Submitted:
 
     version: int
     duplicate: bool = False
+
+
+def _result_json(result: GameResult, names: list[str]) -> GameResultJson:
+    """The game's result as a reader is sent it: ``said`` is its summary in the reader's
+    words ("You win…")."""
+    # The engine's own JSON, whatever fields its result has: the protocol declares the ones
+    # every game's result has (the frame tests check them against the declaration).
+    said = {"said": name_seats(result.summary, names)}
+    return cast(GameResultJson, result.to_json() | said)
 
 
 def replay_log(

@@ -1,9 +1,10 @@
 """Who sits at a table: checking the seats a client asks for, naming them, finding the creator.
 
-A client asks for seats as ``{"kind": "human"}`` or ``{"kind": "bot", "level": ...}``; the
-server keeps each as a frozen :class:`Seat` (kind, display name, level), stored as JSON.
-Computer players are named after the players of the rule book's examples and friends, so that
-announcements read as a story ("Ruby took 7H from the pile").
+A client asks for seats as ``{"kind": "human"}`` or ``{"kind": "bot", "level": ...}`` (a
+:class:`SeatRequest` each); the server keeps each as a frozen
+:class:`Seat` (kind, display name, level), stored as JSON. Computer players are named after
+the players of the rule book's examples and friends, so that announcements read as a story
+("Ruby took 7H from the pile").
 """
 
 from __future__ import annotations
@@ -12,9 +13,25 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Literal
 
+from pydantic import BaseModel, ConfigDict
+
 from cardtable.errors import RulesError
 from cardtable.server.people.names import BOT_NAMES
-from cardtable.server.people.player_options import BOT_LEVELS
+
+# The levels of cardtable.bots.Level, spelled out because requests are strict (a Level field
+# would refuse the JSON string); tests/test_registry.py keeps the two the same.
+BotLevel = Literal["random", "easy", "normal", "hard"]
+
+
+class SeatRequest(BaseModel):
+    """One seat of a new table: a person, or a computer player at a level (the profile's
+    difficulty when left out). The request's seats are read as this model, so its kind and
+    level are checked once, where they are read (unknown fields and loose types refused)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+
+    kind: Literal["human", "bot"]
+    level: BotLevel | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,43 +82,37 @@ def seats_from_json(stored: Sequence[Mapping[str, Any]]) -> list[Seat]:
     return [Seat.from_json(seat, index) for index, seat in enumerate(stored)]
 
 
-def check_seats(raw: Any, players: int | None, default_level: str) -> list[Seat]:
+def check_seats(
+    choices: Sequence[SeatRequest] | None, players: int | None, default_level: str
+) -> list[Seat]:
     """The seats as stored (kind, level for bots, name), or ``RulesError`` naming the problem.
+    Each choice's kind and level were read by the request's model: what is left to check is
+    what needs the rules (as many seats as players) and a seat for the creator.
 
-    ``raw`` may be ``None``: the creator plays seat 0 against bots at ``default_level``.
+    ``choices`` may be ``None``: the creator plays seat 0 against bots at ``default_level``.
 
-    >>> [seat.name for seat in check_seats([{"kind": "human"}, {"kind": "bot"}], 2, "easy")]
+    >>> human, bot = SeatRequest(kind="human"), SeatRequest(kind="bot")
+    >>> [seat.name for seat in check_seats([human, bot], 2, "easy")]
     ['Player', 'Ruby']
-    >>> check_seats([{"kind": "bot"}], 1, "easy")
+    >>> check_seats([bot], 1, "easy")
     Traceback (most recent call last):
     ...
     cardtable.errors.RulesError: at least one seat must be {"kind": "human"} for you to sit at
     """
-    if raw is None:
+    if choices is None:
         count = players if players is not None else 2
-        raw = [{"kind": "human"}] + [{"kind": "bot"}] * (count - 1)
-    if not isinstance(raw, list) or not raw:
-        raise RulesError("seats must be a non-empty list of {kind: human|bot}")
-    if players is not None and len(raw) != players:
-        raise RulesError(f"the rules are for {players} players but {len(raw)} seats were given")
+        choices = [SeatRequest(kind="human")] + [SeatRequest(kind="bot")] * (count - 1)
+    if players is not None and len(choices) != players:
+        raise RulesError(f"the rules are for {players} players but {len(choices)} seats were given")
     seats: list[Seat] = []
     bots = 0
-    for index, seat in enumerate(raw):
-        if not isinstance(seat, dict):
-            raise RulesError(f'seat {index} must be an object such as {{"kind": "human"}}')
-        kind = seat.get("kind")
-        if kind == "human":
+    for choice in choices:
+        if choice.kind == "human":
             seats.append(Seat("human", "Player"))
-        elif kind == "bot":
-            level = seat.get("level", default_level)
-            if level not in BOT_LEVELS:
-                raise RulesError(
-                    f"seat {index}: bot level must be one of {', '.join(BOT_LEVELS)}, not {level!r}"
-                )
+        else:
+            level = default_level if choice.level is None else choice.level
             seats.append(Seat("bot", BOT_NAMES[bots % len(BOT_NAMES)], level))
             bots += 1
-        else:
-            raise RulesError(f'seat {index}: kind must be "human" or "bot", not {kind!r}')
     if all(seat.is_bot for seat in seats):
         raise RulesError('at least one seat must be {"kind": "human"} for you to sit at')
     return seats
