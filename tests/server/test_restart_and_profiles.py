@@ -166,9 +166,18 @@ def test_a_game_whose_last_move_was_stored_but_not_its_end_is_finished_when_load
 
 
 def _played(record: dict[str, Any]) -> dict[str, Any]:
-    """The statistics of one game's record, without its names and its imported and
-    shared-table parts."""
-    names = ("game", "title", "deal_word", "points_word", "points_are", "imported", "shared")
+    """The statistics of one game's record, without its names and its imported, shared-table
+    and by-format parts (imported games are not kept by format)."""
+    names = (
+        "game",
+        "title",
+        "deal_word",
+        "points_word",
+        "points_are",
+        "imported",
+        "shared",
+        "formats",
+    )
     return {key: value for key, value in record.items() if key not in names}
 
 

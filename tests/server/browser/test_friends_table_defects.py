@@ -260,7 +260,12 @@ def test_ten_seats_on_a_phone_fit_with_every_presence(
         # The tools read as written ("Leave table", not "Leave Table"); the moves' labels keep
         # clear of their buttons' edges.
         assert page.locator(".table-tools .leave").inner_text() == "Leave table"
-        assert page.locator(".hand-tools").inner_text().split() == ["Suit", "Rank", "Group", "Hint"]
+        assert page.locator(".hand-tools").inner_text().split() == [
+            "Suit",
+            "Rank",
+            "Arrange",
+            "Hint",
+        ]
         assert words["tightLabels"] == [], words
         page.locator(".side-toggle").click()
         expect(page.locator(".table-side .side-close")).to_be_visible()

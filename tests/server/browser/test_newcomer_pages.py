@@ -440,30 +440,3 @@ def test_the_coachs_near_melds_name_every_card_that_completes_them(
     assert shown[0].startswith("needs any 5 or any 8"), shown
     assert shown[1].startswith("needs 9♠, 9♦, 9♣ or 4♥"), shown
     assert not any("more" in text for text in shown), shown
-
-
-@pytest.mark.parametrize(
-    "size", [(1280, 800), (390, 844), (360, 640)], ids=lambda s: f"{s[0]}x{s[1]}"
-)
-def test_a_formats_quick_start_is_a_touch_target_like_play(
-    server: LiveServer, open_page: Callable[..., BrowserPage], size: tuple[int, int]
-) -> None:
-    page = open_page(viewport={"width": size[0], "height": size[1]}).page
-    page.goto(server.url)
-    page.wait_for_selector("body.ready")
-    tile = page.locator(".game-tile", has=page.locator(".quick-start[data-preset='pool-101']"))
-    quick = tile.locator(".quick-start[data-preset='pool-101']").bounding_box()
-    play = tile.locator(".play-button:not(.quick-start)").bounding_box()
-    assert quick is not None and play is not None
-    # At least 32 px tall (the other small buttons are 32-36 px), clear of Play by 6 px or more.
-    assert quick["height"] >= 32, quick
-    stacked = quick["x"] < play["x"] + play["width"] and play["x"] < quick["x"] + quick["width"]
-    if stacked:
-        gap = max(
-            quick["y"] - (play["y"] + play["height"]), play["y"] - (quick["y"] + quick["height"])
-        )
-    else:
-        gap = max(
-            quick["x"] - (play["x"] + play["width"]), play["x"] - (quick["x"] + quick["width"])
-        )
-    assert gap >= 6, (quick, play)

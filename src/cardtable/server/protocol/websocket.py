@@ -87,7 +87,9 @@ class SocketConnection:
         self.websocket = websocket
         self._send_lock = asyncio.Lock()
         self.closed = False
-        self.patches = websocket.query_params.get(PATCH_QUERY) == "1"
+        # Pages relayed through the cluster's proxy carry no query string: they get whole states.
+        params = getattr(websocket, "query_params", None)
+        self.patches = params is not None and params.get(PATCH_QUERY) == "1"
         """The page asked for patches (:mod:`~cardtable.server.protocol.state_frames`)."""
 
     async def send(self, message: Outgoing) -> None:
