@@ -13,7 +13,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from cardtable.server.settings import Settings
-from cardtable.server.table.owner import TableOwner
+from cardtable.server.table.computer_players import ComputerPlayers
 
 from .conftest import new_table, play_to_end
 
@@ -26,10 +26,10 @@ def test_a_computer_only_stretch_waits_at_least_the_floor_per_move(
 ) -> None:
     pauses: list[float] = []
 
-    async def recorded(_self: TableOwner, seconds: float) -> None:
+    async def recorded(_self: ComputerPlayers, seconds: float) -> None:
         pauses.append(seconds)  # and no real wait: the test counts, it does not time
 
-    monkeypatch.setattr(TableOwner, "_pause", recorded, raising=False)
+    monkeypatch.setattr(ComputerPlayers, "pause", recorded)
     settings = Settings(test_seed=7, limit_messages="1000/second", bot_stretch_floor_seconds=FLOOR)
     client = make_client(settings=settings, bot_delay_scale=1.0)
     changed = client.put("/api/profile", json={"options": {"opponent_speed": "instant"}})

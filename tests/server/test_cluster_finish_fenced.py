@@ -11,7 +11,11 @@ from typing import Any
 import pytest
 
 from cardtable.games.contract import TERMINAL
+from cardtable.server.table.computer_players import ComputerPlayers
+from cardtable.server.table.ending import finish_if_over
 from cardtable.server.table.owner import TableOwner
+from cardtable.server.table.services import TableServices
+from cardtable.server.table.setup import TableSetup
 from cardtable.storage import FINISHED, FencedOutError
 
 from .conftest import run_async
@@ -33,29 +37,25 @@ def a_game_just_over(store: RefusingStore) -> TableOwner:
     """A table whose game has just ended (no result: an engine that only says it is over)."""
     engine = SimpleNamespace(result=lambda state: None, current_player=lambda state: TERMINAL)
     return TableOwner(
-        table_id="t-over",
-        game="indecision",
-        engine=engine,  # type: ignore[arg-type]
-        rules=None,
-        seed=1,
+        setup=TableSetup("t-over", "indecision", engine, None, 1),  # type: ignore[arg-type]
         seats=[],
         seated={},
         state=None,
         log=[],
-        store=store,  # type: ignore[arg-type]
-        bot_delay=lambda: 0.0,
+        services=TableServices(store=store),  # type: ignore[arg-type]
+        bots=ComputerPlayers(lambda: 0.0),
     )
 
 
 def finish(refusal: Exception, caplog: pytest.LogCaptureFixture) -> list[logging.LogRecord]:
     store = RefusingStore(refusal)
     owner = a_game_just_over(store)
-    caplog.set_level(logging.DEBUG, logger="cardtable.server.table.owner")
+    caplog.set_level(logging.DEBUG, logger="cardtable.server.table.ending")
     caplog.clear()
-    run_async(owner._finish_if_over())
+    run_async(finish_if_over(owner, owner.services.store))
     assert store.asked == [("t-over", FINISHED, None)]
     assert owner.status == FINISHED and owner.finished
-    return [r for r in caplog.records if r.name == "cardtable.server.table.owner"]
+    return [r for r in caplog.records if r.name == "cardtable.server.table.ending"]
 
 
 def test_a_finished_game_refused_by_the_fence_is_a_warning_without_traceback(

@@ -134,7 +134,7 @@ def test_a_page_gone_while_it_is_greeted_ends_quietly_and_is_not_left_attached(
     seats = [{"kind": "human"}, {"kind": "human"}]
     table_id = shared_table(client, "indian-rummy", seats, rules={"deals": 1})["table_id"]
     owner = owner_of(client, table_id)
-    host = owner.room.host if owner.room is not None else -1
+    host = owner.people.room.host if owner.people.room is not None else -1
     page = Page(client.app, gone)
 
     async def seat_the_page() -> None:
@@ -143,7 +143,9 @@ def test_a_page_gone_while_it_is_greeted_ends_quietly_and_is_not_left_attached(
     caplog.set_level(logging.DEBUG)
     caplog.clear()
     portal_of(client).call(seat_the_page)
-    assert all(not listeners for listeners in owner.connections.values()), owner.connections
+    assert all(not listeners for listeners in owner.audience.connections.values()), (
+        owner.audience.connections
+    )
     assert not owner.connected(0)
     loud = [r for r in caplog.records if r.levelno > logging.DEBUG or r.exc_info]
     assert loud == [], [r.getMessage() for r in loud]

@@ -95,7 +95,7 @@ def test_a_stale_owners_room_change_is_refused_and_the_table_dropped(
         with pytest.raises(WebSocketDisconnect) as closed:
             receive(ws)
         assert closed.value.code == 1013
-        assert table_id not in lobby.tables and owner.table_id == table_id
+        assert table_id not in lobby.tables and owner.setup.table_id == table_id
     db = Database(postgres_url)
     stored = storage.load_table(db, table_id)
     assert stored is not None and [seat["kind"] for seat in stored.seats] == ["human", "human"]
@@ -175,14 +175,14 @@ def test_a_server_stopping_right_after_a_move_leaves_the_next_one_the_turn_it_st
         ws.send_json({"type": "start"})
         start = until(ws, is_state)
         assert start["seat"] == 0 and start["to_move"] == 0, start  # Ann plays first
-        owner.store.save_room = stopped  # type: ignore[method-assign]
+        owner.services.store.save_room = stopped  # type: ignore[method-assign]
         # Ann draws and discards; the computer player moves; Bob's turn starts.
         bob_turn = _play_until(
             ws, lambda m: is_state(m) and m["to_move"] == 1 and m["version"] > 0, first=start
         )
         moved_at = time.time()
-        assert owner.room is not None and owner.room.turn is not None
-        memory = owner.room.to_json()
+        assert owner.people.room is not None and owner.people.room.turn is not None
+        memory = owner.people.room.to_json()
     assert memory["turn"][:2] == [1, bob_turn["version"]]
     kept = shared.load_room(Database(db_url), table_id)
     assert kept is not None and kept.phase == "playing"

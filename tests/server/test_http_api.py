@@ -439,7 +439,7 @@ def test_without_the_test_setting_every_table_gets_its_own_secure_seed(
     for _ in range(4):
         response = client.post("/api/tables", json={"game": "indecision"})
         assert response.status_code == 201
-        seeds.add(owner_of(client, response.json()["table_id"]).seed)
+        seeds.add(owner_of(client, response.json()["table_id"]).setup.seed)
     assert len(seeds) == 4
 
 
@@ -450,5 +450,5 @@ def test_the_server_side_test_seed_deals_every_table_alike(
     client = make_client(settings=Settings(test_seed=123), bot_delay_scale=1000.0)
     tables = [client.post("/api/tables", json={"game": "indian-rummy"}).json() for _ in range(2)]
     owners = [owner_of(client, table["table_id"]) for table in tables]
-    assert [owner.seed for owner in owners] == [123, 123]
+    assert [owner.setup.seed for owner in owners] == [123, 123]
     assert owners[0].state_for(0)["view"] == owners[1].state_for(0)["view"]

@@ -95,7 +95,7 @@ def test_listing_shows_each_tables_stored_summary_without_loading_or_replaying(
     play_a_few_moves(client, table_id, 3)
     wait_until_idle(client, table_id)
     owner = owner_of(client, table_id)
-    seen = owner.engine.view(owner.state, 0)
+    seen = owner.setup.engine.view(owner.state, 0)
     expected = (owner.version, seen.deal_number, list(seen.totals))
     lobby_of(client).tables.clear()
 
@@ -128,7 +128,7 @@ def test_a_table_stored_before_summaries_were_kept_is_summarised_once_then_read(
     play_a_few_moves(client, table_id, 2)
     wait_until_idle(client, table_id)
     owner = owner_of(client, table_id)
-    seen = owner.engine.view(owner.state, 0)
+    seen = owner.setup.engine.view(owner.state, 0)
     expected = (owner.version, seen.hand_number, list(seen.totals))
     db = context_of(client.app).db
     with db.session() as session:
@@ -229,9 +229,9 @@ def test_declaration_rummy_hint_out_of_turn_names_whose_turn_it_is_and_logs_noth
     seats = [{"kind": "human"}, {"kind": "human"}, {"kind": "human"}]
     table_id = new_table(client, "declaration-rummy", seats=seats, seed=2)
     owner = owner_of(client, table_id)
-    to_move = owner.engine.current_player(owner.state)
+    to_move = owner.setup.engine.current_player(owner.state)
     waiting = next(seat for seat in range(3) if seat != to_move)
-    assert "drop" in [str(a) for a in owner.engine.legal_actions(owner.state, waiting)]
+    assert "drop" in [str(a) for a in owner.setup.engine.legal_actions(owner.state, waiting)]
     if waiting != 0:
         friends = [visitor(client) for _ in range(2)]
         for friend in friends:

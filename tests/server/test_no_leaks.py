@@ -42,9 +42,9 @@ def test_messages_never_show_cards_hidden_in_other_hands(
     checked = 0
     for message in messages:
         state, _ = replay_log(
-            owner.engine, owner.rules, owner.seed, owner.log[: message["version"]]
+            owner.setup.engine, owner.setup.rules, owner.setup.seed, owner.log[: message["version"]]
         )
-        view_json = owner.engine.view(state, 0).to_json()
+        view_json = owner.setup.engine.view(state, 0).to_json()
         assert message["view"] == view_json
         public = _public_labels(view_json)
         # Seat 0's own last move names a card it knew (its own stop card, say), even if that

@@ -72,7 +72,11 @@ def test_a_person_back_within_the_grace_keeps_the_seat_and_nothing_is_played_for
                 "said": "You drew from the stock.",
                 "auto": None,
             }
-    assert owner.room is not None and not owner.room.assisted and not owner.room.away
+    assert (
+        owner.people.room is not None
+        and not owner.people.room.assisted
+        and not owner.people.room.away
+    )
 
 
 def test_after_the_grace_a_computer_player_moves_until_the_person_reclaims_the_seat(
@@ -94,7 +98,7 @@ def test_after_the_grace_a_computer_player_moves_until_the_person_reclaims_the_s
         assert moved_for_bob["last_action"]["seat"] == 1
         assert moved_for_bob["announce"].startswith("Bob is away: the computer player moved")
         assert moved_for_bob["room"]["seats"][1]["away"] is True
-        assert owner.room is not None
+        assert owner.people.room is not None
         with bob.websocket_connect(url) as back:
             state = receive(back)
             assert state["type"] == "state" and state["seat"] == 1
@@ -104,10 +108,10 @@ def test_after_the_grace_a_computer_player_moves_until_the_person_reclaims_the_s
             assert away["moves"] == played >= 1
             plural = "move was" if played == 1 else "moves were"
             assert away["message"] == f"You were away: {played} {plural} played for you."
-            assert 1 not in owner.room.away and 1 in owner.room.assisted
+            assert 1 not in owner.people.room.away and 1 in owner.people.room.assisted
             # From now on nothing more is played for Bob: it waits for him.
             turn = _play_until(host, lambda m: m["type"] == "state" and m["to_move"] == 1)
-            assert owner.engine.current_player(owner.state) == 1
+            assert owner.setup.engine.current_player(owner.state) == 1
             assert turn["room"]["seats"][1]["away"] is False
     moves_for_bob = [n for s, n in owner.log if s == 1]
     assert len(moves_for_bob) == played
@@ -133,7 +137,7 @@ def test_a_turn_that_times_out_is_played_by_the_computer_and_the_table_says_so(
         # The socket stays open until the turn is over (this test client stops the socket's
         # event loop when it closes, and the turn's moves run on it).
         until(host, lambda m: m["type"] == "state" and m["version"] >= 2)
-    assert owner.room is not None and 0 in owner.room.assisted
+    assert owner.people.room is not None and 0 in owner.people.room.assisted
     # The computer player finished Ann's turn: a draw and then a discard.
     assert [seat for seat, _ in owner.log[:2]] == [0, 0]
 
@@ -153,7 +157,7 @@ def test_a_rematch_everybody_accepts_starts_at_once_with_the_same_seats(
 ) -> None:
     table_id, bob = _table(client)
     cy = friend(client)
-    room = owner_of(client, table_id).room
+    room = owner_of(client, table_id).people.room
     assert room is not None
     assert join(cy, room.invite, "Cy", watch=True)["role"] == "spectator"
     _end_quickly(client, bob, table_id)

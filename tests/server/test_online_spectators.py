@@ -92,17 +92,17 @@ def test_every_spectator_frame_shows_only_what_every_seat_sees(
         assert frame["seat"] is None and frame["legal"] == [] and frame["own"] == {}
         assert frame["view"]["hand"] == []
         state, before = replay_log(
-            owner.engine, owner.rules, owner.seed, owner.log[: frame["version"]]
+            owner.setup.engine, owner.setup.rules, owner.setup.seed, owner.log[: frame["version"]]
         )
-        assert frame["view"] == spectator_view(owner.engine, state)
-        common = _common_labels(owner.engine, state)
+        assert frame["view"] == spectator_view(owner.setup.engine, state)
+        common = _common_labels(owner.setup.engine, state)
         if frame["version"] > 0:
-            previous = _common_labels(owner.engine, before)
+            previous = _common_labels(owner.setup.engine, before)
         shown = card_labels({key: value for key, value in frame.items() if key != "room"})
         leaked = shown - common - previous
         assert not leaked, f"the spectator saw {leaked} at version {frame['version']}"
-        for seat in range(owner.engine.players(state)):
-            hand = set(card_labels(owner.engine.view(state, seat).to_json()["hand"]))
+        for seat in range(owner.setup.engine.players(state)):
+            hand = set(card_labels(owner.setup.engine.view(state, seat).to_json()["hand"]))
             assert not (hand - common) & card_labels(frame["view"])
         checked += 1
     assert checked == len(states) > 5

@@ -62,7 +62,7 @@ def test_an_unknown_or_malformed_invite_token_is_refused_with_a_sentence(
         for response in (peeked, joined):
             assert response.status_code == 404, response.text
             assert "invite link is not valid" in response.json()["detail"]
-    room = owner_of(client, table["table_id"]).room
+    room = owner_of(client, table["table_id"]).people.room
     assert room is not None and len(room.members) == 1
 
 
@@ -154,7 +154,7 @@ def test_only_the_host_starts_and_only_when_no_seat_is_open(client: TestClient) 
             assert receive(guest)["room"]["you"] == {"seat": 1, "role": "player", "host": False}
             guest.send_json({"type": "start"})
             assert until(guest, lambda m: m["type"] == "error")["code"] == "not-host"
-            assert owner_of(client, table_id).room.phase == "waiting"  # type: ignore[union-attr]
+            assert owner_of(client, table_id).people.room.phase == "waiting"  # type: ignore[union-attr]
             host.send_json({"type": "start"})
             first = until(guest, is_state)
             assert first["seat"] == 1 and first["room"]["phase"] == "playing"
@@ -209,13 +209,13 @@ def test_a_removed_persons_stale_socket_can_act_for_no_seat(client: TestClient) 
     with bob.websocket_connect(f"/ws/tables/{table_id}") as guest:
         receive(guest)
         # Removed by the host on another path while this socket stays open.
-        room = owner.room
+        room = owner.people.room
         assert room is not None
         del room.members[next(p for p, m in room.members.items() if m.seat == 1)]
         guest.send_json({"type": "sit", "seat": 1})
         refused = until(guest, lambda m: m["type"] == "error")
         assert refused["code"] == "not-member"
-    assert owner.room is not None and owner.room.person_at(1) is None
+    assert owner.people.room is not None and owner.people.room.person_at(1) is None
 
 
 def test_a_spectator_sits_in_a_free_seat_before_the_start(client: TestClient) -> None:
@@ -434,7 +434,7 @@ def test_leaving_hands_the_seat_to_a_computer_player(client: TestClient) -> None
     assert others[0].post(
         "/api/invites/join", json={"token": table["invite"]["token"], "name": "P1"}
     ).status_code in (200, 409)
-    assert owner.room is not None and 1 in owner.room.left
+    assert owner.people.room is not None and 1 in owner.people.room.left
 
 
 def test_listings_say_which_tables_are_shared_with_people(client: TestClient) -> None:

@@ -30,7 +30,7 @@ SEATS = [SeatRequest(kind="human"), SeatRequest(kind="bot", level="random")]
 async def our_turn(owner: TableOwner) -> None:
     """Wait (a few seconds at most) for the computer player to hand the turn to seat 0."""
     for _ in range(200):
-        if owner.engine.current_player(owner.state) == 0:
+        if owner.setup.engine.current_player(owner.state) == 0:
             return
         await asyncio.sleep(0.02)
     raise AssertionError("seat 0 never got the turn")
@@ -53,7 +53,7 @@ def test_a_held_write_lock_refuses_the_move_in_time_and_leaves_the_loop_free(
         assert owner_a is not None and owner_b is not None
         await our_turn(owner_a)
         version = owner_a.version
-        action = str(owner_a.engine.legal_actions(owner_a.state, 0)[0])
+        action = str(owner_a.setup.engine.legal_actions(owner_a.state, 0)[0])
         move = ActionMessage(type="action", version=version, action=action)
 
         lateness: list[float] = []

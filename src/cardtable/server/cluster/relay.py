@@ -589,7 +589,7 @@ class Relay:
 def _seat_of(owner: Any, connection: RemoteConnection) -> int:
     """Where the owner has the proxied socket attached now (a person who took another seat
     moved with it; -1, the spectators, once it is attached nowhere)."""
-    for seat, listeners in owner.connections.items():
+    for seat, listeners in owner.audience.connections.items():
         if connection in listeners:
             return int(seat)
     return -1

@@ -36,11 +36,12 @@ from cardtable.server.hosting.worker_processes import spawn_pool
 from cardtable.server.narration import Outcome, finished_between
 from cardtable.server.people import tables as people_tables
 from cardtable.server.people.player_options import DEFAULT_OPTIONS, bot_move_seconds
-from cardtable.server.people.presence import ROOM_HOOKS
+from cardtable.server.people.presence import PeoplesTable
 from cardtable.server.people.room import Room, RoomSettings
 from cardtable.server.settings import Settings
+from cardtable.server.table.computer_players import ComputerPlayers
 from cardtable.server.table.fair_deals import Commitments
-from cardtable.server.table.owner import TableOwner, Timing, replay_log
+from cardtable.server.table.owner import TableOwner, replay_log
 from cardtable.server.table.seating import (
     Seat,
     SeatRequest,
@@ -49,6 +50,8 @@ from cardtable.server.table.seating import (
     public_seats,
     seats_from_json,
 )
+from cardtable.server.table.services import TableServices, Timing
+from cardtable.server.table.setup import TableSetup
 from cardtable.server.table.summary import summarize
 from cardtable.storage import (
     Database,
@@ -223,7 +226,7 @@ class Lobby:
             creator=profile.id,
         )
         if room is not None:
-            owner.open_room(room, ROOM_HOOKS)
+            owner.open_room(self._people(room))
         self.tables[table_id] = owner
         self._start_sweeper()
         owner.wake_bots()
@@ -244,40 +247,43 @@ class Lobby:
         status: str,
         creator: int,
     ) -> TableOwner:
+        setup = TableSetup(
+            table_id, game, engine, rules, seed, creator, self.settings.max_table_moves
+        )
+        services: TableServices[TableOwner] = TableServices(
+            store=self.store,
+            thinkers=self.thinkers,
+            seed_source=self._people_seed,
+            rematch_maker=self._rematch,
+            on_timing=self._timing,
+            on_outcomes=self._outcomes,
+        )
+        floor = self.settings.bot_stretch_floor_seconds * self.bot_delay_scale
         return TableOwner(
-            table_id=table_id,
-            game=game,
-            engine=engine,
-            rules=rules,
-            seed=seed,
+            setup=setup,
             seats=seats,
             seated=seated,
             state=state,
             log=log,
-            store=self.store,
-            bot_delay=self._delay_for(creator),
-            creator=creator,
-            thinkers=self.thinkers,
+            services=services,
+            bots=ComputerPlayers(self._delay_for(creator), stretch_floor=floor),
             status=status,
-            on_timing=self._timing,
-            on_outcomes=self._outcomes,
-            time_scale=self.settings.shared_time_scale,
-            max_moves=self.settings.max_table_moves,
-            stretch_floor=self.settings.bot_stretch_floor_seconds * self.bot_delay_scale,
-            seed_source=self._people_seed,
-            rematch_maker=self._rematch,
         )
+
+    def _people(self, room: Room) -> PeoplesTable:
+        """The people's part of a people's table with ``room``."""
+        return PeoplesTable(room, time_scale=self.settings.shared_time_scale)
 
     async def add_rematch_owner(
         self, old: TableOwner, table_id: str, seats: list[Seat], room: Room
     ) -> TableOwner:
         """The rematch table of ``old`` in memory (its waiting room; nothing dealt yet)."""
-        state, _ = await asyncio.to_thread(replay_log, old.engine, old.rules, 0, [])
+        state, _ = await asyncio.to_thread(replay_log, old.setup.engine, old.setup.rules, 0, [])
         owner = self._owner(
             table_id=table_id,
-            game=old.game,
-            engine=old.engine,
-            rules=old.rules,
+            game=old.setup.game,
+            engine=old.setup.engine,
+            rules=old.setup.rules,
             seed=0,
             seats=seats,
             seated=room.seated(),
@@ -286,9 +292,9 @@ class Lobby:
             status=storage.PLAYING,
             creator=room.host,
         )
-        owner.open_room(room, ROOM_HOOKS)
-        if room.host not in self.options and old.creator in self.options:
-            self.options[room.host] = self.options[old.creator]
+        owner.open_room(self._people(room))
+        if room.host not in self.options and old.setup.creator in self.options:
+            self.options[room.host] = self.options[old.setup.creator]
         self.tables[table_id] = owner
         return owner
 
@@ -357,10 +363,9 @@ class Lobby:
         owner = self.tables.pop(table_id, None)
         if owner is None:
             return None
-        owner.retired = True
-        owner.stop_bots()
+        owner.retire()
         loop = asyncio.get_running_loop()
-        for listeners in owner.connections.values():
+        for listeners in owner.audience.connections.values():
             for connection in list(listeners):
                 moved = getattr(connection, "moved", None)
                 if moved is not None:
@@ -429,7 +434,11 @@ class Lobby:
         if stored.actions:
             owner.last_outcomes = (owner.version, outcomes)
         await people_tables.load_room(
-            self.store, owner, resume=resume, client_ids=stored.client_ids
+            self.store,
+            owner,
+            resume=resume,
+            client_ids=stored.client_ids,
+            time_scale=self.settings.shared_time_scale,
         )
         return owner
 
@@ -450,13 +459,13 @@ class Lobby:
         gone = []
         for table_id, owner in list(self.tables.items()):
             limit = self.idle_seconds / 10 if owner.finished else self.idle_seconds
-            if owner.idle() and now - owner.last_active >= limit:
+            if owner.idle() and now - owner.audience.last_active >= limit:
                 owner.stop_bots()
                 del self.tables[table_id]
                 self._let_go(table_id)
                 gone.append(table_id)
         if gone:  # the pacing options of profiles with no table left in memory go too
-            creators = {owner.creator for owner in self.tables.values()}
+            creators = {owner.setup.creator for owner in self.tables.values()}
             for profile_id in [p for p in self.options if p not in creators]:
                 del self.options[profile_id]
         return gone
@@ -479,7 +488,7 @@ class Lobby:
         owner = await self.get(table_id)
         if owner is None:
             return None
-        if owner.room is not None:
+        if owner.people.room is not None:
             if profile.id in owner.seated.values():
                 return next(s for s, p in owner.seated.items() if p == profile.id)
             raise NotAllowedError("this table is joined through its invite link")
@@ -509,7 +518,7 @@ class Lobby:
         owner = await self.get(table_id)
         if owner is None:
             return None
-        if owner.creator != profile_id:
+        if owner.setup.creator != profile_id:
             if profile_id in owner.seated.values():
                 raise NotAllowedError("only the player who started this table can close it")
             raise NotAllowedError("you do not sit at this table")

@@ -109,7 +109,7 @@ async def _join(lobby: Lobby, args: dict[str, Any]) -> Any:
         raise CallRefused(reason, str(exc)) from None
     except CardtableError as exc:
         raise CallRefused(Refusal.BAD_INPUT, str(exc)) from None
-    return Joined(table_id=owner.table_id, seat=seat, role=role).model_dump(mode="json")  # type: ignore[arg-type]
+    return Joined(table_id=owner.setup.table_id, seat=seat, role=role).model_dump(mode="json")  # type: ignore[arg-type]
 
 
 async def _close(lobby: Lobby, args: dict[str, Any]) -> Any:
@@ -122,7 +122,7 @@ async def _close(lobby: Lobby, args: dict[str, Any]) -> Any:
         raise CallRefused(Refusal.CONFLICT, str(exc)) from None
     if closed is None:
         raise CallRefused(Refusal.NOT_FOUND, f"there is no table {table_id!r}")
-    return LeftTable(table_id=closed.table_id, status=closed.status).model_dump(mode="json")  # type: ignore[arg-type]
+    return LeftTable(table_id=closed.setup.table_id, status=closed.status).model_dump(mode="json")  # type: ignore[arg-type]
 
 
 async def _seat(lobby: Lobby, args: dict[str, Any]) -> Any:

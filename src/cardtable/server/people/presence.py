@@ -1,5 +1,8 @@
-"""Presence at a people's table: who is connected, the grace period of a person whose last
-socket closed, the turn timer with its time bank, and the room as each member is sent it.
+"""The people's part of a people's table (:class:`PeoplesTable`, the table core's
+:class:`~cardtable.server.table.owner.PeopleHooks`): its room, presence (who is connected, the
+grace period of a person whose last socket closed), the turn timer with its time bank, and the
+room as each member is sent it. The core calls it through its hooks; it holds what the core
+does not (the room, the presence, the timers), and asks the core only through its methods.
 
 Everything here runs on the table owner's event loop and changes the table only under its
 lock: the grace and timer tasks sleep outside it, then check under it that nothing moved
@@ -14,6 +17,7 @@ import contextlib
 import logging
 import time
 from collections.abc import Coroutine
+from dataclasses import dataclass, field
 from typing import Any
 
 from cardtable.games.contract import TERMINAL, view_rules_json
@@ -22,14 +26,16 @@ from cardtable.server.people.room import (
     FINISHED,
     PLAYING,
     WAITING,
-    InviteJson,
     Room,
+    RoomAfterMove,
     TablePhase,
     invite_json,
 )
 from cardtable.server.protocol.messages import (
+    AutoReason,
     AwayMessage,
     BotSeatJson,
+    LastAction,
     OpenSeatJson,
     PersonSeatJson,
     RematchJson,
@@ -45,26 +51,62 @@ from cardtable.storage import StorageError
 logger = logging.getLogger(__name__)
 
 
+@dataclass(slots=True)
+class Presence:
+    """What only the running process knows about the people at a table: which profile is
+    behind each connection, when each person's last socket closed, the running turn (seat,
+    when it started, the version it started at), the timer tasks, and whether another
+    process serves the table now."""
+
+    profiles: dict[Connection, int] = field(default_factory=dict)
+    """The profile behind each connection, by connection."""
+    disconnected_at: dict[int, float] = field(default_factory=dict)
+    turn: tuple[int, float, int] | None = None
+    """``(seat, started, version)`` of the turn the timer runs for."""
+    timers: dict[str, asyncio.Task[None]] = field(default_factory=dict)
+    """The grace, turn and room-saving tasks, by name."""
+    retired: bool = False
+    """Another process of a cluster serves the table now: this copy starts no timers."""
+
+
+AUTO_SENTENCES: dict[AutoReason, str] = {
+    "timeout": "Time ran out for {name}: the computer player moved for them.",
+    "away": "{name} is away: the computer player moved for them.",
+    "left": "{name} left: the computer player moved for them.",
+}
+
+
+def people_of(owner: TableOwner) -> PeoplesTable:
+    """The people's part of a people's table (only called for people's tables)."""
+    people = owner.people
+    assert isinstance(people, PeoplesTable)
+    return people
+
+
 def room_of(owner: TableOwner) -> Room:
-    """The owner's room (only called for people's tables)."""
-    assert owner.room is not None
-    return owner.room
+    """The room of a people's table."""
+    return people_of(owner).room
+
+
+def presence_of(owner: TableOwner) -> Presence:
+    """The presence at a people's table."""
+    return people_of(owner).presence
 
 
 def seconds(owner: TableOwner, value: float) -> float:
     """A setting's seconds on this table's clock (tests shorten them)."""
-    return value * owner.time_scale
+    return value * people_of(owner).time_scale
 
 
 def wall_time(owner: TableOwner, moment: float) -> float:
     """A moment of the table's clock in seconds since the epoch (as stored: another process's
     clock is another)."""
-    return time.time() - (owner.clock() - moment)
+    return time.time() - (owner.services.clock() - moment)
 
 
 def clock_time(owner: TableOwner, stored: float) -> float:
     """A stored moment (seconds since the epoch) on the table's clock."""
-    return owner.clock() - (time.time() - stored)
+    return owner.services.clock() - (time.time() - stored)
 
 
 # --- the room as sent ---------------------------------------------------------------------------
@@ -122,7 +164,7 @@ def shared_room_json(owner: TableOwner) -> SharedRoomJson:
     """The room as every member is sent it, but for ``you`` (:func:`you_json`) and the
     host's ``invite``."""
     room = room_of(owner)
-    now = owner.clock()
+    now = owner.services.clock()
     phase = phase_of(owner)
     seats: list[BotSeatJson | OpenSeatJson | PersonSeatJson] = []
     for index, spec in enumerate(owner.seats):
@@ -134,7 +176,7 @@ def shared_room_json(owner: TableOwner) -> SharedRoomJson:
             seats.append({"seat": index, "kind": "open"})
             continue
         reconnecting = None
-        since = owner.presence.disconnected_at.get(index)
+        since = presence_of(owner).disconnected_at.get(index)
         if phase == PLAYING and since is not None and index not in room.away:
             left_s = seconds(owner, room.settings.grace_seconds) - (now - since)
             reconnecting = max(0, round(left_s * 1000))
@@ -154,16 +196,16 @@ def shared_room_json(owner: TableOwner) -> SharedRoomJson:
             }
         )
     host_seat = next((m.seat for m in room.members.values() if m.profile_id == room.host), None)
-    shown = format_fields(owner.game, owner.rules, len(owner.seats))
+    shown = format_fields(owner.setup.game, owner.setup.rules, len(owner.seats))
     return {
-        "table_id": owner.table_id,
+        "table_id": owner.setup.table_id,
         "phase": phase,
-        "game": owner.game,
-        "title": owner.engine.title,
+        "game": owner.setup.game,
+        "title": owner.setup.engine.title,
         "format": shown["format"],
         "table_label": shown["table_label"],
         # The same dict for equal rules (never changed): the room goes with every state.
-        "rules": view_rules_json(owner.rules),
+        "rules": view_rules_json(owner.setup.rules),
         "host_seat": host_seat,
         "settings": room.settings.to_json(),
         "seats": seats,
@@ -180,7 +222,7 @@ def bank_left(owner: TableOwner, seat: int, now: float) -> int:
     """Milliseconds of ``seat``'s time bank left now (its running turn counted)."""
     room = room_of(owner)
     bank = room.banks_ms.get(seat, round(seconds(owner, room.settings.bank_seconds) * 1000))
-    turn = owner.presence.turn
+    turn = presence_of(owner).turn
     if turn is not None and turn[0] == seat and room.settings.turn_seconds is not None:
         over = (now - turn[1]) - seconds(owner, room.settings.turn_seconds)
         if over > 0:
@@ -191,7 +233,7 @@ def bank_left(owner: TableOwner, seat: int, now: float) -> int:
 def turn_json(owner: TableOwner, now: float) -> TurnJson | None:
     """The running turn timer, or ``None``."""
     room = room_of(owner)
-    turn = owner.presence.turn
+    turn = presence_of(owner).turn
     if turn is None or room.settings.turn_seconds is None:
         return None
     seat, started, _version = turn
@@ -221,7 +263,7 @@ def rematch_json(owner: TableOwner) -> RematchJson:
 async def save_room(owner: TableOwner) -> None:
     """Store the room (after a change of members, seats, phase or away counts)."""
     room = room_of(owner)
-    await owner.store.save_room(owner.table_id, room.phase, room.to_json())
+    await owner.services.store.save_room(owner.setup.table_id, room.phase, room.to_json())
 
 
 async def _save_later(owner: TableOwner) -> None:
@@ -231,9 +273,9 @@ async def _save_later(owner: TableOwner) -> None:
     try:
         await save_room(owner)
     except StorageError as exc:
-        logger.warning("table %s: the room could not be stored: %s", owner.table_id, exc)
+        logger.warning("table %s: the room could not be stored: %s", owner.setup.table_id, exc)
     except RuntimeError as exc:  # the store's writer has stopped: the server is stopping
-        logger.info("table %s: the room was not stored at shutdown: %s", owner.table_id, exc)
+        logger.info("table %s: the room was not stored at shutdown: %s", owner.setup.table_id, exc)
 
 
 # --- connections --------------------------------------------------------------------------------
@@ -246,7 +288,7 @@ def connection_opened(owner: TableOwner, seat: int) -> list[AwayMessage]:
     room = room_of(owner)
     if seat < 0:
         return []
-    owner.presence.disconnected_at.pop(seat, None)
+    presence_of(owner).disconnected_at.pop(seat, None)
     _cancel(owner, f"grace:{seat}")
     extra: list[AwayMessage] = []
     changed = room.disconnected.pop(seat, None) is not None
@@ -264,9 +306,11 @@ def connection_opened(owner: TableOwner, seat: int) -> list[AwayMessage]:
 
 def connection_closed(owner: TableOwner, seat: int, connection: Connection) -> None:
     """A socket closed: when it was the person's last, their grace period starts (playing)."""
-    owner.profiles.pop(connection, None)
+    presence_of(owner).profiles.pop(connection, None)
     room = room_of(owner)
-    if owner.retired:  # another process serves the table now: its presence is that one's
+    if presence_of(
+        owner
+    ).retired:  # another process serves the table now: its presence is that one's
         return
     if (
         seat >= 0
@@ -277,8 +321,8 @@ def connection_closed(owner: TableOwner, seat: int, connection: Connection) -> N
         and seat not in room.away
         and seat not in room.left
     ):
-        since = owner.clock()
-        owner.presence.disconnected_at[seat] = since
+        since = owner.services.clock()
+        presence_of(owner).disconnected_at[seat] = since
         room.disconnected[seat] = wall_time(owner, since)
         wait = seconds(owner, room.settings.grace_seconds)
         _spawn(owner, f"grace:{seat}", _grace(owner, seat, since, wait))
@@ -294,7 +338,7 @@ def resume(owner: TableOwner) -> None:
     room = room_of(owner)
     if room.phase != PLAYING or owner.finished:
         return
-    now = owner.clock()
+    now = owner.services.clock()
     grace = seconds(owner, room.settings.grace_seconds)
     fresh = False
     for seat in room.seated():
@@ -307,7 +351,7 @@ def resume(owner: TableOwner) -> None:
             fresh = True
         else:
             since = min(now, clock_time(owner, stored))
-        owner.presence.disconnected_at[seat] = since
+        presence_of(owner).disconnected_at[seat] = since
         wait = max(0.0, grace - (now - since))
         _spawn(owner, f"grace:{seat}", _grace(owner, seat, since, wait))
     _restore_turn(owner)
@@ -325,7 +369,7 @@ def _restore_turn(owner: TableOwner) -> None:
         track_turn(owner)
         return
     seat, version, started_at = stored
-    to_move = owner.engine.current_player(owner.state)
+    to_move = owner.setup.engine.current_player(owner.state)
     same = (
         seat == to_move
         and version <= owner.version
@@ -334,12 +378,14 @@ def _restore_turn(owner: TableOwner) -> None:
     if not same or not _timed(owner, to_move):
         track_turn(owner)
         return
-    started = min(owner.clock(), clock_time(owner, started_at))
+    started = min(owner.services.clock(), clock_time(owner, started_at))
     turn = (seat, started, version)
-    owner.presence.turn = turn
+    presence_of(owner).turn = turn
     room.banks_ms.setdefault(seat, round(seconds(owner, room.settings.bank_seconds) * 1000))
     total = seconds(owner, turn_seconds) + room.banks_ms[seat] / 1000
-    _spawn(owner, "turn", _time_out(owner, turn, max(0.0, total - (owner.clock() - started))))
+    _spawn(
+        owner, "turn", _time_out(owner, turn, max(0.0, total - (owner.services.clock() - started)))
+    )
 
 
 async def _grace(owner: TableOwner, seat: int, since: float, wait: float) -> None:
@@ -347,7 +393,7 @@ async def _grace(owner: TableOwner, seat: int, since: float, wait: float) -> Non
     async with owner.lock:
         room = room_of(owner)
         if (
-            owner.presence.disconnected_at.get(seat) != since
+            presence_of(owner).disconnected_at.get(seat) != since
             or owner.connected(seat)
             or room.phase != PLAYING
             or owner.finished
@@ -355,7 +401,7 @@ async def _grace(owner: TableOwner, seat: int, since: float, wait: float) -> Non
             return
         room.away.add(seat)
         room.away_moves.setdefault(seat, 0)
-        owner.presence.disconnected_at.pop(seat, None)
+        presence_of(owner).disconnected_at.pop(seat, None)
         room.disconnected.pop(seat, None)
         track_turn(owner)
         await save_room(owner)
@@ -367,8 +413,13 @@ async def _grace(owner: TableOwner, seat: int, since: float, wait: float) -> Non
 
 
 def room_after_move(
-    owner: TableOwner, after: Any, seat: int, auto: str | None, client_id: str | None, now: float
-) -> tuple[str, dict[str, Any]]:
+    owner: TableOwner,
+    after: Any,
+    seat: int,
+    auto: AutoReason | None,
+    client_id: str | None,
+    now: float,
+) -> RoomAfterMove:
     """The room's phase and document as they will be once the move leading to ``after`` is
     applied at ``now`` on the table's clock (the lock is held; the room itself is left as it
     is). Stored by the move's own write: a process taking the table over after it finds the
@@ -381,15 +432,23 @@ def room_after_move(
     _turn_after(owner, room, after, owner.version + 1, over, now)
     if over and room.phase == PLAYING:
         room.phase = FINISHED
-    return room.phase, room.to_json()
+    return RoomAfterMove(room.phase, room.to_json())
 
 
-def move_applied(owner: TableOwner, seat: int, auto: str | None, now: float) -> None:
+def move_applied(
+    owner: TableOwner, seat: int, auto: AutoReason | None, client_id: str | None, now: float
+) -> None:
     """After a stored move, the table's state now the new one (the lock is held): the room
-    changes as :func:`room_after_move` said it would, and the turn timer follows."""
-    room = room_of(owner)
+    changes as :func:`room_after_move` said it would (the move's client id remembered: only
+    once stored, as a move the database refused was not applied), and the turn timer
+    follows."""
+    people = people_of(owner)
+    room = people.room
+    people.last_auto = None if auto is None else (owner.version, auto)
     _count_move(room, seat, auto)
-    current = owner.presence.turn
+    if client_id is not None:
+        room.remember(seat, client_id)
+    current = presence_of(owner).turn
     over = _over(owner, owner.state)
     turn = _turn_after(owner, room, owner.state, owner.version, over, now)
     if over and room.phase == PLAYING:
@@ -401,12 +460,12 @@ def _over(owner: TableOwner, state: Any) -> bool:
     """Whether the table is over once at ``state`` (as the owner will mark it just after)."""
     return (
         owner.status != PLAYING
-        or owner.engine.current_player(state) == TERMINAL
-        or owner.engine.result(state) is not None
+        or owner.setup.engine.current_player(state) == TERMINAL
+        or owner.setup.engine.result(state) is not None
     )
 
 
-def _count_move(room: Room, seat: int, auto: str | None) -> None:
+def _count_move(room: Room, seat: int, auto: AutoReason | None) -> None:
     """Count a move a computer player made for a person."""
     if auto is None:
         return
@@ -417,9 +476,9 @@ def _count_move(room: Room, seat: int, auto: str | None) -> None:
 
 def track_turn(owner: TableOwner) -> None:
     """Start, keep or stop the turn timer after a change (the lock is held)."""
-    current = owner.presence.turn
+    current = presence_of(owner).turn
     turn = _turn_after(
-        owner, room_of(owner), owner.state, owner.version, owner.finished, owner.clock()
+        owner, room_of(owner), owner.state, owner.version, owner.finished, owner.services.clock()
     )
     _run_turn(owner, current, turn)
 
@@ -431,13 +490,13 @@ def _turn_after(
     ``now``: the running one when the same person is still to move, else a new one, or none.
     Only ``room`` changes (an ended turn's overtime taken from the bank, the turn as stored);
     no task is started or stopped."""
-    current = owner.presence.turn
+    current = presence_of(owner).turn
     if room.settings.turn_seconds is None or room.phase != PLAYING or over:
         if current is not None:
             _settle(owner, room, current, now)
         room.turn = None
         return None
-    to_move = owner.engine.current_player(state)
+    to_move = owner.setup.engine.current_player(state)
     timed = _timed(owner, to_move)
     if current is not None and current[0] == to_move and timed:
         return current  # the same person's turn goes on (a draw, then a discard)
@@ -457,7 +516,7 @@ def _run_turn(
     """Run the timer of ``turn`` (replacing the one of ``current``, unless it goes on)."""
     if turn is not None and turn is current:
         return
-    owner.presence.turn = turn
+    presence_of(owner).turn = turn
     _cancel(owner, "turn")
     if turn is None:
         return
@@ -485,7 +544,7 @@ def _settle(owner: TableOwner, room: Room, turn: tuple[int, float, int], now: fl
 async def _time_out(owner: TableOwner, turn: tuple[int, float, int], wait: float) -> None:
     await asyncio.sleep(wait)
     async with owner.lock:
-        if owner.presence.turn != turn or owner.finished:
+        if presence_of(owner).turn != turn or owner.finished:
             return
         room = room_of(owner)
         seat = turn[0]
@@ -493,14 +552,14 @@ async def _time_out(owner: TableOwner, turn: tuple[int, float, int], wait: float
         # The computer player finishes the person's turn (a draw and a discard, say).
         while (
             not owner.finished
-            and owner.engine.current_player(owner.state) == seat
+            and owner.setup.engine.current_player(owner.state) == seat
             and not owner.bot_seat(seat)
         ):
             try:
-                await owner._bot_move(seat, auto="timeout")
+                await owner.bots.move(owner, seat, auto="timeout")
             except Exception:
                 logger.exception(
-                    "table %s: the move for timed-out seat %d failed", owner.table_id, seat
+                    "table %s: the move for timed-out seat %d failed", owner.setup.table_id, seat
                 )
                 return
     owner.wake_bots()
@@ -512,38 +571,84 @@ async def _time_out(owner: TableOwner, turn: tuple[int, float, int], wait: float
 def _spawn(owner: TableOwner, name: str, work: Coroutine[Any, Any, None]) -> None:
     """Run ``work`` beside the table under ``name`` (replacing a task of that name)."""
     _cancel(owner, name)
-    owner.timers[name] = asyncio.get_running_loop().create_task(work)
+    presence_of(owner).timers[name] = asyncio.get_running_loop().create_task(work)
 
 
 def _cancel(owner: TableOwner, name: str) -> None:
-    task = owner.timers.pop(name, None)
+    task = presence_of(owner).timers.pop(name, None)
     if task is not None and task is not asyncio.current_task() and not task.done():
         task.cancel()
 
 
 def cancel_all(owner: TableOwner) -> None:
     """Stop every timer of the table."""
-    for name in list(owner.timers):
+    timers = presence_of(owner).timers
+    for name in list(timers):
         _cancel(owner, name)
     with contextlib.suppress(Exception):
-        owner.timers.clear()
+        timers.clear()
 
 
-class RoomHooks:
-    """The people's-table part as the table core calls it
-    (:class:`~cardtable.server.table.owner.PeopleHooks`): this module's functions."""
+@dataclass(slots=True)
+class PeoplesTable:
+    """The people's part of one people's table (see the module docstring): the hooks the
+    table core calls, with what they keep."""
+
+    room: Room
+    presence: Presence = field(default_factory=Presence)
+    time_scale: float = 1.0
+    """Multiplies every timer and grace period (tests shorten them)."""
+    last_auto: tuple[int, AutoReason] | None = None
+    """``(version, why)`` when a computer player made the last move for a person."""
+
+    def waiting(self) -> bool:
+        """Whether the host has not started the game yet."""
+        return self.room.phase == WAITING
 
     def room_json(self, owner: TableOwner, seat: int, shared: SharedRoomJson | None) -> RoomJson:
         """:func:`room_json`."""
         return room_json(owner, seat, shared)
 
-    def shared_room(self, owner: TableOwner) -> SharedRoomJson | None:
+    def shared_room(self, owner: TableOwner) -> SharedRoomJson:
         """:func:`shared_room_json`."""
         return shared_room_json(owner)
 
-    def host_invite(self, owner: TableOwner) -> InviteJson:
-        """The room's invite."""
-        return invite_json(room_of(owner).invite)
+    def member_info(self, owner: TableOwner, profile_id: int | None) -> dict[str, Any]:
+        """The room for a member (the host also gets the invite); nothing for others."""
+        member = None if profile_id is None else self.room.member(profile_id)
+        if member is None:
+            return {}
+        shared = room_json(owner, SPECTATORS if member.seat is None else member.seat)
+        if profile_id == self.room.host:
+            shared["invite"] = invite_json(self.room.invite)
+        return {"shared": shared}
+
+    def note_last_action(self, owner: TableOwner, last_action: LastAction) -> str:
+        """Mark the last action with why a computer player made it for a person (``None``:
+        the person's own move); the sentence saying so, or ""."""
+        auto: AutoReason | None = None
+        if self.last_auto is not None and self.last_auto[0] == owner.version:
+            auto = self.last_auto[1]
+        last_action["auto"] = auto
+        if auto is None:
+            return ""
+        name = owner.seats[owner.log[-1][0]].name
+        return AUTO_SENTENCES[auto].format(name=name) + " "
+
+    def seen(self, seat: int, client_id: str) -> bool:
+        """Whether ``seat`` had an action with this client id applied already."""
+        return self.room.seen(seat, client_id)
+
+    def stand_in(self, seat: int) -> AutoReason | None:
+        """``left`` or ``away`` for a person a computer player moves for, else ``None``."""
+        if seat in self.room.left:
+            return "left"
+        return "away" if seat in self.room.away else None
+
+    def record_marks(self, seat: int) -> dict[str, Any]:
+        """Shared-table results are counted apart; "assisted": a computer player moved for
+        this person during the game."""
+        return {"shared": True, "assisted": seat in self.room.assisted}
 
     def connection_closed(self, owner: TableOwner, seat: int, connection: Connection) -> None:
         """:func:`connection_closed`."""
@@ -554,17 +659,31 @@ class RoomHooks:
         owner: TableOwner,
         after: Any,
         seat: int,
-        auto: str | None,
+        auto: AutoReason | None,
         client_id: str | None,
         now: float,
-    ) -> tuple[str, dict[str, Any]] | None:
+    ) -> RoomAfterMove:
         """:func:`room_after_move`."""
         return room_after_move(owner, after, seat, auto, client_id, now)
 
-    def move_applied(self, owner: TableOwner, seat: int, auto: str | None, now: float) -> None:
+    def move_applied(
+        self,
+        owner: TableOwner,
+        seat: int,
+        auto: AutoReason | None,
+        client_id: str | None,
+        now: float,
+    ) -> None:
         """:func:`move_applied`."""
-        move_applied(owner, seat, auto, now)
+        move_applied(owner, seat, auto, client_id, now)
 
+    def stop(self, owner: TableOwner) -> None:
+        """Stop every timer."""
+        timers = self.presence.timers
+        for task in timers.values():
+            task.cancel()
+        timers.clear()
 
-ROOM_HOOKS = RoomHooks()
-"""The hooks of every people's table."""
+    def retire(self, owner: TableOwner) -> None:
+        """Start no timer again: another process serves the table now."""
+        self.presence.retired = True

@@ -6,9 +6,9 @@ The :class:`Room` is plain data: :meth:`Room.to_json` and :meth:`Room.from_json`
 one JSON document beside the table, so a table can be moved to another process and picked up
 from storage, with its running turn timer and the grace periods of absent people (in wall-clock
 time). What only matters while the process runs (open sockets, the same timers on its own
-clock) lives in :class:`Presence`, rebuilt from the room when a process loads the table: a
-person who was connected to a process that stopped is disconnected from then on, with a full
-grace period; an absent person's grace goes on.
+clock) lives in :class:`~cardtable.server.people.presence.Presence`, rebuilt from the room
+when a process loads the table: a person who was connected to a process that stopped is
+disconnected from then on, with a full grace period; an absent person's grace goes on.
 """
 
 from __future__ import annotations
@@ -300,14 +300,17 @@ class Room:
         )
 
 
-@dataclass(slots=True)
-class Presence:
-    """What only the running process knows: when each person's last socket closed, and the
-    running turn (seat, when it started, the version it started at)."""
+@dataclass(frozen=True, slots=True)
+class RoomAfterMove:
+    """The room as it will be once a move is applied, stored with the move: its phase and
+    its document (:meth:`Room.to_json`)."""
 
-    disconnected_at: dict[int, float] = field(default_factory=dict)
-    turn: tuple[int, float, int] | None = None
-    """``(seat, started, version)`` of the turn the timer runs for."""
+    phase: str
+    document: dict[str, Any]
+
+    def stored(self) -> tuple[str, dict[str, Any]]:
+        """As the log store takes it with a move."""
+        return self.phase, self.document
 
 
 class InviteJson(TypedDict):

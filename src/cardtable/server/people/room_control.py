@@ -13,7 +13,13 @@ from __future__ import annotations
 import asyncio
 
 from cardtable.server.people.names import BOT_NAMES
-from cardtable.server.people.presence import open_seats, room_of, save_room, track_turn
+from cardtable.server.people.presence import (
+    open_seats,
+    presence_of,
+    room_of,
+    save_room,
+    track_turn,
+)
 from cardtable.server.people.room import (
     FINISHED,
     PHRASES,
@@ -114,7 +120,7 @@ async def _sit(owner: TableOwner, member: Member, message: SitMessage) -> None:
     before = SPECTATORS if member.seat is None else member.seat
     if member.seat is not None:
         await _free(owner, member.seat)
-    await owner.store.sit(owner.table_id, seat, member.profile_id, member.name)
+    await owner.services.store.sit(owner.setup.table_id, seat, member.profile_id, member.name)
     owner.seats[seat] = owner.seats[seat].named(member.name)
     member.seat = seat
     _move_sockets(owner, member.profile_id, before, seat)
@@ -126,7 +132,7 @@ async def _free(owner: TableOwner, seat: int) -> None:
     """A person's seat opens again (waiting room)."""
     room = room_of(owner)
     room.contributions.pop(seat, None)
-    await owner.store.unsit(owner.table_id, seat)
+    await owner.services.store.unsit(owner.setup.table_id, seat)
     owner.seats[seat] = owner.seats[seat].named("Player")
 
 
@@ -144,8 +150,8 @@ async def _watch(owner: TableOwner, member: Member) -> None:
 
 def _move_sockets(owner: TableOwner, profile_id: int, before: int, after: int) -> None:
     """A member changed places: their sockets get the new place's messages from now on."""
-    listeners = owner.connections.get(before, [])
-    for connection, profile in owner.profiles.items():
+    listeners = owner.audience.connections.get(before, [])
+    for connection, profile in presence_of(owner).profiles.items():
         if profile == profile_id and connection in listeners:
             listeners.remove(connection)
             owner.attach(after, connection)
@@ -165,7 +171,7 @@ async def _set_seat(owner: TableOwner, message: SetSeatMessage) -> None:
         if not spec.is_bot:
             raise ProtocolError("bad-seat", f"seat {seat} has no computer player to take out")
         owner.seats[seat] = Seat("human", "Player")
-    await owner.store.set_seats(owner.table_id, [s.to_json() for s in owner.seats])
+    await owner.services.store.set_seats(owner.setup.table_id, [s.to_json() for s in owner.seats])
 
 
 async def _remove(owner: TableOwner, message: RemoveMessage) -> None:
@@ -187,9 +193,10 @@ async def _remove(owner: TableOwner, message: RemoveMessage) -> None:
 
 async def _close_member(owner: TableOwner, profile_id: int, last: Outgoing, code: int) -> None:
     """Send a member's sockets a last message, and close them."""
-    for connection, profile in list(owner.profiles.items()):
+    profiles = presence_of(owner).profiles
+    for connection, profile in list(profiles.items()):
         if profile == profile_id:
-            owner.profiles.pop(connection, None)
+            profiles.pop(connection, None)
             closer = getattr(connection, "close_with", None)
             if closer is not None:
                 await closer(last, code)
@@ -204,12 +211,10 @@ async def _start(owner: TableOwner) -> None:
             f"seat {missing[0]} is still open: wait for a person, or seat a computer player",
         )
     seed = await owner.deal_seed(room.contributions)
-    state, _ = await asyncio.to_thread(replay_log, owner.engine, owner.rules, seed, [])
-    await owner.store.set_seed(owner.table_id, seed)
-    await owner.store.set_seats(owner.table_id, [s.to_json() for s in owner.seats])
-    owner.seed = seed
-    owner.state = state
-    owner._bots.clear()
+    state, _ = await asyncio.to_thread(replay_log, owner.setup.engine, owner.setup.rules, seed, [])
+    await owner.services.store.set_seed(owner.setup.table_id, seed)
+    await owner.services.store.set_seats(owner.setup.table_id, [s.to_json() for s in owner.seats])
+    owner.start_deal(seed, state)
     room.phase = PLAYING
     track_turn(owner)
 
@@ -235,11 +240,11 @@ async def _leave(owner: TableOwner, member: Member) -> None:
         if room.phase == PLAYING and not owner.finished:
             room.left.add(seat)
             room.away.discard(seat)
-            owner.presence.disconnected_at.pop(seat, None)
+            presence_of(owner).disconnected_at.pop(seat, None)
             room.disconnected.pop(seat, None)
         else:
             room.rematch[seat] = False
-        await owner.store.unsit(owner.table_id, seat)
+        await owner.services.store.unsit(owner.setup.table_id, seat)
     del room.members[member.profile_id]
     if room.phase == PLAYING:
         track_turn(owner)

@@ -20,7 +20,7 @@ from cardtable.fairness import FairDeal, check_contribution, derive_seed
 from cardtable.registry import format_fields, table_format_of, table_label
 from cardtable.rule_options import Declared, options_of
 from cardtable.server.people.names import check_table_name
-from cardtable.server.people.presence import ROOM_HOOKS, open_seats, phase_of, save_room
+from cardtable.server.people.presence import PeoplesTable, open_seats, phase_of, save_room
 from cardtable.server.people.presence import resume as resume_play
 from cardtable.server.people.room import (
     PLAYING,
@@ -108,19 +108,20 @@ async def load_room(
     *,
     resume: bool = True,
     client_ids: Sequence[tuple[int, str]] = (),
+    time_scale: float = 1.0,
 ) -> None:
     """Give a table loaded from storage its room, if it is a people's table; ``resume``: its
     timers and grace periods go on (not for a copy that is only read). ``client_ids``: those
     stored with the moves, ``(seat, id)`` in the log's order: the room knows them all, even
-    those of moves made after the room was last stored."""
-    stored = await store.load_room(owner.table_id)
+    those of moves made after the room was last stored. ``time_scale``: of its timers."""
+    stored = await store.load_room(owner.setup.table_id)
     if stored is None:
         return
     room = Room.from_json(stored.room)
     for seat, client_id in client_ids:
         if not room.seen(seat, client_id):
             room.remember(seat, client_id)
-    owner.open_room(room, ROOM_HOOKS)
+    owner.open_room(PeoplesTable(room, time_scale=time_scale))
     owner.seated = room.seated()
     if resume:
         resume_play(owner)
@@ -131,7 +132,7 @@ async def start_seed(lobby: Lobby, owner: TableOwner, contributions: dict[int, s
     contribution of each person seated now (the settings' test seed in tests)."""
     if lobby.settings.test_seed is not None:
         return lobby.settings.test_seed
-    stored = await asyncio.to_thread(reviews.load_fairness, lobby.db, owner.table_id)
+    stored = await asyncio.to_thread(reviews.load_fairness, lobby.db, owner.setup.table_id)
     seated = set(owner.seated)
     if stored is None or stored.server_seed is None:
         return secrets.randbelow(2**62)
@@ -139,7 +140,7 @@ async def start_seed(lobby: Lobby, owner: TableOwner, contributions: dict[int, s
     for seat, value in sorted(contributions.items()):
         if seat in seated:
             fair = fair.with_contribution(seat, value)
-    await asyncio.to_thread(reviews.save_fairness, lobby.db, owner.table_id, fair)
+    await asyncio.to_thread(reviews.save_fairness, lobby.db, owner.setup.table_id, fair)
     return derive_seed(stored.server_seed, fair.contributions)
 
 
@@ -152,7 +153,11 @@ async def table_of_invite(lobby: Lobby, token: Any) -> TableOwner:
         raise InviteError("this invite link is not valid: it may have been mistyped")
     table_id = await lobby.store.table_of_invite(token)
     owner = None if table_id is None else await lobby.get(table_id)
-    if owner is None or owner.room is None or not secrets.compare_digest(owner.room.invite, token):
+    if (
+        owner is None
+        or owner.people.room is None
+        or not secrets.compare_digest(owner.people.room.invite, token)
+    ):
         raise InviteError(
             "this invite link is not valid (it may have been mistyped, or the table is gone)"
         )
@@ -161,17 +166,17 @@ async def table_of_invite(lobby: Lobby, token: Any) -> TableOwner:
 
 def peek(owner: TableOwner, profile_id: int) -> dict[str, Any]:
     """The waiting room as seen before joining (and the caller's place if it has one)."""
-    assert owner.room is not None
-    room = owner.room
+    assert owner.people.room is not None
+    room = owner.people.room
     member = room.member(profile_id)
     host = room.member(room.host)
     return {
-        "table_id": owner.table_id,
-        "game": owner.game,
-        "title": owner.engine.title,
-        **format_fields(owner.game, owner.rules, len(owner.seats)),
+        "table_id": owner.setup.table_id,
+        "game": owner.setup.game,
+        "title": owner.setup.engine.title,
+        **format_fields(owner.setup.game, owner.setup.rules, len(owner.seats)),
         "phase": phase_of(owner),
-        "rules": owner.engine.rules_to_json(owner.rules),
+        "rules": owner.setup.engine.rules_to_json(owner.setup.rules),
         "host": None if host is None else host.name,
         "settings": room.settings.to_json(),
         "seats": _seats(owner),
@@ -184,7 +189,7 @@ def peek(owner: TableOwner, profile_id: int) -> dict[str, Any]:
 
 
 def _seats(owner: TableOwner) -> list[dict[str, Any]]:
-    assert owner.room is not None
+    assert owner.people.room is not None
     free = set(open_seats(owner))
     shown = []
     for entry in public_seats(owner.seats, owner.seated):
@@ -209,8 +214,8 @@ async def join(
 ) -> tuple[int | None, str]:
     """Seat ``profile`` (or let it watch) at a people's table; its seat and role.
     ``JoinRefused`` or ``RulesError`` naming the problem; nothing changes then."""
-    assert owner.room is not None
-    room = owner.room
+    assert owner.people.room is not None
+    room = owner.people.room
     if profile.id in room.removed:
         raise JoinRefused(403, "the host removed you from this table")
     member = room.member(profile.id)
@@ -245,7 +250,7 @@ async def join(
                 seat = free[0]
             if not isinstance(seat, int) or isinstance(seat, bool) or seat not in free:
                 raise JoinRefused(409, f"seat {seat} is not free: choose another")
-            await owner.store.sit(owner.table_id, seat, profile.id, display)
+            await owner.services.store.sit(owner.setup.table_id, seat, profile.id, display)
             owner.seats[seat] = owner.seats[seat].named(display)
             room.members[profile.id] = Member(profile.id, display, seat)
             if value is not None:
@@ -266,9 +271,9 @@ async def public_tables(lobby: Lobby, viewer: int | None = None) -> list[dict[st
     listed = []
     for table_id in ids:
         owner = await lobby.read(table_id)  # a copy, for a table another process owns
-        if owner is None or owner.room is None or owner.status != storage.PLAYING:
+        if owner is None or owner.people.room is None or owner.status != storage.PLAYING:
             continue
-        room = owner.room
+        room = owner.people.room
         if viewer is not None and viewer in room.removed:
             continue
         phase = phase_of(owner)
@@ -284,10 +289,10 @@ async def public_tables(lobby: Lobby, viewer: int | None = None) -> list[dict[st
         host = room.member(room.host)
         listed.append(
             {
-                "table_id": owner.table_id,
-                "game": owner.game,
-                "title": owner.engine.title,
-                **format_fields(owner.game, owner.rules, len(owner.seats)),
+                "table_id": owner.setup.table_id,
+                "game": owner.setup.game,
+                "title": owner.setup.engine.title,
+                **format_fields(owner.setup.game, owner.setup.rules, len(owner.seats)),
                 "phase": phase,
                 "host": None if host is None else host.name,
                 "rules_summary": rules_summary(owner),
@@ -304,17 +309,17 @@ def rules_summary(owner: TableOwner) -> str:
     """A line about the table's rules for the lobby, in the words of the start page's form:
     the format and players (``Pool 101 · 4 players``), then the house rules that differ from
     the game's defaults (the format's own choice is in the first part)."""
-    defaults = owner.engine.rules_from_json({})
-    named = table_format_of(owner.game, owner.rules) is not None
+    defaults = owner.setup.engine.rules_from_json({})
+    named = table_format_of(owner.setup.game, owner.setup.rules) is not None
     changed = [
-        _rule_words(declared, getattr(owner.rules, declared.name))
-        for declared in options_of(type(owner.rules))
+        _rule_words(declared, getattr(owner.setup.rules, declared.name))
+        for declared in options_of(type(owner.setup.rules))
         if not declared.option.table_sets
         and declared.name != "players"
         and not (named and declared.name == "format")
-        and getattr(owner.rules, declared.name) != getattr(defaults, declared.name)
+        and getattr(owner.setup.rules, declared.name) != getattr(defaults, declared.name)
     ]
-    parts = [table_label(owner.game, owner.rules, len(owner.seats))]
+    parts = [table_label(owner.setup.game, owner.setup.rules, len(owner.seats))]
     parts.append("standard rules" if not changed else ", ".join(changed[:4]))
     if len(changed) > 4:
         parts[-1] += f" and {len(changed) - 4} more"
@@ -347,8 +352,8 @@ async def rematch(lobby: Lobby, owner: TableOwner) -> str:
     left open again (computer players stay), and the spectators watch it too. It starts at
     once when no seat is open; otherwise it waits for its host: the old host if they
     accepted, else the first who did."""
-    assert owner.room is not None
-    old = owner.room
+    assert owner.people.room is not None
+    old = owner.people.room
     accepted = {
         seat: profile for seat, profile in old.seated().items() if old.rematch.get(seat) is True
     }
@@ -359,8 +364,8 @@ async def rematch(lobby: Lobby, owner: TableOwner) -> str:
     await lobby.store.create(
         table_id=table_id,
         owner_id=host_id,
-        game=owner.game,
-        rules=owner.engine.rules_to_json(owner.rules),
+        game=owner.setup.game,
+        rules=owner.setup.engine.rules_to_json(owner.setup.rules),
         seed=0,
         seats=[s.to_json() for s in seats],
         owner_seat=host_seat,

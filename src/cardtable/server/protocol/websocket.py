@@ -68,7 +68,7 @@ from cardtable.server.protocol.state_frames import PATCH_QUERY
 from cardtable.server.rate_limits import CLOSE_RATE_LIMITED, RateLimits
 from cardtable.server.routes.identity import client_address, websocket_profile
 from cardtable.server.routes.security import origin_refusal
-from cardtable.server.table import hand_groups
+from cardtable.server.table import advisors, hand_groups
 from cardtable.server.table.owner import SPECTATORS, Connection, TableOwner
 from cardtable.storage import StorageError
 
@@ -207,7 +207,7 @@ async def _seat(websocket: WebSocket, table_id: str, profile_id: int) -> None:
             raise
         # The page went away, maybe while it was being greeted (just after this process took
         # its table over, say): a normal end of the socket.
-        logger.debug("table %s: the page went away", owner.table_id)
+        logger.debug("table %s: the page went away", owner.setup.table_id)
     finally:
         # Greeting attaches the connection before writing to it: a page gone meanwhile
         # leaves it attached, with no seat known here.
@@ -218,8 +218,8 @@ async def _seat(websocket: WebSocket, table_id: str, profile_id: int) -> None:
 
 def _place(owner: TableOwner, profile_id: int) -> int | None:
     """The profile's seat, :data:`SPECTATORS` for a spectator, ``None`` for an outsider."""
-    if owner.room is not None:
-        member = owner.room.member(profile_id)
+    if owner.people.room is not None:
+        member = owner.people.room.member(profile_id)
         if member is None:
             return None
         return SPECTATORS if member.seat is None else member.seat
@@ -228,7 +228,7 @@ def _place(owner: TableOwner, profile_id: int) -> int | None:
 
 def outsider(owner: TableOwner) -> tuple[ErrorCode, str]:
     """The error code and message of a socket whose profile has no place at the table."""
-    if owner.room is not None:
+    if owner.people.room is not None:
         return "not-member", "you are not at this table"
     return "not-seated", "you do not sit at this table"
 
@@ -243,15 +243,15 @@ async def greet(owner: TableOwner, connection: Connection, profile_id: int) -> i
     async with owner.lock:
         owner.attach(seat, connection)
         if isinstance(connection, SocketConnection) and connection.patches:
-            owner.frames.take_patches(connection)
+            owner.audience.frames.take_patches(connection)
         extra: Sequence[Outgoing] = ()
-        if owner.room is not None:
-            owner.profiles[connection] = profile_id
+        if owner.people.room is not None:
+            presence.presence_of(owner).profiles[connection] = profile_id
             extra = presence.connection_opened(owner, seat)
         await connection.send(owner.message_for(seat))
         for message in extra:
             await connection.send(message)
-    if owner.room is not None:
+    if owner.people.room is not None:
         await owner.broadcast_room()
         owner.wake_bots()
     return seat
@@ -259,7 +259,7 @@ async def greet(owner: TableOwner, connection: Connection, profile_id: int) -> i
 
 def attached_seat(owner: TableOwner, connection: Connection, fallback: int) -> int:
     """Where the connection is attached now (a person who moved seats moved with it)."""
-    for seat, listeners in owner.connections.items():
+    for seat, listeners in owner.audience.connections.items():
         if connection in listeners:
             return seat
     return fallback
@@ -270,13 +270,13 @@ async def _follow(
 ) -> int | None:
     """At a people's table, move the connection to the member's place now (a seat taken or
     given up in the waiting room); ``None`` when the profile is not a member any more."""
-    if owner.room is None:
+    if owner.people.room is None:
         return seat
     place = _place(owner, profile_id)
     if place is None:
         return None
     if place != seat:
-        listeners = owner.connections.get(seat, [])
+        listeners = owner.audience.connections.get(seat, [])
         if connection in listeners:
             listeners.remove(connection)
         owner.attach(place, connection)
@@ -343,7 +343,7 @@ async def answer_frame(
     seat = place
     message: ClientMessage | None = None
     try:
-        message = parse_client_message(raw, shared=owner.room is not None)
+        message = parse_client_message(raw, shared=owner.people.room is not None)
         playing = isinstance(message, ActionMessage | HintMessage | CoachMessage | GroupsMessage)
         if isinstance(message, PingMessage):
             await connection.send(pong_message())
@@ -358,7 +358,7 @@ async def answer_frame(
                 await connection.send(
                     ack_message(message.client_id, submitted.version, duplicate=True)
                 )
-                owner.frames.unsync(connection)  # a whole state outside a broadcast
+                owner.audience.frames.unsync(connection)  # a whole state outside a broadcast
                 await connection.send(owner.message_for(seat))
             elif message.client_id is not None:
                 await connection.send(
@@ -368,13 +368,13 @@ async def answer_frame(
             # The advice is about the state at this version: other seats may move while it is
             # worked out, and the page must not show it over a newer state.
             version = owner.version
-            action, reason = await owner.hint(seat)
+            action, reason = await advisors.hint_at(owner, seat)
             # The narrator builds the move as the protocol declares it.
-            move = cast("MoveJson | None", hint_move(owner.game, owner.engine, action))
+            move = cast("MoveJson | None", hint_move(owner.setup.game, owner.setup.engine, action))
             await connection.send(hint_message(action, reason, version=version, move=move))
         elif isinstance(message, CoachMessage):
             version = owner.version
-            report = await owner.coach(seat)
+            report = await advisors.coach_at(owner, seat)
             await connection.send(coach_message(report, version=version))
         elif isinstance(message, GroupsMessage):
             await connection.send(await hand_groups.answer(owner, seat, message))
@@ -387,15 +387,15 @@ async def answer_frame(
     except ProtocolError as exc:
         client_id = message.client_id if isinstance(message, ActionMessage) else None
         await connection.send(error_message(exc.code, str(exc), rule=exc.rule, client_id=client_id))
-        if owner.room is not None and exc.code in ("stale", "not-your-turn", "seat-taken"):
+        if owner.people.room is not None and exc.code in ("stale", "not-your-turn", "seat-taken"):
             # The loser of a race sees the table as it is now.
-            owner.frames.unsync(connection)  # a whole state outside a broadcast
+            owner.audience.frames.unsync(connection)  # a whole state outside a broadcast
             await connection.send(owner.message_for(_place(owner, profile_id) or seat))
     except StorageError as exc:  # the database or Redis is away, or the table passed on
         await connection.send(error_message("unavailable", str(exc)))
     except (WebSocketDisconnect, WebSocketDisconnected):
         raise  # the page went away: the socket's end, not a failed message
     except Exception:  # the table must keep serving whatever one message did
-        logger.exception("table %s seat %d: message failed", owner.table_id, seat)
+        logger.exception("table %s seat %d: message failed", owner.setup.table_id, seat)
         await connection.send(error_message("server", "the server could not handle that message"))
     return attached_seat(owner, connection, seat)

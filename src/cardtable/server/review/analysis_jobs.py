@@ -184,14 +184,16 @@ class Analyses:
         if not self.background or not owner.seated or not outcomes:
             return
         record = GameRecord(
-            game=owner.game,
-            rules=owner.engine.rules_to_json(owner.rules),
-            seed=owner.seed,
+            game=owner.setup.game,
+            rules=owner.setup.engine.rules_to_json(owner.setup.rules),
+            seed=owner.setup.seed,
             actions=tuple(owner.log),
         )
-        hand = lens_of(owner.game).hand_of(before)
+        hand = lens_of(owner.setup.game).hand_of(before)
         task = asyncio.get_running_loop().create_task(
-            self._queue_finished(owner.table_id, sorted(owner.seated), record, hand, owner.finished)
+            self._queue_finished(
+                owner.setup.table_id, sorted(owner.seated), record, hand, owner.finished
+            )
         )
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)

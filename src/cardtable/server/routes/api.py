@@ -111,7 +111,7 @@ async def create_table(
     except (CardtableError, ValueError, TypeError) as exc:
         raise HTTPException(400, str(exc)) from None
     count_rate(request, "table", profile)
-    room = lobby.tables[table_id].room if table_id in lobby.tables else None
+    room = lobby.tables[table_id].people.room if table_id in lobby.tables else None
     if room is not None:
         return SharedTableAnswer(
             table_id=table_id, seat=seat, invite=Invite.model_validate(invite_json(room.invite))
@@ -148,7 +148,7 @@ async def my_tables(
 async def table_info(owner: Table, profile: CurrentProfile) -> TableInfo:
     """One table: game, rules, seats, version, the caller's seat, finished; a people's
     table's room too (to its members only: 403 for anyone else)."""
-    if owner.room is not None and owner.room.member(profile.id) is None:
+    if owner.people.room is not None and owner.people.room.member(profile.id) is None:
         raise HTTPException(403, "you are not at this table: open its invite link")
     return TableInfo.model_validate(owner.info(profile.id))
 
@@ -164,7 +164,7 @@ async def join_table(
     table's owner seats the caller, whichever process is asked."""
     relay = getattr(request.app.state, "relay", None)
     seated = await at_owner(
-        lobby, relay, "seat", {"table_id": owner.table_id, "profile": profile.id}
+        lobby, relay, "seat", {"table_id": owner.setup.table_id, "profile": profile.id}
     )
     return SeatAnswer.model_validate(seated)
 
@@ -187,7 +187,7 @@ async def leave_table(
     game had ended). In a cluster the table's owner closes it, whichever process is asked."""
     relay = getattr(request.app.state, "relay", None)
     closed = await at_owner(
-        lobby, relay, "close", {"table_id": owner.table_id, "profile": profile.id}
+        lobby, relay, "close", {"table_id": owner.setup.table_id, "profile": profile.id}
     )
     return LeftTable.model_validate(closed)
 

@@ -46,15 +46,15 @@ def analyses_of(request: Request) -> Analyses:
 async def _record(request: Request, owner: TableOwner) -> GameRecord:
     """The table's record, its server seed revealed only once the game is over."""
     fair = await asyncio.to_thread(
-        reviews.load_fairness, context_of(request.app).db, owner.table_id
+        reviews.load_fairness, context_of(request.app).db, owner.setup.table_id
     )
     if fair is not None and not owner.finished:
         fair = fair.public()
-    result = owner.engine.result(owner.state)
+    result = owner.setup.engine.result(owner.state)
     return GameRecord(
-        game=owner.game,
-        rules=owner.engine.rules_to_json(owner.rules),
-        seed=owner.seed,
+        game=owner.setup.game,
+        rules=owner.setup.engine.rules_to_json(owner.setup.rules),
+        seed=owner.setup.seed,
         actions=tuple(owner.log),
         fairness=fair,
         result=None if result is None else result.to_json(),
@@ -91,11 +91,11 @@ async def my_finished_games(request: Request, profile: CurrentProfile) -> list[F
         listed.append(
             FinishedGame(
                 table_id=table_id,
-                game=owner.game,
-                title=owner.engine.title,
+                game=owner.setup.game,
+                title=owner.setup.engine.title,
                 summary=_named_result(owner, seat),
-                shared=owner.room is not None,
-                assisted=owner.room is not None and seat in owner.room.assisted,
+                shared=owner.people.room is not None,
+                assisted=owner.people.room is not None and seat in owner.people.room.assisted,
             )
         )
     return listed
@@ -104,10 +104,10 @@ async def my_finished_games(request: Request, profile: CurrentProfile) -> list[F
 def _named_result(owner: TableOwner, seat: int | None) -> str | None:
     """The game's result in one sentence with the names the caller knew the seats by at the
     table ("You won the game.", "Ana won the game."), not the engine's seat numbers."""
-    if owner.engine.result(owner.state) is None:
+    if owner.setup.engine.result(owner.state) is None:
         return None
     names = owner.names_for(-1 if seat is None else seat)
-    headline: str = game_outcome(owner.engine, owner.state).describe(names)["headline"]
+    headline: str = game_outcome(owner.setup.engine, owner.state).describe(names)["headline"]
     return headline
 
 
@@ -135,13 +135,13 @@ async def table_fairness(
         raise HTTPException(404, "this table was not dealt from a fair deal's seed")
     data = record.fairness.to_json()
     data["finished"] = owner.finished
-    data["game_seed"] = owner.seed if owner.finished else None
+    data["game_seed"] = owner.setup.seed if owner.finished else None
     return data
 
 
 def _member(owner: TableOwner, profile_id: int) -> bool:
     """Whether the profile sits at the table or, at a people's table, watches it."""
-    if owner.room is not None and owner.room.member(profile_id) is not None:
+    if owner.people.room is not None and owner.people.room.member(profile_id) is not None:
         return True
     return profile_id in owner.seated.values()
 
@@ -200,12 +200,12 @@ async def _replay(request: Request, owner: TableOwner) -> Response:
         try:
             names = [seat.name for seat in owner.seats]
             return await asyncio.to_thread(
-                _replay_answer, record, owner.table_id, person_seat, names
+                _replay_answer, record, owner.setup.table_id, person_seat, names
             )
         except CardtableError as exc:
             raise HTTPException(409, f"the game's record does not replay: {exc}") from None
 
-    body = await replays_of(request).get(owner.table_id, make)
+    body = await replays_of(request).get(owner.setup.table_id, make)
     return Response(body, media_type="application/json")
 
 
@@ -233,7 +233,7 @@ async def share_replay(owner: Table, request: Request, profile: CurrentProfile) 
     """A read-only link to the finished game's replay: an unguessable token."""
     _finished_and_seated(owner, profile)
     db = context_of(request.app).db
-    token = await asyncio.to_thread(reviews.share_token, db, owner.table_id)
+    token = await asyncio.to_thread(reviews.share_token, db, owner.setup.table_id)
     return ShareLink(token=token, url=f"/#/replay/{token}")
 
 
@@ -268,11 +268,11 @@ def _asker(request: Request, who: str) -> Asker:
 async def _analysis(
     request: Request, owner: TableOwner, seat: int, asker: Asker
 ) -> dict[str, Any] | Response:
-    if not 0 <= seat < owner.rules.players:
-        raise HTTPException(400, f"seat must be 0-{owner.rules.players - 1}, not {seat}")
+    if not 0 <= seat < owner.setup.rules.players:
+        raise HTTPException(400, f"seat must be 0-{owner.setup.rules.players - 1}, not {seat}")
     record = await _record(request, owner)
     try:
-        status = await analyses_of(request).status(owner.table_id, seat, record, asker)
+        status = await analyses_of(request).status(owner.setup.table_id, seat, record, asker)
     except AnalysisRefused as exc:
         raise HTTPException(429, str(exc), {"Retry-After": str(exc.retry_after)}) from None
     if status["status"] != "done":
@@ -305,7 +305,7 @@ async def shared_analysis(
     """A person's seat's analysis of a shared game (a computer player's seat is analysed
     only for the people who sat at the table)."""
     owner = await _shared(request, token)
-    if 0 <= seat < owner.rules.players and seat not in owner.seated:
+    if 0 <= seat < owner.setup.rules.players and seat not in owner.seated:
         raise HTTPException(
             403, f"seat {seat} is a computer player's: a shared link shows the people's analyses"
         )
@@ -322,8 +322,8 @@ def _own_seat(owner: TableOwner, profile: storage.Profile, seat: int) -> int:
         return mine
     if not owner.finished:
         raise HTTPException(403, "while the game is on you can see only your own hands analysed")
-    if not 0 <= seat < owner.rules.players:
-        raise HTTPException(400, f"seat must be 0-{owner.rules.players - 1}, not {seat}")
+    if not 0 <= seat < owner.setup.rules.players:
+        raise HTTPException(400, f"seat must be 0-{owner.setup.rules.players - 1}, not {seat}")
     return seat
 
 
@@ -332,8 +332,8 @@ async def _finished_hands(
 ) -> tuple[list[int], int | None]:
     """The hands of the record that are over, and the hand being played (``None`` once the
     game is over)."""
-    hands = await analyses_of(request).hands(owner.table_id, record)
-    current = None if owner.finished else lens_of(owner.game).hand_of(owner.state)
+    hands = await analyses_of(request).hands(owner.setup.table_id, record)
+    current = None if owner.finished else lens_of(owner.setup.game).hand_of(owner.state)
     return [hand for hand in hands if hand != current], current
 
 
@@ -347,7 +347,7 @@ async def hand_analyses(
     seat = _own_seat(owner, profile, seat)
     record = await _record(request, owner)
     finished, current = await _finished_hands(request, owner, record)
-    listed = await analyses_of(request).hands_status(owner.table_id, seat, record, finished)
+    listed = await analyses_of(request).hands_status(owner.setup.table_id, seat, record, finished)
     return {"seat": seat, "current": current, "hands": listed}
 
 
@@ -364,7 +364,7 @@ async def hand_analysis(
     ahead), ``running`` (with decisions ``done`` of ``total``) or ``failed``."""
     seat = _own_seat(owner, profile, seat)
     analyses = analyses_of(request)
-    known = await analyses.known_status(owner.table_id, seat, hand)
+    known = await analyses.known_status(owner.setup.table_id, seat, hand)
     if known is not None:  # stored or under way: no need to replay the record
         return known
     record = await _record(request, owner)
@@ -377,7 +377,7 @@ async def hand_analysis(
         raise HTTPException(404, f"there is no finished hand {hand} at this table")
     try:
         return analyses.request(
-            owner.table_id, seat, hand, record, _asker(request, f"profile:{profile.id}")
+            owner.setup.table_id, seat, hand, record, _asker(request, f"profile:{profile.id}")
         )
     except AnalysisRefused as exc:
         raise HTTPException(429, str(exc), {"Retry-After": str(exc.retry_after)}) from None

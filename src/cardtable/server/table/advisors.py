@@ -2,14 +2,16 @@
 
 ``seat_bot`` asks :func:`cardtable.bots.make_bot` for a level's bot, and ``think`` runs a
 level's choice in whatever process calls it (the lobby's worker processes, for the searching
-levels: see :data:`SEARCH_LEVELS`); ``hint`` and
-``coach_report`` ask :mod:`cardtable.coach` (every registered game has both, as its spec
-names them). A coach that fails costs the player a hint or a report, never the connection: the
-failure is logged and the answer falls back to the first legal action and an empty report.
+levels: see :data:`SEARCH_LEVELS`); ``hint`` and ``coach_report`` ask :mod:`cardtable.coach`
+(every registered game has both, as its spec names them), and ``hint_at`` and ``coach_at`` ask
+them for a seat at a table, in a worker thread. A coach that fails costs the player a hint or a
+report, never the connection: the failure is logged and the answer falls back to the first
+legal action and an empty report.
 """
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import logging
 import random
@@ -20,6 +22,7 @@ from cardtable import coach
 from cardtable.bots import Bot, make_bot
 from cardtable.cards import format_card
 from cardtable.server.protocol.messages import CoachAdvice, DiscardAdvice
+from cardtable.server.table.seat_view import ViewedTable
 
 logger = logging.getLogger(__name__)
 
@@ -119,3 +122,25 @@ def _leaves(value: Any) -> Any:
     if isinstance(value, tuple | list):
         return [_label(card) for card in value]
     return value if isinstance(value, str | int | float) or value is None else str(value)
+
+
+async def hint_at(table: ViewedTable, seat: int) -> tuple[str | None, str]:
+    """A suggested action for ``seat`` at ``table`` now, and why (no action while another
+    seat is to play: what a seat may do out of turn, such as a drop, is never the advice).
+    The coach answers in a worker thread, from the state as it was when asked."""
+    engine, state = table.setup.engine, table.state
+    legal = [] if table.finished else engine.legal_actions(state, seat)
+    to_move = engine.current_player(state)
+    if legal and to_move != seat and to_move >= 0:
+        return None, f"It is not your turn: {table.names_for(seat)[to_move]} is to play."
+    view = engine.view(state, seat)
+    action, reason = await asyncio.to_thread(hint, table.setup.game, view, legal)
+    return (None if action is None else str(action)), reason
+
+
+async def coach_at(table: ViewedTable, seat: int) -> CoachAdvice:
+    """The coach's report for ``seat`` at ``table`` now (in a worker thread)."""
+    engine, state = table.setup.engine, table.state
+    legal = [] if table.finished else engine.legal_actions(state, seat)
+    view = engine.view(state, seat)
+    return await asyncio.to_thread(coach_report, table.setup.game, view, legal)

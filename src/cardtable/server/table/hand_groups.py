@@ -194,12 +194,12 @@ ARRANGERS: Final[dict[str, Arranger]] = {
 
 async def answer(owner: TableOwner, seat: int, message: GroupsMessage) -> GroupsAnswer:
     """The ``groups`` answer for ``seat`` at ``owner``'s table, as it is now."""
-    arranger = ARRANGERS.get(owner.game)
+    arranger = ARRANGERS.get(owner.setup.game)
     if arranger is None:
-        raise ProtocolError("unknown-type", f"{owner.game} hands are not arranged in groups")
+        raise ProtocolError("unknown-type", f"{owner.setup.game} hands are not arranged in groups")
     groups, put_down = read_request(message)
     version = owner.version
-    view = owner.engine.view(owner.state, seat)
+    view = owner.setup.engine.view(owner.state, seat)
     # The solver may take a few milliseconds (14 cards: one search per card put down).
     body = await asyncio.to_thread(arranger, view, groups, put_down)
     return groups_message(body, version=version, seq=message.seq)

@@ -1,0 +1,101 @@
+"""The end of a deal and of a game at a table: each finished deal, hand or game recorded for
+the people seated (their Record), and the table marked finished with its result once the game
+is over, or closed when it reaches its move limit.
+
+A failure to store the end is logged, never raised: the players still see it. A refusal
+because another process of a cluster owns the table now is expected there (the new owner
+stores the end when it loads the table): a warning, not an error.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Sequence
+from typing import Any, Protocol
+
+from cardtable.games.contract import TERMINAL
+from cardtable.registry import table_format_of
+from cardtable.server.narration import Outcome
+from cardtable.server.table.setup import TableSetup
+from cardtable.storage import ABANDONED, FINISHED, PLAYING, FencedOutError, LogStore, RecordEvent
+
+logger = logging.getLogger(__name__)
+
+
+class EndingTable(Protocol):
+    """What the end of a game reads and changes at its table (the table owner)."""
+
+    status: str
+
+    @property
+    def setup(self) -> TableSetup: ...
+    @property
+    def state(self) -> Any: ...
+    @property
+    def version(self) -> int: ...
+
+
+async def record(
+    store: LogStore,
+    setup: TableSetup,
+    seated: dict[int, int],
+    marks: Callable[[int], dict[str, Any]],
+    outcomes: Sequence[Outcome],
+) -> None:
+    """Record ``outcomes`` for every person seated, with the table's ``marks`` for the seat
+    (a people's table's results are counted apart)."""
+    shown = table_format_of(setup.game, setup.rules)
+    for seat, profile in seated.items():
+        # Your Record keeps a game with formats by its format (a Pool 101 game as such).
+        details: dict[str, Any] = {} if shown is None else {"format": shown.key}
+        details |= marks(seat)
+        events = [
+            RecordEvent(
+                key=f"{setup.table_id}:{outcome.kind}:{outcome.number}",
+                game=setup.game,
+                kind=outcome.kind,
+                won=outcome.seats[seat].won,
+                points=outcome.seats[seat].points,
+                details=dict(outcome.seats[seat].details) | details,
+            )
+            for outcome in outcomes
+        ]
+        await store.record(profile, events)
+
+
+async def finish_if_over(table: EndingTable, store: LogStore) -> None:
+    """Once the game is over, mark the table finished and store that with the result; at the
+    move limit, close it (the lock is held)."""
+    setup = table.setup
+    engine = setup.engine
+    result = engine.result(table.state)
+    if table.status != PLAYING:
+        return
+    if result is None and engine.current_player(table.state) != TERMINAL:
+        if table.version >= setup.max_moves:
+            await _close_at_move_limit(table, store)
+        return
+    table.status = FINISHED
+    try:
+        await store.set_status(
+            setup.table_id, FINISHED, None if result is None else result.to_json()
+        )
+    except FencedOutError as exc:
+        logger.warning("table %s: the finished game was not stored here: %s", setup.table_id, exc)
+    except Exception:
+        logger.exception("table %s: could not store the finished game", setup.table_id)
+
+
+async def _close_at_move_limit(table: EndingTable, store: LogStore) -> None:
+    """Close a game that reached its move limit unfinished: stored as abandoned; the state
+    sent next says it is closed, and the computer players and turn timers stop at their next
+    look (they do nothing at a finished table)."""
+    table_id = table.setup.table_id
+    logger.info("table %s: closed at the limit of %d moves", table_id, table.setup.max_moves)
+    table.status = ABANDONED
+    try:
+        await store.set_status(table_id, ABANDONED, None)
+    except FencedOutError as exc:
+        logger.warning("table %s: the closing was not stored here: %s", table_id, exc)
+    except Exception:
+        logger.exception("table %s: could not store the closed table", table_id)

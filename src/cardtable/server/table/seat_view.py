@@ -1,0 +1,162 @@
+"""What one seat of a table is sent: the protocol's state message (the seat's view, its legal
+moves, the last move and the announcements as that seat hears them; for the spectators the
+public view, no legal actions, and the announcements as an onlooker hears them), and the table
+as ``GET /api/tables/{id}`` describes it."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, Protocol, cast
+
+from cardtable.games.contract import GameResult
+from cardtable.registry import format_fields
+from cardtable.server.narration import Outcome, merge_summaries, own_facts
+from cardtable.server.narration.announce import announcement, public_notation
+from cardtable.server.narration.moves import last_move, legal_moves
+from cardtable.server.narration.naming import name_seats
+from cardtable.server.protocol.messages import (
+    GameResultJson,
+    JsonObject,
+    LastAction,
+    MoveJson,
+    RoomJson,
+    StateMessage,
+    state_message,
+)
+from cardtable.server.table.audience import SPECTATORS
+from cardtable.server.table.seating import Seat, public_seats
+from cardtable.server.table.setup import TableSetup
+from cardtable.server.table.spectate import onlooker_seat, spectator_view
+
+
+class ViewedTable(Protocol):
+    """What a seat's message is built from (the table owner)."""
+
+    @property
+    def setup(self) -> TableSetup: ...
+    @property
+    def seats(self) -> list[Seat]: ...
+    @property
+    def seated(self) -> dict[int, int]: ...
+    @property
+    def state(self) -> Any: ...
+    @property
+    def log(self) -> list[tuple[int, str]]: ...
+    @property
+    def status(self) -> str: ...
+    @property
+    def version(self) -> int: ...
+    @property
+    def finished(self) -> bool: ...
+    @property
+    def last_outcomes(self) -> tuple[int, tuple[Outcome, ...]]: ...
+
+    def names_for(self, viewer: int) -> list[str]: ...
+
+
+def seat_state(
+    table: ViewedTable,
+    seat: int,
+    *,
+    room: RoomJson | None,
+    note_auto: Callable[[LastAction], str],
+) -> StateMessage:
+    """The state message for ``seat`` (or :data:`SPECTATORS`); ``room``: a people's table's
+    room as that seat is sent it; ``note_auto`` marks the last action with why a computer
+    player made it for a person, and gives the sentence saying so (or "")."""
+    game, engine, state = table.setup.game, table.setup.engine, table.state
+    shown: int | None = seat
+    own: JsonObject = {}
+    legal: list[str] = []
+    moves: list[MoveJson] = []
+    if seat == SPECTATORS:
+        shown = None
+        heard = engine.view(state, onlooker_seat(engine, state))
+        view = spectator_view(engine, state, heard)
+    else:
+        heard = engine.view(state, seat)
+        view = heard.to_json()
+        own = own_facts(game, heard)
+        if table.status == "playing":
+            actions = engine.legal_actions(state, seat)
+            legal = [str(action) for action in actions]
+            # The narrator builds the moves as the protocol declares them.
+            moves = cast("list[MoveJson]", legal_moves(game, heard, actions))
+    to_move = engine.current_player(state)
+    result = engine.result(state)
+    names = table.names_for(seat)
+    last = table.log[-1] if table.log else None
+    summary = None
+    outcome_version, outcomes = table.last_outcomes
+    if outcomes and outcome_version == table.version:
+        summary = merge_summaries(outcomes, names)
+    last_action: LastAction | None = None
+    said = ""
+    if last is not None:
+        actor, notation = last
+        last_action = cast(
+            LastAction,
+            last_move(
+                game,
+                engine,
+                actor=actor,
+                public=public_notation(game, notation, actor, seat),
+                names=names,
+                view=heard,
+            ),
+        )
+        said = note_auto(last_action)
+    return state_message(
+        version=table.version,
+        seat=shown,
+        view=view,
+        own=own,
+        legal=legal,
+        moves=moves,
+        to_move=to_move,
+        # ``said``: the result's sentence in this reader's words ("You win…").
+        result=None if result is None else _result_json(result, names),
+        last_action=last_action,
+        summary=summary,
+        announce=said
+        + announcement(
+            game=game,
+            names=names,
+            viewer=seat,
+            last_action=last,
+            view=heard,
+            headline=None if summary is None else summary["headline"],
+            to_move=to_move,
+            finished=table.finished,
+        ),
+        room=room,
+    )
+
+
+def table_info(table: ViewedTable, viewer_profile: int | None) -> dict[str, Any]:
+    """The table as GET /api/tables/{id} describes it (without a people's table's room)."""
+    setup = table.setup
+    your_seat = next(
+        (seat for seat, profile in table.seated.items() if profile == viewer_profile), None
+    )
+    return {
+        "table_id": setup.table_id,
+        "game": setup.game,
+        "title": setup.engine.title,
+        **format_fields(setup.game, setup.rules, len(table.seats)),
+        "rules": setup.engine.rules_to_json(setup.rules),
+        "seats": public_seats(table.seats, table.seated),
+        "version": table.version,
+        "your_seat": your_seat,
+        "finished": table.finished,
+        "status": table.status,
+    }
+
+
+def _result_json(result: GameResult, names: list[str]) -> GameResultJson:
+    """The game's result as a reader is sent it: ``said`` is its summary in the reader's
+    words ("You win…")."""
+    # The engine's own JSON, whatever fields its result has: the protocol declares the ones
+    # every game's result has (the frame tests check them against the declaration).
+    said = {"said": name_seats(result.summary, names)}
+    return cast(GameResultJson, result.to_json() | said)
