@@ -44,7 +44,7 @@ from cardtable.server.app import create_app
 from cardtable.server.context import context_of
 from cardtable.server.routes.identity import COOKIE_NAME
 from cardtable.server.settings import Settings
-from cardtable.server.table.owner import Timing
+from cardtable.server.table.services import Timing
 
 PEOPLE = 4
 SEATS = [{"kind": "human"}] * PEOPLE + [{"kind": "bot", "level": "easy"}]

@@ -65,7 +65,8 @@ from cardtable.server.app import STATIC_DIR, create_app
 from cardtable.server.context import context_of
 from cardtable.server.routes.identity import COOKIE_NAME
 from cardtable.server.settings import Settings
-from cardtable.server.table.owner import Timing, replay_log
+from cardtable.server.table.owner import replay_log
+from cardtable.server.table.services import Timing
 from cardtable.storage.models import ActionRow, TableRow, TableSeatRow
 
 GAMES = ("indecision", "indian-rummy", "declaration-rummy")
