@@ -150,11 +150,9 @@ async def _watch(owner: TableOwner, member: Member) -> None:
 
 def _move_sockets(owner: TableOwner, profile_id: int, before: int, after: int) -> None:
     """A member changed places: their sockets get the new place's messages from now on."""
-    listeners = owner.audience.connections.get(before, [])
     for connection, profile in presence_of(owner).profiles.items():
-        if profile == profile_id and connection in listeners:
-            listeners.remove(connection)
-            owner.attach(after, connection)
+        if profile == profile_id:
+            owner.audience.move(connection, before, after)
 
 
 async def _set_seat(owner: TableOwner, message: SetSeatMessage) -> None:

@@ -71,6 +71,14 @@ class Audience:
         self.connections.setdefault(seat, []).append(connection)
         self.frames.unsync(connection)
 
+    def move(self, connection: Connection, before: int, after: int) -> None:
+        """A connection attached at ``before`` gets ``after``'s updates from now on (a person
+        who changed seats); one attached elsewhere stays where it is."""
+        listeners = self.connections.get(before, [])
+        if connection in listeners:
+            listeners.remove(connection)
+            self.attach(after, connection)
+
     def detach(self, seat: int, connection: Connection) -> None:
         """Stop sending to ``connection``."""
         listeners = self.connections.get(seat, [])
