@@ -468,29 +468,33 @@ def _json_kind(value: object) -> str:
 # --- server messages -----------------------------------------------------------------------------
 
 
-class MoveJson(TypedDict):
-    """A legal action as a structured move: the notation to send back, its verb, the cards
-    and number it names (left out when none), the words a button shows, and a warning where
-    the rules ask clients to warn before it."""
+class MovePartsJson(TypedDict):
+    """The structure that a legal move and the last move share, read from the action object
+    (:mod:`cardtable.server.narration.moves`): its verb, and the cards and number it names
+    (each left out when it has none)."""
 
-    notation: str
     kind: str
     cards: NotRequired[list[str]]
     number: NotRequired[int]
+
+
+class MoveJson(MovePartsJson):
+    """A legal action as a structured move: its verb, the cards and number it names (left out
+    when none), the notation to send back, the words a button shows, and a warning where the
+    rules ask clients to warn before it."""
+
+    notation: str
     words: str
     warning: NotRequired[str]
 
 
-class LastAction(TypedDict):
+class LastAction(MovePartsJson):
     """The last move as the reader may see it (a card laid face down is not named): its
-    public notation, structure as in :class:`MoveJson`, and ``said``, its sentence in the
-    reader's words."""
+    structure as in :class:`MoveJson`, whose move it was, its public notation, and ``said``,
+    its sentence in the reader's words."""
 
     seat: int
     action: str
-    kind: str
-    cards: NotRequired[list[str]]
-    number: NotRequired[int]
     said: str
     auto: NotRequired[AutoReason | None]
     """People's tables: why a computer player made the move for the seat's person."""

@@ -303,8 +303,7 @@ class TableOwner:
             if self.status == "playing":
                 actions = engine.legal_actions(state, seat)
                 legal = [str(action) for action in actions]
-                # The narrator builds the moves as the protocol declares them.
-                moves = cast("list[MoveJson]", legal_moves(self.game, heard, actions))
+                moves = legal_moves(self.game, heard, actions)
         to_move = engine.current_player(state)
         result = engine.result(state)
         names = self.names_for(seat)
@@ -316,16 +315,13 @@ class TableOwner:
         last_action: LastAction | None = None
         if last is not None:
             actor, notation = last
-            last_action = cast(
-                LastAction,
-                last_move(
-                    self.game,
-                    engine,
-                    actor=actor,
-                    public=public_notation(self.game, notation, actor, seat),
-                    names=names,
-                    view=heard,
-                ),
+            last_action = last_move(
+                self.game,
+                engine,
+                actor=actor,
+                public=public_notation(self.game, notation, actor, seat),
+                names=names,
+                view=heard,
             )
             if self.room is not None:  # why a computer player made the move, if one did
                 auto: AutoReason | None = None
