@@ -5,10 +5,11 @@ once here.
 discriminated by ``type``), read in one place, :func:`parse_client_message`: a JSON text frame
 of at most :data:`MAX_MESSAGE_BYTES` becomes one model, anything else a :class:`ProtocolError`
 carrying the error code the client is sent back and a sentence naming the problem (each
-model's ``refusals`` say which sentence goes with which field). Fields a model does not name
-are ignored; those it names are strict (``1.0`` or ``true`` is not a seat number). What only
-the table can judge (whether a seat exists, whose turn it is) is checked where the message is
-handled.
+field's :class:`Refusal`, declared beside it, says which). The room's messages share bases that
+say who may send them and when (:class:`RoomBase`, :class:`HostWaitingBase`…). Fields a model
+does not name are ignored; those it names are strict (``1.0`` or ``true`` is not a seat
+number). What only the table can judge (whether a seat exists, whose turn it is) is checked
+where the message is handled.
 
 **Server messages** are typed dicts (:class:`StateMessage`, :class:`ErrorMessage`…; the union
 :data:`ServerMessage`), built by the functions below: a state is sent to every seat after
@@ -29,6 +30,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Annotated, Any, ClassVar, Final, Literal, NotRequired, TypeAlias, get_args
 
 import orjson
@@ -114,9 +116,12 @@ def _notation(text: str) -> str:
     return text
 
 
+PHRASE_SENTENCE: Final = f"phrase must be one of {', '.join(PHRASES)}"
+
+
 def _phrase(text: str) -> str:
     if text not in PHRASES:
-        raise ValueError(f"phrase must be one of {', '.join(PHRASES)}")
+        raise ValueError(PHRASE_SENTENCE)
     return text
 
 
@@ -127,15 +132,41 @@ def _contribution(text: str) -> str:
         raise ValueError(str(exc)) from None
 
 
+@dataclass(frozen=True, slots=True)
+class Refusal:
+    """A client field's error code and sentence when its value is missing or of the wrong type,
+    declared beside the field (``Annotated[..., Refusal(...)]``); ``{type}`` in the sentence is
+    the message's type. A check of the field's own (the notation's length) says its own
+    sentence."""
+
+    code: ErrorCode
+    sentence: str
+
+
+def _refused(sentence: str, code: ErrorCode = "malformed") -> Refusal:
+    return Refusal(code, sentence)
+
+
 Notation = Annotated[str, AfterValidator(_notation)]
 Contribution = Annotated[str, AfterValidator(_contribution)]
 Phrase = Annotated[str, AfterValidator(_phrase), Field(json_schema_extra={"enum": list(PHRASES)})]
 """One of the quick messages' phrases (:data:`cardtable.server.people.PHRASES`)."""
-CONTRIBUTION_REFUSAL: Final[tuple[ErrorCode, str]] = (
-    "malformed",
-    "a contribution must be 8 to 64 hex digits (0-9, a-f)",
-)
-SeatNumber = Annotated[int, Field(description="a seat number, from 0")]
+SeatNumber = Annotated[
+    int,
+    Field(description="a seat number, from 0"),
+    _refused('"{type}" needs "seat": a seat number'),
+]
+"""The seat a room message names."""
+ContributionField = Annotated[
+    Contribution | None, _refused("a contribution must be 8 to 64 hex digits (0-9, a-f)")
+]
+"""A person's contribution to the fair deal (left out: the server's own randomness)."""
+
+
+def _tag(model: type[BaseModel]) -> str:
+    """A message model's ``type``, from its ``Literal`` annotation."""
+    tag: str = get_args(model.model_fields["type"].annotation)[0]
+    return tag
 
 
 class ClientBase(BaseModel):
@@ -144,8 +175,8 @@ class ClientBase(BaseModel):
     model_config = ConfigDict(strict=True, extra="ignore", frozen=True)
 
     refusals: ClassVar[Mapping[str, tuple[ErrorCode, str]]] = {}
-    """Per field, the error code and sentence of a value that is missing or of the wrong type
-    (a check of the field's own, such as the notation's length, says its own sentence)."""
+    """Per field, the error code and sentence of a value that is missing or of the wrong type,
+    gathered from the fields' :class:`Refusal` when the model is declared."""
     people_only: ClassVar[bool] = False
     """Only for tables shared with other people."""
     host_only: ClassVar[bool] = False
@@ -153,24 +184,59 @@ class ClientBase(BaseModel):
     waiting_only: ClassVar[bool] = False
     """Only in a people's table's waiting room, before the game starts."""
 
+    @classmethod
+    def __pydantic_init_subclass__(cls, **kwargs: Any) -> None:
+        super().__pydantic_init_subclass__(**kwargs)
+        if "type" not in cls.model_fields:
+            return  # a base of messages (the room's), not a message
+        tag = _tag(cls)
+        cls.refusals = {
+            name: (refusal.code, refusal.sentence.format(type=tag))
+            for name, field in cls.model_fields.items()
+            for refusal in field.metadata
+            if isinstance(refusal, Refusal)
+        }
+
+
+class RoomBase(ClientBase):
+    """A message of a people's table's room."""
+
+    people_only = True
+
+
+class WaitingRoomBase(RoomBase):
+    """A message of a people's table's waiting room, before the game starts."""
+
+    waiting_only = True
+
+
+class HostBase(RoomBase):
+    """A message only the host of a people's table may send."""
+
+    host_only = True
+
+
+class HostWaitingBase(HostBase):
+    """A message only the host may send, in the waiting room."""
+
+    waiting_only = True
+
 
 class ActionMessage(ClientBase):
     """A move: the version of the last state the client saw, and the move in the game's
     notation (a string of ``legal``); a client id makes a resend harmless."""
 
     type: Literal["action"]
-    version: Annotated[int, Field(ge=0)]
-    action: Notation
-    client_id: Annotated[str, Field(pattern=CLIENT_ID_PATTERN)] | None = None
-
-    refusals = {
-        "version": (
-            "malformed",
-            'an action needs "version": the whole-number version you last saw',
-        ),
-        "action": ("malformed", 'an action needs "action": its text notation'),
-        "client_id": ("malformed", "client_id must be 1 to 64 letters, digits, '-' or '_'"),
-    }
+    version: Annotated[
+        int,
+        Field(ge=0),
+        _refused('an action needs "version": the whole-number version you last saw'),
+    ]
+    action: Annotated[Notation, _refused('an action needs "action": its text notation')]
+    client_id: Annotated[
+        Annotated[str, Field(pattern=CLIENT_ID_PATTERN)] | None,
+        _refused("client_id must be 1 to 64 letters, digits, '-' or '_'"),
+    ] = None
 
 
 class HintMessage(ClientBase):
@@ -212,18 +278,15 @@ class GroupsMessage(ClientBase):
     (Indian Rummy and Declaration Rummy)."""
 
     type: Literal["groups"]
-    groups: Annotated[list[list[CardLabel]], AfterValidator(_bounded)] = Field(default_factory=list)
-    put_down: CardLabel | None = None
-    seq: int | None = None
-
-    refusals = {
-        "groups": (
-            "malformed",
-            '"groups" must be a list of lists of card labels: a card is a label such as 7H',
-        ),
-        "put_down": ("malformed", '"put_down" must be a card label such as 7H'),
-        "seq": ("malformed", '"seq" must be a whole number'),
-    }
+    groups: Annotated[
+        list[list[CardLabel]],
+        AfterValidator(_bounded),
+        _refused('"groups" must be a list of lists of card labels: a card is a label such as 7H'),
+    ] = Field(default_factory=list)
+    put_down: Annotated[
+        CardLabel | None, _refused('"put_down" must be a card label such as 7H')
+    ] = None
+    seq: Annotated[int | None, _refused('"seq" must be a whole number')] = None
 
 
 class PingMessage(ClientBase):
@@ -232,110 +295,72 @@ class PingMessage(ClientBase):
     type: Literal["ping"]
 
 
-class SitMessage(ClientBase):
+class SitMessage(WaitingRoomBase):
     """Take a free open seat in the waiting room (a spectator sits; a player moves), with the
     person's contribution to the fair deal."""
 
     type: Literal["sit"]
     seat: SeatNumber
-    contribution: Contribution | None = None
-
-    refusals = {
-        "seat": ("malformed", '"sit" needs "seat": a seat number'),
-        "contribution": CONTRIBUTION_REFUSAL,
-    }
-    people_only = True
-    waiting_only = True
+    contribution: ContributionField = None
 
 
-class WatchMessage(ClientBase):
+class WatchMessage(WaitingRoomBase):
     """Give up the seat in the waiting room and watch."""
 
     type: Literal["watch"]
-    people_only = True
-    waiting_only = True
 
 
-class SetSeatMessage(ClientBase):
+class SetSeatMessage(HostWaitingBase):
     """The host puts a computer player on an empty seat (``bot``, at ``level``: Normal when
     left out) or takes one out (``open``)."""
 
     type: Literal["set_seat"]
     seat: SeatNumber
-    kind: Literal["open", "bot"]
-    level: BotLevel | None = None
-
-    refusals = {
-        "seat": ("malformed", '"set_seat" needs "seat": a seat number'),
-        "kind": ("malformed", 'set_seat needs "kind": "open" or "bot"'),
-        "level": ("malformed", f"level must be one of {', '.join(BOT_LEVELS)}"),
-    }
-    people_only = True
-    host_only = True
-    waiting_only = True
+    kind: Annotated[Literal["open", "bot"], _refused('set_seat needs "kind": "open" or "bot"')]
+    level: Annotated[BotLevel | None, _refused(f"level must be one of {', '.join(BOT_LEVELS)}")] = (
+        None
+    )
 
 
-class RemoveMessage(ClientBase):
+class RemoveMessage(HostWaitingBase):
     """The host removes the person at ``seat`` (the invite link is replaced)."""
 
     type: Literal["remove"]
     seat: SeatNumber
 
-    refusals = {"seat": ("malformed", '"remove" needs "seat": a seat number')}
-    people_only = True
-    host_only = True
-    waiting_only = True
 
-
-class LockMessage(ClientBase):
+class LockMessage(HostBase):
     """The host locks the room against newcomers, or opens it again."""
 
     type: Literal["lock"]
-    locked: bool
-
-    refusals = {"locked": ("malformed", 'lock needs "locked": true or false')}
-    people_only = True
-    host_only = True
+    locked: Annotated[bool, _refused('lock needs "locked": true or false')]
 
 
-class StartMessage(ClientBase):
+class StartMessage(HostWaitingBase):
     """The host deals."""
 
     type: Literal["start"]
-    people_only = True
-    host_only = True
-    waiting_only = True
 
 
-class QuickMessage(ClientBase):
+class QuickMessage(RoomBase):
     """A quick message: one of the fixed phrases."""
 
     type: Literal["quick"]
-    phrase: Phrase
-
-    refusals = {"phrase": ("bad-phrase", f"phrase must be one of {', '.join(PHRASES)}")}
-    people_only = True
+    phrase: Annotated[Phrase, _refused(PHRASE_SENTENCE, "bad-phrase")]
 
 
-class LeaveMessage(ClientBase):
+class LeaveMessage(RoomBase):
     """Leave the table for good."""
 
     type: Literal["leave"]
-    people_only = True
 
 
-class RematchMessage(ClientBase):
+class RematchMessage(RoomBase):
     """A player's answer to the rematch, with their contribution to its deal."""
 
     type: Literal["rematch"]
-    accept: bool
-    contribution: Contribution | None = None
-
-    refusals = {
-        "accept": ("malformed", 'rematch needs "accept": true or false'),
-        "contribution": CONTRIBUTION_REFUSAL,
-    }
-    people_only = True
+    accept: Annotated[bool, _refused('rematch needs "accept": true or false')]
+    contribution: ContributionField = None
 
 
 ClientMessage: TypeAlias = Annotated[
@@ -368,12 +393,6 @@ RoomMessage: TypeAlias = (
     | RematchMessage
 )
 """The messages of a people's table's room (:mod:`cardtable.server.room_control`)."""
-
-
-def _tag(model: type[BaseModel]) -> str:
-    """A message model's ``type``, from its ``Literal`` annotation."""
-    tag: str = get_args(model.model_fields["type"].annotation)[0]
-    return tag
 
 
 CLIENT_MODELS: Final[dict[str, type[ClientBase]]] = {
