@@ -24,6 +24,8 @@ PARTS: Final = (
     "LastAction",
     "MoveJson",
     "GameResultJson",
+    "SummaryJson",
+    "SummaryScoreJson",
     "DiscardAdvice",
     "LabelledGroupJson",
     "BestGroupsJson",

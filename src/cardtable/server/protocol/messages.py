@@ -21,8 +21,7 @@ the message tables of ``docs/protocol.md`` are generated from both sides
 (:mod:`cardtable.server.protocol.doc`).
 
 The parts of a message that another layer owns are JSON objects here (:data:`JsonObject`):
-a game's view and result details (each game's ``view.py``), the summaries of finished deals
-(:mod:`cardtable.server.narration`) and the coach's near-melds.
+a game's view and result details (each game's ``view.py``) and the coach's near-melds.
 """
 
 from __future__ import annotations
@@ -89,6 +88,8 @@ ErrorCode = Literal[
     "bad-phrase",
 ]
 AutoReason = Literal["timeout", "away", "left"]
+UnitKind = Literal["deal", "game", "match"]
+"""A unit of play that a move can finish (a hand of Indecision is a ``deal``)."""
 
 
 class ProtocolError(CardtableError, ValueError):
@@ -530,6 +531,35 @@ class GameResultJson(TypedDict):
     said: str
 
 
+class SummaryScoreJson(TypedDict):
+    """One seat in a summary: its points in what finished (null: not counted), and its total
+    after it (null where the game keeps none)."""
+
+    seat: int
+    name: str
+    points: int | None
+    total: int | None
+
+
+class SummaryJson(TypedDict):
+    """What the last move finished (a deal or hand, a game, a match), in the reader's words
+    (:mod:`cardtable.server.narration`): the biggest unit's ``kind`` and ``number``, its
+    headline, lines (the smaller units' headlines and lines after its own), scores and the
+    game's details; ``parts`` lists the kinds finished and ``details_by_kind`` each one's
+    details."""
+
+    kind: UnitKind
+    number: int
+    headline: str
+    lines: list[str]
+    scores: list[SummaryScoreJson]
+    details: JsonObject | None
+    lead: NotRequired[str]
+    """Declaration Rummy: the engine's sentence on how the game ended."""
+    parts: list[UnitKind]
+    details_by_kind: dict[str, JsonObject | None]
+
+
 class StateMessage(TypedDict):
     """The table as one seat (or the spectators, ``seat`` null) sees it: after every move, on
     connecting, and to the loser of a race."""
@@ -543,7 +573,7 @@ class StateMessage(TypedDict):
     to_move: int
     result: GameResultJson | None
     last_action: LastAction | None
-    summary: JsonObject | None
+    summary: SummaryJson | None
     announce: str
     own: JsonObject
     room: NotRequired[RoomJson]
@@ -858,7 +888,7 @@ def state_message(
     to_move: int,
     result: GameResultJson | None,
     last_action: LastAction | None,
-    summary: JsonObject | None,
+    summary: SummaryJson | None,
     announce: str,
     own: JsonObject | None = None,
     room: RoomJson | None = None,
