@@ -21,6 +21,7 @@ from cardtable.games.contract import AnyEngine, GameResult
 from cardtable.registry import get_spec, load
 from cardtable.server.protocol.messages import (
     JsonObject,
+    OwnFactsJson,
     SummaryJson,
     SummaryScoreJson,
     UnitKind,
@@ -169,12 +170,12 @@ def narrator_for(game: str) -> Narrator:
     return narrator
 
 
-def own_facts(game: str, view: Any) -> dict[str, Any]:
+def own_facts(game: str, view: Any) -> OwnFactsJson:
     """What a seat may know of its own hand without working it out, sent as ``own`` in the
     state message (Declaration Rummy's count, which the Declare question shows); a game's
     narrator gives them through an ``own_facts(view)`` method, when it has one."""
-    facts = getattr(narrator_for(game), "own_facts", None)
-    return {} if facts is None else dict(facts(view))
+    facts: Callable[[Any], OwnFactsJson] | None = getattr(narrator_for(game), "own_facts", None)
+    return {} if facts is None else facts(view)
 
 
 def finished_between(game: str, engine: AnyEngine, before: Any, after: Any) -> list[Outcome]:

@@ -19,7 +19,7 @@ from cardtable.server.narration import (
     summary,
 )
 from cardtable.server.narration.naming import name_seats
-from cardtable.server.protocol.messages import SummaryJson
+from cardtable.server.protocol.messages import OwnFactsJson, SummaryJson
 
 _ENDINGS: Final = {
     "declared": "{declarer} declared; the lowest count wins.",
@@ -46,7 +46,7 @@ def _own_count(hand: tuple[int, ...], rules: Any) -> int | None:
 class DeclarationRummyNarrator:
     """Games (declared, gone out, dropped, tied) and matches of Declaration Rummy."""
 
-    def own_facts(self, view: Any) -> dict[str, Any]:
+    def own_facts(self, view: Any) -> OwnFactsJson:
         """``count``: the count of the seat's own hand (``None`` with no hand, or one larger
         than the scorer takes)."""
         if not view.hand:

@@ -21,13 +21,13 @@ from cardtable.server.narration import (
     score_line,
     summary,
 )
-from cardtable.server.protocol.messages import SummaryJson
+from cardtable.server.protocol.messages import OwnFactsJson, SummaryJson
 
 
 class IndianRummyNarrator:
     """Deals (with drops, valid and wrong shows) and games of Indian Rummy."""
 
-    def own_facts(self, view: Any) -> dict[str, Any]:
+    def own_facts(self, view: Any) -> OwnFactsJson:
         """``jokers``: the labels of the seat's cards that are jokers this deal (printed jokers
         and the wild rank); ``pile_top_joker``: the discard pile's top card is one (it cannot
         be taken)."""

@@ -26,6 +26,7 @@ PARTS: Final = (
     "GameResultJson",
     "SummaryJson",
     "SummaryScoreJson",
+    "OwnFactsJson",
     "DiscardAdvice",
     "LabelledGroupJson",
     "BestGroupsJson",

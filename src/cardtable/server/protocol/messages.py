@@ -560,6 +560,20 @@ class SummaryJson(TypedDict):
     details_by_kind: dict[str, JsonObject | None]
 
 
+class OwnFactsJson(TypedDict, total=False):
+    """What a seat may know of its own hand without working it out, each game its own:
+    Declaration Rummy's ``count``, Indian Rummy's ``jokers`` and ``pile_top_joker`` (a
+    spectator's is empty)."""
+
+    count: int | None
+    """Declaration Rummy: the count of the seat's hand (null with no hand, or one larger than
+    the scorer takes)."""
+    jokers: list[str]
+    """Indian Rummy: the labels of the seat's cards that are jokers this deal."""
+    pile_top_joker: bool
+    """Indian Rummy: the discard pile's top card is a joker (it cannot be taken)."""
+
+
 class StateMessage(TypedDict):
     """The table as one seat (or the spectators, ``seat`` null) sees it: after every move, on
     connecting, and to the loser of a race."""
@@ -575,7 +589,7 @@ class StateMessage(TypedDict):
     last_action: LastAction | None
     summary: SummaryJson | None
     announce: str
-    own: JsonObject
+    own: OwnFactsJson
     room: NotRequired[RoomJson]
     """People's tables only."""
 
@@ -890,7 +904,7 @@ def state_message(
     last_action: LastAction | None,
     summary: SummaryJson | None,
     announce: str,
-    own: JsonObject | None = None,
+    own: OwnFactsJson | None = None,
     room: RoomJson | None = None,
     moves: list[MoveJson] | None = None,
 ) -> StateMessage:

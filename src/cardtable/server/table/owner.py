@@ -51,10 +51,10 @@ from cardtable.server.protocol.messages import (
     CoachAdvice,
     Frame,
     GameResultJson,
-    JsonObject,
     LastAction,
     MoveJson,
     Outgoing,
+    OwnFactsJson,
     ProtocolError,
     RoomJson,
     RoomUpdate,
@@ -289,7 +289,7 @@ class TableOwner:
         (:func:`~cardtable.server.people.presence.shared_room_json`)."""
         engine, state = self.engine, self.state
         shown: int | None = seat
-        own: JsonObject = {}
+        own: OwnFactsJson = {}
         legal: list[str] = []
         moves: list[MoveJson] = []
         if seat == SPECTATORS:
