@@ -364,24 +364,6 @@ class RematchMessage(RoomBase):
     contribution: ContributionField = None
 
 
-ClientMessage: TypeAlias = Annotated[
-    ActionMessage
-    | HintMessage
-    | CoachMessage
-    | GroupsMessage
-    | PingMessage
-    | SitMessage
-    | WatchMessage
-    | SetSeatMessage
-    | RemoveMessage
-    | LockMessage
-    | StartMessage
-    | QuickMessage
-    | LeaveMessage
-    | RematchMessage,
-    Field(discriminator="type"),
-]
-"""Any client message, told apart by its ``type``."""
 RoomMessage: TypeAlias = (
     SitMessage
     | WatchMessage
@@ -394,6 +376,11 @@ RoomMessage: TypeAlias = (
     | RematchMessage
 )
 """The messages of a people's table's room (:mod:`cardtable.server.room_control`)."""
+ClientMessage: TypeAlias = Annotated[
+    ActionMessage | HintMessage | CoachMessage | GroupsMessage | PingMessage | RoomMessage,
+    Field(discriminator="type"),
+]
+"""Any client message, told apart by its ``type`` (the room's last)."""
 
 
 CLIENT_MODELS: Final[dict[str, type[ClientBase]]] = {
@@ -944,38 +931,12 @@ def hint_message(
 def groups_message(body: GroupsBody, *, version: int, seq: int | None) -> GroupsAnswer:
     """The answer to a ``groups`` message, for the table at ``version``; ``seq`` echoes the
     request's, so the page keeps only its latest answer."""
-    message = GroupsAnswer(
-        type="groups",
-        version=version,
-        seq=seq,
-        placed=body["placed"],
-        put_down=body["put_down"],
-        groups=body["groups"],
-        category=body["category"],
-        points=body["points"],
-        valid_show=body["valid_show"],
-        best=body["best"],
-        same_as_best=body["same_as_best"],
-    )
-    if "show_put_down" in body:
-        message["show_put_down"] = body["show_put_down"]
-    return message
+    return {"type": "groups", "version": version, "seq": seq, **body}
 
 
 def coach_message(report: CoachAdvice, *, version: int) -> CoachAnswer:
     """The coach's report for the seat's position at ``version``."""
-    message = CoachAnswer(
-        type="coach",
-        tips=report["tips"],
-        discards=report["discards"],
-        warnings=report["warnings"],
-        version=version,
-    )
-    if "near_melds" in report:
-        message["near_melds"] = report["near_melds"]
-    if "hint" in report:
-        message["hint"] = report["hint"]
-    return message
+    return {"type": "coach", **report, "version": version}
 
 
 def pong_message() -> PongMessage:
