@@ -16,9 +16,9 @@ from cardtable.server.narration.moves import last_move, legal_moves
 from cardtable.server.narration.naming import name_seats
 from cardtable.server.protocol.messages import (
     GameResultJson,
-    JsonObject,
     LastAction,
     MoveJson,
+    OwnFactsJson,
     RoomJson,
     StateMessage,
     state_message,
@@ -66,7 +66,7 @@ def seat_state(
     player made it for a person, and gives the sentence saying so (or "")."""
     game, engine, state = table.setup.game, table.setup.engine, table.state
     shown: int | None = seat
-    own: JsonObject = {}
+    own: OwnFactsJson = {}
     legal: list[str] = []
     moves: list[MoveJson] = []
     if seat == SPECTATORS:
@@ -80,8 +80,7 @@ def seat_state(
         if table.status == "playing":
             actions = engine.legal_actions(state, seat)
             legal = [str(action) for action in actions]
-            # The narrator builds the moves as the protocol declares them.
-            moves = cast("list[MoveJson]", legal_moves(game, heard, actions))
+            moves = legal_moves(game, heard, actions)
     to_move = engine.current_player(state)
     result = engine.result(state)
     names = table.names_for(seat)
@@ -94,16 +93,13 @@ def seat_state(
     said = ""
     if last is not None:
         actor, notation = last
-        last_action = cast(
-            LastAction,
-            last_move(
-                game,
-                engine,
-                actor=actor,
-                public=public_notation(game, notation, actor, seat),
-                names=names,
-                view=heard,
-            ),
+        last_action = last_move(
+            game,
+            engine,
+            actor=actor,
+            public=public_notation(game, notation, actor, seat),
+            names=names,
+            view=heard,
         )
         said = note_auto(last_action)
     return state_message(
