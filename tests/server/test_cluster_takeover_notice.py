@@ -17,6 +17,8 @@ from fastapi.testclient import TestClient
 from redis.asyncio import Redis
 
 from cardtable.server.cluster.lease import Leases
+from cardtable.server.cluster.redis_bus import RedisBus
+from cardtable.server.cluster.redis_leases import RedisLeaseTable
 from cardtable.server.cluster.relay import TAKEOVERS, Proxy, Relay
 from cardtable.server.cluster.store import LeasedLogStore
 from cardtable.server.context import context_of
@@ -30,7 +32,7 @@ WAIT_SECONDS = 5.0
 
 
 class Published:
-    """Stands for Redis: keeps what is published."""
+    """Stands for the bus: keeps what is published."""
 
     def __init__(self) -> None:
         self.sent: list[tuple[str, dict[str, Any]]] = []
@@ -42,7 +44,7 @@ class Published:
 
 def test_a_takeover_notice_has_the_proxies_of_that_table_only_look_again() -> None:
     redis = Published()
-    relay = Relay(redis, SimpleNamespace(holder="p1"), redis)  # type: ignore[arg-type]
+    relay = Relay(redis, SimpleNamespace(holder="p1"))  # type: ignore[arg-type]
     proxies = [Proxy("p1/1", "t1", 7), Proxy("p1/2", "t2", 8), Proxy("p1/3", "t1", 9)]
     for proxy in proxies:
         relay.proxies[proxy.conn] = proxy
@@ -66,7 +68,7 @@ def test_a_table_taken_over_is_announced_once_loaded_and_a_relaying_process_hear
     async def watch() -> tuple[Relay, Redis, Proxy]:
         """Another process relaying a socket of the table."""
         redis = Redis.from_url(redis_url)
-        watcher = Relay(redis, SimpleNamespace(holder="watcher"))  # type: ignore[arg-type]
+        watcher = Relay(RedisBus(redis), SimpleNamespace(holder="watcher"))  # type: ignore[arg-type]
         proxy = Proxy("watcher/1", table_id, 7)
         watcher.proxies[proxy.conn] = proxy
         await watcher._ensure_reader()
@@ -83,7 +85,7 @@ def test_a_table_taken_over_is_announced_once_loaded_and_a_relaying_process_hear
         lobby.drop(table_id)
         await cluster.store.release(table_id)
         redis = Redis.from_url(redis_url)
-        other = Leases(redis, ttl=0.3, holder="other", autorenew=False)
+        other = Leases(RedisLeaseTable(redis), ttl=0.3, holder="other", autorenew=False)
         db = Database(postgres_url)
         store = LeasedLogStore(DatabaseLogStore(db), other)
         await store.claim(table_id)
