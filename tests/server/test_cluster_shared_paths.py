@@ -193,6 +193,41 @@ def test_a_lone_server_has_in_process_parts_of_its_own_and_holds_its_tables_leas
     assert cluster_of(first).relay.holder == holder
 
 
+class CountingBus(InProcessBus):
+    """An in-process bus that counts what is published on it."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.published: list[str] = []
+
+    async def publish(self, channel: str, data: bytes) -> int:
+        self.published.append(channel)
+        return await super().publish(channel, data)
+
+
+@pytest.mark.timeout(60)
+def test_a_lone_server_plays_its_own_tables_without_crossing_its_bus(tmp_path: Path) -> None:
+    bus = CountingBus()
+    settings = Settings(test_seed=7, limit_messages="1000/second")
+    app = create_app(
+        f"sqlite:///{tmp_path / 'lone.sqlite3'}", settings=settings, bot_delay_scale=0.0, bus=bus
+    )
+    rng = random.Random(5)
+    with TestClient(app) as client:
+        assert client.post("/api/profile").status_code == 201
+        table_id = new_table(client, "indian-rummy")
+        with client.websocket_connect(f"/ws/tables/{table_id}") as ws:
+            state = wait_for_turn(ws)
+            for _ in range(5):
+                action = rng.choice(state["legal"])
+                ws.send_json({"type": "action", "version": state["version"], "action": action})
+                state = wait_for_turn(ws)
+        assert state["version"] >= 10  # five moves, each answered by the computer player
+        solo = new_table(client, "indecision")
+        assert client.delete(f"/api/tables/{solo}").status_code == 200  # an owner call, here
+    assert bus.published == []
+
+
 def run_async_holder(client: TestClient, table_id: str) -> str | None:
     async def holder() -> str | None:
         return await cluster_of(client).leases.holder_of(table_id)

@@ -76,6 +76,8 @@ def create_app(
         settings = Settings()
     if bot_delay_scale is not None:
         settings = settings.model_copy(update={"bot_delay_scale": bot_delay_scale})
+    if settings.redis_url is not None and (bus is not None or lease_table is not None):
+        raise ValueError("an in-process bus or lease table is for an app without a Redis URL")
     db = Database(database_url if database_url is not None else settings.database_url)
     if settings.redis_url is None:
         cluster = Cluster.in_process(db, settings, bus=bus, lease_table=lease_table)
