@@ -206,7 +206,6 @@ class Relay:
         """Whether this process's channel was confirmed subscribed once already."""
         self._reader: asyncio.Task[None] | None = None
         self._starting = asyncio.Lock()
-        self._owned: set[str] = set()
         self._queues: dict[str, asyncio.Queue[dict[str, Any]]] = {}
         self._tasks: dict[str, asyncio.Task[None]] = {}
         self._answering: set[asyncio.Task[None]] = set()
@@ -336,7 +335,6 @@ class Relay:
     async def own(self, table_id: str) -> None:
         """Listen on the table's inbox (this process now owns it)."""
         subscription = await self._ensure_reader()
-        self._owned.add(table_id)
         await subscription.subscribe(inbox(table_id))
 
     async def announce_takeover(self, table_id: str) -> None:
@@ -349,7 +347,6 @@ class Relay:
     async def disown(self, table_id: str) -> None:
         """Stop listening on the table's inbox, and tell its proxied sockets to look for the
         new owner."""
-        self._owned.discard(table_id)
         self._queues.pop(table_id, None)
         worker = self._tasks.pop(table_id, None)
         if worker is not None and worker is not asyncio.current_task():
