@@ -37,6 +37,9 @@ logger = logging.getLogger(__name__)
 PREFIX: Final = "cardtable:"
 """The prefix of every channel and key the cluster parts share."""
 
+STOP_SECONDS: Final = 2.0
+"""How long stopping waits at most for a renewal under way."""
+
 Clock = Callable[[], float]
 """Seconds from some fixed start (``time.monotonic`` unless a test plays the time)."""
 
@@ -301,8 +304,9 @@ class Leases:
         renewer, self._renewer = self._renewer, None
         if renewer is not None and not renewer.done():
             renewer.cancel()
-            # A renewal under way may be inside the Redis client: wait for it a little only.
-            await asyncio.wait({renewer}, timeout=self.ttl)
+            # A renewal under way may be inside the Redis client: wait for it a little only
+            # (a lone server's leases live an hour: not that long).
+            await asyncio.wait({renewer}, timeout=min(self.ttl, STOP_SECONDS))
 
     async def close(self) -> None:
         """Stop renewing and give every lease back."""
