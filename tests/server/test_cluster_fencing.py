@@ -27,7 +27,8 @@ from sqlalchemy.exc import SQLAlchemyError
 from starlette.websockets import WebSocketDisconnect
 
 from cardtable import storage
-from cardtable.server.cluster.lease import Leases, fence_key, lease_key
+from cardtable.server.cluster.lease import Leases
+from cardtable.server.cluster.redis_leases import RedisLeaseTable, fence_key, lease_key
 from cardtable.server.cluster.store import LeasedLogStore, TableElsewhereError
 from cardtable.server.context import context_of
 from cardtable.server.settings import Settings
@@ -161,7 +162,7 @@ def race(
 
     async def main() -> None:
         client = Redis.from_url(redis_url)
-        leases = Leases(client, ttl=0.3, holder=name)
+        leases = Leases(RedisLeaseTable(client), ttl=0.3, holder=name)
         db = Database(database_url)
         rng = random.Random(name)
         store = LeasedLogStore(LateWrites(db, rng), leases)
@@ -302,7 +303,7 @@ async def steal(postgres_url: str, redis_url: str, table_id: str) -> int:
     the other process claims the table with a newer token; that token."""
     thief = Redis.from_url(redis_url)
     await thief.delete(lease_key(table_id))
-    other = Leases(thief, ttl=5.0, holder="other", autorenew=False)
+    other = Leases(RedisLeaseTable(thief), ttl=5.0, holder="other", autorenew=False)
     db = Database(postgres_url)
     store = LeasedLogStore(DatabaseLogStore(db), other)
     lease = await store.claim(table_id)

@@ -1,18 +1,22 @@
-"""Table leases in a real Redis: one holder at a time, tokens that only grow, renewal, expiry
-and takeover, giving back, and a counter that Redis forgot (as after a restart without
-persistence) raised above the database's token."""
+"""Table leases, in a real Redis and in the in-process lease table alike (each test runs over
+both): one holder at a time, tokens that only grow, renewal, expiry and takeover, giving back,
+and a counter that the lease table forgot (Redis restarted without persistence, a lone server
+started again) raised above the database's token. The in-process table's expiry follows a
+clock of its own too."""
 
 from __future__ import annotations
 
 import asyncio
 import secrets
 from collections.abc import Callable, Coroutine
+from dataclasses import dataclass
 from typing import Any
 
 import pytest
 from redis.asyncio import Redis
 
-from cardtable.server.cluster.lease import Leases, fence_key, lease_key
+from cardtable.server.cluster.lease import InProcessLeaseTable, Leases, LeaseTable
+from cardtable.server.cluster.redis_leases import RedisLeaseTable, fence_key, lease_key
 
 from .conftest import run_async
 
@@ -21,22 +25,63 @@ def table_id() -> str:
     return f"lease-test-{secrets.token_hex(6)}"
 
 
+@dataclass
+class Kit:
+    """One lease table, as two processes see it."""
+
+    table: LeaseTable
+    redis: Redis | None
+
+    def leases(self, holder: str, ttl: float, autorenew: bool) -> Leases:
+        return Leases(self.table, ttl=ttl, holder=holder, autorenew=autorenew)
+
+    async def forget_counter(self, table: str) -> None:
+        """The lease table forgets the table's counter (as after a restart)."""
+        if self.redis is not None:
+            await self.redis.delete(fence_key(table))
+        else:
+            assert isinstance(self.table, InProcessLeaseTable)
+            self.table._records.pop(table, None)
+
+    async def close(self, table: str) -> None:
+        if self.redis is not None:
+            await self.redis.delete(lease_key(table), fence_key(table))
+            await self.redis.aclose()
+
+
+KitMaker = Callable[[], Kit]
+
+
+@pytest.fixture(params=["in-process", "redis"])
+def kit(request: pytest.FixtureRequest) -> KitMaker:
+    """Makes the lease table under test, on the running event loop."""
+    if request.param == "in-process":
+        return lambda: Kit(InProcessLeaseTable(), None)
+    url: str = request.getfixturevalue("redis_url")
+
+    def make() -> Kit:
+        client = Redis.from_url(url)
+        return Kit(RedisLeaseTable(client), client)
+
+    return make
+
+
 async def two_processes(
-    redis_url: str, ttl: float = 5.0, autorenew: bool = True
-) -> tuple[Redis, Leases, Leases]:
-    client = Redis.from_url(redis_url)
-    first = Leases(client, ttl=ttl, holder="first", autorenew=autorenew)
-    second = Leases(client, ttl=ttl, holder="second", autorenew=autorenew)
-    return client, first, second
+    kit: KitMaker, ttl: float = 5.0, autorenew: bool = True
+) -> tuple[Kit, Leases, Leases]:
+    made = kit()
+    first = made.leases("first", ttl, autorenew)
+    second = made.leases("second", ttl, autorenew)
+    return made, first, second
 
 
 def run(coroutine: Callable[[], Coroutine[Any, Any, None]]) -> None:
     run_async(coroutine())
 
 
-def test_one_holder_at_a_time_and_tokens_only_grow(redis_url: str) -> None:
+def test_one_holder_at_a_time_and_tokens_only_grow(kit: KitMaker) -> None:
     async def scenario() -> None:
-        client, first, second = await two_processes(redis_url)
+        made, first, second = await two_processes(kit)
         table = table_id()
         lease = await first.acquire(table)
         assert lease is not None and lease.token >= 1 and not lease.takeover
@@ -48,17 +93,16 @@ def test_one_holder_at_a_time_and_tokens_only_grow(redis_url: str) -> None:
         assert not again.takeover  # the first holder gave it back
         await second.close()
         await first.close()
-        await client.delete(lease_key(table), fence_key(table))
-        await client.aclose()
+        await made.close(table)
 
     run(scenario)
 
 
 def test_an_expired_lease_is_taken_over_and_its_holder_learns_it_is_lost(
-    redis_url: str,
+    kit: KitMaker,
 ) -> None:
     async def scenario() -> None:
-        client, first, second = await two_processes(redis_url, ttl=0.3, autorenew=False)
+        made, first, second = await two_processes(kit, ttl=0.3, autorenew=False)
         lost: list[str] = []
         first.on_lost = lost.append
         table = table_id()
@@ -73,16 +117,15 @@ def test_an_expired_lease_is_taken_over_and_its_holder_learns_it_is_lost(
         await first.release(table)  # giving back a lost lease leaves the new holder's alone
         assert await second.holder_of(table) == f"second:{taken.token}"
         await second.close()
-        await client.delete(lease_key(table), fence_key(table))
-        await client.aclose()
+        await made.close(table)
 
     run(scenario)
 
 
-def test_renewal_keeps_a_lease_past_its_time_to_live(redis_url: str) -> None:
+def test_renewal_keeps_a_lease_past_its_time_to_live(kit: KitMaker) -> None:
     async def scenario() -> None:
         # A lifetime long enough that a busy machine still renews in time (every third of it).
-        client, first, second = await two_processes(redis_url, ttl=1.5)
+        made, first, second = await two_processes(kit, ttl=1.5)
         table = table_id()
         lease = await first.acquire(table)
         assert lease is not None
@@ -91,17 +134,16 @@ def test_renewal_keeps_a_lease_past_its_time_to_live(redis_url: str) -> None:
         await first.close()
         assert await second.acquire(table) is not None
         await second.close()
-        await client.delete(lease_key(table), fence_key(table))
-        await client.aclose()
+        await made.close(table)
 
     run(scenario)
 
 
-def test_a_forgotten_counter_is_raised_above_the_floor(redis_url: str) -> None:
+def test_a_forgotten_counter_is_raised_above_the_floor(kit: KitMaker) -> None:
     async def scenario() -> None:
-        client, first, _second = await two_processes(redis_url)
+        made, first, _second = await two_processes(kit)
         table = table_id()
-        await client.delete(fence_key(table))  # Redis restarted and lost its counters
+        await made.forget_counter(table)
         lease = await first.acquire(table)
         assert lease is not None and lease.token == 1
         raised = await first.reissue(lease, floor=41)
@@ -111,8 +153,7 @@ def test_a_forgotten_counter_is_raised_above_the_floor(redis_url: str) -> None:
         later = await first.acquire(table, floor=0)
         assert later is not None and later.token == 43
         await first.close()
-        await client.delete(lease_key(table), fence_key(table))
-        await client.aclose()
+        await made.close(table)
 
     run(scenario)
 
@@ -123,9 +164,35 @@ def test_an_unreachable_redis_is_a_clear_error(unreachable: str) -> None:
 
     async def scenario() -> None:
         client = Redis.from_url(unreachable, socket_connect_timeout=0.5)
-        leases = Leases(client, holder="alone")
+        leases = Leases(RedisLeaseTable(client), holder="alone")
         with pytest.raises(LeaseUnavailableError, match="Redis could not be reached"):
             await leases.acquire(table_id())
         await client.aclose()
+
+    run(scenario)
+
+
+def test_an_in_process_lease_expires_by_its_clock_and_is_taken_over() -> None:
+    now = [100.0]
+
+    def clock() -> float:
+        return now[0]
+
+    async def scenario() -> None:
+        table = InProcessLeaseTable(clock)
+        first = Leases(table, ttl=5.0, holder="first", autorenew=False, clock=clock)
+        second = Leases(table, ttl=5.0, holder="second", autorenew=False, clock=clock)
+        held = await first.acquire("t1")
+        assert held is not None and await second.acquire("t1") is None
+        now[0] += 4.0
+        assert await first.renew_all() == []  # renewed in time: five seconds more from now
+        now[0] += 4.0
+        assert await second.acquire("t1") is None and first.lease_of("t1") is held
+        now[0] += 1.5  # past the renewed lease
+        assert first.lease_of("t1") is None
+        taken = await second.acquire("t1")
+        assert taken is not None and taken.takeover and taken.token == held.token + 1
+        assert await table.holder_of("t1") == f"second:{taken.token}"
+        assert await first.renew_all() == ["t1"]
 
     run(scenario)

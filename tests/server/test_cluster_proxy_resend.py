@@ -14,7 +14,7 @@ from .conftest import run_async
 
 
 class Published:
-    """Stands for Redis: keeps what is published; one process listens on every channel."""
+    """Stands for the bus: keeps what is published; one process listens on every channel."""
 
     def __init__(self) -> None:
         self.sent: list[tuple[str, dict[str, Any]]] = []
@@ -26,7 +26,7 @@ class Published:
 
 def _relay() -> tuple[Relay, Published]:
     redis = Published()
-    relay = Relay(redis, SimpleNamespace(holder="p1"), redis)  # type: ignore[arg-type]
+    relay = Relay(redis, SimpleNamespace(holder="p1"))  # type: ignore[arg-type]
     return relay, redis
 
 

@@ -27,7 +27,8 @@ def test_a_burst_of_publishes_beyond_the_connection_limit_waits_and_all_arrive(
     burst = 3 * REDIS_CONNECTIONS
 
     async def scenario() -> int:
-        cluster = Cluster(db, redis_url, Settings())
+        cluster = Cluster.over_redis(db, redis_url, Settings())
+        assert cluster.redis is not None
         listener = cluster.redis.pubsub(ignore_subscribe_messages=True)
         await listener.subscribe(channel)
         try:
@@ -60,7 +61,8 @@ def test_a_publish_whose_connect_times_out_waits_and_retries_within_its_deadline
     channel = process_channel(f"pool-test-{secrets.token_hex(4)}")
 
     async def scenario() -> tuple[int, float]:
-        cluster = Cluster(db, redis_url, Settings())
+        cluster = Cluster.over_redis(db, redis_url, Settings())
+        assert cluster.redis is not None
         pool = cluster.redis.connection_pool
         connect = pool.get_connection
         failures = [3]

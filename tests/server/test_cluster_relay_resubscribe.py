@@ -11,6 +11,7 @@ import asyncio
 from types import SimpleNamespace
 from typing import Any
 
+from cardtable.server.cluster.redis_bus import RedisBus
 from cardtable.server.cluster.relay import Proxy, Relay, process_channel
 
 from .conftest import run_async
@@ -56,7 +57,8 @@ def notices_after(confirmations: int) -> list[dict[str, Any]]:
 
     async def scenario() -> list[dict[str, Any]]:
         messages = [confirmation(process_channel("p1")) for _ in range(confirmations)]
-        relay = Relay(ScriptedRedis(messages), SimpleNamespace(holder="p1"))  # type: ignore[arg-type]
+        bus = RedisBus(ScriptedRedis(messages))  # type: ignore[arg-type]
+        relay = Relay(bus, SimpleNamespace(holder="p1"))  # type: ignore[arg-type]
         proxy = Proxy("p1/1", "t1", 7)
         relay.proxies[proxy.conn] = proxy
         try:

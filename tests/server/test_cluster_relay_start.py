@@ -15,6 +15,7 @@ import pytest
 from redis.asyncio import Redis
 from redis.exceptions import ConnectionError as RedisConnectionError
 
+from cardtable.server.cluster.redis_bus import RedisBus, RedisSubscription
 from cardtable.server.cluster.relay import TAKEOVERS, Relay, process_channel
 
 from .conftest import run_async
@@ -71,7 +72,7 @@ class SlowRedis:
 def test_callers_at_once_share_one_subscription_and_one_reader_started_after_it() -> None:
     async def scenario() -> tuple[SlowRedis, list[Any], int]:
         redis = SlowRedis()
-        relay = Relay(redis, SimpleNamespace(holder="p1"))  # type: ignore[arg-type]
+        relay = Relay(RedisBus(redis), SimpleNamespace(holder="p1"))  # type: ignore[arg-type]
         try:
             got = await asyncio.wait_for(
                 asyncio.gather(*(relay._ensure_reader() for _ in range(CALLERS))), WAIT_SECONDS
@@ -91,7 +92,8 @@ def test_callers_at_once_share_one_subscription_and_one_reader_started_after_it(
     redis, got, readers = run_async(scenario())
     assert len(redis.pubsubs) == 1
     pubsub = redis.pubsubs[0]
-    assert got == [pubsub] * CALLERS
+    assert all(isinstance(s, RedisSubscription) for s in got)
+    assert [s.pubsub for s in got] == [pubsub] * CALLERS
     assert pubsub.subscribed == [(process_channel("p1"), TAKEOVERS)]
     assert pubsub.early_reads == 0
     assert pubsub.reads > 0
@@ -101,7 +103,7 @@ def test_callers_at_once_share_one_subscription_and_one_reader_started_after_it(
 def test_a_subscribe_redis_refused_is_closed_and_the_next_caller_subscribes_afresh() -> None:
     async def scenario() -> tuple[SlowRedis, bool]:
         redis = SlowRedis(refusals=1)
-        relay = Relay(redis, SimpleNamespace(holder="p1"))  # type: ignore[arg-type]
+        relay = Relay(RedisBus(redis), SimpleNamespace(holder="p1"))  # type: ignore[arg-type]
         try:
             with pytest.raises(RedisConnectionError):
                 await asyncio.wait_for(relay._ensure_reader(), WAIT_SECONDS)
@@ -126,7 +128,7 @@ def test_callers_at_once_on_a_real_redis_log_no_failure(
 ) -> None:
     async def scenario() -> None:
         redis = Redis.from_url(redis_url)
-        relay = Relay(redis, SimpleNamespace(holder="relay-start"))  # type: ignore[arg-type]
+        relay = Relay(RedisBus(redis), SimpleNamespace(holder="relay-start"))  # type: ignore[arg-type]
         try:
             await asyncio.wait_for(
                 asyncio.gather(*(relay._ensure_reader() for _ in range(CALLERS))), WAIT_SECONDS

@@ -21,6 +21,8 @@ from websockets.sync.client import connect
 
 from cardtable.server.app import create_app
 from cardtable.server.cluster.lease import Leases
+from cardtable.server.cluster.redis_bus import RedisBus
+from cardtable.server.cluster.redis_leases import RedisLeaseTable
 from cardtable.server.cluster.relay import Relay, RemoteConnection
 from cardtable.server.context import context_of
 from cardtable.server.hosting.lobby import Lobby
@@ -119,10 +121,10 @@ def test_writing_to_a_socket_closed_on_this_side_says_the_page_went_away() -> No
     run_async(connection.send({"type": "pong"}))  # closed: nothing more is written
 
 
-def _relay_without_redis() -> Relay:
+def _relay_without_redis() -> tuple[Relay, Redis]:
     # Nothing listens on this loopback port: every publish fails at once.
     redis = Redis.from_url(f"redis://127.0.0.1:{free_port()}/0", socket_connect_timeout=0.5)
-    return Relay(redis, Leases(redis, holder="here"))
+    return Relay(RedisBus(redis), Leases(RedisLeaseTable(redis), holder="here")), redis
 
 
 def test_relayed_frames_while_redis_is_away_log_no_traceback(
@@ -131,7 +133,7 @@ def test_relayed_frames_while_redis_is_away_log_no_traceback(
     caplog.set_level(logging.INFO)
 
     async def scenario() -> None:
-        relay = _relay_without_redis()
+        relay, redis = _relay_without_redis()
         remote = RemoteConnection(relay, "proxy", "c1", "t1")
         await remote.send({"type": "pong"})  # lost, not raised
         await remote.moved()
@@ -147,7 +149,7 @@ def test_relayed_frames_while_redis_is_away_log_no_traceback(
             await asyncio.sleep(0.05)
         await asyncio.sleep(0.3)
         worker.cancel()
-        await relay.redis.aclose()
+        await redis.aclose()
 
     run_async(scenario())
     assert _tracebacks(caplog) == []

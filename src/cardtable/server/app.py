@@ -5,8 +5,10 @@ It serves the single-page UI (``/`` and ``/static/...``), the JSON API (``/api/.
 :mod:`cardtable.server.protocol.websocket`), and the operations routes (``/healthz``, ``/readyz``,
 ``/metrics``, :mod:`cardtable.server.routes.operations`). Tables in progress are stored after every
 move and are loaded again, lazily, by an app created over the same database after a restart.
-With a Redis URL in the settings the app is one process of a cluster
-(:mod:`cardtable.server.cluster`).
+Every app owns its tables under leases and serves others' through the relay
+(:mod:`cardtable.server.cluster`): with a Redis URL in the settings it is one process of a
+cluster, over Redis; without, its bus and lease table are in memory (a lone server, or the apps
+of one test sharing them).
 """
 
 from __future__ import annotations
@@ -23,6 +25,8 @@ from fastapi.staticfiles import StaticFiles
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 
 from cardtable.server import metrics
+from cardtable.server.cluster.bus import Bus
+from cardtable.server.cluster.lease import LeaseTable
 from cardtable.server.cluster.shared_limits import SharedCounts
 from cardtable.server.cluster.wiring import Cluster
 from cardtable.server.context import AppContext
@@ -60,24 +64,31 @@ def create_app(
     *,
     settings: Settings | None = None,
     bot_delay_scale: float | None = None,
+    bus: Bus | None = None,
+    lease_table: LeaseTable | None = None,
 ) -> FastAPI:
     """The cardtable web app over ``database_url`` (default: the per-user SQLite file, or
     ``CARDTABLE_DATABASE_URL``), with ``settings`` (default: read from the environment).
     ``bot_delay_scale``, when given, overrides the settings' (0 makes computer players move
-    at once, as tests want)."""
+    at once, as tests want). Without a Redis URL, ``bus`` and ``lease_table`` are the
+    in-process ones the app shares with others (default: its own)."""
     if settings is None:
         settings = Settings()
     if bot_delay_scale is not None:
         settings = settings.model_copy(update={"bot_delay_scale": bot_delay_scale})
+    if settings.redis_url is not None and (bus is not None or lease_table is not None):
+        raise ValueError("an in-process bus or lease table is for an app without a Redis URL")
     db = Database(database_url if database_url is not None else settings.database_url)
-    cluster = None if settings.redis_url is None else Cluster(db, settings.redis_url, settings)
-    lobby = Lobby(db, settings=settings, store=None if cluster is None else cluster.store)
+    if settings.redis_url is None:
+        cluster = Cluster.in_process(db, settings, bus=bus, lease_table=lease_table)
+    else:
+        cluster = Cluster.over_redis(db, settings.redis_url, settings)
+    lobby = Lobby(db, settings=settings, store=cluster.store)
     shared = None
     if settings.redis_url is not None:
         shared = SharedCounts(settings.redis_url, db.url)
     limits = RateLimits(settings, shared)
-    if cluster is not None:
-        cluster.attach(lobby, limits)
+    cluster.attach(lobby, limits)
     analyses = Analyses(db, background=settings.analyse_finished_hands)
     lobby.on_outcomes = analyses.deal_finished
 
@@ -93,8 +104,7 @@ def create_app(
             task.cancel()
         analyses.close()
         await lobby.shutdown()
-        if cluster is not None:
-            await cluster.close()
+        await cluster.close()
         if shared is not None:
             await asyncio.to_thread(shared.close)
         await asyncio.to_thread(db.close)
@@ -109,10 +119,11 @@ def create_app(
         redoc_url=None,
         openapi_url="/api/openapi.json",
     )
-    app.state.redis = None if cluster is None else cluster.redis
-    app.state.relay = None if cluster is None else cluster.relay
+    app.state.redis = cluster.redis
     app.state.cluster = cluster
-    app.state.cardtable = AppContext(db=db, lobby=lobby, settings=settings, limits=limits)
+    app.state.cardtable = AppContext(
+        db=db, lobby=lobby, settings=settings, limits=limits, relay=cluster.relay
+    )
     app.state.review_analyses = analyses
     install_error_handlers(app)
     quiet_expected_events()

@@ -9,7 +9,14 @@ revisions in ``storage/migrations`` (:mod:`cardtable.storage.migrate`), run at e
 
 from cardtable.storage.database import Database, StorageError
 from cardtable.storage.location import data_dir, default_database_url, sqlite_url
-from cardtable.storage.logstore import DatabaseLogStore, LogStore
+from cardtable.storage.logstore import (
+    DatabaseLogStore,
+    LogStore,
+    MoveLog,
+    RecordStore,
+    RoomStore,
+    TableListings,
+)
 from cardtable.storage.portable import (
     ProfileImportError,
     export_profile,
@@ -54,11 +61,15 @@ __all__ = [
     "FencedOutError",
     "ListedTable",
     "LogStore",
+    "MoveLog",
     "Profile",
     "ProfileImportError",
     "RecordEvent",
+    "RecordStore",
+    "RoomStore",
     "StorageError",
     "StoredTable",
+    "TableListings",
     "TableSummary",
     "add_events",
     "append_action",

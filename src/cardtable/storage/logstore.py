@@ -1,10 +1,13 @@
 """The log store: where the server keeps its tables (setup, seats, action log, summary, status)
-and the record events their games produce, behind one small asynchronous interface.
+and the record events their games produce, behind small asynchronous interfaces split by
+concern: :class:`MoveLog` (a table's log), :class:`RoomStore` (people's tables' rooms),
+:class:`RecordStore` (record events) and :class:`TableListings` (lists of tables from their
+summaries). A caller that needs one part names only that one.
 
-:class:`LogStore` is what the lobby and the table owners call; :class:`DatabaseLogStore` is the
+:class:`LogStore` is their union, what the lobby holds; :class:`DatabaseLogStore` is the
 implementation over one :class:`~cardtable.storage.database.Database` (SQLite by default,
-PostgreSQL when configured). Another store (a cluster's, say) only has to provide the same
-methods.
+PostgreSQL when configured), and the leased store every server process uses
+(:class:`~cardtable.server.cluster.store.LeasedLogStore`) wraps it with the same methods.
 """
 
 from __future__ import annotations
@@ -28,8 +31,8 @@ from cardtable.storage.shared import StoredRoom
 from cardtable.storage.tables import ListedTable, StoredTable, TableSummary
 
 
-class LogStore(Protocol):
-    """Tables as append-only action logs with a summary, and record events."""
+class MoveLog(Protocol):
+    """Tables as append-only action logs: made, loaded, played, finished."""
 
     async def create(
         self,
@@ -65,22 +68,15 @@ class LogStore(Protocol):
         it was sent with (if any) and a people's table's room phase and document after it (if
         any), all or nothing."""
 
-    async def set_summary(self, table_id: str, summary: TableSummary) -> None:
-        """Store the summary of a table stored before summaries were kept."""
-
     async def set_status(self, table_id: str, status: str, result: dict[str, Any] | None) -> None:
         """Store a finished or abandoned table."""
 
-    async def record(self, profile_id: int, events: list[RecordEvent]) -> None:
-        """Store record events (each at most once, by key)."""
+    def close(self) -> None:
+        """Finish the queued writes."""
 
-    async def list(
-        self, profile_id: int, *, status: str, limit: int, offset: int
-    ) -> tuple[list[ListedTable], int]:
-        """One page of a profile's tables with ``status``, and their number in all."""
 
-    async def count_created(self, profile_id: int, *, status: str) -> int:
-        """How many tables with ``status`` a profile created."""
+class RoomStore(Protocol):
+    """The rooms of people's tables: members, phase, seats, invites, the seed they start from."""
 
     async def create_room(self, room: StoredRoom) -> None:
         """Store the room of a people's table just created."""
@@ -94,9 +90,6 @@ class LogStore(Protocol):
     async def table_of_invite(self, token: str) -> str | None:
         """The table an invite token opens."""
 
-    async def public_rooms(self, phases: tuple[str, ...], limit: int) -> builtins.list[str]:
-        """The public people's tables in one of ``phases``, most recently changed first."""
-
     async def unsit(self, table_id: str, seat: int) -> None:
         """Free a human seat."""
 
@@ -106,8 +99,35 @@ class LogStore(Protocol):
     async def set_seed(self, table_id: str, seed: int) -> None:
         """Store the seed a people's table was dealt from when it started."""
 
-    def close(self) -> None:
-        """Finish the queued writes."""
+
+class RecordStore(Protocol):
+    """The record events finished games produce, per profile."""
+
+    async def record(self, profile_id: int, events: list[RecordEvent]) -> None:
+        """Store record events (each at most once, by key)."""
+
+
+class TableListings(Protocol):
+    """Tables as lists read from their stored summaries: a profile's, and the public rooms."""
+
+    async def list(
+        self, profile_id: int, *, status: str, limit: int, offset: int
+    ) -> tuple[list[ListedTable], int]:
+        """One page of a profile's tables with ``status``, and their number in all."""
+
+    async def count_created(self, profile_id: int, *, status: str) -> int:
+        """How many tables with ``status`` a profile created."""
+
+    async def set_summary(self, table_id: str, summary: TableSummary) -> None:
+        """Store the summary of a table stored before summaries were kept."""
+
+    async def public_rooms(self, phases: tuple[str, ...], limit: int) -> builtins.list[str]:
+        """The public people's tables in one of ``phases``, most recently changed first."""
+
+
+class LogStore(MoveLog, RoomStore, RecordStore, TableListings, Protocol):
+    """Everything the lobby keeps of its tables: their logs, rooms, listings and the record
+    events their games produce (each part for the callers that need only it)."""
 
 
 WRITE_SECONDS = 5.0

@@ -1,17 +1,21 @@
-"""Table leases in Redis: which process owns a table now, with a fencing token.
+"""Table leases: which process owns a table now, with a fencing token.
 
-A lease is the key ``cardtable:lease:<table>`` holding ``<holder>:<token>``, set with
-``SET NX PX`` so that only one process holds it, and expiring by itself when its holder stops
-renewing it (a process killed outright loses its tables after ``ttl`` at most). The token comes
-from ``HINCRBY cardtable:fence:<table> issued 1``, so every new holder of a table has a larger
-one; the
-database keeps the largest token it has seen per table and refuses writes carrying an older one
-(:func:`cardtable.storage.tables.claim_table`). Redis may forget its counters (a restart without
-persistence): :meth:`Leases.reissue` then raises the counter above the database's token.
+A process serves a table only while it holds the table's lease, kept in a
+:class:`LeaseTable` that every process of the server shares: Redis's for a cluster
+(:class:`~cardtable.server.cluster.redis_leases.RedisLeaseTable`), or
+:class:`InProcessLeaseTable` for a lone server (and for tests playing several processes in
+one). A lease expires by itself when its holder stops renewing it (a process killed outright
+loses its tables after ``ttl`` at most). Every lease carries a fencing token, a number that
+only grows per table, so every new holder of a table has a larger one; the database keeps the
+largest token it has seen per table and refuses writes carrying an older one
+(:func:`cardtable.storage.tables.claim_table`). A lease table may forget its counters (Redis
+restarted without persistence; an in-process table at every start): :meth:`Leases.reissue`
+then raises the token above the database's.
 
-Acquiring, renewing, reissuing and releasing are Lua scripts, so that each checks the holder and
-changes the key in one step. A renewal that does not reach Redis in time counts as lost: after
-``ttl`` another process may hold the table, and the holder must stop writing.
+:class:`Leases` is one process's side, the same over any lease table: the leases it holds,
+renewed in the background every third of ``ttl``. A renewal that does not reach the table in
+time counts as lost: after ``ttl`` another process may hold the table, and the holder must stop
+writing.
 """
 
 from __future__ import annotations
@@ -20,90 +24,28 @@ import asyncio
 import contextlib
 import logging
 import secrets
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Final
-
-from redis.asyncio import Redis
-from redis.exceptions import RedisError
+from typing import Final, Protocol
 
 from cardtable.errors import CardtableError
 
 logger = logging.getLogger(__name__)
 
 PREFIX: Final = "cardtable:"
+"""The prefix of every channel and key the cluster parts share."""
 
-# KEYS: lease, fence hash (fields ``issued``: the last token given, ``released``: the last
-# token given back). ARGV: holder, ttl ms, floor. {token above floor, 1 if the previous holder
-# never gave the lease back}, or {0, 0} when the lease is held.
-_ACQUIRE: Final = """
-if redis.call('EXISTS', KEYS[1]) == 1 then return {0, 0} end
-local previous = tonumber(redis.call('HGET', KEYS[2], 'issued') or '0')
-local released = tonumber(redis.call('HGET', KEYS[2], 'released') or '0')
-local token = redis.call('HINCRBY', KEYS[2], 'issued', 1)
-local floor = tonumber(ARGV[3])
-if token <= floor then
-  token = floor + 1
-  redis.call('HSET', KEYS[2], 'issued', token)
-end
-redis.call('SET', KEYS[1], ARGV[1] .. ':' .. token, 'PX', ARGV[2])
-local takeover = 0
-if previous > 0 and released ~= previous then takeover = 1 end
-return {token, takeover}
-"""
+STOP_SECONDS: Final = 2.0
+"""How long stopping waits at most for a renewal under way."""
 
-# KEYS: lease. ARGV: holder:token, ttl ms. 1 if still held (and extended), else 0.
-_RENEW: Final = """
-if redis.call('GET', KEYS[1]) == ARGV[1] then
-  return redis.call('PEXPIRE', KEYS[1], ARGV[2])
-end
-return 0
-"""
-
-# KEYS: lease, fence hash. ARGV: holder:token, holder, ttl ms, floor. The new token, or 0.
-_REISSUE: Final = """
-if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
-local token = redis.call('HINCRBY', KEYS[2], 'issued', 1)
-local floor = tonumber(ARGV[4])
-if token <= floor then
-  token = floor + 1
-  redis.call('HSET', KEYS[2], 'issued', token)
-end
-redis.call('SET', KEYS[1], ARGV[2] .. ':' .. token, 'PX', ARGV[3])
-return token
-"""
-
-# KEYS: lease, fence hash. ARGV: holder:token, token.
-_RELEASE: Final = """
-if redis.call('GET', KEYS[1]) == ARGV[1] then
-  redis.call('HSET', KEYS[2], 'released', ARGV[2])
-  return redis.call('DEL', KEYS[1])
-end
-return 0
-"""
-
-
-def lease_key(table_id: str) -> str:
-    """The Redis key of a table's lease.
-
-    >>> lease_key("abc")
-    'cardtable:lease:abc'
-    """
-    return f"{PREFIX}lease:{table_id}"
-
-
-def fence_key(table_id: str) -> str:
-    """The Redis key of a table's fencing tokens (the last issued, the last given back).
-
-    >>> fence_key("abc")
-    'cardtable:fence:abc'
-    """
-    return f"{PREFIX}fence:{table_id}"
+Clock = Callable[[], float]
+"""Seconds from some fixed start (``time.monotonic`` unless a test plays the time)."""
 
 
 class LeaseUnavailableError(CardtableError, RuntimeError):
-    """Redis could not be reached to take or keep a lease."""
+    """The lease table (Redis) could not be reached to take or keep a lease."""
 
 
 @dataclass(slots=True)
@@ -114,90 +56,182 @@ class Lease:
     token: int
     holder: str
     valid_until: float
-    """``time.monotonic()`` past which the lease may be someone else's (no renewal reached
-    Redis in time)."""
+    """The holder's clock past which the lease may be someone else's (no renewal reached the
+    lease table in time)."""
     takeover: bool = False
-    """The previous holder never gave the lease back (it stopped or lost Redis): this process
-    took the table over."""
+    """The previous holder never gave the lease back (it stopped or lost the lease table):
+    this process took the table over."""
 
     @property
     def value(self) -> str:
-        """What the lease key holds."""
+        """What the lease table holds for this lease: ``holder:token``."""
         return f"{self.holder}:{self.token}"
 
     def valid(self, now: float | None = None) -> bool:
-        """Whether the holder may still act on the table."""
+        """Whether the holder may still act on the table (``now`` on the holder's clock)."""
         return (time.monotonic() if now is None else now) < self.valid_until
 
 
+class LeaseTable(Protocol):
+    """Every table's lease and fencing counter, shared by the processes of one server. Each
+    operation checks the holder and changes the lease in one step; each raises
+    :class:`LeaseUnavailableError` when the table cannot be reached."""
+
+    async def acquire(
+        self, table_id: str, holder: str, ttl: float, floor: int
+    ) -> tuple[int, bool] | None:
+        """Give ``holder`` the table's lease for ``ttl`` seconds with a token above every one
+        given before and above ``floor``: the token, and whether the previous holder never
+        gave the lease back; ``None`` while another holds it."""
+        ...
+
+    async def renew(self, leases: list[Lease], ttl: float) -> list[bool]:
+        """Extend each lease by ``ttl`` seconds if it is still held as it was: which were."""
+        ...
+
+    async def reissue(self, lease: Lease, ttl: float, floor: int) -> int | None:
+        """Give a held lease a new token above ``floor``; ``None`` if it is no longer held."""
+        ...
+
+    async def release(self, lease: Lease) -> None:
+        """Give a held lease back (another process may take it at once)."""
+        ...
+
+    async def holder_of(self, table_id: str) -> str | None:
+        """Who holds the table's lease now (``holder:token``), or ``None``."""
+        ...
+
+
+@dataclass(slots=True)
+class _Record:
+    """One table's row in an :class:`InProcessLeaseTable`."""
+
+    value: str | None = None
+    expires: float = 0.0
+    issued: int = 0
+    released: int = 0
+
+
+class InProcessLeaseTable:
+    """A :class:`LeaseTable` in memory, shared by the apps of one Python process (each may run
+    its own event loop in its own thread). Leases expire by ``clock``; it is never away."""
+
+    def __init__(self, clock: Clock = time.monotonic) -> None:
+        self.clock = clock
+        self._lock = threading.Lock()
+        self._records: dict[str, _Record] = {}
+
+    def _held(self, record: _Record, now: float) -> str | None:
+        if record.value is not None and now >= record.expires:
+            record.value = None  # expired: nobody gave it back
+        return record.value
+
+    async def acquire(
+        self, table_id: str, holder: str, ttl: float, floor: int
+    ) -> tuple[int, bool] | None:
+        """See :meth:`LeaseTable.acquire`."""
+        with self._lock:
+            now = self.clock()
+            record = self._records.setdefault(table_id, _Record())
+            if self._held(record, now) is not None:
+                return None
+            takeover = record.issued > 0 and record.released != record.issued
+            record.issued = max(record.issued + 1, floor + 1)
+            record.value = f"{holder}:{record.issued}"
+            record.expires = now + ttl
+            return record.issued, takeover
+
+    async def renew(self, leases: list[Lease], ttl: float) -> list[bool]:
+        """See :meth:`LeaseTable.renew`."""
+        kept = []
+        with self._lock:
+            now = self.clock()
+            for lease in leases:
+                record = self._records.get(lease.table_id)
+                held = record is not None and self._held(record, now) == lease.value
+                if held and record is not None:
+                    record.expires = now + ttl
+                kept.append(held)
+        return kept
+
+    async def reissue(self, lease: Lease, ttl: float, floor: int) -> int | None:
+        """See :meth:`LeaseTable.reissue`."""
+        with self._lock:
+            now = self.clock()
+            record = self._records.get(lease.table_id)
+            if record is None or self._held(record, now) != lease.value:
+                return None
+            record.issued = max(record.issued + 1, floor + 1)
+            record.value = f"{lease.holder}:{record.issued}"
+            record.expires = now + ttl
+            return record.issued
+
+    async def release(self, lease: Lease) -> None:
+        """See :meth:`LeaseTable.release`."""
+        with self._lock:
+            record = self._records.get(lease.table_id)
+            if record is not None and self._held(record, self.clock()) == lease.value:
+                record.value = None
+                record.released = lease.token
+
+    async def holder_of(self, table_id: str) -> str | None:
+        """See :meth:`LeaseTable.holder_of`."""
+        with self._lock:
+            record = self._records.get(table_id)
+            return None if record is None else self._held(record, self.clock())
+
+
 class Leases:
-    """The leases one process holds, renewed in the background every third of ``ttl``.
+    """The leases one process holds in a :class:`LeaseTable`, renewed in the background every
+    third of ``ttl``.
 
     ``on_lost`` is called with a table's id when its lease is gone (taken by another process
-    after expiring, or no renewal reached Redis before it would expire).
+    after expiring, or no renewal reached the lease table before it would expire).
     """
 
     def __init__(
         self,
-        redis: Redis,
+        table: LeaseTable,
         *,
         ttl: float = 5.0,
         holder: str | None = None,
         on_lost: Callable[[str], None] | None = None,
         autorenew: bool = True,
+        clock: Clock = time.monotonic,
     ) -> None:
-        self.redis = redis
+        self.table = table
         self.ttl = ttl
         self.holder = holder if holder is not None else secrets.token_hex(8)
         self.on_lost = on_lost
+        self.clock = clock
         self.held: dict[str, Lease] = {}
-        self._acquire = redis.register_script(_ACQUIRE)
-        self._renew = redis.register_script(_RENEW)
-        self._reissue = redis.register_script(_REISSUE)
-        self._release = redis.register_script(_RELEASE)
         self.autorenew = autorenew
         """Renew in the background (tests turn it off to play a process that stalls)."""
         self._renewer: asyncio.Task[None] | None = None
 
-    @property
-    def _ttl_ms(self) -> int:
-        return max(1, round(self.ttl * 1000))
-
     async def acquire(self, table_id: str, floor: int = 0) -> Lease | None:
         """Take the table's lease, with a token above ``floor``; ``None`` if another process
-        holds it. :class:`LeaseUnavailableError` if Redis cannot be reached."""
+        holds it. :class:`LeaseUnavailableError` if the lease table cannot be reached."""
         held = self.held.get(table_id)
-        if held is not None and held.valid():
+        if held is not None and held.valid(self.clock()):
             return held
-        started = time.monotonic()
-        try:
-            token, takeover = await self._acquire(
-                keys=[lease_key(table_id), fence_key(table_id)],
-                args=[self.holder, self._ttl_ms, floor],
-            )
-        except RedisError as exc:
-            raise LeaseUnavailableError(f"Redis could not be reached: {exc}") from exc
-        if int(token) == 0:
+        started = self.clock()
+        got = await self.table.acquire(table_id, self.holder, self.ttl, floor)
+        if got is None:
             return None
-        lease = Lease(table_id, int(token), self.holder, started + self.ttl, bool(takeover))
+        token, takeover = got
+        lease = Lease(table_id, token, self.holder, started + self.ttl, takeover)
         self.held[table_id] = lease
         self._start_renewer()
         return lease
 
     async def reissue(self, lease: Lease, floor: int) -> Lease | None:
         """The same lease with a new token above ``floor`` (when the database has seen a larger
-        token than Redis's counter, as after Redis lost its data); ``None`` if it is lost."""
-        started = time.monotonic()
-        try:
-            token = int(
-                await self._reissue(
-                    keys=[lease_key(lease.table_id), fence_key(lease.table_id)],
-                    args=[lease.value, self.holder, self._ttl_ms, floor],
-                )
-            )
-        except RedisError as exc:
-            raise LeaseUnavailableError(f"Redis could not be reached: {exc}") from exc
-        if token == 0:
+        token than the lease table's counter, as after Redis lost its data); ``None`` if it is
+        lost."""
+        started = self.clock()
+        token = await self.table.reissue(lease, self.ttl, floor)
+        if token is None:
             self._lost(lease.table_id)
             return None
         lease.token = token
@@ -206,28 +240,21 @@ class Leases:
 
     async def renew_all(self) -> list[str]:
         """Extend every held lease; the ids of the tables whose lease is lost."""
-        now = time.monotonic()
+        now = self.clock()
         leases = list(self.held.values())
         if not leases:
             return []
         lost: list[str] = []
         try:
-            async with self.redis.pipeline(transaction=False) as pipe:
-                for lease in leases:
-                    await self._renew(
-                        keys=[lease_key(lease.table_id)],
-                        args=[lease.value, self._ttl_ms],
-                        client=pipe,
-                    )
-                results = await pipe.execute()
-        except RedisError as exc:
+            results = await self.table.renew(leases, self.ttl)
+        except LeaseUnavailableError as exc:
             logger.warning("could not renew %d table leases: %s", len(leases), exc)
-            lost = [lease.table_id for lease in leases if not lease.valid()]
+            lost = [lease.table_id for lease in leases if not lease.valid(self.clock())]
         else:
             for lease, kept in zip(leases, results, strict=True):
-                if int(kept) == 1 and self.held.get(lease.table_id) is lease:
+                if kept and self.held.get(lease.table_id) is lease:
                     lease.valid_until = now + self.ttl
-                elif int(kept) != 1:
+                elif not kept:
                     lost.append(lease.table_id)
         for table_id in lost:
             self._lost(table_id)
@@ -245,25 +272,17 @@ class Leases:
         lease = self.held.pop(table_id, None)
         if lease is None:
             return
-        with contextlib.suppress(RedisError):
-            await self._release(
-                keys=[lease_key(table_id), fence_key(table_id)], args=[lease.value, lease.token]
-            )
+        with contextlib.suppress(LeaseUnavailableError):
+            await self.table.release(lease)
 
     def lease_of(self, table_id: str) -> Lease | None:
         """The valid lease this process holds on a table, if any."""
         lease = self.held.get(table_id)
-        return lease if lease is not None and lease.valid() else None
+        return lease if lease is not None and lease.valid(self.clock()) else None
 
     async def holder_of(self, table_id: str) -> str | None:
         """Who holds a table's lease now (``holder:token``), or ``None``."""
-        try:
-            value: Any = await self.redis.get(lease_key(table_id))
-        except RedisError as exc:
-            raise LeaseUnavailableError(f"Redis could not be reached: {exc}") from exc
-        if value is None:
-            return None
-        return value.decode() if isinstance(value, bytes) else str(value)
+        return await self.table.holder_of(table_id)
 
     def _start_renewer(self) -> None:
         if self.autorenew and (self._renewer is None or self._renewer.done()):
@@ -285,8 +304,9 @@ class Leases:
         renewer, self._renewer = self._renewer, None
         if renewer is not None and not renewer.done():
             renewer.cancel()
-            # A renewal under way may be inside the Redis client: wait for it a little only.
-            await asyncio.wait({renewer}, timeout=self.ttl)
+            # A renewal under way may be inside the Redis client: wait for it a little only
+            # (a lone server's leases live an hour: not that long).
+            await asyncio.wait({renewer}, timeout=min(self.ttl, STOP_SECONDS))
 
     async def close(self) -> None:
         """Stop renewing and give every lease back."""

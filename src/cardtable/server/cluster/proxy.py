@@ -43,7 +43,10 @@ async def serve_through_relay(
         proxy = await relay.open_proxy(table_id, profile_id)
     except ConnectionError:
         await frames.refuse(
-            websocket, frames.CLOSE_TRY_AGAIN, "unavailable", "the server cannot reach Redis"
+            websocket,
+            frames.CLOSE_TRY_AGAIN,
+            "unavailable",
+            "the server cannot reach the table's owner",
         )
         return None
     socket_key = f"socket:{proxy.conn}"

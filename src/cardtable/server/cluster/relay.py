@@ -1,5 +1,7 @@
 """The relay: a person connected to one process plays at a table owned by another, through
-Redis pub/sub.
+the server's message bus (:class:`~cardtable.server.cluster.bus.Bus`: Redis pub/sub in a
+cluster, in memory for a lone server, where every table is this process's and nothing crosses
+it).
 
 The owner of a table listens on the table's inbox (``cardtable:inbox:<table>``). A process
 whose websocket is for a table owned elsewhere becomes a *proxy*: it says hello to the inbox
@@ -7,20 +9,22 @@ whose websocket is for a table owned elsewhere becomes a *proxy*: it says hello 
 the owner answers on the proxy process's own channel (``cardtable:proc:<holder>``): the seat's
 state at once, then every new view, errors, hints and coach reports, exactly as it answers its
 own sockets. To the owner a proxied socket is one more connection of the seat
-(:class:`RemoteConnection`), so every view reaches every seat wherever it is connected.
+(:class:`RemoteConnection`), so every view reaches every seat wherever it is connected; the
+sockets connected to the owner itself are served directly, never through the bus.
 
 A request to a process that does not own the table (joining with an invite, closing the table)
 is a *call*: the process publishes it to the table's inbox with a reply address, the owner
 runs it as it would its own request and publishes the answer (an HTTP status and body) to the
 caller's process channel.
 
-The proxy watches the table's lease. When it lapses (the owner died) the proxy's process takes
-the table over itself (it claims the lease, replays the log, and serves the socket as its own);
-when another process holds it, the proxy says hello again to the new owner. A process that took
-a table over says so on :data:`TAKEOVERS` once the table is loaded, and every proxy of the table
-greets it then, without waiting for its next look at the lease. Either way the
-page keeps its socket and gets the table's state again. Actions carry the version they were
-made for, so one that was sent again after a takeover is refused as stale, never applied twice.
+The proxy watches the table's lease (:class:`~cardtable.server.cluster.lease.Leases`). When
+it lapses (the owner died) the proxy's process takes the table over itself (it claims the
+lease, replays the log, and serves the socket as its own); when another process holds it, the
+proxy says hello again to the new owner. A process that took a table over says so on
+:data:`TAKEOVERS` once the table is loaded, and every proxy of the table greets it then,
+without waiting for its next look at the lease. Either way the page keeps its socket and gets
+the table's state again. Actions carry the version they were made for, so one that was sent
+again after a takeover is refused as stale, never applied twice.
 """
 
 from __future__ import annotations
@@ -33,13 +37,11 @@ import logging
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Any, Final, Protocol
+from typing import Any, Final
 
 import orjson
-from redis.asyncio import Redis
-from redis.asyncio.client import PubSub
-from redis.exceptions import RedisError
 
+from cardtable.server.cluster.bus import Bus, Confirmed, NotSent, Subscription
 from cardtable.server.cluster.lease import PREFIX, Leases
 from cardtable.server.logs import bind_table
 from cardtable.server.protocol.messages import Outgoing, dumps
@@ -47,53 +49,9 @@ from cardtable.server.protocol.messages import Outgoing, dumps
 logger = logging.getLogger(__name__)
 
 PUBLISH_SECONDS: Final = 5.0
-"""How long a publish may keep trying to get a connection to Redis before it fails."""
+"""How long a publish may keep trying to reach the bus before it fails."""
 HELLO_SECONDS: Final = 2.0
 """A proxy whose hello got no answer in this time says it again."""
-
-
-class NotSent(ConnectionError):
-    """A publish failed before anything was sent (no connection could be made or had):
-    trying again cannot deliver it twice."""
-
-
-class Publisher(Protocol):
-    """Where the relay's payloads are published: one try, raising :class:`NotSent` when
-    nothing was sent and ``ConnectionError`` when the command may have been."""
-
-    async def publish(self, channel: str, data: bytes) -> int:
-        """Publish ``data`` on ``channel``; how many processes listen there."""
-        ...
-
-
-class RedisPublisher:
-    """Publishes with a connection of the client's pool, got first: its connect and handshake
-    (which time out on a loaded machine) come before the command is sent."""
-
-    def __init__(self, redis: Redis) -> None:
-        self.redis = redis
-
-    async def publish(self, channel: str, data: bytes) -> int:
-        """One try (see :class:`Publisher`)."""
-        pool = self.redis.connection_pool
-        try:
-            connection = await pool.get_connection()  # type: ignore[no-untyped-call]
-        except (RedisError, OSError) as exc:
-            raise NotSent(str(exc)) from exc
-        try:
-            await connection.send_command("PUBLISH", channel, data)
-            listeners = await connection.read_response()
-        except (RedisError, OSError) as exc:
-            await connection.disconnect()
-            raise ConnectionError(str(exc)) from exc
-        except BaseException:
-            # Cancelled between the command and its answer: the connection may still have
-            # the answer to read, so it is not given back as it is.
-            await connection.disconnect()
-            raise
-        finally:
-            await pool.release(connection)
-        return int(listeners)
 
 
 def inbox(table_id: str) -> str:
@@ -228,9 +186,8 @@ NOT_HERE: Final = 0
 class Relay:
     """This process's side of the relay (see the module docstring)."""
 
-    def __init__(self, redis: Redis, leases: Leases, publisher: Publisher | None = None) -> None:
-        self.redis = redis
-        self.publisher: Publisher = RedisPublisher(redis) if publisher is None else publisher
+    def __init__(self, bus: Bus, leases: Leases) -> None:
+        self.bus = bus
         self.leases = leases
         self.holder = leases.holder
         self.publish_seconds = PUBLISH_SECONDS
@@ -244,12 +201,11 @@ class Relay:
         self.remotes: dict[str, tuple[RemoteConnection, int]] = {}
         """Proxied sockets greeted by this process as owner: the connection and its profile."""
         self._numbers = itertools.count(1)
-        self._pubsub: PubSub | None = None
+        self._subscription: Subscription | None = None
         self._subscribed = False
         """Whether this process's channel was confirmed subscribed once already."""
         self._reader: asyncio.Task[None] | None = None
         self._starting = asyncio.Lock()
-        self._owned: set[str] = set()
         self._queues: dict[str, asyncio.Queue[dict[str, Any]]] = {}
         self._tasks: dict[str, asyncio.Task[None]] = {}
         self._answering: set[asyncio.Task[None]] = set()
@@ -258,9 +214,9 @@ class Relay:
 
     async def publish(self, channel: str, payload: dict[str, Any]) -> int:
         """Publish one JSON payload; how many processes listen on the channel
-        (``ConnectionError``, with a warning, if Redis cannot be reached). A publish that
-        failed before anything was sent (connecting or its handshake timed out on a loaded
-        machine, Redis restarting, every connection busy) waits and tries again until
+        (``ConnectionError``, with a warning, if the bus cannot be reached). A publish that
+        failed before anything was sent (connecting to Redis or its handshake timed out on a
+        loaded machine, Redis restarting, every connection busy) waits and tries again until
         :attr:`publish_seconds` have passed; once the command may have been sent, a failure
         is final (sending it again could deliver it twice)."""
         data = orjson.dumps(payload, option=orjson.OPT_NON_STR_KEYS)
@@ -270,83 +226,65 @@ class Relay:
         while True:
             try:
                 async with asyncio.timeout_at(deadline):
-                    return await self.publisher.publish(channel, data)
+                    return await self.bus.publish(channel, data)
             except NotSent as exc:
                 if loop.time() + pause > deadline:
                     logger.warning("could not publish to %s: %s", channel, exc)
-                    raise ConnectionError("Redis could not be reached") from exc
+                    raise ConnectionError("the message bus could not be reached") from exc
                 logger.info("connecting to publish to %s failed (%s); trying again", channel, exc)
                 await asyncio.sleep(pause)
                 pause = min(1.0, pause * 2)
             except (ConnectionError, TimeoutError) as exc:
                 logger.warning("could not publish to %s: %s", channel, exc)
-                raise ConnectionError("Redis could not be reached") from exc
+                raise ConnectionError("the message bus could not be reached") from exc
 
-    async def _ensure_reader(self) -> PubSub:
+    async def _ensure_reader(self) -> Subscription:
         """The subscription, subscribed to this process's channels, with its reader running.
         Callers at once (the first sockets and calls of a process just started) wait for one
         another: a reader started before the subscribe has finished reads a connection that
         is not there yet."""
         async with self._starting:
-            if self._pubsub is None:
-                # Confirmations are read: a repeated one says the connection was made afresh.
-                pubsub = self.redis.pubsub()
+            if self._subscription is None:
+                subscription = self.bus.subscription()
                 try:
-                    await pubsub.subscribe(process_channel(self.holder), TAKEOVERS)
-                except BaseException:  # Redis away: the next caller subscribes afresh
+                    await subscription.subscribe(process_channel(self.holder), TAKEOVERS)
+                except BaseException:  # the bus away: the next caller subscribes afresh
                     with contextlib.suppress(Exception):
-                        await pubsub.aclose()  # type: ignore[no-untyped-call]
+                        await subscription.close()
                     raise
-                self._pubsub = pubsub  # only once subscribed, for the reader to read
+                self._subscription = subscription  # only once subscribed, for the reader
             if self._reader is None or self._reader.done():
                 self._reader = asyncio.get_running_loop().create_task(self._read_forever())
-            return self._pubsub
+            return self._subscription
 
     async def _read_forever(self) -> None:
         while True:
-            pubsub = self._pubsub
-            assert pubsub is not None
+            subscription = self._subscription
+            assert subscription is not None
             try:
-                message = await pubsub.get_message(timeout=1.0)
-            except RedisError as exc:
-                logger.warning("the relay lost Redis: %s; listening again", exc)
-                await asyncio.sleep(0.5)
-                with contextlib.suppress(RedisError):
-                    channels = [process_channel(self.holder), TAKEOVERS]
-                    channels += map(inbox, self._owned)
-                    await pubsub.subscribe(*channels)
-                # The proxies say hello again when the subscription's confirmation is read
-                # (below), however the connection came back.
-                continue
+                event = await subscription.next_event(timeout=1.0)
             except asyncio.CancelledError:
                 raise
             except Exception:
                 logger.exception("the relay's reader failed; listening again")
                 await asyncio.sleep(0.5)
                 continue
-            if message is None:
+            if event is None:
                 continue
-            if message.get("type") != "message":
-                self._confirmed(message)
+            if isinstance(event, Confirmed):
+                self._confirmed(event.channel)
                 continue
             try:
-                channel = message["channel"]
-                channel = channel.decode() if isinstance(channel, bytes) else str(channel)
-                payload = json.loads(message["data"])
-                self._dispatch(channel, payload)
+                self._dispatch(event.channel, json.loads(event.data))
             except Exception:
                 logger.exception("the relay could not read a message")
 
-    def _confirmed(self, message: dict[str, Any]) -> None:
-        """A subscription confirmed. This process's channel confirmed again means the
-        connection to Redis was made afresh (Redis restarted, say), whether the reader saw
-        an error or the client reconnected by itself inside a read or a subscribe: messages
+    def _confirmed(self, channel: str) -> None:
+        """A subscription confirmed. This process's channel confirmed again means the bus's
+        connection was made afresh (Redis restarted, say), whether the subscription saw an
+        error or the client reconnected by itself inside a read or a subscribe: messages
         published meanwhile were lost, and an owner whose answer found no listener here
         forgot the socket. Every proxy greets its table's owner again, getting its state."""
-        if message.get("type") != "subscribe":
-            return
-        channel = message.get("channel")
-        channel = channel.decode() if isinstance(channel, bytes) else str(channel)
         if channel != process_channel(self.holder):
             return
         if not self._subscribed:
@@ -396,21 +334,19 @@ class Relay:
 
     async def own(self, table_id: str) -> None:
         """Listen on the table's inbox (this process now owns it)."""
-        pubsub = await self._ensure_reader()
-        self._owned.add(table_id)
-        await pubsub.subscribe(inbox(table_id))
+        subscription = await self._ensure_reader()
+        await subscription.subscribe(inbox(table_id))
 
     async def announce_takeover(self, table_id: str) -> None:
         """Tell every process that this one took the table over and serves it now (its
-        proxies of the table greet this one at once). Only a shortcut: a notice Redis does not
-        carry leaves them to notice at their next look at the lease."""
+        proxies of the table greet this one at once). Only a shortcut: a notice the bus does
+        not carry leaves them to notice at their next look at the lease."""
         with contextlib.suppress(ConnectionError):
             await self.publish(TAKEOVERS, {"table": table_id, "holder": self.holder})
 
     async def disown(self, table_id: str) -> None:
         """Stop listening on the table's inbox, and tell its proxied sockets to look for the
         new owner."""
-        self._owned.discard(table_id)
         self._queues.pop(table_id, None)
         worker = self._tasks.pop(table_id, None)
         if worker is not None and worker is not asyncio.current_task():
@@ -420,9 +356,8 @@ class Relay:
                 del self.remotes[conn]
                 with contextlib.suppress(ConnectionError):
                     await remote.moved()
-        if self._pubsub is not None:
-            with contextlib.suppress(RedisError):
-                await self._pubsub.unsubscribe(inbox(table_id))
+        if self._subscription is not None:
+            await self._subscription.unsubscribe(inbox(table_id))
 
     async def _serve_remote(self, table_id: str, payload: dict[str, Any]) -> None:
         bind_table(table_id)
@@ -516,7 +451,7 @@ class Relay:
         """Run the call ``name`` on the table's owner; its outcome code and JSON body
         (:data:`NOT_HERE` when the process reached no longer owns the table).
         ``TimeoutError`` when no owner answered in ``timeout`` seconds, ``ConnectionError``
-        when Redis cannot be reached."""
+        when the bus cannot be reached."""
         await self._ensure_reader()
         reply = f"{self.holder}/call/{next(self._numbers)}"
         waiting: asyncio.Future[tuple[int, Any]] = asyncio.get_running_loop().create_future()
@@ -581,9 +516,9 @@ class Relay:
             task.cancel()
         if tasks:  # a read under way may be inside the Redis client: wait for it a little only
             await asyncio.wait(tasks, timeout=2.0)
-        if self._pubsub is not None:
+        if self._subscription is not None:
             with contextlib.suppress(Exception):
-                await self._pubsub.aclose()  # type: ignore[no-untyped-call]
+                await self._subscription.close()
 
 
 def _seat_of(owner: Any, connection: RemoteConnection) -> int:

@@ -1,4 +1,5 @@
-"""The log store of a cluster process: the database's, with every table claimed under a lease.
+"""The log store of every server process: the database's, with every table claimed under a
+lease (in Redis for a cluster's processes, in memory for a lone server).
 
 Before a process loads or creates a table it takes the table's lease
 (:class:`~cardtable.server.cluster.lease.Leases`) and claims the table in the database with the
@@ -84,8 +85,7 @@ class LeasedLogStore:
             lease = await self.leases.acquire(table_id)
         except LeaseUnavailableError as exc:
             raise StorageError(
-                "the server's coordination service (Redis) could not be reached; try again "
-                "in a moment"
+                "the server's coordination service could not be reached; try again in a moment"
             ) from exc
         if lease is None:
             raise TableElsewhereError(table_id)
@@ -108,7 +108,9 @@ class LeasedLogStore:
                         extra={"table_id": table_id},
                     )
                 return lease
-            logger.warning(
+            # Expected once per table after the lease table forgot its counters: Redis lost its
+            # data, or a lone server started again (its lease table lives in its memory).
+            logger.info(
                 "table %s: lease token %d is not above the stored %d; asking for a newer one",
                 table_id,
                 lease.token,

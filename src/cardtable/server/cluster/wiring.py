@@ -1,9 +1,14 @@
-"""One process's part in a cluster: its Redis client, its leases, its leased log store and its
-relay, and how they are tied to the lobby (a table whose lease is lost is dropped; a table
-that leaves memory gives its lease back; a claimed table's inbox is listened to, and what
-arrives there is answered as a local socket or request would be; a table taken over from a
-process that died is announced once loaded; pending fair-deal commitments are kept in Redis,
-for any worker to use)."""
+"""One server process's part in coordinating tables: its message bus, its leases, its leased
+log store and its relay, and how they are tied to the lobby (a table whose lease is lost is
+dropped; a table that leaves memory gives its lease back; a claimed table's inbox is listened
+to, and what arrives there is answered as a local socket or request would be; a table taken
+over from a process that died is announced once loaded).
+
+Every app has one :class:`Cluster`, so a lone server and a cluster run the same relay, owner
+call and takeover code: :meth:`Cluster.in_process` over an in-memory bus and lease table (a
+lone server, or several apps of one test sharing them), :meth:`Cluster.over_redis` over Redis
+(a cluster's processes, which keep pending fair-deal commitments in Redis too, for any worker
+to use)."""
 
 from __future__ import annotations
 
@@ -17,7 +22,10 @@ from typing import Any, Final
 
 from redis.asyncio import BlockingConnectionPool, Redis
 
-from cardtable.server.cluster.lease import Leases
+from cardtable.server.cluster.bus import Bus, InProcessBus
+from cardtable.server.cluster.lease import InProcessLeaseTable, Leases, LeaseTable
+from cardtable.server.cluster.redis_bus import RedisBus
+from cardtable.server.cluster.redis_leases import RedisLeaseTable
 from cardtable.server.cluster.relay import Relay
 from cardtable.server.cluster.shared_limits import cluster_prefix
 from cardtable.server.cluster.store import LeasedLogStore
@@ -35,12 +43,39 @@ REDIS_CONNECTIONS: Final = 100
 """Connections to Redis one process opens at most."""
 REDIS_WAIT_SECONDS: Final = 5.0
 """How long a command waits for a free connection before it fails."""
+LONE_LEASE_SECONDS: Final = 3600.0
+"""The life of a lone server's leases: no other process shares its lease table, so none can
+take a table over, and a stalled event loop (a busy laptop) must not make it let tables go."""
 
 
 class Cluster:
-    """The cluster side of one server process."""
+    """The coordinating side of one server process."""
 
-    def __init__(self, db: Database, redis_url: str, settings: Settings) -> None:
+    def __init__(
+        self,
+        db: Database,
+        settings: Settings,
+        bus: Bus,
+        lease_table: LeaseTable,
+        redis: Redis | None = None,
+        lease_seconds: float | None = None,
+    ) -> None:
+        self.redis = redis
+        """The Redis client of a cluster's process (``None`` in process)."""
+        self.bus = bus
+        holder = f"{os.getpid()}-{secrets.token_hex(4)}"
+        ttl = settings.lease_seconds if lease_seconds is None else lease_seconds
+        self.leases = Leases(lease_table, ttl=ttl, holder=holder)
+        self.store = LeasedLogStore(
+            DatabaseLogStore(db, write_seconds=settings.store_seconds), self.leases
+        )
+        self.relay = Relay(bus, self.leases)
+        self.prefix = cluster_prefix(db.url)
+        self._releases: set[asyncio.Task[None]] = set()
+
+    @classmethod
+    def over_redis(cls, db: Database, redis_url: str, settings: Settings) -> Cluster:
+        """A cluster's process: the bus and the lease table in Redis."""
         # A command that finds every connection busy waits for one instead of failing: with
         # many sockets, views are published faster than the pool's connections turn over.
         pool = BlockingConnectionPool.from_url(
@@ -51,15 +86,28 @@ class Cluster:
             socket_connect_timeout=2.0,
             health_check_interval=10,
         )
-        self.redis: Redis = Redis.from_pool(pool)
-        holder = f"{os.getpid()}-{secrets.token_hex(4)}"
-        self.leases = Leases(self.redis, ttl=settings.lease_seconds, holder=holder)
-        self.store = LeasedLogStore(
-            DatabaseLogStore(db, write_seconds=settings.store_seconds), self.leases
+        redis: Redis = Redis.from_pool(pool)
+        return cls(db, settings, RedisBus(redis), RedisLeaseTable(redis), redis)
+
+    @classmethod
+    def in_process(
+        cls,
+        db: Database,
+        settings: Settings,
+        *,
+        bus: Bus | None = None,
+        lease_table: LeaseTable | None = None,
+    ) -> Cluster:
+        """A lone server (fresh in-memory parts, leases of :data:`LONE_LEASE_SECONDS`), or one
+        of several apps in one Python process sharing ``bus`` and ``lease_table`` (leases of
+        the settings' ``lease_seconds``, so that one takes over when another stalls)."""
+        return cls(
+            db,
+            settings,
+            InProcessBus() if bus is None else bus,
+            InProcessLeaseTable() if lease_table is None else lease_table,
+            lease_seconds=LONE_LEASE_SECONDS if lease_table is None else None,
         )
-        self.relay = Relay(self.redis, self.leases)
-        self.prefix = cluster_prefix(db.url)
-        self._releases: set[asyncio.Task[None]] = set()
 
     def attach(self, lobby: Lobby, limits: RateLimits | None = None) -> None:
         """Drop the lobby's tables whose lease is lost; give back the leases of the tables
@@ -113,8 +161,8 @@ class Cluster:
         self.relay.handle_call = call
         lobby.on_let_go = let_go
         lobby.on_loaded = loaded
-        # A commitment asked of one worker may start a table on another.
-        lobby.commitments = SharedCommitments(self.redis, self.prefix)
+        if self.redis is not None:  # a commitment asked of one worker may start a table on another
+            lobby.commitments = SharedCommitments(self.redis, self.prefix)
 
     def _later(self, work: Coroutine[Any, Any, None]) -> None:
         task = asyncio.get_running_loop().create_task(work)
@@ -122,12 +170,13 @@ class Cluster:
         task.add_done_callback(self._releases.discard)
 
     async def close(self) -> None:
-        """Give every lease back and close the Redis connections."""
+        """Give every lease back and close the Redis connections (if any)."""
         if self._releases:
             await asyncio.gather(*self._releases, return_exceptions=True)
         with contextlib.suppress(Exception):
             await self.relay.close()
         with contextlib.suppress(Exception):
             await self.leases.close()
-        with contextlib.suppress(Exception):
-            await self.redis.aclose()
+        if self.redis is not None:
+            with contextlib.suppress(Exception):
+                await self.redis.aclose()

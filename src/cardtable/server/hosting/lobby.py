@@ -108,11 +108,11 @@ class Lobby:
         self.on_outcomes: Callable[[TableOwner, Any, tuple[Outcome, ...]], None] | None = None
         """Told of every deal, hand or game a move finishes at any table."""
         self.on_let_go: Callable[[str], None] | None = None
-        """Called with the id of every table that leaves memory (a cluster gives its lease
-        back)."""
+        """Called with the id of every table that leaves memory (its lease is given
+        back: :mod:`cardtable.server.cluster.wiring`)."""
         self.on_loaded: Callable[[str], None] | None = None
-        """Called with the id of every table loaded from the log store into memory (a cluster
-        announces the tables it took over)."""
+        """Called with the id of every table loaded from the log store into memory (the tables taken
+        over are announced)."""
         self._loading: dict[str, asyncio.Future[TableOwner | None]] = {}
         self._creating = asyncio.Lock()
         self._sweeper: asyncio.Task[None] | None = None

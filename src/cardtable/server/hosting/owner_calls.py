@@ -7,7 +7,7 @@ receives such a request and does not own the table (:class:`TableElsewhereError`
 to the owner through the relay (:meth:`cardtable.server.cluster.relay.Relay.call`) and answers
 with what the owner answered; when no owner answers (its process died and its lease has not
 lapsed yet) it tries again, taking the table over itself as soon as the lease is free. A lone
-server runs every call itself.
+server holds every table's lease itself, so it runs every call itself, through the same code.
 
 A call answers with its JSON result or refuses with :class:`CallRefused`, a domain error whose
 :class:`Refusal` says why (no such invite, not allowed, a conflict...); a refusal crosses the
@@ -182,7 +182,7 @@ def _refusal(body: Any) -> CallRefused:
         return CallRefused(Refusal.FAILED, COULD_NOT)
 
 
-async def at_owner(lobby: Lobby, relay: Relay | None, name: str, args: dict[str, Any]) -> Any:
+async def at_owner(lobby: Lobby, relay: Relay, name: str, args: dict[str, Any]) -> Any:
     """Run a call on the table's owner, this process or another (see the module docstring):
     its JSON answer, :class:`CallRefused` for a refusal, :class:`StorageError` when no process
     (or no storage) could answer."""
@@ -191,15 +191,12 @@ async def at_owner(lobby: Lobby, relay: Relay | None, name: str, args: dict[str,
         try:
             return await run(lobby, name, args)
         except TableElsewhereError as elsewhere:
-            if relay is None:
-                raise
             table_id = elsewhere.table_id
         try:
             status, body = await relay.call(table_id, name, args, CALL_SECONDS)
         except ConnectionError as exc:
             raise StorageError(
-                "the server's coordination service (Redis) could not be reached; try again "
-                "in a moment"
+                "the server's coordination service could not be reached; try again in a moment"
             ) from exc
         except TimeoutError:  # the owner is gone: its lease lapses soon, then this one takes it
             if attempt + 1 < TRIES:

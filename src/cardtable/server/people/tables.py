@@ -35,7 +35,7 @@ from cardtable.server.settings import Settings
 from cardtable.server.table.fair_deals import fresh_deal
 from cardtable.server.table.owner import TableOwner
 from cardtable.server.table.seating import Seat, public_seats
-from cardtable.storage import Database, LogStore, reviews
+from cardtable.storage import Database, LogStore, RoomStore, reviews
 from cardtable.storage.shared import StoredRoom
 
 
@@ -79,7 +79,7 @@ class JoinRefused(CardtableError):
 
 
 async def open_room(
-    store: LogStore,
+    store: RoomStore,
     table_id: str,
     host: storage.Profile,
     seat: int,
@@ -103,7 +103,7 @@ async def open_room(
 
 
 async def load_room(
-    store: LogStore,
+    store: RoomStore,
     owner: TableOwner,
     *,
     resume: bool = True,

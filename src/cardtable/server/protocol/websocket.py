@@ -168,15 +168,12 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
 
 
 async def _seat(websocket: WebSocket, table_id: str, profile_id: int) -> None:
-    relay = getattr(websocket.app.state, "relay", None)
+    context = context_of(websocket.app)
     unanswered: list[str] = []
     try:
-        owner = await context_of(websocket.app).lobby.get(table_id)
-    except TableElsewhereError as exc:  # another process of the cluster owns the table
-        if relay is None:
-            await refuse(websocket, CLOSE_TRY_AGAIN, "unavailable", str(exc))
-            return
-        taken = await serve_through_relay(websocket, relay, table_id, profile_id)
+        owner = await context.lobby.get(table_id)
+    except TableElsewhereError:  # another process owns the table
+        taken = await serve_through_relay(websocket, context.relay, table_id, profile_id)
         if taken is None:
             return
         owner, unanswered = taken

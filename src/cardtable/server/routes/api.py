@@ -30,6 +30,7 @@ from cardtable.server.routes.dependencies import (
     Context,
     CurrentProfile,
     LobbyDep,
+    RelayDep,
     Table,
     check_rate,
     count_rate,
@@ -160,11 +161,10 @@ async def table_info(owner: Table, profile: CurrentProfile) -> TableInfo:
     responses={**REFUSALS, 404: {"description": "No such table."}, 409: {"description": "Full."}},
 )
 async def join_table(
-    owner: Table, profile: CurrentProfile, lobby: LobbyDep, request: Request
+    owner: Table, profile: CurrentProfile, lobby: LobbyDep, relay: RelayDep
 ) -> SeatAnswer:
     """Take a free human seat at a table (or get one's own seat back); in a cluster the
     table's owner seats the caller, whichever process is asked."""
-    relay = getattr(request.app.state, "relay", None)
     seated = await at_owner(
         lobby, relay, "seat", {"table_id": owner.setup.table_id, "profile": profile.id}
     )
@@ -182,12 +182,11 @@ async def join_table(
     ),
 )
 async def leave_table(
-    owner: Table, profile: CurrentProfile, lobby: LobbyDep, request: Request
+    owner: Table, profile: CurrentProfile, lobby: LobbyDep, relay: RelayDep
 ) -> LeftTable:
     """Close a table the caller started, while nobody else sits at it (403 for anyone else,
     409 while others sit there); its status is then ``abandoned`` (or ``finished`` if the
     game had ended). In a cluster the table's owner closes it, whichever process is asked."""
-    relay = getattr(request.app.state, "relay", None)
     closed = await at_owner(
         lobby, relay, "close", {"table_id": owner.setup.table_id, "profile": profile.id}
     )

@@ -1,5 +1,5 @@
-"""The routes' typed dependencies: the app's context and lobby, the caller's profile, and a
-table named in the path (or 404), each declared once."""
+"""The routes' typed dependencies: the app's context, lobby and relay, the caller's profile, and
+a table named in the path (or 404), each declared once."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from typing import Annotated, Final
 from fastapi import Depends, HTTPException, Path, Request
 
 from cardtable import storage
+from cardtable.server.cluster.relay import Relay
 from cardtable.server.context import AppContext, context_of
 from cardtable.server.hosting.lobby import Lobby
 from cardtable.server.rate_limits import Action
@@ -27,8 +28,14 @@ def app_lobby(request: Request) -> Lobby:
     return context_of(request.app).lobby
 
 
+def app_relay(request: Request) -> Relay:
+    """The app's relay, for the requests a table's owner answers (owner calls)."""
+    return context_of(request.app).relay
+
+
 Context = Annotated[AppContext, Depends(app_context)]
 LobbyDep = Annotated[Lobby, Depends(app_lobby)]
+RelayDep = Annotated[Relay, Depends(app_relay)]
 CurrentProfile = Annotated[storage.Profile, Depends(current_profile)]
 TableId = Annotated[str, Path(min_length=1, max_length=MAX_TABLE_ID_LENGTH)]
 

@@ -12,11 +12,16 @@ from __future__ import annotations
 
 from fastapi import APIRouter, Request
 
-from cardtable.server.cluster.relay import Relay
 from cardtable.server.hosting.owner_calls import CallRefused, Refusal, at_owner
 from cardtable.server.people.tables import public_tables
 from cardtable.server.routes.boundary import CheckedRoute
-from cardtable.server.routes.dependencies import CurrentProfile, LobbyDep, check_rate, count_rate
+from cardtable.server.routes.dependencies import (
+    CurrentProfile,
+    LobbyDep,
+    RelayDep,
+    check_rate,
+    count_rate,
+)
 from cardtable.server.routes.models import (
     BAD_INPUT,
     NO_PROFILE,
@@ -44,15 +49,17 @@ REFUSALS = refusals(
 # A seat is sent with the fields that apply to its kind only (a bot's level, a person's name).
 @router.post("/invites/peek", responses=REFUSALS, response_model_exclude_unset=True)
 async def peek_invite(
-    body: InviteRequest, request: Request, profile: CurrentProfile, lobby: LobbyDep
+    body: InviteRequest,
+    request: Request,
+    profile: CurrentProfile,
+    lobby: LobbyDep,
+    relay: RelayDep,
 ) -> InvitePeek:
     """The table an invite opens, as seen before joining: game, rules, host, settings, seats
     (open, a person's name, or a computer player), and the caller's place if it has one."""
     check_rate(request, "join", profile)
     try:
-        seen = await at_owner(
-            lobby, _relay(request), "peek", {"token": body.token, "profile": profile.id}
-        )
+        seen = await at_owner(lobby, relay, "peek", {"token": body.token, "profile": profile.id})
     finally:  # guessing tokens costs as much as joining
         count_rate(request, "join", profile)
     return InvitePeek.model_validate(seen)
@@ -60,26 +67,24 @@ async def peek_invite(
 
 @router.post("/invites/join", responses=REFUSALS)
 async def join_invite(
-    body: JoinRequest, request: Request, profile: CurrentProfile, lobby: LobbyDep
+    body: JoinRequest,
+    request: Request,
+    profile: CurrentProfile,
+    lobby: LobbyDep,
+    relay: RelayDep,
 ) -> Joined:
     """Join the table an invite opens: sit at ``seat`` (the first free seat when left out) or
     watch; a profile already at the table gets its place back (another device, say)."""
     check_rate(request, "join", profile)
     args = body.model_dump() | {"profile": profile.id}
     try:
-        joined = await at_owner(lobby, _relay(request), "join", args)
+        joined = await at_owner(lobby, relay, "join", args)
     except CallRefused as exc:
         if exc.reason is Refusal.NOT_FOUND:  # guessing tokens costs as much as joining
             count_rate(request, "join", profile)
         raise
     count_rate(request, "join", profile)
     return Joined.model_validate(joined)
-
-
-def _relay(request: Request) -> Relay | None:
-    """The cluster's relay (``None`` for a lone server)."""
-    relay: Relay | None = getattr(request.app.state, "relay", None)
-    return relay
 
 
 @router.get("/lobby", responses=REFUSALS)
