@@ -22,8 +22,9 @@ Scenarios: ``1x2`` one table of two people and a spectator, ``10x2`` ten such ta
 Passes alternate ours, floor, ours, floor... so that the machine's load falls on both alike;
 the figures are the medians over the passes, and the ratio is ours / floor. Also printed: our
 mean state frame in bytes and the state bytes per move per socket (what one socket receives
-per move on average, all frames of type ``state`` and ``patch``). Our pages ask for patches
-(``?patches=1``, as the browser's page does) unless ``--whole-states``.
+per move on average, all frames of type ``state`` and ``patch``), and the CPU per move split by
+thread: the event loop's (the main thread) and the others' (the database writer's). Our pages
+ask for patches (``?patches=1``, as the browser's page does) unless ``--whole-states``.
 
 Reproduce::
 
@@ -211,6 +212,21 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
 
 
+def thread_seconds(pid: int) -> dict[str, float]:
+    """User + system CPU time so far of a process's threads: ``loop``, the main thread (where
+    uvicorn's event loop runs), and ``threads``, all the others (for both contenders that is
+    essentially the database writer thread; the reads' worker threads idle during play)."""
+    parts = {"loop": 0.0, "threads": 0.0}
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        try:
+            fields = (task / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:  # the thread ended meanwhile
+            continue
+        seconds = (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
+        parts["loop" if task.name == str(pid) else "threads"] += seconds
+    return parts
+
+
 # --- the simulated people ----------------------------------------------------------------------
 
 
@@ -382,6 +398,8 @@ class PassResult:
     moves: int
     mean_frame: float
     bytes_per_move_socket: float
+    threads_ms_per_move: dict[str, float]
+    """The CPU per move split by thread (:func:`thread_seconds`)."""
 
 
 async def run_pass(kind: str, scenario: Scenario, moves: int, size: int) -> PassResult:
@@ -409,10 +427,12 @@ async def run_pass(kind: str, scenario: Scenario, moves: int, size: int) -> Pass
                         sock.states.get_nowait()
             assert process.pid is not None
             cpu_before = cpu_seconds(process.pid)
+            threads_before = thread_seconds(process.pid)
             versions = await asyncio.gather(
                 *(play(ready, moves, i) for i, ready in enumerate(tables))
             )
             cpu_after = cpu_seconds(process.pid)
+            threads_after = thread_seconds(process.pid)
             frames = sum(s.state_frames for ready in tables for s in ready.sockets)
             state_bytes = sum(s.state_bytes for ready in tables for s in ready.sockets)
             sockets = sum(len(ready.sockets) for ready in tables)
@@ -428,6 +448,10 @@ async def run_pass(kind: str, scenario: Scenario, moves: int, size: int) -> Pass
         moves=applied,
         mean_frame=state_bytes / max(1, frames),
         bytes_per_move_socket=state_bytes / max(1, applied * sockets / len(tables)),
+        threads_ms_per_move={
+            part: (threads_after[part] - threads_before[part]) * 1000 / max(1, applied)
+            for part in threads_after
+        },
     )
 
 
@@ -482,6 +506,11 @@ def main(argv: list[str] | None = None) -> None:
                 f" state bytes per move per socket"
                 f" {statistics.median(r.bytes_per_move_socket for r in results):7.0f}"
             )
+            split = ", ".join(
+                f"{part} {statistics.median(r.threads_ms_per_move[part] for r in results):.2f}"
+                for part in ("loop", "threads")
+            )
+            print(f"        by thread, CPU ms/move median: {split}")
         print(f"  ratio ours / floor: {ours_ms / floor_ms:.2f}x")
     print(f"load average at end: {os.getloadavg()[0]:.2f}")
 
