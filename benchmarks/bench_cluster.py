@@ -128,6 +128,7 @@ def machine_cpu() -> tuple[float, float]:
 class Cluster:
     port: int
     process: subprocess.Popen[bytes]
+    worker_count: int = 1
 
     @property
     def url(self) -> str:
@@ -152,7 +153,11 @@ class Cluster:
         return process_cpu(self.process.pid) + self.worker_cpu()
 
     def worker_cpu(self) -> float:
-        """CPU seconds of the live workers (the processes serving the app)."""
+        """CPU seconds of the processes serving the app: the live workers, or with one worker
+        the server's own process (uvicorn runs a single worker in place); not their worker
+        processes (the analysis of finished hands runs in one of its own)."""
+        if self.worker_count == 1:
+            return process_cpu(self.process.pid)
         return sum(process_cpu(pid) for pid in self.workers())
 
     def metrics(self) -> dict[str, float]:
@@ -228,7 +233,7 @@ def start_cluster(workers: int, database_url: str, log: Path) -> Cluster:
         process = subprocess.Popen(
             command, env=environment, stdout=out, stderr=subprocess.STDOUT, start_new_session=True
         )
-    cluster = Cluster(port, process)
+    cluster = Cluster(port, process, workers)
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline:
         with suppress(httpx.HTTPError):
