@@ -302,9 +302,10 @@ class TableOwner:
             own = own_facts(self.game, heard)
             if self.status == "playing":
                 actions = engine.legal_actions(state, seat)
-                legal = [str(action) for action in actions]
-                # The narrator builds the moves as the protocol declares them.
+                # The narrator builds the moves as the protocol declares them; each move's
+                # notation is its action's (worked out once per action, not per message).
                 moves = cast("list[MoveJson]", legal_moves(self.game, heard, actions))
+                legal = [move["notation"] for move in moves]
         to_move = engine.current_player(state)
         result = engine.result(state)
         names = self.names_for(seat)
@@ -354,6 +355,8 @@ class TableOwner:
                 headline=None if summary is None else summary["headline"],
                 to_move=to_move,
                 finished=self.finished,
+                # The last move's sentence, as ``last_action`` says it to this reader.
+                said=None if last_action is None else last_action["said"],
             ),
             room=self._room_part(seat, room),
         )
