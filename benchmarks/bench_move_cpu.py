@@ -232,7 +232,14 @@ def serve(kind: str, db_path: str, port_out: Any, store: str = "sqlite") -> None
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     sock.bind(("127.0.0.1", 0))
     port_out.put(sock.getsockname()[1])
-    config = uvicorn.Config(app, log_level="warning", ws_max_size=65536, lifespan="on")
+    config = uvicorn.Config(
+        app,
+        log_level="warning",
+        ws_max_size=65536,
+        lifespan="on",
+        # --no-deflate: both contenders' frames sent uncompressed.
+        ws_per_message_deflate=os.environ.get("BENCH_NO_DEFLATE") != "1",
+    )
     profile_to = os.environ.get("BENCH_PROFILE") if kind == "ours" else None
     if profile_to is None:
         uvicorn.Server(config).run(sockets=[sock])
@@ -536,8 +543,15 @@ def main(argv: list[str] | None = None) -> None:
         help="the floor's store: SQLite (beside our server on SQLite), or PostgreSQL with a "
         "Redis publish per move (the floor of a cluster's worker; PostgreSQL and Redis up)",
     )
+    parser.add_argument(
+        "--no-deflate",
+        action="store_true",
+        help="both servers turn permessage-deflate off (uvicorn's ws_per_message_deflate)",
+    )
     args = parser.parse_args(argv)
     PATCHES[0] = not args.whole_states
+    if args.no_deflate:
+        os.environ["BENCH_NO_DEFLATE"] = "1"
     if args.profile:
         os.environ["BENCH_PROFILE"] = str(Path(args.profile).resolve())
     print(f"load average at start: {os.getloadavg()[0]:.2f}")
