@@ -51,10 +51,10 @@ from cardtable.server.protocol.messages import (
     CoachAdvice,
     Frame,
     GameResultJson,
-    JsonObject,
     LastAction,
     MoveJson,
     Outgoing,
+    OwnFactsJson,
     ProtocolError,
     RoomJson,
     RoomUpdate,
@@ -289,7 +289,7 @@ class TableOwner:
         (:func:`~cardtable.server.people.presence.shared_room_json`)."""
         engine, state = self.engine, self.state
         shown: int | None = seat
-        own: JsonObject = {}
+        own: OwnFactsJson = {}
         legal: list[str] = []
         moves: list[MoveJson] = []
         if seat == SPECTATORS:
@@ -302,9 +302,9 @@ class TableOwner:
             own = own_facts(self.game, heard)
             if self.status == "playing":
                 actions = engine.legal_actions(state, seat)
-                # The narrator builds the moves as the protocol declares them; each move's
-                # notation is its action's (worked out once per action, not per message).
-                moves = cast("list[MoveJson]", legal_moves(self.game, heard, actions))
+                # Each move's notation is its action's (worked out once per action, not per
+                # message).
+                moves = legal_moves(self.game, heard, actions)
                 legal = [move["notation"] for move in moves]
         to_move = engine.current_player(state)
         result = engine.result(state)
@@ -317,16 +317,13 @@ class TableOwner:
         last_action: LastAction | None = None
         if last is not None:
             actor, notation = last
-            last_action = cast(
-                LastAction,
-                last_move(
-                    self.game,
-                    engine,
-                    actor=actor,
-                    public=public_notation(self.game, notation, actor, seat),
-                    names=names,
-                    view=heard,
-                ),
+            last_action = last_move(
+                self.game,
+                engine,
+                actor=actor,
+                public=public_notation(self.game, notation, actor, seat),
+                names=names,
+                view=heard,
             )
             if self.room is not None:  # why a computer player made the move, if one did
                 auto: AutoReason | None = None
