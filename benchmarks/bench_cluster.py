@@ -14,7 +14,10 @@ machine used meanwhile, and the load average.
    players', from the server's ``/metrics``) and the person's action-to-view latency: from
    sending an action to the moment every one of the table's sockets has the new view (median,
    99th percentile); the event loop's lag in the workers (``cardtable_event_loop_lag_seconds``,
-   sampled by each worker every second) and the computer players' thinking time meanwhile.
+   sampled by each worker every second) and the computer players' thinking time meanwhile;
+   **moves per second of worker CPU**: every stored move over the CPU the workers used less
+   what the computer players' choices took (``cardtable_bot_thinking_cpu_seconds_total``, the
+   CPU time of the threads that chose), the thinking stated apart.
 2. **Chaos** (``--only chaos``): 2 workers under the same load, a random worker killed
    (SIGKILL) every ``--kill-every`` seconds for ``--chaos-seconds``; uvicorn starts it again.
    Pages whose socket died connect again with back-off, as the browser page does, and send
@@ -125,6 +128,7 @@ def machine_cpu() -> tuple[float, float]:
 class Cluster:
     port: int
     process: subprocess.Popen[bytes]
+    worker_count: int = 1
 
     @property
     def url(self) -> str:
@@ -146,7 +150,15 @@ class Cluster:
 
     def cpu(self) -> float:
         """CPU seconds of the supervisor and its live workers."""
-        return process_cpu(self.process.pid) + sum(process_cpu(pid) for pid in self.workers())
+        return process_cpu(self.process.pid) + self.worker_cpu()
+
+    def worker_cpu(self) -> float:
+        """CPU seconds of the processes serving the app: the live workers, or with one worker
+        the server's own process (uvicorn runs a single worker in place); not their worker
+        processes (the analysis of finished hands runs in one of its own)."""
+        if self.worker_count == 1:
+            return process_cpu(self.process.pid)
+        return sum(process_cpu(pid) for pid in self.workers())
 
     def metrics(self) -> dict[str, float]:
         """Every sample of ``/metrics``, by name with its labels."""
@@ -221,7 +233,7 @@ def start_cluster(workers: int, database_url: str, log: Path) -> Cluster:
         process = subprocess.Popen(
             command, env=environment, stdout=out, stderr=subprocess.STDOUT, start_new_session=True
         )
-    cluster = Cluster(port, process)
+    cluster = Cluster(port, process, workers)
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline:
         with suppress(httpx.HTTPError):
@@ -603,20 +615,25 @@ class Window:
     machine: float
     load_start: float
     load_end: float = 0.0
+    workers: float = 0.0
+    """CPU of the workers alone, in cores (:attr:`server` adds the supervisor's)."""
     _started: float = 0.0
     _server: float = 0.0
     _machine: float = 0.0
+    _workers: float = 0.0
 
     @classmethod
     def begin(cls, cluster: Cluster) -> Window:
         busy, _ = machine_cpu()
         window = cls(0.0, 0.0, 0.0, load_average())
         window._started, window._server, window._machine = time.monotonic(), cluster.cpu(), busy
+        window._workers = cluster.worker_cpu()
         return window
 
     def end(self, cluster: Cluster) -> None:
         self.seconds = time.monotonic() - self._started
         self.server = (cluster.cpu() - self._server) / self.seconds
+        self.workers = (cluster.worker_cpu() - self._workers) / self.seconds
         self.machine = (machine_cpu()[0] - self._machine) / self.seconds
         self.load_end = load_average()
 
@@ -663,6 +680,12 @@ def load(
         "p99_ms": percentile(latency, 0.99) * 1000,
         "measured": len(latency),
         "loop_lag": histogram(before, after, "cardtable_event_loop_lag_seconds"),
+        # Cores the computer players' choices took in the workers' threads.
+        "thinking_cores": (
+            total(after, "cardtable_bot_thinking_cpu_seconds_total")
+            - total(before, "cardtable_bot_thinking_cpu_seconds_total")
+        )
+        / seconds,
         "bot_thinking": histogram(before, after, "cardtable_bot_thinking_seconds"),
         "clients_cpu": result["cpu"] / seconds,
         "window": window,
@@ -1068,6 +1091,20 @@ def lag_line(recorded: dict[str, Any]) -> str:
     )
 
 
+def worker_line(row: dict[str, Any]) -> str:
+    """Moves per second of worker CPU: every stored move over the workers' CPU less the
+    computer players' thinking (its CPU time, counted in the threads that chose), and the
+    thinking stated apart."""
+    window = row["window"]
+    serving = max(window.workers - row["thinking_cores"], 1e-9)
+    return (
+        f"moves per second of worker CPU, the computer players' thinking left out: "
+        f"{row['actions_per_second'] / serving:.0f} (workers {window.workers:.2f} cores, "
+        f"of which thinking {row['thinking_cores']:.2f}; with it "
+        f"{row['actions_per_second'] / max(window.workers, 1e-9):.0f})"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--only", choices=("load", "chaos", "takeover"))
@@ -1125,8 +1162,8 @@ def main() -> None:
                 f"({row['actions_per_second'] / max(window.server, 1e-9):.0f} actions per "
                 "second of server CPU)\n"
                 f"    people's moves {row['person_actions_per_second']:.1f}/s, computer "
-                f"players' {row['actions_per_second'] - row['person_actions_per_second']:.1f}/s "
-                "(their thinking, below, is wall-clock time in threads: not subtracted)\n"
+                f"players' {row['actions_per_second'] - row['person_actions_per_second']:.1f}/s\n"
+                f"    {worker_line(row)}\n"
                 f"    {lag_line(row['loop_lag'])}\n"
                 f"    computer players: {thinking['count']:.0f} moves, mean thinking "
                 f"{thinking['mean'] * 1000:.2f} ms, p99 <= "

@@ -17,13 +17,19 @@ tables up is not counted.
   commit, and sends each of the table's sockets a JSON state frame (``json.dumps``) padded to
   the mean state frame size ours sent in the same pass.
 
+``--floor-store postgres``: the floor of a cluster's worker instead, storing each move in
+PostgreSQL (``psycopg``, in its writer thread) and publishing each move's frame on Redis
+(``redis.asyncio``), as a worker does for the processes relaying its pages (PostgreSQL and
+Redis up); the floor's moves per second of its CPU is printed (``1000 / ms``).
+
 Scenarios: ``1x2`` one table of two people and a spectator, ``10x2`` ten such tables at once
 (Indian Rummy, two players), ``1x10`` one Declaration Rummy table of ten people and a spectator.
 Passes alternate ours, floor, ours, floor... so that the machine's load falls on both alike;
 the figures are the medians over the passes, and the ratio is ours / floor. Also printed: our
 mean state frame in bytes and the state bytes per move per socket (what one socket receives
-per move on average, all frames of type ``state`` and ``patch``). Our pages ask for patches
-(``?patches=1``, as the browser's page does) unless ``--whole-states``.
+per move on average, all frames of type ``state`` and ``patch``), and the CPU per move split by
+thread: the event loop's (the main thread) and the others' (the database writer's). Our pages
+ask for patches (``?patches=1``, as the browser's page does) unless ``--whole-states``.
 
 Reproduce::
 
@@ -56,6 +62,13 @@ from websockets.asyncio.client import ClientConnection, connect
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 RECEIVE_TIMEOUT = 60.0
 BENCH_SEED = 2024
+POSTGRES_URL = os.environ.get(
+    "CARDTABLE_TEST_POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432/test"
+).replace("postgresql+psycopg://", "postgresql://")
+REDIS_URL = os.environ.get("CARDTABLE_TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
+FLOOR_TABLE = os.environ.setdefault("BENCH_FLOOR_TABLE", f"bench_floor_moves_{os.getpid()}")
+"""The PostgreSQL floor's table (``--floor-store postgres``; the server processes inherit the
+name), emptied by each floor server and dropped after the run."""
 PATCHES = [True]
 """Our pages ask for patches, as the browser's page does (``--whole-states``: they do not)."""
 # Moves that end a deal or a game: the simulated people never make them, so games last.
@@ -87,26 +100,61 @@ SCENARIOS = {
 # --- the servers -------------------------------------------------------------------------------
 
 
-def floor_app(db_path: str) -> Any:
+def floor_app(db_path: str, store: str = "sqlite") -> Any:
     """The floor: version check, one SQLite insert and commit in a writer thread, one JSON
-    frame of a given size to each socket of the table."""
+    frame of a given size to each socket of the table. With ``store="postgres"``, the floor of
+    a cluster's worker instead: the insert and commit go to PostgreSQL (``psycopg``, in the
+    writer thread) and each move's frame is also published on Redis, as a worker publishes a
+    table's update to the processes relaying its pages."""
     app = FastAPI()
     writer = ThreadPoolExecutor(max_workers=1)
-    holder: dict[str, sqlite3.Connection] = {}
+    holder: dict[str, Any] = {}
+
+    def connect_sqlite() -> Any:
+        conn = sqlite3.connect(db_path, check_same_thread=False)
+        conn.execute("PRAGMA journal_mode=WAL")
+        conn.execute("PRAGMA synchronous=NORMAL")
+        conn.execute(
+            "CREATE TABLE IF NOT EXISTS moves (tbl TEXT, idx INTEGER, seat INTEGER, "
+            "action TEXT, PRIMARY KEY (tbl, idx))"
+        )
+        conn.commit()
+        return conn
+
+    def connect_postgres() -> Any:
+        import psycopg
+
+        conn = psycopg.connect(POSTGRES_URL)
+        conn.execute(
+            f"CREATE TABLE IF NOT EXISTS {FLOOR_TABLE} (tbl TEXT, idx INTEGER, seat INTEGER, "
+            "action TEXT, PRIMARY KEY (tbl, idx))"
+        )
+        conn.execute(f"TRUNCATE {FLOOR_TABLE}")  # the pass before stored the same moves
+        conn.commit()
+        return conn
+
+    insert = (
+        "INSERT INTO moves VALUES (?, ?, ?, ?)"
+        if store == "sqlite"
+        else f"INSERT INTO {FLOOR_TABLE} VALUES (%s, %s, %s, %s)"
+    )
 
     def append(table: str, index: int, seat: int, action: str) -> None:
         conn = holder.get("conn")
         if conn is None:
-            conn = sqlite3.connect(db_path, check_same_thread=False)
-            conn.execute("PRAGMA journal_mode=WAL")
-            conn.execute("PRAGMA synchronous=NORMAL")
-            conn.execute(
-                "CREATE TABLE IF NOT EXISTS moves (tbl TEXT, idx INTEGER, seat INTEGER, "
-                "action TEXT, PRIMARY KEY (tbl, idx))"
-            )
-            holder["conn"] = conn
-        conn.execute("INSERT INTO moves VALUES (?, ?, ?, ?)", (table, index, seat, action))
+            conn = holder["conn"] = (connect_sqlite if store == "sqlite" else connect_postgres)()
+        conn.execute(insert, (table, index, seat, action))
         conn.commit()
+
+    async def publish(table: str, frame: str) -> None:
+        if store == "sqlite":
+            return
+        bus = holder.get("bus")
+        if bus is None:
+            import redis.asyncio
+
+            bus = holder["bus"] = redis.asyncio.Redis.from_url(REDIS_URL)
+        await bus.publish(f"bench-floor:{table}", frame)
 
     @dataclass
     class Table:
@@ -153,6 +201,7 @@ def floor_app(db_path: str) -> Any:
                     writer, append, table_id, table.version, seat, message["action"]
                 )
                 table.version += 1
+                await publish(table_id, table.frame(-1))
                 for other_seat, other in list(table.sockets):
                     await other.send_text(table.frame(other_seat))
         except WebSocketDisconnect:
@@ -161,7 +210,7 @@ def floor_app(db_path: str) -> Any:
     return app
 
 
-def serve(kind: str, db_path: str, port_out: Any) -> None:
+def serve(kind: str, db_path: str, port_out: Any, store: str = "sqlite") -> None:
     """A contender's server process: uvicorn on a free loopback port until terminated."""
     import uvicorn
 
@@ -179,11 +228,18 @@ def serve(kind: str, db_path: str, port_out: Any) -> None:
         )
         app = create_app(f"sqlite:///{db_path}", settings=settings, bot_delay_scale=0.0)
     else:
-        app = floor_app(db_path)
+        app = floor_app(db_path, store)
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     sock.bind(("127.0.0.1", 0))
     port_out.put(sock.getsockname()[1])
-    config = uvicorn.Config(app, log_level="warning", ws_max_size=65536, lifespan="on")
+    config = uvicorn.Config(
+        app,
+        log_level="warning",
+        ws_max_size=65536,
+        lifespan="on",
+        # --no-deflate: both contenders' frames sent uncompressed.
+        ws_per_message_deflate=os.environ.get("BENCH_NO_DEFLATE") != "1",
+    )
     profile_to = os.environ.get("BENCH_PROFILE") if kind == "ours" else None
     if profile_to is None:
         uvicorn.Server(config).run(sockets=[sock])
@@ -209,6 +265,21 @@ def cpu_seconds(pid: int) -> float:
     """User + system CPU time of a process so far."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
+
+
+def thread_seconds(pid: int) -> dict[str, float]:
+    """User + system CPU time so far of a process's threads: ``loop``, the main thread (where
+    uvicorn's event loop runs), and ``threads``, all the others (for both contenders that is
+    essentially the database writer thread; the reads' worker threads idle during play)."""
+    parts = {"loop": 0.0, "threads": 0.0}
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        try:
+            fields = (task / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:  # the thread ended meanwhile
+            continue
+        seconds = (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
+        parts["loop" if task.name == str(pid) else "threads"] += seconds
+    return parts
 
 
 # --- the simulated people ----------------------------------------------------------------------
@@ -382,14 +453,18 @@ class PassResult:
     moves: int
     mean_frame: float
     bytes_per_move_socket: float
+    threads_ms_per_move: dict[str, float]
+    """The CPU per move split by thread (:func:`thread_seconds`)."""
 
 
-async def run_pass(kind: str, scenario: Scenario, moves: int, size: int) -> PassResult:
+async def run_pass(
+    kind: str, scenario: Scenario, moves: int, size: int, store: str = "sqlite"
+) -> PassResult:
     spawn = multiprocessing.get_context("spawn")
     with tempfile.TemporaryDirectory() as tmp:
         port_out = spawn.Queue()
         process = spawn.Process(
-            target=serve, args=(kind, str(Path(tmp) / "bench.sqlite3"), port_out)
+            target=serve, args=(kind, str(Path(tmp) / "bench.sqlite3"), port_out, store)
         )
         process.start()
         try:
@@ -409,10 +484,12 @@ async def run_pass(kind: str, scenario: Scenario, moves: int, size: int) -> Pass
                         sock.states.get_nowait()
             assert process.pid is not None
             cpu_before = cpu_seconds(process.pid)
+            threads_before = thread_seconds(process.pid)
             versions = await asyncio.gather(
                 *(play(ready, moves, i) for i, ready in enumerate(tables))
             )
             cpu_after = cpu_seconds(process.pid)
+            threads_after = thread_seconds(process.pid)
             frames = sum(s.state_frames for ready in tables for s in ready.sockets)
             state_bytes = sum(s.state_bytes for ready in tables for s in ready.sockets)
             sockets = sum(len(ready.sockets) for ready in tables)
@@ -428,6 +505,10 @@ async def run_pass(kind: str, scenario: Scenario, moves: int, size: int) -> Pass
         moves=applied,
         mean_frame=state_bytes / max(1, frames),
         bytes_per_move_socket=state_bytes / max(1, applied * sockets / len(tables)),
+        threads_ms_per_move={
+            part: (threads_after[part] - threads_before[part]) * 1000 / max(1, applied)
+            for part in threads_after
+        },
     )
 
 
@@ -455,8 +536,22 @@ def main(argv: list[str] | None = None) -> None:
         action="store_true",
         help="our pages take whole states after every move, not patches (the earlier protocol)",
     )
+    parser.add_argument(
+        "--floor-store",
+        choices=("sqlite", "postgres"),
+        default="sqlite",
+        help="the floor's store: SQLite (beside our server on SQLite), or PostgreSQL with a "
+        "Redis publish per move (the floor of a cluster's worker; PostgreSQL and Redis up)",
+    )
+    parser.add_argument(
+        "--no-deflate",
+        action="store_true",
+        help="both servers turn permessage-deflate off (uvicorn's ws_per_message_deflate)",
+    )
     args = parser.parse_args(argv)
     PATCHES[0] = not args.whole_states
+    if args.no_deflate:
+        os.environ["BENCH_NO_DEFLATE"] = "1"
     if args.profile:
         os.environ["BENCH_PROFILE"] = str(Path(args.profile).resolve())
     print(f"load average at start: {os.getloadavg()[0]:.2f}")
@@ -468,7 +563,7 @@ def main(argv: list[str] | None = None) -> None:
         for _ in range(args.passes):
             ours.append(asyncio.run(run_pass("ours", scenario, moves, 0)))
             size = round(ours[-1].mean_frame)  # the floor's frames as big as ours were
-            floor.append(asyncio.run(run_pass("floor", scenario, moves, size)))
+            floor.append(asyncio.run(run_pass("floor", scenario, moves, size, args.floor_store)))
         ours_ms = statistics.median(r.cpu_ms_per_move for r in ours)
         floor_ms = statistics.median(r.cpu_ms_per_move for r in floor)
         print(f"{scenario.name} ({scenario.game}), {args.passes} passes of each:")
@@ -482,8 +577,23 @@ def main(argv: list[str] | None = None) -> None:
                 f" state bytes per move per socket"
                 f" {statistics.median(r.bytes_per_move_socket for r in results):7.0f}"
             )
+            split = ", ".join(
+                f"{part} {statistics.median(r.threads_ms_per_move[part] for r in results):.2f}"
+                for part in ("loop", "threads")
+            )
+            print(f"        by thread, CPU ms/move median: {split}")
         print(f"  ratio ours / floor: {ours_ms / floor_ms:.2f}x")
+        print(f"  the floor's moves per second of its CPU: {1000 / floor_ms:.0f}")
+    if args.floor_store == "postgres":
+        drop_floor_table()
     print(f"load average at end: {os.getloadavg()[0]:.2f}")
+
+
+def drop_floor_table() -> None:
+    import psycopg
+
+    with psycopg.connect(POSTGRES_URL) as conn:
+        conn.execute(f"DROP TABLE IF EXISTS {FLOOR_TABLE}")
 
 
 if __name__ == "__main__":

@@ -16,7 +16,9 @@ invite) and a computer player (level ``easy``, no pause), plus one spectator's w
 
 People play random legal moves but never drop or declare (so deals last), one action per
 version they see it is their turn. Rate limits are off (every client shares one address).
-Figures are medians and 99th percentiles; nothing fails on time. Reproduce::
+The clients ask for patches (``?patches=1``) and merge them as the browser's page does
+(``--whole-states``: they take whole states after every move). Figures are medians and 99th
+percentiles; nothing fails on time. Reproduce::
 
     .venv/bin/python -m benchmarks.bench_online
     .venv/bin/python -m benchmarks.bench_online --tables 20 --moves 10
@@ -40,6 +42,7 @@ import httpx
 from websockets.asyncio.client import ClientConnection, connect
 
 from benchmarks.bench_server import LiveServer, describe, percentile
+from benchmarks.pages import StateFollower, table_socket_path
 from cardtable.server.app import create_app
 from cardtable.server.context import context_of
 from cardtable.server.routes.identity import COOKIE_NAME
@@ -62,14 +65,15 @@ class Socket:
         self.ws = ws
         self.arrived: dict[int, float] = {}
         self.states: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+        self.page = StateFollower()
         self.task = asyncio.get_running_loop().create_task(self._read())
 
     async def _read(self) -> None:
         async for raw in self.ws:
-            message = json.loads(raw)
-            if message["type"] == "state":
-                self.arrived.setdefault(message["version"], time.perf_counter())
-                await self.states.put(message)
+            state = self.page.follow(json.loads(raw))  # a state, or a patch merged
+            if state is not None:
+                self.arrived.setdefault(state["version"], time.perf_counter())
+                await self.states.put(state)
 
     async def close(self) -> None:
         await self.ws.close()
@@ -127,6 +131,7 @@ async def run_table(
     moves: int,
     results: dict[str, list[float]],
     setting_up: asyncio.Semaphore,
+    whole_states: bool,
 ) -> None:
     await setting_up.acquire()  # ten tables are set up at a time (the first play meanwhile)
     clients = [await profile(http_base) for _ in range(PEOPLE + 1)]
@@ -139,7 +144,7 @@ async def run_table(
         for number, (http, _) in enumerate(clients[1:], start=1):
             body = {"token": token, "name": f"Person {index}-{number}", "watch": number == PEOPLE}
             (await http.post("/api/invites/join", json=body)).raise_for_status()
-        url = f"{ws_base}/ws/tables/{table_id}"
+        url = ws_base + table_socket_path(table_id, whole_states=whole_states)
         sockets = [
             Socket(
                 await connect(
@@ -169,9 +174,10 @@ async def run_table(
         async with connect(
             url, additional_headers={"Cookie": cookie}, open_timeout=RECEIVE_TIMEOUT
         ) as again:
+            page = StateFollower()
             while True:
                 message = json.loads(await asyncio.wait_for(again.recv(), RECEIVE_TIMEOUT))
-                if message["type"] == "state":
+                if page.follow(message) is not None:
                     results["reconnect"].append(time.perf_counter() - started)
                     break
         for sock in sockets:
@@ -181,27 +187,32 @@ async def run_table(
             await http.aclose()
 
 
-async def load(port: int, tables: int, moves: int) -> dict[str, list[float]]:
+async def load(port: int, tables: int, moves: int, whole_states: bool) -> dict[str, list[float]]:
     results: dict[str, list[float]] = {"all_views": [], "reconnect": []}
     base = f"127.0.0.1:{port}"
     setting_up = asyncio.Semaphore(SETUP_AT_ONCE)
     await asyncio.gather(
         *(
-            run_table(f"http://{base}", f"ws://{base}", i, moves, results, setting_up)
+            run_table(f"http://{base}", f"ws://{base}", i, moves, results, setting_up, whole_states)
             for i in range(tables)
         )
     )
     return results
 
 
-def load_process(port: int, tables: int, moves: int, out: Any) -> None:
-    out.put(asyncio.run(load(port, tables, moves)))
+def load_process(port: int, tables: int, moves: int, whole_states: bool, out: Any) -> None:
+    out.put(asyncio.run(load(port, tables, moves, whole_states)))
 
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--tables", type=int, default=100)
     parser.add_argument("--moves", type=int, default=20, help="people's actions per table")
+    parser.add_argument(
+        "--whole-states",
+        action="store_true",
+        help="the clients take whole states after every move, not patches as the page does",
+    )
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory() as tmp:
         settings = Settings(test_seed=BENCH_SEED, rate_limits=False, bot_processes=0)
@@ -218,7 +229,8 @@ def main(argv: list[str] | None = None) -> None:
             spawn = multiprocessing.get_context("spawn")
             out = spawn.Queue()
             process = spawn.Process(
-                target=load_process, args=(server.port, args.tables, args.moves, out)
+                target=load_process,
+                args=(server.port, args.tables, args.moves, args.whole_states, out),
             )
             began = time.perf_counter()
             process.start()

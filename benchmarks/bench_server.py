@@ -27,7 +27,9 @@ process, as browsers would, so that they do not compete with the server for the 
    ``--level hard`` the computer players think with the Hard search, in the server's worker
    processes (``--bot-processes 0``: in threads beside the loop).
 
-Figures are medians and 99th percentiles; nothing fails on time. Reproduce::
+The clients ask for patches (``?patches=1``) and merge them as the browser's page does
+(``--whole-states``: they take whole states after every move). Figures are medians and 99th
+percentiles; nothing fails on time. Reproduce::
 
     .venv/bin/python -m benchmarks.bench_server
     .venv/bin/python -m benchmarks.bench_server --tables 20 --moves 30 --level normal
@@ -57,6 +59,7 @@ import httpx
 import uvicorn
 from websockets.asyncio.client import ClientConnection, connect
 
+from benchmarks.pages import StateFollower, table_socket_path
 from cardtable import storage
 from cardtable.driver import advance
 from cardtable.games.contract import TERMINAL
@@ -136,13 +139,20 @@ async def new_table(http: httpx.AsyncClient, game: str, level: str) -> str:
     return table_id
 
 
-async def next_state(ws: ClientConnection) -> dict[str, Any]:
+WHOLE_STATES = [False]
+"""The clients ask for patches (``?patches=1``), as the browser's page does; ``--whole-states``:
+they take whole states after every move."""
+
+
+async def next_state(ws: ClientConnection, page: StateFollower) -> dict[str, Any]:
+    """The next whole state the page holds (a state, or a patch merged into the last)."""
     while True:
         message = json.loads(await asyncio.wait_for(ws.recv(), RECEIVE_TIMEOUT))
-        if message["type"] == "state":
-            return dict(message)
         if message["type"] == "error":
             raise RuntimeError(f"server refused a benchmark move: {message}")
+        state = page.follow(message)
+        if state is not None:
+            return dict(state)
 
 
 async def play_table(
@@ -167,12 +177,13 @@ async def play_table(
                 break
             table_id = await new_table(http, game, level)
             games_started.append(1)
-            url = f"{server.ws}/ws/tables/{table_id}"
+            url = server.ws + table_socket_path(table_id, whole_states=WHOLE_STATES[0])
+            page = StateFollower()
             async with connect(url, additional_headers={"Cookie": cookie}) as ws:
-                state = await next_state(ws)
+                state = await next_state(ws, page)
                 while played < moves and state["result"] is None:
                     if state["to_move"] != state["seat"] or not state["legal"]:
-                        state = await next_state(ws)
+                        state = await next_state(ws, page)
                         continue
                     action = rng.choice(state["legal"])
                     sent = time.perf_counter()
@@ -182,9 +193,9 @@ async def play_table(
                         )
                     )
                     version = state["version"]
-                    state = await next_state(ws)
+                    state = await next_state(ws, page)
                     while state["version"] <= version:
-                        state = await next_state(ws)
+                        state = await next_state(ws, page)
                     round_trips.append(time.perf_counter() - sent)
                     played += 1
             await http.delete(f"/api/tables/{table_id}")
@@ -210,8 +221,11 @@ async def load_test(server: LiveServer, tables: int, moves: int, level: str) -> 
     return round_trips, len(games_started), time.perf_counter() - started
 
 
-def load_process(port: int, tables: int, moves: int, level: str, results: Any) -> None:
+def load_process(
+    port: int, tables: int, moves: int, level: str, whole_states: bool, results: Any
+) -> None:
     """The load's clients, in a process of their own: results go back through ``results``."""
+    WHOLE_STATES[0] = whole_states
     target = LiveServer.__new__(LiveServer)
     target.port = port
     results.put(asyncio.run(load_test(target, tables, moves, level)))
@@ -221,7 +235,8 @@ def run_load(server: LiveServer, tables: int, moves: int, level: str) -> tuple[A
     context = multiprocessing.get_context("spawn")
     results = context.Queue()
     process = context.Process(
-        target=load_process, args=(server.port, tables, moves, level, results)
+        target=load_process,
+        args=(server.port, tables, moves, level, WHOLE_STATES[0], results),
     )
     process.start()
     deadline = time.monotonic() + LOAD_TIMEOUT
@@ -265,9 +280,9 @@ async def first_table(server: LiveServer, game: str) -> float:
         (await http.get("/api/games")).raise_for_status()
         table_id = await new_table(http, game, "normal")
         cookie = f"{COOKIE_NAME}={http.cookies[COOKIE_NAME]}"
-        url = f"{server.ws}/ws/tables/{table_id}"
+        url = server.ws + table_socket_path(table_id, whole_states=WHOLE_STATES[0])
         async with connect(url, additional_headers={"Cookie": cookie}) as ws:
-            await next_state(ws)
+            await next_state(ws, StateFollower())
             elapsed = time.perf_counter() - started
         await http.delete(f"/api/tables/{table_id}")
     return elapsed
@@ -467,7 +482,13 @@ def main() -> None:
         choices=("listing", "load"),
         help="run only the listing, or only the page, first-table and load measures",
     )
+    parser.add_argument(
+        "--whole-states",
+        action="store_true",
+        help="the clients take whole states after every move, not patches as the page does",
+    )
     args = parser.parse_args()
+    WHOLE_STATES[0] = args.whole_states
 
     with tempfile.TemporaryDirectory() as directory:
         if args.listing and args.only != "load":

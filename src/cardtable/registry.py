@@ -111,15 +111,25 @@ class Part(Generic[T]):
 
     def load(self, game: GameSpec | str) -> T:
         """``game``'s part (a spec or a game's name), checked to be a :attr:`kind`;
-        ``TypeError`` naming the path if the spec names something else."""
+        ``TypeError`` naming the path if the spec names something else. A part found good
+        is remembered (parts are asked for after every move, and checking an object against
+        a runtime-checkable protocol costs more than the work it is asked for)."""
         path = self.path(game)
+        checked = _CHECKED_PARTS.get((path, self.kind))
+        if checked is not None:
+            return cast(T, checked)
         part = load(path)
         if not isinstance(part, self.kind):
             name = game if isinstance(game, str) else game.name
             raise TypeError(
                 f"{path}, the {self.field} part of {name}, is not a {self.kind.__name__}"
             )
+        _CHECKED_PARTS[path, self.kind] = part
         return cast(T, part)
+
+
+_CHECKED_PARTS: dict[tuple[str, type[Any]], Any] = {}
+"""Parts already loaded and checked, by import path and kind (:meth:`Part.load`)."""
 
 
 __all__ = [

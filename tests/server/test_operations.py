@@ -111,6 +111,11 @@ def test_metrics_count_moves_latency_sockets_tables_and_thinking(
         before, 'cardtable_bot_thinking_seconds_count{level="random"}'
     )
     assert thinking == bots
+    # The CPU time the choices took in their threads is counted too.
+    thinking_cpu = metric(after, "cardtable_bot_thinking_cpu_seconds_total") - metric(
+        before, "cardtable_bot_thinking_cpu_seconds_total"
+    )
+    assert thinking_cpu > 0
     for name in ("cardtable_lease_takeovers_total", "cardtable_event_loop_lag_seconds_count"):
         assert re.search(rf"^{name} ", after, re.MULTILINE), name
 

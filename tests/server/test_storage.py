@@ -10,6 +10,8 @@ from sqlalchemy.exc import IntegrityError
 
 from cardtable import storage
 from cardtable.storage import Database, RecordEvent
+from cardtable.storage.models import TableRow, utc_now
+from cardtable.storage.shared import StoredRoom, create_room, load_room
 
 
 @pytest.fixture
@@ -76,6 +78,28 @@ def test_table_log_is_stored_in_order_and_replayable_as_stored(db: Database) -> 
     assert table.actions == ((0, "discard 7H"), (1, "draw deck"))
     assert table.seated == {0: profile.id} and table.status == storage.PLAYING
     assert (table.game, table.seed, table.rules) == ("indecision", 42, {"players": 2})
+
+
+def test_a_move_is_stored_as_the_columns_read_it_back(db: Database) -> None:
+    """The move's write runs its statements as driver SQL: the summary's scores and the room
+    as JSON, the time as the column's own type, the client id beside the move."""
+    _table(db)
+    room = {"members": [{"profile": 1, "name": "Zoë"}], "seen": {"0": ["c-1"]}}
+    create_room(db, StoredRoom("t1", "token", False, "waiting", {}))
+    before = utc_now()
+    summary = storage.TableSummary(moves=1, deal=2, scores=(5, None), to_move=1)
+    storage.append_action(
+        db, "t1", 0, 0, "discard 7H", summary, client_id="c-1", room=("playing", room)
+    )
+    with db.session() as session:
+        row = session.get(TableRow, "t1")
+        assert row is not None
+        assert (row.moves, row.deal, row.scores, row.to_move) == (1, 2, [5, None], 1)
+        assert row.updated_at.replace(tzinfo=None) >= before.replace(tzinfo=None)
+    table = storage.load_table(db, "t1")
+    assert table is not None and table.client_ids == ((0, "c-1"),)
+    stored = load_room(db, "t1")
+    assert stored is not None and (stored.phase, stored.room) == ("playing", room)
 
 
 def test_a_move_index_cannot_be_stored_twice(db: Database) -> None:

@@ -9,6 +9,9 @@
 * ``cardtable_lease_takeovers_total``: tables this process took over from a process that
   stopped without giving their lease back (cluster mode);
 * ``cardtable_bot_thinking_seconds``: a computer player's time to choose a move, by ``level``;
+  ``cardtable_bot_thinking_cpu_seconds_total``: the CPU time of the threads that chose them
+  (the thinking done in threads of this process, so that a server's CPU per move can be told
+  with and without it);
 * ``cardtable_event_loop_lag_seconds``: how late the event loop wakes from a short sleep,
   sampled every second (high values mean something blocks the loop that serves sockets).
 
@@ -60,6 +63,10 @@ BOT_THINKING = Histogram(
     "A computer player's time to choose a move.",
     ["level"],
     buckets=(0.001, 0.005, 0.01, 0.05, 0.1, 0.25, 0.5, 1.0, 2.0, 5.0),
+)
+BOT_THINKING_CPU = Counter(
+    "cardtable_bot_thinking_cpu_seconds",
+    "CPU time of the threads in which computer players chose their moves.",
 )
 LOOP_LAG = Histogram(
     "cardtable_event_loop_lag_seconds",

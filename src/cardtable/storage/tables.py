@@ -21,12 +21,13 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Final, cast
 
-from sqlalchemy import CursorResult, Table, Update, bindparam, func, insert, select, update
+from sqlalchemy import CursorResult, Table, bindparam, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from cardtable.errors import NotFoundError
 from cardtable.storage.database import Database, StorageError
+from cardtable.storage.driver_sql import DriverStatement
 from cardtable.storage.models import ActionRow, SharedTableRow, TableRow, TableSeatRow, utc_now
 
 PLAYING = "playing"
@@ -160,10 +161,11 @@ def sit(
             row.seats = seats
 
 
-def _move_statements() -> dict[tuple[bool, bool], Update]:
+def _move_statements() -> dict[tuple[bool, bool], DriverStatement]:
     """The table row's update after a move, by (with a summary, with a fence), built once:
-    Core statements with bound parameters, so that a move costs no statement building and no
-    ORM bookkeeping (this runs after every move of every table)."""
+    Core statements with bound parameters run as the driver's SQL, so that a move costs no
+    statement building, no ORM bookkeeping and no per-execution compiling (this runs after
+    every move of every table)."""
     rows = cast(Table, TableRow.__table__)
     statements = {}
     for with_summary in (False, True):
@@ -181,14 +183,16 @@ def _move_statements() -> dict[tuple[bool, bool], Update]:
                     "scores": bindparam("b_scores"),
                     "to_move": bindparam("b_to_move"),
                 }
-            statements[with_summary, with_fence] = update(rows).where(where).values(**values)
+            statements[with_summary, with_fence] = DriverStatement(
+                update(rows).where(where).values(**values)
+            )
     return statements
 
 
 _MOVE_UPDATES: Final = _move_statements()
-_INSERT_ACTION: Final = insert(cast(Table, ActionRow.__table__))
+_INSERT_ACTION: Final = DriverStatement(insert(cast(Table, ActionRow.__table__)))
 _ROOMS: Final = cast(Table, SharedTableRow.__table__)
-_ROOM_UPDATE: Final = (
+_ROOM_UPDATE: Final = DriverStatement(
     update(_ROOMS)
     .where(_ROOMS.c.table_id == bindparam("b_table"))
     .values(phase=bindparam("b_phase"), room=bindparam("b_room"), updated_at=bindparam("b_updated"))
@@ -227,15 +231,15 @@ def append_action(
         with db.transaction() as connection:
             # The row's update first: it takes the row's lock, so a claim by another process
             # either waits for this move or makes this update match nothing.
-            changed = connection.execute(
-                _MOVE_UPDATES[summary is not None, fence is not None], values
+            changed = _MOVE_UPDATES[summary is not None, fence is not None].execute(
+                connection, values
             )
             if fence is not None and changed.rowcount != 1:
                 raise FencedOutError(
                     f"table {table_id} has passed to another server process; nothing was stored"
                 )
-            connection.execute(
-                _INSERT_ACTION,
+            _INSERT_ACTION.execute(
+                connection,
                 {
                     "table_id": table_id,
                     "index": index,
@@ -248,8 +252,8 @@ def append_action(
                 # The turn timer that follows the move lands with it or not at all: a process
                 # that stops right after the move leaves no clock behind from before it.
                 phase, document = room
-                connection.execute(
-                    _ROOM_UPDATE,
+                _ROOM_UPDATE.execute(
+                    connection,
                     {"b_table": table_id, "b_phase": phase, "b_room": document, "b_updated": now},
                 )
     except IntegrityError as exc:  # the log's primary key: this move number is taken

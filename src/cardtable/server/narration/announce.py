@@ -101,8 +101,11 @@ def announcement(
     headline: str | None,
     to_move: int,
     finished: bool,
+    said: str | None = None,
 ) -> str:
-    """The sentence(s) a screen reader should speak after a change, for ``viewer``.
+    """The sentence(s) a screen reader should speak after a change, for ``viewer``;
+    ``said``: the last move's sentence for this reader when the caller has it already (the
+    state message's ``last_action`` says the same).
 
     >>> announcement(game="indian-rummy", names=["You", "Ruby"], viewer=0,
     ...              last_action=(1, "discard 7H"), view=None, headline=None, to_move=0,
@@ -113,6 +116,8 @@ def announcement(
     if headline:
         # The headline already tells how the move ended the deal or game.
         parts.append(headline)
+    elif said is not None:
+        parts.append(said)
     elif last_action is not None:
         actor, notation = last_action
         shown = public_notation(game, notation, actor, viewer)

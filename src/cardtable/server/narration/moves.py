@@ -22,6 +22,7 @@ in every state message, so each key it does not need is left unsent.
 from __future__ import annotations
 
 import dataclasses
+import functools
 from collections.abc import Callable, Sequence
 from typing import Any, Final
 
@@ -130,6 +131,7 @@ def _card_name(label: str) -> str:
         return label
 
 
+@functools.cache
 def _warner(game: str) -> Warn | None:
     text = load(get_spec(game).text)
     warn: Warn | None = getattr(text, "move_warning", None)
@@ -144,30 +146,66 @@ def _move(game: str, notation: str, kind: str, cards: list[str], number: int | N
     return move
 
 
+_KEPT_MOVES: Final = 20_000
+"""At most this many actions' structured moves are remembered (a game has a few hundred
+distinct actions; the bound only keeps a long-running server's memory flat)."""
+_MOVES: dict[tuple[str, object], MoveJson] = {}
+"""Each action's structured move without its warning, by game and action: it depends on
+nothing else, and the seat to move is sent every legal move after every move."""
+
+
+def _move_of(game: str, action: object) -> MoveJson:
+    """``action``'s structured move without a warning (shared: never to be changed)."""
+    key = (game, action)
+    move = _MOVES.get(key)
+    if move is None:
+        move = _move(game, str(action), *move_parts(action))
+        if len(_MOVES) >= _KEPT_MOVES:
+            _MOVES.clear()
+        _MOVES[key] = move
+    return move
+
+
 def legal_moves(game: str, view: View, actions: Sequence[object]) -> list[MoveJson]:
-    """The state message's ``moves``: one structured move per legal action, in order."""
+    """The state message's ``moves``: one structured move per legal action, in order (a
+    move without a warning is shared between messages: never to be changed)."""
     warn = _warner(game)
+    if warn is None:
+        return [_move_of(game, action) for action in actions]
     moves: list[MoveJson] = []
     for action in actions:
-        move = _move(game, str(action), *move_parts(action))
-        warning = None if warn is None else warn(view, action)
+        move = _move_of(game, action)
+        warning = warn(view, action)
         if warning is not None:
+            move = move.copy()
             move["warning"] = warning
         moves.append(move)
     return moves
+
+
+_SHOWN: dict[tuple[str, str], tuple[str, list[str], int | None]] = {}
+"""Each public notation's ``(kind, cards, number)``, by game (see :data:`_MOVES`)."""
 
 
 def shown_move(
     engine: AnyEngine, notation: str, *, public: str | None = None
 ) -> tuple[str, list[str], int | None]:
     """``(kind, cards, number)`` of a move made, as ``public`` (what the reader may see of
-    it, when it differs from ``notation``): a face-down card is not named."""
+    it, when it differs from ``notation``): a face-down card is not named. The ``cards``
+    list is shared between calls: never to be changed."""
     text = notation if public is None else public
-    try:
-        return move_parts(engine.parse_action(text))
-    except CardtableError:
-        # The public form of a face-down move (``stop``) is only its verb.
-        return text, [], None
+    key = (engine.name, text)
+    shown = _SHOWN.get(key)
+    if shown is None:
+        try:
+            shown = move_parts(engine.parse_action(text))
+        except CardtableError:
+            # The public form of a face-down move (``stop``) is only its verb.
+            shown = text, [], None
+        if len(_SHOWN) >= _KEPT_MOVES:
+            _SHOWN.clear()
+        _SHOWN[key] = shown
+    return shown
 
 
 def last_move(

@@ -426,13 +426,13 @@ def room_after_move(
     turn timer and time banks that go with the log, whenever the owner stopped."""
     room = room_of(owner).copy()
     _count_move(room, seat, auto)
-    if client_id is not None:
-        room.remember(seat, client_id)
     over = _over(owner, after)
     _turn_after(owner, room, after, owner.version + 1, over, now)
     if over and room.phase == PLAYING:
         room.phase = FINISHED
-    return RoomAfterMove(room.phase, room.to_json())
+    # The move's client id goes in the move's own row, in the same write; a table loaded again
+    # remembers the client ids of its stored moves, so the room's are not stored again here.
+    return RoomAfterMove(room.phase, room.to_json(client_ids=False))
 
 
 def move_applied(

@@ -234,8 +234,11 @@ class Room:
             disconnected=dict(self.disconnected),
         )
 
-    def to_json(self) -> dict[str, Any]:
-        """The stored document."""
+    def to_json(self, *, client_ids: bool = True) -> dict[str, Any]:
+        """The stored document; without ``client_ids`` (the document stored with each move)
+        the seats' client ids are left out: the move's own row holds its client id, and a
+        table loaded again remembers those of its stored moves (``load_room``), so the
+        document that goes with every move need not carry them all again."""
         return {
             "settings": self.settings.to_json(),
             "invite": self.invite,
@@ -257,7 +260,9 @@ class Room:
             "rematch": {str(s): v for s, v in self.rematch.items()},
             "rematch_contributions": {str(s): v for s, v in self.rematch_contributions.items()},
             "rematch_table": self.rematch_table,
-            "client_ids": {str(s): list(ids) for s, ids in self.client_ids.items()},
+            "client_ids": {str(s): list(ids) for s, ids in self.client_ids.items()}
+            if client_ids
+            else {},
             "turn": None if self.turn is None else list(self.turn),
             "disconnected": {str(s): at for s, at in self.disconnected.items()},
         }

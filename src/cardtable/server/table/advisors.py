@@ -15,12 +15,14 @@ import asyncio
 import dataclasses
 import logging
 import random
+import time
 from collections.abc import Sequence
 from typing import Any, Final
 
 from cardtable import coach
 from cardtable.bots import Bot, make_bot
 from cardtable.cards import format_card
+from cardtable.server import metrics
 from cardtable.server.protocol.messages import CoachAdvice, DiscardAdvice
 from cardtable.server.table.seat_view import ViewedTable
 
@@ -33,6 +35,16 @@ thread beside the event loop (a thread would share the interpreter lock with the
 
 _THINKERS: dict[tuple[str, str], Bot] = {}
 """The bots of this process by (game, level): built once per worker process."""
+
+
+def choose_counted(bot: Bot, view: Any, legal: Sequence[Any], rng: random.Random) -> Any:
+    """``bot``'s choice, made in the calling thread, its CPU time counted
+    (``cardtable_bot_thinking_cpu_seconds_total``)."""
+    started = time.thread_time()
+    try:
+        return bot.choose(view, legal, rng)
+    finally:
+        metrics.BOT_THINKING_CPU.inc(time.thread_time() - started)
 
 
 def think(game: str, level: str, view: Any, legal: Sequence[Any], rng: random.Random) -> Any:

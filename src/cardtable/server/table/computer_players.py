@@ -195,4 +195,4 @@ class ComputerPlayers:
                     )
                 except BrokenExecutor:
                     logger.warning("the worker processes are gone; thinking in a thread")
-            return await asyncio.to_thread(bot.choose, view, legal, rng)
+            return await asyncio.to_thread(advisors.choose_counted, bot, view, legal, rng)

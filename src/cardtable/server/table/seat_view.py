@@ -79,8 +79,10 @@ def seat_state(
         own = own_facts(game, heard)
         if table.status == "playing":
             actions = engine.legal_actions(state, seat)
-            legal = [str(action) for action in actions]
+            # Each move's notation is its action's (worked out once per action, not per
+            # message).
             moves = legal_moves(game, heard, actions)
+            legal = [move["notation"] for move in moves]
     to_move = engine.current_player(state)
     result = engine.result(state)
     names = table.names_for(seat)
@@ -124,6 +126,8 @@ def seat_state(
             headline=None if summary is None else summary["headline"],
             to_move=to_move,
             finished=table.finished,
+            # The last move's sentence, as ``last_action`` says it to this reader.
+            said=None if last_action is None else last_action["said"],
         ),
         room=room,
     )
