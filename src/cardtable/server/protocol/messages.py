@@ -470,8 +470,9 @@ def _json_kind(value: object) -> str:
 
 class MoveJson(TypedDict):
     """A legal action as a structured move: the notation to send back, its verb, the cards
-    and number it names (left out when none), the words a button shows, and a warning where
-    the rules ask clients to warn before it."""
+    and number it names (left out when none), the words a button shows, a warning where
+    the rules ask clients to warn before it, and for a move that scores points for its mover
+    (Indian Rummy's drop) the points and the sentence saying so."""
 
     notation: str
     kind: str
@@ -479,6 +480,8 @@ class MoveJson(TypedDict):
     number: NotRequired[int]
     words: str
     warning: NotRequired[str]
+    cost: NotRequired[int]
+    cost_words: NotRequired[str]
 
 
 class LastAction(TypedDict):
