@@ -294,3 +294,33 @@ def test_pool_101_with_friends_is_set_up_in_one_click_and_its_invite_names_the_f
     page.wait_for_selector(".waiting-room .room-format")
     assert page.inner_text(".waiting-room .room-format") == "Pool 101 · 4 players"
     screenshot(page, str(shots / "friends-pool-waiting-1280x800.png"))
+
+
+@pytest.mark.parametrize("size", [(1280, 800), (360, 640)], ids=lambda s: f"{s[0]}x{s[1]}")
+def test_the_indian_rummy_tile_sets_up_pool_101_with_friends_in_one_click(
+    servers: Servers, open_page: Callable[..., BrowserPage], shots: Any, size: tuple[int, int]
+) -> None:
+    server = servers.start(Settings(rate_limits=False, test_seed=FORMAT_SEED))
+    width, height = size
+    page = open_page(viewport={"width": width, "height": height}).page
+    page.goto(server.url)
+    page.wait_for_selector("body.ready")
+    # A newcomer has no name the others could see yet: it is asked once, in the click's panel.
+    page.click(".quick-friends[data-preset='pool-101']")
+    page.wait_for_selector("dialog#panel[open][data-panel='quick-friends']")
+    page.fill("#quick-friends-name", "Ann")
+    page.press("#quick-friends-name", "Enter")
+    page.wait_for_selector(".waiting-room .room-format")
+    assert page.inner_text(".waiting-room .room-format") == "Pool 101 · 4 players"
+    assert "#/join/" in page.inner_text("#invite-link")
+    # The host's seat and three seats open for people.
+    assert page.locator(".waiting-room .open-seat").count() == 3
+    screenshot(page, str(shots / f"tile-friends-pool-waiting-{width}x{height}.png"))
+    # With a name kept, the tile's button is one click from the start page to the waiting room.
+    page.goto(server.url)
+    page.wait_for_selector("body.ready")
+    page.click(".quick-friends[data-preset='pool-101']")
+    page.wait_for_selector(".waiting-room .room-format")
+    assert page.inner_text(".waiting-room .room-format") == "Pool 101 · 4 players"
+    assert "#/join/" in page.inner_text("#invite-link")
+    assert page.locator("dialog#panel[open]").count() == 0
