@@ -197,7 +197,8 @@ export default {
     else if (drop !== null && drop !== undefined) badges.push({ text: `dropped (${drop})`, short: `out ${drop}` });
     const total = view.totals?.[seat];
     const chips = view.standing?.chips?.[seat];
-    const points = total === undefined ? "" : `${total} pts`;
+    // The running total over the deals, named so ("total 0"), apart from the hand's count.
+    const points = total === undefined ? "" : `total ${total}`;
     return {
       handSize: view.hand_sizes?.[seat] ?? 0,
       scoreText: view.standing?.format === "deals" && chips !== undefined ? `${chips} chips · ${points}` : points,
