@@ -44,14 +44,23 @@ DROP_OUT: dict[str, Any] = {"rejoin_limit": 100, "first_drop": 101}
 stays open while the highest total still in is at most 100 (a deal scores at most 80)."""
 
 
+SIT_OUT_MS = 90000
+"""The deadline of a wait while the computer players play a deal out after we dropped: they
+move with no pause here, faster than the page of a loaded machine draws each move, and it
+draws every one in turn (no state is skipped). The browser runs no check of a test until the
+page has caught up, at the end of the deal: only then does a wait see the new version."""
+
+
 def drop_on_first_turn(page: Page) -> None:
-    """Wait for our first turn and drop (confirming the question)."""
+    """Wait for our first turn and drop (confirming the question); from then on every wait
+    has the deadline of a deal played out without us (``SIT_OUT_MS``)."""
     wait_idle(page)
     assert table_state(page).my_turn, "the game did not come to our turn"
     version = table_state(page).version
     page.click(".actions button[data-action='drop']")
+    page.set_default_timeout(SIT_OUT_MS)
     answer_panel(page)
-    wait_version_after(page, version)
+    wait_version_after(page, version, timeout=SIT_OUT_MS)
 
 
 def until_decision_or_end(page: Page, kind: str) -> bool:
@@ -65,7 +74,7 @@ def until_decision_or_end(page: Page, kind: str) -> bool:
             " || document.querySelector('.table').dataset.phase === 'draw'"
             " && document.querySelector('.table').dataset.myTurn === 'true'",
             arg=kind,
-            timeout=30000,
+            timeout=SIT_OUT_MS,
         )
         if panel_name(page) is not None:
             answer_panel(page)
