@@ -16,6 +16,7 @@ from cardtable.games.contract import TERMINAL
 from cardtable.games.indecision.actions import Stop
 from cardtable.registry import game_names, get_engine
 from cardtable.server.narration.moves import last_move, legal_moves, move_parts, move_words
+from cardtable.server.protocol.messages import MoveJson
 
 
 def _positions(game: str, rules: Any, seed: int, moves: int) -> Iterator[tuple[Any, int]]:
@@ -79,7 +80,7 @@ def test_a_card_move_names_the_card_in_its_words() -> None:
     assert move_words("declaration-rummy", "drop", [], None) == "Drop out of the game"
 
 
-def _stop_positions(rules: Any) -> Iterator[tuple[Any, list[dict[str, Any]]]]:
+def _stop_positions(rules: Any) -> Iterator[tuple[Any, list[MoveJson]]]:
     engine = get_engine("indecision")
     for seed in range(1, 40):
         for state, seat in _positions("indecision", rules, seed=seed, moves=40):
