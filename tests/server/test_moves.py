@@ -16,6 +16,7 @@ from cardtable.games.contract import TERMINAL
 from cardtable.games.indecision.actions import Stop
 from cardtable.registry import game_names, get_engine
 from cardtable.server.narration.moves import last_move, legal_moves, move_parts, move_words
+from cardtable.server.protocol.messages import MoveJson
 
 
 def _positions(game: str, rules: Any, seed: int, moves: int) -> Iterator[tuple[Any, int]]:
@@ -79,7 +80,7 @@ def test_a_card_move_names_the_card_in_its_words() -> None:
     assert move_words("declaration-rummy", "drop", [], None) == "Drop out of the game"
 
 
-def _stop_positions(rules: Any) -> Iterator[tuple[Any, list[dict[str, Any]]]]:
+def _stop_positions(rules: Any) -> Iterator[tuple[Any, list[MoveJson]]]:
     engine = get_engine("indecision")
     for seed in range(1, 40):
         for state, seat in _positions("indecision", rules, seed=seed, moves=40):
@@ -140,3 +141,24 @@ def test_the_last_move_is_said_in_the_readers_words_and_a_face_down_card_stays_h
     }
     other = last_move("indecision", engine, actor=0, public="stop", names=["Max", "You"], view=None)
     assert other == {"seat": 0, "action": "stop", "kind": "stop", "said": "Max stopped the hand."}
+
+
+def test_an_indian_rummy_drop_carries_its_cost_from_the_tables_rules() -> None:
+    # Before the seat draws a drop costs the first drop, after it the middle drop; both are the
+    # table's house rules (neither default here), and no other move carries a cost.
+    engine = get_engine("indian-rummy")
+    rules = dataclasses.replace(engine.presets()["default"], first_drop=15, middle_drop=35)
+    costs: dict[bool, tuple[int, str]] = {}
+    for state, seat in _positions("indian-rummy", rules, seed=11, moves=80):
+        view = engine.view(state, seat)
+        moves = legal_moves("indian-rummy", view, engine.legal_actions(state, seat))
+        assert all("cost" not in move for move in moves if move["kind"] != "drop")
+        for move in moves:
+            if move["kind"] == "drop":
+                costs[view.has_drawn[seat]] = (move["cost"], move["cost_words"])
+    assert costs[False] == (
+        15,
+        "You score 15 points for this deal (after your first draw it would cost 35) and sit "
+        "out until the next deal.",
+    )
+    assert costs[True] == (35, "You score 35 points for this deal and sit out until the next deal.")

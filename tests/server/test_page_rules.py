@@ -107,3 +107,13 @@ def test_only_the_base_module_says_the_last_move() -> None:
     assert defining - callers == {"games/base.js"}
     base = (JS / "games" / "base.js").read_text()
     assert "return last.said" in base
+
+
+def test_no_drop_cost_is_chosen_in_the_page() -> None:
+    # What a drop costs (the first drop before the seat draws, the middle drop after) is the
+    # move's `cost` and `cost_words`: the page neither reads the drop rules nor picks between
+    # them on whether the seat has drawn, and writes no default cost of its own.
+    rules = re.compile(r"\b(first_drop|middle_drop)\b|\bhas_drawn\b")
+    assert _offences(rules) == []
+    costs = re.compile(r"[Dd]rop\w*\s*\?\?\s*\d")
+    assert _offences(costs) == []

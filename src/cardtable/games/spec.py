@@ -85,7 +85,8 @@ class GameSpec:
     """The engine object: ``"cardtable.games.<game>.engine:ENGINE"``."""
     text: str
     """Terminal text module: ``render_view(view)``, ``render_hand_summary(view)`` and, if the
-    game warns before some moves, ``move_warning(view, action) -> str | None``."""
+    game warns before some moves, ``move_warning(view, action) -> str | None``; if some moves
+    score points for their mover, ``move_cost(view, action) -> (points, sentence) | None``."""
     score: str
     """``score_cards(tokens, rules, wild) -> (explanation, json)`` for ``cardtable score``."""
     bots: str

@@ -20,7 +20,15 @@ from cardtable.melds.indian import is_valid_show
 from cardtable.server.settings import Settings
 
 from .harness import BrowserPage, LiveServer, Servers
-from .tablekit import answer_panel, panel_name, settle, start_game, table_state, wait_my_turn
+from .tablekit import (
+    answer_panel,
+    panel_name,
+    screenshot,
+    settle,
+    start_game,
+    table_state,
+    wait_my_turn,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -173,7 +181,7 @@ def test_declaring_shows_the_groups_declared_and_how_the_solver_reads_them(
 
 @pytest.mark.parametrize("size", [(360, 640), (1280, 800)], ids=lambda s: f"{s[0]}x{s[1]}")
 def test_fourteen_cards_in_groups_fit_the_window(
-    server: LiveServer, open_page: Callable[..., BrowserPage], size: tuple[int, int]
+    server: LiveServer, open_page: Callable[..., BrowserPage], size: tuple[int, int], shots: Any
 ) -> None:
     width, height = size
     page = open_page(viewport={"width": width, "height": height}).page
@@ -201,3 +209,15 @@ def test_fourteen_cards_in_groups_fit_the_window(
         assert box is not None
         assert box["x"] >= -0.5 and box["x"] + box["width"] <= width + 0.5, box
         assert box["y"] + box["height"] <= height + 0.5, box
+    # The hand's chip is its count and a seat's chip its running total: two numbers side by
+    # side, each saying which it is ("count 68" beside "total 0", not "68 pts" and "0 pts").
+    total = page.locator(".hand-group-total")
+    points = total.get_attribute("data-points")
+    assert points is not None
+    # A hand that is a valid show says so in place of its count.
+    if "show" not in total.inner_text().lower():
+        assert total.inner_text() == f"count {points}"
+    for chip in page.locator(".seat-score").all_inner_texts():
+        assert chip.startswith("total "), chip
+        assert "pts" not in chip, chip
+    screenshot(page, str(shots / f"indian-rummy-14-cards-{width}x{height}.png"))

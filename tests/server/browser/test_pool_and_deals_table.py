@@ -44,14 +44,23 @@ DROP_OUT: dict[str, Any] = {"rejoin_limit": 100, "first_drop": 101}
 stays open while the highest total still in is at most 100 (a deal scores at most 80)."""
 
 
+SIT_OUT_MS = 90000
+"""The deadline of a wait while the computer players play a deal out after we dropped: they
+move with no pause here, faster than the page of a loaded machine draws each move, and it
+draws every one in turn (no state is skipped). The browser runs no check of a test until the
+page has caught up, at the end of the deal: only then does a wait see the new version."""
+
+
 def drop_on_first_turn(page: Page) -> None:
-    """Wait for our first turn and drop (confirming the question)."""
+    """Wait for our first turn and drop (confirming the question); from then on every wait
+    has the deadline of a deal played out without us (``SIT_OUT_MS``)."""
     wait_idle(page)
     assert table_state(page).my_turn, "the game did not come to our turn"
     version = table_state(page).version
     page.click(".actions button[data-action='drop']")
+    page.set_default_timeout(SIT_OUT_MS)
     answer_panel(page)
-    wait_version_after(page, version)
+    wait_version_after(page, version, timeout=SIT_OUT_MS)
 
 
 def until_decision_or_end(page: Page, kind: str) -> bool:
@@ -65,7 +74,7 @@ def until_decision_or_end(page: Page, kind: str) -> bool:
             " || document.querySelector('.table').dataset.phase === 'draw'"
             " && document.querySelector('.table').dataset.myTurn === 'true'",
             arg=kind,
-            timeout=30000,
+            timeout=SIT_OUT_MS,
         )
         if panel_name(page) is not None:
             answer_panel(page)
@@ -294,3 +303,33 @@ def test_pool_101_with_friends_is_set_up_in_one_click_and_its_invite_names_the_f
     page.wait_for_selector(".waiting-room .room-format")
     assert page.inner_text(".waiting-room .room-format") == "Pool 101 · 4 players"
     screenshot(page, str(shots / "friends-pool-waiting-1280x800.png"))
+
+
+@pytest.mark.parametrize("size", [(1280, 800), (360, 640)], ids=lambda s: f"{s[0]}x{s[1]}")
+def test_the_indian_rummy_tile_sets_up_pool_101_with_friends_in_one_click(
+    servers: Servers, open_page: Callable[..., BrowserPage], shots: Any, size: tuple[int, int]
+) -> None:
+    server = servers.start(Settings(rate_limits=False, test_seed=FORMAT_SEED))
+    width, height = size
+    page = open_page(viewport={"width": width, "height": height}).page
+    page.goto(server.url)
+    page.wait_for_selector("body.ready")
+    # A newcomer has no name the others could see yet: it is asked once, in the click's panel.
+    page.click(".quick-friends[data-preset='pool-101']")
+    page.wait_for_selector("dialog#panel[open][data-panel='quick-friends']")
+    page.fill("#quick-friends-name", "Ann")
+    page.press("#quick-friends-name", "Enter")
+    page.wait_for_selector(".waiting-room .room-format")
+    assert page.inner_text(".waiting-room .room-format") == "Pool 101 · 4 players"
+    assert "#/join/" in page.inner_text("#invite-link")
+    # The host's seat and three seats open for people.
+    assert page.locator(".waiting-room .open-seat").count() == 3
+    screenshot(page, str(shots / f"tile-friends-pool-waiting-{width}x{height}.png"))
+    # With a name kept, the tile's button is one click from the start page to the waiting room.
+    page.goto(server.url)
+    page.wait_for_selector("body.ready")
+    page.click(".quick-friends[data-preset='pool-101']")
+    page.wait_for_selector(".waiting-room .room-format")
+    assert page.inner_text(".waiting-room .room-format") == "Pool 101 · 4 players"
+    assert "#/join/" in page.inner_text("#invite-link")
+    assert page.locator("dialog#panel[open]").count() == 0

@@ -34,6 +34,14 @@ def test_the_start_page_fits_one_screen_at_every_size_and_names_no_game(
         for button in page.locator(".play-button").all():
             box = button.bounding_box()
             assert box is not None and box["y"] + box["height"] <= height
+        # The format's quick starts (against computers, with friends) are touch targets too:
+        # a full 44 px on a phone, never under 32.
+        tallest = 44 if width <= 760 else 32
+        quick = page.locator(".quick-start, .quick-friends").all()
+        assert len(quick) == 2, f"quick starts at {width}x{height}: {len(quick)}"
+        for button in quick:
+            box = button.bounding_box()
+            assert box is not None and box["height"] >= tallest, f"{width}x{height}: {box}"
         expect(page.locator("#players")).to_be_in_viewport()
         expect(page.locator("#level-all")).to_be_in_viewport()
 

@@ -1,4 +1,5 @@
-"""Terminal text for Indian Rummy: a seat's view of the table and the last deal explained.
+"""Terminal text for Indian Rummy: a seat's view of the table and the last deal explained, and
+what a drop would cost the seat to move (:func:`move_cost`, sent with the page's moves).
 
 Both functions return strings with Rich console markup (colour only: the text reads the same
 without it). Hearts and diamonds are red; with ``four_colour`` diamonds are blue and clubs green
@@ -12,6 +13,7 @@ from collections.abc import Sequence
 from typing import Final
 
 from cardtable.cards import PRINTED_JOKER, RANK_PLURALS, format_card, format_cards, suit_of
+from cardtable.games.indian_rummy.actions import Drop
 from cardtable.games.indian_rummy.formats import deals_to_play
 from cardtable.games.indian_rummy.scoring import CATEGORY_NO_PURE, CATEGORY_PURE_ONLY, Arrangement
 from cardtable.games.indian_rummy.state import Phase
@@ -103,8 +105,7 @@ def _status(view: IndianRummyView, names: Names) -> str:
                 else f"not the pile: {label} is a joker and cannot be taken"
             )
         if rules.drops_allowed:
-            cost = rules.middle_drop if view.has_drawn[view.seat] else rules.first_drop
-            options.append(f"[bold]drop[/bold] for {cost} points")
+            options.append(f"[bold]drop[/bold] for {drop_cost(view)} points")
         return "Your turn: " + "; ".join(options) + "."
     text = (
         "Your turn: [bold]discard CARD[/bold], or [bold]declare CARD[/bold] to put CARD down "
@@ -116,6 +117,27 @@ def _status(view: IndianRummyView, names: Names) -> str:
             "(nor another copy of it) this turn: you just took it from the pile."
         )
     return text
+
+
+def drop_cost(view: IndianRummyView) -> int:
+    """The points a drop scores for the seat now: the middle drop once it has drawn this deal,
+    the first drop before (RULES.md 2.6)."""
+    return view.rules.middle_drop if view.has_drawn[view.seat] else view.rules.first_drop
+
+
+def move_cost(view: IndianRummyView, action: object) -> tuple[int, str] | None:
+    """The points ``action`` scores for the seat making it and the sentence saying so, for a
+    drop (asked before it is made); ``None`` for a move that costs nothing by itself."""
+    if not isinstance(action, Drop):
+        return None
+    cost = drop_cost(view)
+    rules = view.rules
+    later = (
+        ""
+        if view.has_drawn[view.seat] or rules.middle_drop == cost
+        else f" (after your first draw it would cost {rules.middle_drop})"
+    )
+    return cost, f"You score {cost} points for this deal{later} and sit out until the next deal."
 
 
 def _between_deals_status(view: IndianRummyView, names: Names) -> str:

@@ -5,7 +5,9 @@ notation strings): its ``kind`` (the verb, ``discard``, ``draw stock``, ``next g
 ``cards`` it names (labels), the ``number`` it carries (an announcement, how many discards
 to take), the ``words`` to show for it ("Discard the seven of hearts") and the ``warning`` to
 give before it (Indecision's stop that would score 0, from the game's text module, which
-reads the table's own rules: the meld values and Bike options included). The last move goes
+reads the table's own rules: the meld values and Bike options included) and, for a move that
+scores points for its mover (Indian Rummy's drop), its ``cost`` and ``cost_words``, from the
+game's ``move_cost`` with the table's own rules. The last move goes
 out in the same shape, with ``said``: its past-tense sentence in the reader's words ("Ruby
 laid down four 7s.", the sentence the live region speaks).
 
@@ -66,6 +68,7 @@ _NUMBERED_WORDS: Final = {
 _CARD_WORDS: Final = {"declare": "Declare, putting down the {card}"}
 
 Warn = Callable[[Any, object], "str | None"]
+Cost = Callable[[Any, object], "tuple[int, str] | None"]
 
 
 def _add_parts(shape: MovePartsJson, cards: list[str], number: int | None) -> None:
@@ -166,19 +169,30 @@ def _move_of(game: str, action: object) -> MoveJson:
     return move
 
 
+@functools.cache
+def _coster(game: str) -> Cost | None:
+    cost: Cost | None = getattr(load(get_spec(game).text), "move_cost", None)
+    return cost
+
+
 def legal_moves(game: str, view: View, actions: Sequence[object]) -> list[MoveJson]:
     """The state message's ``moves``: one structured move per legal action, in order (a
     move without a warning is shared between messages: never to be changed)."""
     warn = _warner(game)
-    if warn is None:
+    coster = _coster(game)
+    if warn is None and coster is None:
         return [_move_of(game, action) for action in actions]
     moves: list[MoveJson] = []
     for action in actions:
         move = _move_of(game, action)
-        warning = warn(view, action)
-        if warning is not None:
+        warning = None if warn is None else warn(view, action)
+        cost = None if coster is None else coster(view, action)
+        if warning is not None or cost is not None:
             move = move.copy()
+        if warning is not None:
             move["warning"] = warning
+        if cost is not None:
+            move["cost"], move["cost_words"] = cost
         moves.append(move)
     return moves
 

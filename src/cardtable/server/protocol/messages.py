@@ -487,12 +487,15 @@ class MovePartsJson(TypedDict):
 
 class MoveJson(MovePartsJson):
     """A legal action as a structured move: its verb, the cards and number it names (left out
-    when none), the notation to send back, the words a button shows, and a warning where the
-    rules ask clients to warn before it."""
+    when none), the notation to send back, the words a button shows, a warning where the
+    rules ask clients to warn before it, and for a move that scores points for its mover
+    (Indian Rummy's drop) the points and the sentence saying so."""
 
     notation: str
     words: str
     warning: NotRequired[str]
+    cost: NotRequired[int]
+    cost_words: NotRequired[str]
 
 
 class LastAction(MovePartsJson):

@@ -14,6 +14,8 @@
  * @property {number | null} [number] the number it carries (an announcement, discards taken)
  * @property {string} [words] the words to show for it ("Discard the seven of hearts")
  * @property {string} [warning] what to say before it is made (a stop that would score 0)
+ * @property {number} [cost] the points it scores for its mover (Indian Rummy's drop)
+ * @property {string} [cost_words] the sentence saying what it costs
  * @property {string} [said] a move made: its sentence in the reader's words
  */
 
@@ -27,6 +29,8 @@
  * @property {number | null} number
  * @property {string} words
  * @property {string | null} warning
+ * @property {number | null} cost
+ * @property {string | null} costWords
  */
 
 /**
@@ -40,7 +44,7 @@
  */
 
 /** @type {Move} */
-const NO_MOVE = { notation: "", verb: "", card: null, cards: [], number: null, words: "", warning: null };
+const NO_MOVE = { notation: "", verb: "", card: null, cards: [], number: null, words: "", warning: null, cost: null, costWords: null };
 
 /**
  * The page's form of a server move (a missing or empty one reads as no move).
@@ -58,6 +62,8 @@ export function readMove(move) {
     number: move.number ?? null,
     words: move.words ?? "",
     warning: move.warning ?? null,
+    cost: move.cost ?? null,
+    costWords: move.cost_words ?? null,
   };
 }
 

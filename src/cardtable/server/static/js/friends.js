@@ -10,33 +10,10 @@ import { h, replaceChildren } from "./dom.js";
 import { gameModule } from "./games/index.js";
 import { alertMessage } from "./panel.js";
 import { durationText } from "./presence.js";
+import { BANK_CHOICES, GRACE_CHOICES, TURN_CHOICES, hostName, keepSettings, lastSettings, sharedSettings } from "./friends_table.js";
 import { StartScreen } from "./start.js";
 
 const LEVEL_WORDS = { random: "Random", easy: "Easy", normal: "Normal", hard: "Hard" };
-const TURN_CHOICES = [null, 15, 30, 45, 60, 120, 300];
-const BANK_CHOICES = [0, 30, 60, 120];
-const GRACE_CHOICES = [30, 60, 120, 300, 600];
-const FRIENDS_KEY = "cardtable.friends-table";
-
-function stored() {
-  try {
-    return JSON.parse(localStorage.getItem(FRIENDS_KEY) || "null") || {};
-  } catch {
-    return {};
-  }
-}
-
-/** The table settings of a host's last shared table (kept in this browser). */
-function lastSettings() {
-  const saved = stored();
-  return {
-    public: saved.public === true,
-    spectators: saved.spectators !== false,
-    turn_seconds: TURN_CHOICES.includes(saved.turn_seconds) ? saved.turn_seconds : null,
-    bank_seconds: BANK_CHOICES.includes(saved.bank_seconds) ? saved.bank_seconds : 60,
-    grace_seconds: GRACE_CHOICES.includes(saved.grace_seconds) ? saved.grace_seconds : 120,
-  };
-}
 
 export class FriendsSetup extends StartScreen {
   constructor(app) {
@@ -44,8 +21,7 @@ export class FriendsSetup extends StartScreen {
     this.settings = lastSettings();
     // Each seat after the host's: "open" (for a person) or a computer player's level.
     this.seatKinds = [];
-    const name = app.profile?.name;
-    this.name = name && name !== "Player" ? name : "";
+    this.name = hostName(app);
   }
 
   ensureValues() {
@@ -228,18 +204,9 @@ export class FriendsSetup extends StartScreen {
       return;
     }
     const seats = [{ kind: "human" }, ...this.seatKinds.map((kind) => (kind === "open" ? { kind: "human" } : { kind: "bot", level: kind }))];
-    const shared = { ...this.settings };
-    if (!shared.turn_seconds) {
-      shared.turn_seconds = null;
-      delete shared.bank_seconds;
-    }
     try {
-      const created = await api.createTable({ game: game.name, rules: { ...this.values }, seats, shared });
-      try {
-        localStorage.setItem(FRIENDS_KEY, JSON.stringify(this.settings));
-      } catch {
-        // Not kept for the next table then.
-      }
+      const created = await api.createTable({ game: game.name, rules: { ...this.values }, seats, shared: sharedSettings(this.settings) });
+      keepSettings(this.settings);
       this.app.openTable(created.table_id);
     } catch (error) {
       button.disabled = false;

@@ -373,14 +373,15 @@ export class Hand {
       }, h("span", { class: "kind" }, labelText(group.label)), h("span", { class: "points" }, points));
     });
     const answer = this.evaluation;
-    // The count of these groups; with 14 cards, a valid show once a card is put down says so.
+    // The count of these groups ("count 68", not the seat's running total beside the name);
+    // with 14 cards, a valid show once a card is put down says so.
     const ready = answer?.show_put_down;
     const total = answer && typeof answer.points === "number"
       ? h("li", {
           class: `hand-group-total${ready || answer.valid_show ? " ready" : ""}`,
           dataset: { points: String(answer.points) },
           "aria-label": ready ? `Valid show once you put down the ${cardName(ready)}` : answer.valid_show ? "A valid show" : `These groups count ${answer.points} points`,
-        }, ready ? `Show: put down ${ready}` : answer.valid_show ? "Valid show" : `${answer.points} pts`)
+        }, ready ? `Show: put down ${ready}` : answer.valid_show ? "Valid show" : `count ${answer.points}`)
       : null;
     list.replaceChildren(...items, ...(total ? [total] : []));
   }

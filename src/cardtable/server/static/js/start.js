@@ -6,6 +6,7 @@
 
 import { api } from "./api.js";
 import { h, replaceChildren } from "./dom.js";
+import { createFriendsTable } from "./friends_table.js";
 import { gameModule } from "./games/index.js";
 import { LEVELS, options, setOption } from "./options.js";
 import { alertMessage, announce, confirmPanel } from "./panel.js";
@@ -262,15 +263,24 @@ export class StartScreen {
         "aria-label": `Play ${game.title} now`,
         onclick: () => this.play(game.name),
       }, "Play");
-      // A game's named formats (Indian Rummy's Pool 101) start in one click too.
-      const quick = (module.quickStarts ? module.quickStarts(game) : []).map((q) =>
+      // A game's named formats (Indian Rummy's Pool 101) start in one click too: against
+      // computer players, or at a table for friends (its waiting room, with the invite).
+      const quick = (module.quickStarts ? module.quickStarts(game) : []).flatMap((q) => [
         h("button", {
           type: "button",
           class: "btn small play-button quick-start",
           dataset: { quick: game.name, preset: q.preset },
           "aria-label": `Play ${game.title}, ${q.label} against computer players`,
           onclick: () => this.playPreset(game.name, q.preset, q.players),
-        }, h("span", { class: "quick-long" }, q.label), h("span", { class: "quick-short", "aria-hidden": "true" }, q.short ?? q.label)));
+        }, h("span", { class: "quick-long" }, q.label), h("span", { class: "quick-short", "aria-hidden": "true" }, q.short ?? q.label)),
+        h("button", {
+          type: "button",
+          class: "btn small play-button quick-friends",
+          dataset: { quickFriends: game.name, preset: q.preset },
+          "aria-label": `Play ${game.title}, ${q.label} with friends`,
+          onclick: () => this.playPresetWithFriends(game.name, q),
+        }, h("span", { class: "quick-long" }, `${q.short ?? q.label} with friends`), h("span", { class: "quick-short", "aria-hidden": "true" }, `${q.short ?? q.label} · friends`)),
+      ]);
       const format = game.name === this.gameName && this.values && module.formatLabel ? module.formatLabel(this.values) : null;
       return h(
         "div",
@@ -332,6 +342,19 @@ export class StartScreen {
     this.preset = presetName;
     this.ensureValues();
     this.start();
+  }
+
+  /** A tile's format button for friends: a shared table of that preset with `q.players` seats,
+   * each open for a person; its waiting room shows the invite. */
+  async playPresetWithFriends(name, q) {
+    const game = this.app.games.find((g) => g.name === name);
+    const preset = game?.presets?.[q.preset];
+    if (!preset) return;
+    const rules = { ...defaultsOf(game), ...clone(preset) };
+    const buttons = [...this.root.querySelectorAll("#start-button, .play-button")];
+    for (const button of buttons) button.disabled = true;
+    const created = await createFriendsTable(this.app, { game: name, rules, players: q.players, title: `${game.title}: ${q.short ?? q.label} with friends` });
+    if (!created) for (const button of buttons) button.disabled = false;
   }
 
   /** The two compact controls: how many play, and how well the computer players play. */

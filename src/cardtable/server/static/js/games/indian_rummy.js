@@ -197,7 +197,8 @@ export default {
     else if (drop !== null && drop !== undefined) badges.push({ text: `dropped (${drop})`, short: `out ${drop}` });
     const total = view.totals?.[seat];
     const chips = view.standing?.chips?.[seat];
-    const points = total === undefined ? "" : `${total} pts`;
+    // The running total over the deals, named so ("total 0"), apart from the hand's count.
+    const points = total === undefined ? "" : `total ${total}`;
     return {
       handSize: view.hand_sizes?.[seat] ?? 0,
       scoreText: view.standing?.format === "deals" && chips !== undefined ? `${chips} chips · ${points}` : points,
@@ -276,10 +277,8 @@ export default {
   buttonText(ctx, action) {
     // The between-deals questions have their own buttons at the table (renderDecision).
     if (DECISION_TEXT[action.notation]) return null;
-    if (action.verb === "drop") {
-      const penalty = ctx.view.has_drawn?.[ctx.seat] ? ctx.view.rules?.middle_drop ?? 40 : ctx.view.rules?.first_drop ?? 20;
-      return `Drop for ${penalty}`;
-    }
+    // What a drop costs now is the server's (the move's `cost`, from the table's rules).
+    if (action.verb === "drop" && action.cost !== null) return `Drop for ${action.cost}`;
     return baseGame.buttonText.call(this, ctx, action);
   },
   buttonClass(action) {
@@ -453,15 +452,11 @@ export async function confirmIndianRummyMove(ctx, notation) {
       { more: preview ? declaredGroups(preview) : null },
     );
   }
-  if (action?.verb === "drop") {
-    const rules = ctx.view.rules || {};
-    const drawn = Boolean(ctx.view.has_drawn?.[ctx.seat]);
-    const penalty = drawn ? rules.middle_drop ?? 40 : rules.first_drop ?? 20;
-    const later = drawn ? "" : ` (after your first draw it would cost ${rules.middle_drop ?? 40})`;
+  if (action?.verb === "drop" && action.cost !== null) {
     return confirmPanel(
-      `Drop out for ${penalty} points?`,
-      `You score ${penalty} points for this deal${later} and sit out until the next deal.`,
-      `Drop for ${penalty} points`,
+      `Drop out for ${action.cost} points?`,
+      action.costWords ?? "",
+      `Drop for ${action.cost} points`,
       "Keep playing",
     );
   }
