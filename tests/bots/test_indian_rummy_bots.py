@@ -166,9 +166,7 @@ def _pool_turn(
     rules = dataclasses.replace(PRESETS["pool-101"], wild_joker_cut=False, players=players)
     standing = new_standing(rules)
     assert standing is not None
-    standing = dataclasses.replace(
-        standing, rejoins_used=(rejoins_used,) + (0,) * (players - 1)
-    )
+    standing = dataclasses.replace(standing, rejoins_used=(rejoins_used,) + (0,) * (players - 1))
     return scenario(
         rules,
         [HOPELESS, *RIVALS[: players - 1]],
@@ -189,12 +187,29 @@ def test_pool_no_first_drop_that_itself_eliminates_heads_up(level: str) -> None:
     assert choose(level, _pool_first_turn(95)) != act.DROP
 
 
+def test_hard_middle_drops_a_hopeless_hand_that_the_penalty_keeps_in() -> None:
+    # Four players, six rounds in, nothing near a meld and 80 points in hand: against three
+    # rivals the hand will almost surely be counted, and counted high (Hard reads the points
+    # it holds), while the 40 of a middle drop leaves it at 40 of 101.
+    assert choose("hard", _pool_turn((0, 0, 0, 0), middle=True)) == act.DROP
+
+
 @pytest.mark.parametrize("level", ("normal", "hard"))
-def test_pool_middle_drop_of_a_hopeless_hand_that_the_penalty_keeps_in(level: str) -> None:
-    # Four players, twelve turns in, nothing near a meld: against three rivals the hand will
-    # almost surely be counted (up to 80, which would eliminate it at 30), while the 40 of
-    # a middle drop leaves it at 40 of 101.
-    assert choose(level, _pool_turn((0, 0, 0, 0), middle=True)) == act.DROP
+def test_pool_first_drop_of_a_hopeless_hand_at_a_crowded_table(level: str) -> None:
+    # Four players at 20 each: the first drop's 20 (40 of 101) beats playing a hand that
+    # three rivals will very likely beat to a show; with the rejoin spent the drop is still
+    # worth it at 40 (60 of 101), but not at 50, where a count can be survived and a drop
+    # gives up the chance to show.
+    assert choose(level, _pool_turn((20, 20, 20, 20))) == act.DROP
+    assert choose(level, _pool_turn((40, 0, 0, 0), rejoins_used=1)) == act.DROP
+    assert choose(level, _pool_turn((50, 0, 0, 0), rejoins_used=1)) != act.DROP
+
+
+def test_heads_up_a_hopeless_hand_plays_on_where_a_drop_gives_the_deal_away() -> None:
+    # Heads-up a drop gives the rival the deal for nothing; a hopeless hand still shows first
+    # about a third of the time (measured), so at 30 of 101 both levels play it.
+    for level in ("normal", "hard"):
+        assert choose(level, _pool_first_turn(30)) != act.DROP
 
 
 @pytest.mark.parametrize("level", ("normal", "hard"))

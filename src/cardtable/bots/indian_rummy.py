@@ -50,6 +50,8 @@ from cardtable.melds.indian import card_value, is_joker, raw_points, show_discar
 DRAW_PHASE: Final = Phase.DRAW
 DISCARD_PHASE: Final = Phase.DISCARD
 BETWEEN_DEALS: Final = (Phase.REJOIN, Phase.AGREED_FINISH)
+
+
 def between_deals(view: IndianRummyView) -> IndianRummyAction:
     """The answer to a rejoin offer or to the agreed finish (see the module docstring)."""
     if view.phase is Phase.REJOIN:

@@ -13,7 +13,8 @@ equally likely steps.
 
 Each outcome is valued by where it leaves the seat in the standing (:func:`outcome_value`):
 its chance of outlasting the others, taken as its headroom under the pool limit squared over
-everyone's headroom squared (a race of totals, in which a lead counts for more than its size),
+everyone's headroom squared (a race of totals, in which the leader's chance is more than its
+share of the headroom),
 nothing once its total reaches the limit unless a rejoin would bring it back. So the points the
 others score when this seat shows count too: heads-up a drop hands the rival a deal for
 nothing, which is why a hopeless hand far from the limit still plays on.
@@ -119,9 +120,7 @@ def draws_this_deal(view: IndianRummyView) -> int:
 
 def rivals_in_deal(view: IndianRummyView) -> tuple[int, ...]:
     """The other seats still playing this deal (not dropped, not out of the game)."""
-    return tuple(
-        seat for seat, drop in enumerate(view.drops) if drop is None and seat != view.seat
-    )
+    return tuple(seat for seat, drop in enumerate(view.drops) if drop is None and seat != view.seat)
 
 
 def seats_in_game(view: IndianRummyView) -> tuple[int, ...]:
@@ -139,11 +138,11 @@ def outcome_value(view: IndianRummyView, totals: Sequence[int]) -> float:
     limit = rules.pool_limit
     seat = view.seat
     others = [s for s in seats_in_game(view) if s != seat and totals[s] < limit]
-    mine = totals[seat]
-    if mine >= limit:
+    mine: int | None = totals[seat]
+    if totals[seat] >= limit:
         mine = _rejoin_total(view, totals, others)
-        if mine is None:
-            return 0.0
+    if mine is None:
+        return 0.0
     headroom = limit - mine
     if not others:
         return 1.0
