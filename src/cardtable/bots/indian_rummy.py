@@ -24,8 +24,9 @@ their first turn, the middle drop later) by the standing (:mod:`cardtable.bots.i
 the penalty now against the deal played on, forecast from the hand's missing cards, the cards
 drawn and the rivals still in, each outcome weighed by the chance it leaves them of outlasting
 the others (nothing once eliminated, unless a rejoin brings them back). Hard judges the hand by
-its finer shape and the points it holds. In free play and Deals they drop only at their first
-turn, when the hand is hopeless.
+its finer shape and the points it holds. A hopeless first hand is dropped as well, as in free
+play (sooner when a full count would eliminate them, never when the drop itself would). In free
+play and Deals they drop only at their first turn, when the hand is hopeless.
 """
 
 from __future__ import annotations
@@ -50,6 +51,9 @@ from cardtable.melds.indian import card_value, is_joker, raw_points, show_discar
 DRAW_PHASE: Final = Phase.DRAW
 DISCARD_PHASE: Final = Phase.DISCARD
 BETWEEN_DEALS: Final = (Phase.REJOIN, Phase.AGREED_FINISH)
+NEAR_LIMIT_DROP: Final = 0.75
+"""How much of the usual hopeless-hand cost is enough for a Pool first drop when a full count
+would eliminate the player but the drop would not."""
 
 
 def between_deals(view: IndianRummyView) -> IndianRummyAction:
@@ -290,16 +294,38 @@ class NormalBot:
         return act.DRAW_PILE if best < now - 1.0 else act.DRAW_STOCK
 
     def should_drop(self, view: IndianRummyView, cost: float) -> bool:
-        """In Pool, drop by the standing at the start of any turn; elsewhere drop at the first
-        turn (the cheap drop) when the hand is far from any show."""
+        """In Pool, drop at the start of any turn when the standing says the drop pays, and
+        at the first turn also a hopeless hand that the drop keeps in the game (sooner when a
+        full count would eliminate: :func:`pool_first_drop_cost`); elsewhere only the
+        hopeless first hand."""
         if view.rules.format == "pool":
             shape = analyze(view.hand, view.wild_rank, gone=gone_cards(view), greedy=self.greedy)
             points = points_now(view) if self.count_by_points else None
-            return drop_pays(view, shape.missing, points)
+            if drop_pays(view, shape.missing, points):
+                return True
+            return self.hopeless_first_hand(view, cost, pool_first_drop_cost(view, self.drop_cost))
+        return self.hopeless_first_hand(view, cost, self.drop_cost)
+
+    @staticmethod
+    def hopeless_first_hand(view: IndianRummyView, cost: float, threshold: float) -> bool:
+        """At the first turn, no joker and a hand cost of at least ``threshold``."""
         if view.has_drawn[view.seat]:
             return False
         jokers = sum(1 for c in view.hand if is_joker(c, view.wild_rank))
-        return jokers == 0 and cost >= self.drop_cost
+        return jokers == 0 and cost >= threshold
+
+
+def pool_first_drop_cost(view: IndianRummyView, base: float) -> float:
+    """The hand cost from which a Pool first hand is hopeless enough to drop: infinite when the
+    first drop itself reaches the limit, :data:`NEAR_LIMIT_DROP` of ``base`` when a full count
+    would reach it, else ``base``. (Measured heads-up: this rule beats playing every such hand
+    on, which the standing forecast alone would do.)"""
+    rules = view.rules
+    total = view.totals[view.seat]
+    if total + rules.first_drop >= rules.pool_limit:
+        return float("inf")
+    full = rules.max_points if rules.max_points is not None else rules.wrong_show_penalty
+    return base * NEAR_LIMIT_DROP if total + full >= rules.pool_limit else base
 
 
 def draw_odds(view: IndianRummyView) -> dict[Card, int]:
