@@ -195,21 +195,20 @@ def test_hard_middle_drops_a_hopeless_hand_that_the_penalty_keeps_in() -> None:
 
 
 @pytest.mark.parametrize("level", ("normal", "hard"))
-def test_pool_first_drop_of_a_hopeless_hand_at_a_crowded_table(level: str) -> None:
-    # Four players at 20 each: the first drop's 20 (40 of 101) beats playing a hand that
-    # three rivals will very likely beat to a show; with the rejoin spent the drop is still
-    # worth it at 40 (60 of 101), but not at 50, where a count can be survived and a drop
-    # gives up the chance to show.
-    assert choose(level, _pool_turn((20, 20, 20, 20))) == act.DROP
-    assert choose(level, _pool_turn((40, 0, 0, 0), rejoins_used=1)) == act.DROP
-    assert choose(level, _pool_turn((50, 0, 0, 0), rejoins_used=1)) != act.DROP
+def test_pool_first_drop_of_a_hopeless_hand_while_the_drop_keeps_it_in(level: str) -> None:
+    # The first drop's 20 keeps a hopeless hand in the game (90 of 101 at 70) where a count
+    # would very likely eliminate it.
+    assert choose(level, _pool_first_turn(70)) == act.DROP
+    assert choose(level, _pool_turn((70, 0, 0, 0), rejoins_used=1)) == act.DROP
 
 
-def test_heads_up_a_hopeless_hand_plays_on_where_a_drop_gives_the_deal_away() -> None:
-    # Heads-up a drop gives the rival the deal for nothing; a hopeless hand still shows first
-    # about a third of the time (measured), so at 30 of 101 both levels play it.
-    for level in ("normal", "hard"):
-        assert choose(level, _pool_first_turn(30)) != act.DROP
+@pytest.mark.parametrize("level", ("normal", "hard"))
+def test_pool_first_drop_into_a_rejoin(level: str) -> None:
+    # At 85 of a four-player pool the first drop's 20 eliminates, but with a rejoin left and
+    # every other total at most 79 the player comes back at the highest total still in plus
+    # one (11); with the rejoin spent the hand plays on.
+    assert choose(level, _pool_turn((85, 10, 0, 0))) == act.DROP
+    assert choose(level, _pool_turn((85, 10, 0, 0), rejoins_used=1)) != act.DROP
 
 
 @pytest.mark.parametrize("level", ("normal", "hard"))
