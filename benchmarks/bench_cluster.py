@@ -789,6 +789,60 @@ def check_log(url: str, tables: list[Any]) -> tuple[int, int]:
     return lost, twice
 
 
+class MetricsSampler:
+    """``/metrics`` read every ``every`` seconds through a run in which workers are killed,
+    each sample's growth since the previous read added up. A sum over the workers' files can
+    fall between two reads of a run with kills (it did in a chaos run: fewer actions and
+    loop-lag samples at the end than at the start), so a fall is taken as a new start, not
+    subtracted: what a worker recorded after its last read before it died is not counted."""
+
+    def __init__(self, cluster: Cluster, every: float = 2.0) -> None:
+        self.cluster = cluster
+        self.grown: dict[str, float] = {}
+        self.falls = 0
+        self._last = cluster.metrics()
+        self._stop = threading.Event()
+        self._every = every
+        self._thread = threading.Thread(target=self._run, daemon=True)
+        self._thread.start()
+
+    def _read(self) -> None:
+        with suppress(httpx.HTTPError):
+            now = self.cluster.metrics()
+            for key, value in now.items():
+                before = self._last.get(key, 0.0)
+                if value < before:
+                    self.falls += 1
+                    before = 0.0
+                self.grown[key] = self.grown.get(key, 0.0) + value - before
+            self._last = now
+
+    def _run(self) -> None:
+        while not self._stop.wait(self._every):
+            self._read()
+
+    def close(self) -> dict[str, float]:
+        """Stop reading (after one last read); the growth of every sample."""
+        self._stop.set()
+        self._thread.join(30)
+        self._read()
+        return self.grown
+
+
+def stored_moves(database_url: str) -> int:
+    """Every move stored in the run's schema (its tables are this run's alone)."""
+    engine = create_engine(database_url)
+    try:
+        with engine.connect() as connection:
+            return int(
+                connection.execute(
+                    text("SELECT COALESCE(SUM(moves), 0) FROM game_tables")
+                ).scalar_one()
+            )
+    finally:
+        engine.dispose()
+
+
 def chaos(
     tables: int,
     sockets: int,
@@ -804,10 +858,12 @@ def chaos(
     kills = 0
     clients = None
     watcher = None
+    sampler = None
     try:
         clients = run_clients(cluster.url, tables, sockets, seconds + tail, processes)
         clients.wait_ready(900)
-        before = cluster.metrics()
+        sampler = MetricsSampler(cluster)
+        moves_before = stored_moves(url)
         load_start = load_average()
         clients.go.set()
         watcher = Watcher(url)
@@ -821,7 +877,8 @@ def chaos(
         time.sleep(max(0.0, seconds + tail - (time.monotonic() - began)))
         load_end = load_average()
         final = watcher.close()
-        after = cluster.metrics()
+        grown = sampler.close()
+        moves_after = stored_moves(url)
         result = clients.collect(600)
         lost, twice = check_log(url, result["tables"])
     finally:
@@ -856,13 +913,12 @@ def chaos(
         "settled": settled,
         **after,
         "reconnects": result["reconnects"],
-        "actions_per_second": (
-            total(after, "cardtable_actions_total") - total(before, "cardtable_actions_total")
-        )
-        / (seconds + tail),
-        "takeovers": total(after, "cardtable_lease_takeovers_total")
-        - total(before, "cardtable_lease_takeovers_total"),
-        "loop_lag": histogram(before, after, "cardtable_event_loop_lag_seconds"),
+        # Moves from the stored log, not the workers' counters (a killed worker's last ones
+        # are not read); the takeovers and the loop lag from the sampled counters.
+        "actions_per_second": (moves_after - moves_before) / (seconds + tail),
+        "takeovers": total(grown, "cardtable_lease_takeovers_total"),
+        "metrics_falls": sampler.falls if sampler is not None else 0,
+        "loop_lag": histogram({}, grown, "cardtable_event_loop_lag_seconds"),
         "clients_cpu": result["cpu"] / (seconds + tail),
         "load": (load_start, load_end),
     }
@@ -1100,7 +1156,8 @@ def main() -> None:
             f"{result['never_owned']}) of {result['watched_tables']} tables unfinished at "
             f"their owner's death ({result['watched']} deaths of an owner; "
             f"{result['finished_at_kill']} finished ones left aside); "
-            f"{result['takeovers']:.0f} lease takeovers counted by the server; "
+            f"{result['takeovers']:.0f} lease takeovers counted by the server (its metrics "
+            f"fell between two reads {result['metrics_falls']} times); "
             f"{result['over_unmarked']} games over in the stored log without their finished "
             "status stored\n"
             f"    kill to lease taken by another worker: {spread(result['owned'])}\n"
