@@ -140,7 +140,7 @@ def outcome_value(view: IndianRummyView, totals: Sequence[int]) -> float:
     others = [s for s in seats_in_game(view) if s != seat and totals[s] < limit]
     mine: int | None = totals[seat]
     if totals[seat] >= limit:
-        mine = _rejoin_total(view, totals, others)
+        mine = rejoin_total(view, totals, others)
     if mine is None:
         return 0.0
     headroom = limit - mine
@@ -150,9 +150,7 @@ def outcome_value(view: IndianRummyView, totals: Sequence[int]) -> float:
     return headroom**2 / (headroom**2 + rivals)
 
 
-def _rejoin_total(
-    view: IndianRummyView, totals: Sequence[int], others: Sequence[int]
-) -> int | None:
+def rejoin_total(view: IndianRummyView, totals: Sequence[int], others: Sequence[int]) -> int | None:
     """The total this seat would rejoin with after being eliminated, if it could rejoin: at
     least two others left in, a rejoin left, and the highest total still in within the
     window."""
