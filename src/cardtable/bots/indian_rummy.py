@@ -301,7 +301,7 @@ class NormalBot:
         if view.rules.format == "pool":
             shape = analyze(view.hand, view.wild_rank, gone=gone_cards(view), greedy=self.greedy)
             points = points_now(view) if self.count_by_points else None
-            if drop_pays(view, shape.missing, points):
+            if drop_pays(view, shape.missing, points, pure=shape.pure > 0):
                 return True
             return self.hopeless_first_hand(view, cost, pool_first_drop_cost(view, self.drop_cost))
         return self.hopeless_first_hand(view, cost, self.drop_cost)

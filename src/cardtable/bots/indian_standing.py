@@ -8,8 +8,8 @@ when someone else shows. :func:`forecast` prices that gamble from how many usefu
 hand still misses (the shape of :mod:`cardtable.bots.indian_shape`), how many cards the seat
 has drawn this deal, and how many seats are still in the deal. Its tables were measured in
 self-play of Normal seats that never drop (single deals, heads-up and four players; 7,000
-decisions): the chance of showing first, and the counts of the hands that lost, in five
-equally likely steps.
+decisions): the chance of showing first, and the counts of the hands that lost (with or
+without a pure sequence), in five equally likely steps.
 
 Each outcome is valued by where it leaves the seat in the standing (:func:`outcome_value`):
 its chance of outlasting the others, taken as its headroom under the pool limit squared over
@@ -52,26 +52,43 @@ RIVALS_EXPONENT: Final = 0.6
 """With ``k`` rivals in the deal the heads-up chance ``w`` becomes ``w ** (k ** 0.6)`` (fits
 the four-player tables within a few points)."""
 
-LOSING_COUNTS: Final[dict[bool, tuple[tuple[int, ...], ...]]] = {
-    False: (
-        (2, 4, 7, 14, 55),
-        (2, 7, 13, 21, 63),
-        (2, 8, 16, 31, 61),
-        (4, 14, 23, 48, 71),
-        (4, 10, 20, 50, 75),
-        (3, 12, 22, 50, 74),
+LOSING_COUNTS: Final[dict[tuple[bool, bool], tuple[tuple[int, ...], ...]]] = {
+    (False, False): (
+        (10, 55, 64, 67, 80),
+        (2, 10, 43, 65, 78),
+        (2, 4, 18, 54, 77),
+        (3, 13, 32, 62, 76),
+        (3, 13, 40, 62, 80),
+        (3, 13, 25, 58, 78),
     ),
-    True: (
-        (2, 4, 5, 10, 14),
-        (3, 12, 17, 32, 72),
-        (6, 16, 29, 54, 77),
-        (7, 19, 43, 66, 80),
-        (9, 20, 41, 72, 80),
-        (9, 22, 52, 71, 80),
+    (False, True): (
+        (2, 3, 6, 12, 22),
+        (2, 6, 12, 17, 33),
+        (3, 9, 15, 25, 50),
+        (5, 14, 23, 46, 61),
+        (5, 14, 23, 46, 61),
+        (5, 14, 23, 46, 61),
+    ),
+    (True, False): (
+        (12, 47, 53, 66, 73),
+        (4, 19, 54, 68, 80),
+        (4, 16, 45, 69, 80),
+        (7, 27, 57, 73, 80),
+        (9, 40, 65, 77, 80),
+        (7, 23, 56, 74, 80),
+    ),
+    (True, True): (
+        (2, 4, 5, 10, 16),
+        (2, 7, 13, 18, 27),
+        (5, 15, 24, 40, 59),
+        (6, 18, 29, 52, 67),
+        (6, 18, 29, 52, 67),
+        (6, 18, 29, 52, 67),
     ),
 }
 """A losing hand's count in five equally likely steps, by cards missing (row: 1..6 or more),
-heads-up (``False``) or with two or more rivals (``True``)."""
+keyed by (two or more rivals, the hand holds a pure sequence): a hand with a pure sequence is
+counted far lower when it loses (rows 5 and 6 with one are rare and take row 4's counts)."""
 
 TYPICAL_POINTS: Final = (15, 35, 56, 67, 71, 73)
 """The mean points (if someone showed now) of the hands behind each row of the tables, by
@@ -94,16 +111,19 @@ class Forecast:
     rival_count: int
 
 
-def forecast(missing: float, drawn: int, rivals: int, points: int | None = None) -> Forecast:
+def forecast(
+    missing: float, drawn: int, rivals: int, points: int | None = None, *, pure: bool = False
+) -> Forecast:
     """The deal played on by a hand ``missing`` useful cards from a show, after ``drawn``
-    draws this deal, against ``rivals`` seats still in it (see the module docstring); given
-    the ``points`` the hand would count now, the losing counts are scaled by them."""
+    draws this deal, against ``rivals`` seats still in it, holding a ``pure`` sequence or not
+    (see the module docstring); given the ``points`` the hand would count now, the losing
+    counts are scaled by them."""
     row = min(max(round(missing), 1), len(WIN_HEADS_UP)) - 1
     column = min(drawn // 3, len(WIN_HEADS_UP[0]) - 1)
     heads_up = WIN_HEADS_UP[row][column]
     crowded = rivals >= 2
     win = heads_up ** (max(rivals, 1) ** RIVALS_EXPONENT)
-    counts = LOSING_COUNTS[crowded][row]
+    counts = LOSING_COUNTS[crowded, pure][row]
     if points is not None:
         low, high = POINTS_SCALE
         scale = min(max(points / TYPICAL_POINTS[row], low), high)
@@ -165,13 +185,16 @@ def rejoin_total(view: IndianRummyView, totals: Sequence[int], others: Sequence[
     return highest + 1 if highest <= rules.rejoin_limit else None
 
 
-def drop_gain(view: IndianRummyView, missing: float, points: int | None = None) -> float:
-    """The value of dropping now less the value of playing on (positive: drop); ``points``
+def drop_gain(
+    view: IndianRummyView, missing: float, points: int | None = None, *, pure: bool = False
+) -> float:
+    """The value of dropping now less the value of playing on (positive: drop), for a hand
+    ``missing`` useful cards from a show that holds a ``pure`` sequence or not; ``points``
     (the count if someone showed now), when given, scales the losing counts."""
     rules = view.rules
     penalty = rules.middle_drop if view.has_drawn[view.seat] else rules.first_drop
     rivals = rivals_in_deal(view)
-    ahead = forecast(missing, draws_this_deal(view), len(rivals), points)
+    ahead = forecast(missing, draws_this_deal(view), len(rivals), points, pure=pure)
     totals = list(view.totals)
     seat = view.seat
     dropped = totals.copy()
@@ -191,6 +214,8 @@ def drop_gain(view: IndianRummyView, missing: float, points: int | None = None) 
     return drop - play_on
 
 
-def drop_pays(view: IndianRummyView, missing: float, points: int | None = None) -> bool:
+def drop_pays(
+    view: IndianRummyView, missing: float, points: int | None = None, *, pure: bool = False
+) -> bool:
     """Should this seat, at the start of its turn in a Pool deal, drop?"""
-    return drop_gain(view, missing, points) > 0.0
+    return drop_gain(view, missing, points, pure=pure) > 0.0
