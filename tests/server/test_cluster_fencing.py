@@ -1,7 +1,8 @@
 """One authority per table: the database refuses a move carrying an old lease token (SQLite and
 PostgreSQL), two processes racing for one table's lease never both append (the stored log's
-tokens never go back), and a server whose lease passed to another process has its next move
-refused, drops the table and sends its page to connect again."""
+tokens never go back, and no move of an older token lands after a newer claim), and a server
+whose lease passed to another process has its next move refused, drops the table and sends its
+page to connect again."""
 
 from __future__ import annotations
 
@@ -11,13 +12,18 @@ import multiprocessing
 import random
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from multiprocessing.process import BaseProcess
+from multiprocessing.synchronize import Event
 from pathlib import Path
+from typing import Any, Final
 
 import pytest
 from fastapi.testclient import TestClient
 from redis.asyncio import Redis
+from redis.exceptions import RedisError
 from sqlalchemy import text
+from sqlalchemy.exc import SQLAlchemyError
 from starlette.websockets import WebSocketDisconnect
 
 from cardtable import storage
@@ -81,18 +87,101 @@ def test_postgresql_refuses_a_move_with_an_old_lease_token(postgres_url: str) ->
 # --- two processes racing -----------------------------------------------------------------------
 
 
-def race(name: str, database_url: str, redis_url: str, table_id: str, seconds: float) -> None:
-    """One process of the race: take the table's lease whenever it is free, append moves as
-    fast as it can, and now and then stall (the event loop blocked) past the lease's life."""
+RACE_SECONDS: Final = 3.0
+"""How long the racers race at the least, once both are up."""
+RACE_CLAIMS: Final = 12
+"""How many claims of the table the race lasts for at the least (each a chance for a move of
+the last owner's to land late)."""
+RACE_PATIENCE: Final = 40.0
+"""How long they go on at the most while only one of them has appended, or the table has
+changed hands fewer times (a loaded machine)."""
+START_SECONDS: Final = 120.0
+"""How long a racer may take to start (a spawned interpreter importing the server) and reach
+Redis and the database."""
+
+
+def claims_key(table_id: str) -> str:
+    """The Redis list where the racers note each claim they made: its token, and the length
+    of the log they read just after it."""
+    return f"test:fencing:{table_id}:claims"
+
+
+def both_wrote(db: Database, table_id: str) -> bool:
+    """Whether the stored log holds moves of both racers."""
+    stored = storage.load_table(db, table_id)
+    assert stored is not None
+    return len({notation.split(":")[0] for _seat, notation in stored.actions}) >= 2
+
+
+async def reach_services(client: Redis, db: Database, table_id: str) -> None:
+    """Wait, retrying, until Redis answers and the table can be read."""
+    deadline = time.monotonic() + START_SECONDS
+    while True:
+        try:
+            await client.ping()
+            assert storage.load_table(db, table_id) is not None
+            return
+        except (OSError, RedisError, SQLAlchemyError):
+            if time.monotonic() > deadline:
+                raise
+            await asyncio.sleep(0.2)
+
+
+class LateWrites(DatabaseLogStore):
+    """A store whose process now and then stalls with a move on its way to the database, the
+    lease checked already: only the database's fence can refuse it then."""
+
+    def __init__(self, db: Database, rng: random.Random) -> None:
+        super().__init__(db)
+        self.rng = rng
+
+    async def append(
+        self,
+        table_id: str,
+        index: int,
+        seat: int,
+        notation: str,
+        summary: TableSummary | None,
+        **options: Any,
+    ) -> None:
+        if self.rng.random() < 0.05:
+            time.sleep(0.5)  # the event loop blocked: no renewal reaches Redis in time
+        await super().append(table_id, index, seat, notation, summary, **options)
+
+
+def race(
+    name: str, database_url: str, redis_url: str, table_id: str, ready: Event, go: Event
+) -> None:
+    """One process of the race: once both racers are up (``ready``, then the test's ``go``),
+    take the table's lease whenever it is free, append moves as fast as it can, and now and
+    then stall (the event loop blocked) past the lease's life, before a move or with one on
+    its way to the database (:class:`LateWrites`); for :data:`RACE_SECONDS`, and on (up to
+    :data:`RACE_PATIENCE`) until the log holds both racers' moves and the table has been
+    claimed :data:`RACE_CLAIMS` times."""
 
     async def main() -> None:
         client = Redis.from_url(redis_url)
         leases = Leases(client, ttl=0.3, holder=name)
         db = Database(database_url)
-        store = LeasedLogStore(DatabaseLogStore(db), leases)
         rng = random.Random(name)
-        deadline = time.monotonic() + seconds
-        while time.monotonic() < deadline:
+        store = LeasedLogStore(LateWrites(db, rng), leases)
+        await reach_services(client, db, table_id)
+        ready.set()
+        # Blocking the loop is harmless here: nothing runs on it before the race.
+        assert go.wait(START_SECONDS), "the other racer never started"
+        started = time.monotonic()
+        enough, deadline = started + RACE_SECONDS, started + RACE_PATIENCE
+
+        async def racing() -> bool:
+            now = time.monotonic()
+            if now >= deadline:
+                return False
+            if now < enough:
+                return True
+            claims: int = await client.llen(claims_key(table_id))
+            return claims < RACE_CLAIMS or not both_wrote(db, table_id)
+
+        while await racing():
             try:
                 lease = await store.claim(table_id)
             except TableElsewhereError:
@@ -101,8 +190,12 @@ def race(name: str, database_url: str, redis_url: str, table_id: str, seconds: f
             stored = storage.load_table(db, table_id)
             assert stored is not None
             index = len(stored.actions)
-            while time.monotonic() < deadline:
-                if rng.random() < 0.05:
+            await client.rpush(claims_key(table_id), f"{lease.token}:{index}")
+            # A new owner reads the table before its first move (a server replays the log):
+            # the time in which a move held up on its way from the last owner lands.
+            await asyncio.sleep(rng.random() * 0.3)
+            while await racing():
+                if rng.random() < 0.03:
                     time.sleep(0.4)  # a stall: no renewal reaches Redis in time
                 try:
                     await store.append(table_id, index, 0, f"{name}:{lease.token}:{index}", None)
@@ -120,21 +213,46 @@ def race(name: str, database_url: str, redis_url: str, table_id: str, seconds: f
     asyncio.run(main())
 
 
+def wait_until_up(racers: Sequence[BaseProcess], ready: Sequence[Event]) -> None:
+    """Wait until every racer says it is up, failing early if one of them died first."""
+    deadline = time.monotonic() + START_SECONDS
+    for racer, up in zip(racers, ready, strict=True):
+        while not up.wait(0.5):
+            assert racer.is_alive(), f"{racer.name} died before the race (exit {racer.exitcode})"
+            assert time.monotonic() < deadline, f"{racer.name} did not start in time"
+
+
 def test_two_processes_racing_for_a_lease_never_both_append(
     postgres_url: str, redis_url: str
 ) -> None:
     db = Database(postgres_url)
     table_id = a_table(db)
     context = multiprocessing.get_context("spawn")
+    go = context.Event()
+    ready = [context.Event() for _ in range(2)]
     racers = [
-        context.Process(target=race, args=(name, postgres_url, redis_url, table_id, 3.0))
-        for name in ("north", "south")
+        context.Process(
+            target=race,
+            name=name,
+            args=(name, postgres_url, redis_url, table_id, up, go),
+        )
+        for name, up in zip(("north", "south"), ready, strict=True)
     ]
     for racer in racers:
         racer.start()
-    for racer in racers:
-        racer.join(60)
-        assert racer.exitcode == 0
+    try:
+        # The race starts only once both are up: a spawned process takes seconds to start on
+        # a loaded machine, and the first one up would otherwise have the table to itself.
+        wait_until_up(racers, ready)
+        go.set()
+        for racer in racers:
+            racer.join(START_SECONDS + RACE_PATIENCE)
+            assert racer.exitcode == 0
+    finally:
+        for racer in racers:
+            if racer.is_alive():
+                racer.kill()
+                racer.join()
     stored = storage.load_table(db, table_id)
     assert stored is not None
     moves = [notation.split(":") for _seat, notation in stored.actions]
@@ -142,8 +260,14 @@ def test_two_processes_racing_for_a_lease_never_both_append(
     tokens = [int(token) for _name, token, _index in moves]
     assert [int(index) for _n, _t, index in moves] == list(range(len(moves)))
     assert {"north", "south"} <= set(writers), "both processes owned the table at some point"
-    # Once a newer lease has claimed the table, no move with an older token is ever stored.
+    # Once a newer lease has claimed the table, no move with an older token is ever stored:
+    # a move at or after the log's length read just after a claim was stored after that claim.
     assert tokens == sorted(tokens)
+    claims = run_async(_claims(redis_url, table_id))
+    assert len(claims) >= RACE_CLAIMS
+    for token, length in claims:
+        late = [move for move in moves if int(move[2]) >= length and int(move[1]) < token]
+        assert not late, f"stored after the claim with token {token}: {late[:3]}"
     for earlier, later in itertools.pairwise(moves):
         if earlier[1] == later[1]:
             assert earlier[0] == later[0], "one token, one writer"
@@ -156,9 +280,17 @@ def test_two_processes_racing_for_a_lease_never_both_append(
     run_async(_forget(redis_url, table_id))
 
 
+async def _claims(redis_url: str, table_id: str) -> list[tuple[int, int]]:
+    client = Redis.from_url(redis_url)
+    noted = await client.lrange(claims_key(table_id), 0, -1)
+    await client.aclose()
+    texts = [note.decode() if isinstance(note, bytes) else note for note in noted]
+    return [(int(token), int(length)) for token, length in (note.split(":") for note in texts)]
+
+
 async def _forget(redis_url: str, table_id: str) -> None:
     client = Redis.from_url(redis_url)
-    await client.delete(lease_key(table_id), fence_key(table_id))
+    await client.delete(lease_key(table_id), fence_key(table_id), claims_key(table_id))
     await client.aclose()
 
 

@@ -19,6 +19,13 @@ from typing import Any, Final, Protocol
 
 from cardtable.games.contract import AnyEngine, GameResult
 from cardtable.registry import get_spec, load
+from cardtable.server.protocol.messages import (
+    JsonObject,
+    OwnFactsJson,
+    SummaryJson,
+    SummaryScoreJson,
+    UnitKind,
+)
 
 Names = Sequence[str]
 KIND_ORDER: Final = {"deal": 0, "game": 1, "match": 2}
@@ -37,10 +44,10 @@ class SeatOutcome:
 class Outcome:
     """A finished deal/hand (``kind="deal"``), game or match."""
 
-    kind: str
+    kind: UnitKind
     number: int
     seats: tuple[SeatOutcome, ...]
-    describe: Callable[[Names], dict[str, Any]]
+    describe: Callable[[Names], SummaryJson]
     """Builds the ``summary`` for a seat, given the seat names as that seat sees them."""
 
 
@@ -53,25 +60,33 @@ class Narrator(Protocol):
 
 
 def summary(
-    kind: str,
+    kind: UnitKind,
     number: int,
     headline: str,
     lines: list[str],
-    scores: list[dict[str, Any]],
-    details: dict[str, Any] | None,
-) -> dict[str, Any]:
-    """The ``summary`` object of the protocol's state message."""
-    return {
-        "kind": kind,
-        "number": number,
-        "headline": headline,
-        "lines": lines,
-        "scores": scores,
-        "details": details,
-    }
+    scores: list[SummaryScoreJson],
+    details: JsonObject | None,
+) -> SummaryJson:
+    """The ``summary`` object of the protocol's state message, for one unit of play (its
+    ``parts`` that unit alone)."""
+    return SummaryJson(
+        kind=kind,
+        number=number,
+        headline=headline,
+        lines=lines,
+        scores=scores,
+        details=details,
+        parts=[kind],
+        details_by_kind={kind: details},
+    )
 
 
-def merge_summaries(outcomes: Sequence[Outcome], names: Names) -> dict[str, Any] | None:
+def score_line(seat: int, names: Names, points: int | None, total: int | None) -> SummaryScoreJson:
+    """One seat's entry in a summary's ``scores``."""
+    return SummaryScoreJson(seat=seat, name=names[seat], points=points, total=total)
+
+
+def merge_summaries(outcomes: Sequence[Outcome], names: Names) -> SummaryJson | None:
     """One summary for everything a move finished: the biggest unit's, with the smaller ones'
     headlines and lines after its own (a deal that also ended the game); ``parts`` lists the
     kinds finished and ``details_by_kind`` each one's details."""
@@ -79,26 +94,26 @@ def merge_summaries(outcomes: Sequence[Outcome], names: Names) -> dict[str, Any]
         return None
     ordered = sorted(outcomes, key=lambda outcome: KIND_ORDER.get(outcome.kind, 0), reverse=True)
     described = [outcome.describe(names) for outcome in ordered]
-    main = dict(described[0])
-    lines = list(main["lines"])
+    merged = described[0].copy()
+    lines = list(merged["lines"])
     for smaller in described[1:]:
         lines.extend([smaller["headline"], *smaller["lines"]])
-        if main.get("details") is None:
-            main["details"] = smaller.get("details")
-        if "lead" not in main and "lead" in smaller:
-            main["lead"] = smaller["lead"]
-    main["lines"] = lines
-    main["parts"] = [part["kind"] for part in described]
+        if merged["details"] is None:
+            merged["details"] = smaller["details"]
+        if "lead" not in merged and "lead" in smaller:
+            merged["lead"] = smaller["lead"]
+    merged["lines"] = lines
+    merged["parts"] = [part["kind"] for part in described]
     # Each unit's own details too: the last deal's arrangements when it also ended the game.
-    main["details_by_kind"] = {part["kind"]: part.get("details") for part in described}
-    return main
+    merged["details_by_kind"] = {part["kind"]: part["details"] for part in described}
+    return merged
 
 
 def game_outcome(
     engine: AnyEngine,
     state: Any,
     *,
-    kind: str = "game",
+    kind: UnitKind = "game",
     number: int = 1,
     score_label: str = "total",
 ) -> Outcome:
@@ -119,8 +134,8 @@ def game_outcome(
 
 
 def _describe_result(
-    kind: str, number: int, result: GameResult, names: Names, score_label: str
-) -> dict[str, Any]:
+    kind: UnitKind, number: int, result: GameResult, names: Names, score_label: str
+) -> SummaryJson:
     winners = [names[seat] for seat in result.winners]
     if not winners:
         headline = f"The {kind} ended with no winner."
@@ -128,10 +143,7 @@ def _describe_result(
         headline = f"{winners[0]} won the {kind}."
     else:
         headline = f"{list_text([winners[0], *map(mid_sentence, winners[1:])])} tied for the win."
-    scores = [
-        {"seat": seat, "name": names[seat], "points": score, "total": score}
-        for seat, score in enumerate(result.scores)
-    ]
+    scores = [score_line(seat, names, score, score) for seat, score in enumerate(result.scores)]
     lines = [
         f"{names[seat]}: {'no score' if score is None else f'{score_label} {score}'}."
         for seat, score in enumerate(result.scores)
@@ -158,12 +170,12 @@ def narrator_for(game: str) -> Narrator:
     return narrator
 
 
-def own_facts(game: str, view: Any) -> dict[str, Any]:
+def own_facts(game: str, view: Any) -> OwnFactsJson:
     """What a seat may know of its own hand without working it out, sent as ``own`` in the
     state message (Declaration Rummy's count, which the Declare question shows); a game's
     narrator gives them through an ``own_facts(view)`` method, when it has one."""
-    facts = getattr(narrator_for(game), "own_facts", None)
-    return {} if facts is None else dict(facts(view))
+    facts: Callable[[Any], OwnFactsJson] | None = getattr(narrator_for(game), "own_facts", None)
+    return {} if facts is None else facts(view)
 
 
 def finished_between(game: str, engine: AnyEngine, before: Any, after: Any) -> list[Outcome]:

@@ -15,9 +15,11 @@ from cardtable.server.narration import (
     SeatOutcome,
     game_outcome,
     mid_sentence,
+    score_line,
     summary,
 )
 from cardtable.server.narration.naming import name_seats
+from cardtable.server.protocol.messages import OwnFactsJson, SummaryJson
 
 _ENDINGS: Final = {
     "declared": "{declarer} declared; the lowest count wins.",
@@ -44,7 +46,7 @@ def _own_count(hand: tuple[int, ...], rules: Any) -> int | None:
 class DeclarationRummyNarrator:
     """Games (declared, gone out, dropped, tied) and matches of Declaration Rummy."""
 
-    def own_facts(self, view: Any) -> dict[str, Any]:
+    def own_facts(self, view: Any) -> OwnFactsJson:
         """``count``: the count of the seat's own hand (``None`` with no hand, or one larger
         than the scorer takes)."""
         if not view.hand:
@@ -86,7 +88,7 @@ def _game_outcome(outcome: Any, view: Any) -> Outcome:
     details = outcome.to_json()
     match_wins = list(view.match_wins) if view.rules.match else None
 
-    def describe(names: Names) -> dict[str, Any]:
+    def describe(names: Names) -> SummaryJson:
         def name(seat: int | None) -> str:
             return "Nobody" if seat is None else names[seat]
 
@@ -107,14 +109,8 @@ def _game_outcome(outcome: Any, view: Any) -> Outcome:
             else:
                 text = f"count {count}"
             lines.append(f"{names[seat]}: {text}.")
-            scores.append(
-                {
-                    "seat": seat,
-                    "name": names[seat],
-                    "points": count,
-                    "total": None if match_wins is None else match_wins[seat],
-                }
-            )
+            total = None if match_wins is None else match_wins[seat]
+            scores.append(score_line(seat, names, count, total))
         if outcome.tie_break:
             lines.append(f"Tie broken: {name_seats(outcome.tie_break, names)}")
         if match_wins is not None:

@@ -12,8 +12,10 @@ from cardtable.server.narration import (
     SeatOutcome,
     game_outcome,
     points_text,
+    score_line,
     summary,
 )
+from cardtable.server.protocol.messages import SummaryJson
 
 
 class IndecisionNarrator:
@@ -60,7 +62,7 @@ def _hand_outcome(hand: Any, view: Any) -> Outcome:
     totals = tuple(view.totals)
     details = hand.to_json()
 
-    def describe(names: Names) -> dict[str, Any]:
+    def describe(names: Names) -> SummaryJson:
         headline = _headline(hand, names)
         lines = []
         scores = []
@@ -68,9 +70,7 @@ def _hand_outcome(hand: Any, view: Any) -> Outcome:
             result = by_seat.get(seat)
             if result is None or not result.counted:
                 lines.append(f"{names[seat]}: not counted, total {totals[seat]}.")
-                scores.append(
-                    {"seat": seat, "name": names[seat], "points": None, "total": totals[seat]}
-                )
+                scores.append(score_line(seat, names, None, totals[seat]))
                 continue
             note = ""
             if result.challenged:
@@ -87,9 +87,7 @@ def _hand_outcome(hand: Any, view: Any) -> Outcome:
             lines.append(
                 f"{names[seat]}: {points_text(result.points)}{note}, total {result.total}."
             )
-            scores.append(
-                {"seat": seat, "name": names[seat], "points": result.points, "total": result.total}
-            )
+            scores.append(score_line(seat, names, result.points, result.total))
         return summary("deal", hand.hand_number, headline, lines, scores, details)
 
     return Outcome(kind="deal", number=hand.hand_number, seats=tuple(seats), describe=describe)

@@ -18,14 +18,16 @@ from cardtable.server.narration import (
     list_text,
     mid_sentence,
     points_text,
+    score_line,
     summary,
 )
+from cardtable.server.protocol.messages import OwnFactsJson, SummaryJson
 
 
 class IndianRummyNarrator:
     """Deals (with drops, valid and wrong shows) and games of Indian Rummy."""
 
-    def own_facts(self, view: Any) -> dict[str, Any]:
+    def own_facts(self, view: Any) -> OwnFactsJson:
         """``jokers``: the labels of the seat's cards that are jokers this deal (printed jokers
         and the wild rank); ``pile_top_joker``: the discard pile's top card is one (it cannot
         be taken)."""
@@ -65,7 +67,7 @@ def _deal_outcome(deal: Any, view: Any) -> Outcome:
     details = deal.to_json()
     details["arrangements"] = _arrangements(deal, view)
 
-    def describe(names: Names) -> dict[str, Any]:
+    def describe(names: Names) -> SummaryJson:
         headline = _headline(deal, names)
         lines = []
         scores = []
@@ -73,9 +75,7 @@ def _deal_outcome(deal: Any, view: Any) -> Outcome:
             dropped = deal.drops[seat] is not None
             note = " (dropped)" if dropped else ""
             lines.append(f"{names[seat]}: {points_text(points)}{note}, total {totals[seat]}.")
-            scores.append(
-                {"seat": seat, "name": names[seat], "points": points, "total": totals[seat]}
-            )
+            scores.append(score_line(seat, names, points, totals[seat]))
         standing = view.standing
         if standing is not None and deal.number == view.deal_number:
             # Pool and Deals (RULES.md 2.13): who the deal put out, and the standing.

@@ -9,10 +9,14 @@ reads the table's own rules: the meld values and Bike options included). The las
 out in the same shape, with ``said``: its past-tense sentence in the reader's words ("Ruby
 laid down four 7s.", the sentence the live region speaks).
 
-The structure is read from the action objects, never from their text: a card action has a
-``card`` field, a numbered one an ``int`` field, a match's next game its ``changes``. A move
-without cards leaves ``cards`` out, one without a number ``number``: the seat to move gets
-every legal move in every state message, so each key it does not need is left unsent.
+The shapes are the protocol's, declared there once
+(:class:`~cardtable.server.protocol.messages.MoveJson` and
+:class:`~cardtable.server.protocol.messages.LastAction`, both a
+:class:`~cardtable.server.protocol.messages.MovePartsJson` with more fields). The structure is
+read from the action objects, never from their text: a card action has a ``card`` field, a
+numbered one an ``int`` field, a match's next game its ``changes``. A move without cards
+leaves ``cards`` out, one without a number ``number``: the seat to move gets every legal move
+in every state message, so each key it does not need is left unsent.
 """
 
 from __future__ import annotations
@@ -26,6 +30,7 @@ from cardtable.errors import CardtableError
 from cardtable.games.contract import AnyEngine, View
 from cardtable.registry import get_spec, load
 from cardtable.server.narration.announce import describe_move, taken_card
+from cardtable.server.protocol.messages import LastAction, MoveJson, MovePartsJson
 
 _WORDS: Final = {
     "draw stock": "Draw from the stock",
@@ -62,14 +67,12 @@ _CARD_WORDS: Final = {"declare": "Declare, putting down the {card}"}
 Warn = Callable[[Any, object], "str | None"]
 
 
-def _structure(kind: str, cards: list[str], number: int | None) -> dict[str, Any]:
-    """``kind``, with ``cards`` and ``number`` only when the move has them."""
-    shape: dict[str, Any] = {"kind": kind}
+def _add_parts(shape: MovePartsJson, cards: list[str], number: int | None) -> None:
+    """Give ``shape`` (a move, a last move) ``cards`` and ``number`` when the move has them."""
     if cards:
         shape["cards"] = cards
     if number is not None:
         shape["number"] = number
-    return shape
 
 
 def move_parts(action: object) -> tuple[str, list[str], int | None]:
@@ -133,17 +136,20 @@ def _warner(game: str) -> Warn | None:
     return warn
 
 
-def legal_moves(game: str, view: View, actions: Sequence[object]) -> list[dict[str, Any]]:
+def _move(game: str, notation: str, kind: str, cards: list[str], number: int | None) -> MoveJson:
+    """A structured move without its warning (the same for a legal action and a hint); a
+    field a move has only sometimes is added after, like ``warning``."""
+    move = MoveJson(notation=notation, kind=kind, words=move_words(game, kind, cards, number))
+    _add_parts(move, cards, number)
+    return move
+
+
+def legal_moves(game: str, view: View, actions: Sequence[object]) -> list[MoveJson]:
     """The state message's ``moves``: one structured move per legal action, in order."""
     warn = _warner(game)
-    moves: list[dict[str, Any]] = []
+    moves: list[MoveJson] = []
     for action in actions:
-        kind, cards, number = move_parts(action)
-        move: dict[str, Any] = {
-            "notation": str(action),
-            **_structure(kind, cards, number),
-            "words": move_words(game, kind, cards, number),
-        }
+        move = _move(game, str(action), *move_parts(action))
         warning = None if warn is None else warn(view, action)
         if warning is not None:
             move["warning"] = warning
@@ -172,25 +178,18 @@ def last_move(
     public: str,
     names: Sequence[str],
     view: View | None,
-) -> dict[str, Any]:
+) -> LastAction:
     """The state message's ``last_action`` for a reader: whose move, its public notation, its
     structure and ``said``, the sentence in the reader's words."""
     kind, cards, number = shown_move(engine, public)
-    return {
-        "seat": actor,
-        "action": public,
-        **_structure(kind, cards, number),
-        "said": f"{names[actor]} {describe_move(game, public, taken_card(view, actor))}.",
-    }
+    said = f"{names[actor]} {describe_move(game, public, taken_card(view, actor))}."
+    shown = LastAction(seat=actor, action=public, kind=kind, said=said)
+    _add_parts(shown, cards, number)
+    return shown
 
 
-def hint_move(game: str, engine: AnyEngine, notation: str | None) -> dict[str, Any] | None:
+def hint_move(game: str, engine: AnyEngine, notation: str | None) -> MoveJson | None:
     """A hint's action as a structured move (``None`` with nothing to do)."""
     if notation is None:
         return None
-    kind, cards, number = shown_move(engine, notation)
-    return {
-        "notation": notation,
-        **_structure(kind, cards, number),
-        "words": move_words(game, kind, cards, number),
-    }
+    return _move(game, notation, *shown_move(engine, notation))

@@ -5,10 +5,11 @@ once here.
 discriminated by ``type``), read in one place, :func:`parse_client_message`: a JSON text frame
 of at most :data:`MAX_MESSAGE_BYTES` becomes one model, anything else a :class:`ProtocolError`
 carrying the error code the client is sent back and a sentence naming the problem (each
-model's ``refusals`` say which sentence goes with which field). Fields a model does not name
-are ignored; those it names are strict (``1.0`` or ``true`` is not a seat number). What only
-the table can judge (whether a seat exists, whose turn it is) is checked where the message is
-handled.
+field's :class:`Refusal`, declared beside it, says which). The room's messages share bases that
+say who may send them and when (:class:`RoomBase`, :class:`HostWaitingBase`…). Fields a model
+does not name are ignored; those it names are strict (``1.0`` or ``true`` is not a seat
+number). What only the table can judge (whether a seat exists, whose turn it is) is checked
+where the message is handled.
 
 **Server messages** are typed dicts (:class:`StateMessage`, :class:`ErrorMessage`…; the union
 :data:`ServerMessage`), built by the functions below: a state is sent to every seat after
@@ -20,8 +21,7 @@ the message tables of ``docs/protocol.md`` are generated from both sides
 (:mod:`cardtable.server.protocol.doc`).
 
 The parts of a message that another layer owns are JSON objects here (:data:`JsonObject`):
-a game's view and result details (each game's ``view.py``), the summaries of finished deals
-(:mod:`cardtable.server.narration`) and the coach's near-melds.
+a game's view and result details (each game's ``view.py``) and the coach's near-melds.
 """
 
 from __future__ import annotations
@@ -29,6 +29,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Annotated, Any, ClassVar, Final, Literal, NotRequired, TypeAlias, get_args
 
 import orjson
@@ -87,6 +88,8 @@ ErrorCode = Literal[
     "bad-phrase",
 ]
 AutoReason = Literal["timeout", "away", "left"]
+UnitKind = Literal["deal", "game", "match"]
+"""A unit of play that a move can finish (a hand of Indecision is a ``deal``)."""
 
 
 class ProtocolError(CardtableError, ValueError):
@@ -114,9 +117,12 @@ def _notation(text: str) -> str:
     return text
 
 
+PHRASE_SENTENCE: Final = f"phrase must be one of {', '.join(PHRASES)}"
+
+
 def _phrase(text: str) -> str:
     if text not in PHRASES:
-        raise ValueError(f"phrase must be one of {', '.join(PHRASES)}")
+        raise ValueError(PHRASE_SENTENCE)
     return text
 
 
@@ -127,15 +133,41 @@ def _contribution(text: str) -> str:
         raise ValueError(str(exc)) from None
 
 
+@dataclass(frozen=True, slots=True)
+class Refusal:
+    """A client field's error code and sentence when its value is missing or of the wrong type,
+    declared beside the field (``Annotated[..., Refusal(...)]``); ``{type}`` in the sentence is
+    the message's type. A check of the field's own (the notation's length) says its own
+    sentence."""
+
+    code: ErrorCode
+    sentence: str
+
+
+def _refused(sentence: str, code: ErrorCode = "malformed") -> Refusal:
+    return Refusal(code, sentence)
+
+
 Notation = Annotated[str, AfterValidator(_notation)]
 Contribution = Annotated[str, AfterValidator(_contribution)]
 Phrase = Annotated[str, AfterValidator(_phrase), Field(json_schema_extra={"enum": list(PHRASES)})]
 """One of the quick messages' phrases (:data:`cardtable.server.people.PHRASES`)."""
-CONTRIBUTION_REFUSAL: Final[tuple[ErrorCode, str]] = (
-    "malformed",
-    "a contribution must be 8 to 64 hex digits (0-9, a-f)",
-)
-SeatNumber = Annotated[int, Field(description="a seat number, from 0")]
+SeatNumber = Annotated[
+    int,
+    Field(description="a seat number, from 0"),
+    _refused('"{type}" needs "seat": a seat number'),
+]
+"""The seat a room message names."""
+ContributionField = Annotated[
+    Contribution | None, _refused("a contribution must be 8 to 64 hex digits (0-9, a-f)")
+]
+"""A person's contribution to the fair deal (left out: the server's own randomness)."""
+
+
+def _tag(model: type[BaseModel]) -> str:
+    """A message model's ``type``, from its ``Literal`` annotation."""
+    tag: str = get_args(model.model_fields["type"].annotation)[0]
+    return tag
 
 
 class ClientBase(BaseModel):
@@ -144,8 +176,8 @@ class ClientBase(BaseModel):
     model_config = ConfigDict(strict=True, extra="ignore", frozen=True)
 
     refusals: ClassVar[Mapping[str, tuple[ErrorCode, str]]] = {}
-    """Per field, the error code and sentence of a value that is missing or of the wrong type
-    (a check of the field's own, such as the notation's length, says its own sentence)."""
+    """Per field, the error code and sentence of a value that is missing or of the wrong type,
+    gathered from the fields' :class:`Refusal` when the model is declared."""
     people_only: ClassVar[bool] = False
     """Only for tables shared with other people."""
     host_only: ClassVar[bool] = False
@@ -153,24 +185,59 @@ class ClientBase(BaseModel):
     waiting_only: ClassVar[bool] = False
     """Only in a people's table's waiting room, before the game starts."""
 
+    @classmethod
+    def __pydantic_init_subclass__(cls, **kwargs: Any) -> None:
+        super().__pydantic_init_subclass__(**kwargs)
+        if "type" not in cls.model_fields:
+            return  # a base of messages (the room's), not a message
+        tag = _tag(cls)
+        cls.refusals = {
+            name: (refusal.code, refusal.sentence.format(type=tag))
+            for name, field in cls.model_fields.items()
+            for refusal in field.metadata
+            if isinstance(refusal, Refusal)
+        }
+
+
+class RoomBase(ClientBase):
+    """A message of a people's table's room."""
+
+    people_only = True
+
+
+class WaitingRoomBase(RoomBase):
+    """A message of a people's table's waiting room, before the game starts."""
+
+    waiting_only = True
+
+
+class HostBase(RoomBase):
+    """A message only the host of a people's table may send."""
+
+    host_only = True
+
+
+class HostWaitingBase(HostBase):
+    """A message only the host may send, in the waiting room."""
+
+    waiting_only = True
+
 
 class ActionMessage(ClientBase):
     """A move: the version of the last state the client saw, and the move in the game's
     notation (a string of ``legal``); a client id makes a resend harmless."""
 
     type: Literal["action"]
-    version: Annotated[int, Field(ge=0)]
-    action: Notation
-    client_id: Annotated[str, Field(pattern=CLIENT_ID_PATTERN)] | None = None
-
-    refusals = {
-        "version": (
-            "malformed",
-            'an action needs "version": the whole-number version you last saw',
-        ),
-        "action": ("malformed", 'an action needs "action": its text notation'),
-        "client_id": ("malformed", "client_id must be 1 to 64 letters, digits, '-' or '_'"),
-    }
+    version: Annotated[
+        int,
+        Field(ge=0),
+        _refused('an action needs "version": the whole-number version you last saw'),
+    ]
+    action: Annotated[Notation, _refused('an action needs "action": its text notation')]
+    client_id: Annotated[
+        Annotated[str, Field(pattern=CLIENT_ID_PATTERN)] | None,
+        _refused("client_id must be 1 to 64 letters, digits, '-' or '_'"),
+    ] = None
 
 
 class HintMessage(ClientBase):
@@ -212,18 +279,15 @@ class GroupsMessage(ClientBase):
     (Indian Rummy and Declaration Rummy)."""
 
     type: Literal["groups"]
-    groups: Annotated[list[list[CardLabel]], AfterValidator(_bounded)] = Field(default_factory=list)
-    put_down: CardLabel | None = None
-    seq: int | None = None
-
-    refusals = {
-        "groups": (
-            "malformed",
-            '"groups" must be a list of lists of card labels: a card is a label such as 7H',
-        ),
-        "put_down": ("malformed", '"put_down" must be a card label such as 7H'),
-        "seq": ("malformed", '"seq" must be a whole number'),
-    }
+    groups: Annotated[
+        list[list[CardLabel]],
+        AfterValidator(_bounded),
+        _refused('"groups" must be a list of lists of card labels: a card is a label such as 7H'),
+    ] = Field(default_factory=list)
+    put_down: Annotated[
+        CardLabel | None, _refused('"put_down" must be a card label such as 7H')
+    ] = None
+    seq: Annotated[int | None, _refused('"seq" must be a whole number')] = None
 
 
 class PingMessage(ClientBase):
@@ -232,130 +296,74 @@ class PingMessage(ClientBase):
     type: Literal["ping"]
 
 
-class SitMessage(ClientBase):
+class SitMessage(WaitingRoomBase):
     """Take a free open seat in the waiting room (a spectator sits; a player moves), with the
     person's contribution to the fair deal."""
 
     type: Literal["sit"]
     seat: SeatNumber
-    contribution: Contribution | None = None
-
-    refusals = {
-        "seat": ("malformed", '"sit" needs "seat": a seat number'),
-        "contribution": CONTRIBUTION_REFUSAL,
-    }
-    people_only = True
-    waiting_only = True
+    contribution: ContributionField = None
 
 
-class WatchMessage(ClientBase):
+class WatchMessage(WaitingRoomBase):
     """Give up the seat in the waiting room and watch."""
 
     type: Literal["watch"]
-    people_only = True
-    waiting_only = True
 
 
-class SetSeatMessage(ClientBase):
+class SetSeatMessage(HostWaitingBase):
     """The host puts a computer player on an empty seat (``bot``, at ``level``: Normal when
     left out) or takes one out (``open``)."""
 
     type: Literal["set_seat"]
     seat: SeatNumber
-    kind: Literal["open", "bot"]
-    level: BotLevel | None = None
-
-    refusals = {
-        "seat": ("malformed", '"set_seat" needs "seat": a seat number'),
-        "kind": ("malformed", 'set_seat needs "kind": "open" or "bot"'),
-        "level": ("malformed", f"level must be one of {', '.join(BOT_LEVELS)}"),
-    }
-    people_only = True
-    host_only = True
-    waiting_only = True
+    kind: Annotated[Literal["open", "bot"], _refused('set_seat needs "kind": "open" or "bot"')]
+    level: Annotated[BotLevel | None, _refused(f"level must be one of {', '.join(BOT_LEVELS)}")] = (
+        None
+    )
 
 
-class RemoveMessage(ClientBase):
+class RemoveMessage(HostWaitingBase):
     """The host removes the person at ``seat`` (the invite link is replaced)."""
 
     type: Literal["remove"]
     seat: SeatNumber
 
-    refusals = {"seat": ("malformed", '"remove" needs "seat": a seat number')}
-    people_only = True
-    host_only = True
-    waiting_only = True
 
-
-class LockMessage(ClientBase):
+class LockMessage(HostBase):
     """The host locks the room against newcomers, or opens it again."""
 
     type: Literal["lock"]
-    locked: bool
-
-    refusals = {"locked": ("malformed", 'lock needs "locked": true or false')}
-    people_only = True
-    host_only = True
+    locked: Annotated[bool, _refused('lock needs "locked": true or false')]
 
 
-class StartMessage(ClientBase):
+class StartMessage(HostWaitingBase):
     """The host deals."""
 
     type: Literal["start"]
-    people_only = True
-    host_only = True
-    waiting_only = True
 
 
-class QuickMessage(ClientBase):
+class QuickMessage(RoomBase):
     """A quick message: one of the fixed phrases."""
 
     type: Literal["quick"]
-    phrase: Phrase
-
-    refusals = {"phrase": ("bad-phrase", f"phrase must be one of {', '.join(PHRASES)}")}
-    people_only = True
+    phrase: Annotated[Phrase, _refused(PHRASE_SENTENCE, "bad-phrase")]
 
 
-class LeaveMessage(ClientBase):
+class LeaveMessage(RoomBase):
     """Leave the table for good."""
 
     type: Literal["leave"]
-    people_only = True
 
 
-class RematchMessage(ClientBase):
+class RematchMessage(RoomBase):
     """A player's answer to the rematch, with their contribution to its deal."""
 
     type: Literal["rematch"]
-    accept: bool
-    contribution: Contribution | None = None
-
-    refusals = {
-        "accept": ("malformed", 'rematch needs "accept": true or false'),
-        "contribution": CONTRIBUTION_REFUSAL,
-    }
-    people_only = True
+    accept: Annotated[bool, _refused('rematch needs "accept": true or false')]
+    contribution: ContributionField = None
 
 
-ClientMessage: TypeAlias = Annotated[
-    ActionMessage
-    | HintMessage
-    | CoachMessage
-    | GroupsMessage
-    | PingMessage
-    | SitMessage
-    | WatchMessage
-    | SetSeatMessage
-    | RemoveMessage
-    | LockMessage
-    | StartMessage
-    | QuickMessage
-    | LeaveMessage
-    | RematchMessage,
-    Field(discriminator="type"),
-]
-"""Any client message, told apart by its ``type``."""
 RoomMessage: TypeAlias = (
     SitMessage
     | WatchMessage
@@ -368,12 +376,11 @@ RoomMessage: TypeAlias = (
     | RematchMessage
 )
 """The messages of a people's table's room (:mod:`cardtable.server.room_control`)."""
-
-
-def _tag(model: type[BaseModel]) -> str:
-    """A message model's ``type``, from its ``Literal`` annotation."""
-    tag: str = get_args(model.model_fields["type"].annotation)[0]
-    return tag
+ClientMessage: TypeAlias = Annotated[
+    ActionMessage | HintMessage | CoachMessage | GroupsMessage | PingMessage | RoomMessage,
+    Field(discriminator="type"),
+]
+"""Any client message, told apart by its ``type`` (the room's last)."""
 
 
 CLIENT_MODELS: Final[dict[str, type[ClientBase]]] = {
@@ -468,29 +475,33 @@ def _json_kind(value: object) -> str:
 # --- server messages -----------------------------------------------------------------------------
 
 
-class MoveJson(TypedDict):
-    """A legal action as a structured move: the notation to send back, its verb, the cards
-    and number it names (left out when none), the words a button shows, and a warning where
-    the rules ask clients to warn before it."""
+class MovePartsJson(TypedDict):
+    """The structure that a legal move and the last move share, read from the action object
+    (:mod:`cardtable.server.narration.moves`): its verb, and the cards and number it names
+    (each left out when it has none)."""
 
-    notation: str
     kind: str
     cards: NotRequired[list[str]]
     number: NotRequired[int]
+
+
+class MoveJson(MovePartsJson):
+    """A legal action as a structured move: its verb, the cards and number it names (left out
+    when none), the notation to send back, the words a button shows, and a warning where the
+    rules ask clients to warn before it."""
+
+    notation: str
     words: str
     warning: NotRequired[str]
 
 
-class LastAction(TypedDict):
+class LastAction(MovePartsJson):
     """The last move as the reader may see it (a card laid face down is not named): its
-    public notation, structure as in :class:`MoveJson`, and ``said``, its sentence in the
-    reader's words."""
+    structure as in :class:`MoveJson`, whose move it was, its public notation, and ``said``,
+    its sentence in the reader's words."""
 
     seat: int
     action: str
-    kind: str
-    cards: NotRequired[list[str]]
-    number: NotRequired[int]
     said: str
     auto: NotRequired[AutoReason | None]
     """People's tables: why a computer player made the move for the seat's person."""
@@ -507,6 +518,49 @@ class GameResultJson(TypedDict):
     said: str
 
 
+class SummaryScoreJson(TypedDict):
+    """One seat in a summary: its points in what finished (null: not counted), and its total
+    after it (null where the game keeps none)."""
+
+    seat: int
+    name: str
+    points: int | None
+    total: int | None
+
+
+class SummaryJson(TypedDict):
+    """What the last move finished (a deal or hand, a game, a match), in the reader's words
+    (:mod:`cardtable.server.narration`): the biggest unit's ``kind`` and ``number``, its
+    headline, lines (the smaller units' headlines and lines after its own), scores and the
+    game's details; ``parts`` lists the kinds finished and ``details_by_kind`` each one's
+    details."""
+
+    kind: UnitKind
+    number: int
+    headline: str
+    lines: list[str]
+    scores: list[SummaryScoreJson]
+    details: JsonObject | None
+    lead: NotRequired[str]
+    """Declaration Rummy: the engine's sentence on how the game ended."""
+    parts: list[UnitKind]
+    details_by_kind: dict[str, JsonObject | None]
+
+
+class OwnFactsJson(TypedDict, total=False):
+    """What a seat may know of its own hand without working it out, each game its own:
+    Declaration Rummy's ``count``, Indian Rummy's ``jokers`` and ``pile_top_joker`` (a
+    spectator's is empty)."""
+
+    count: int | None
+    """Declaration Rummy: the count of the seat's hand (null with no hand, or one larger than
+    the scorer takes)."""
+    jokers: list[str]
+    """Indian Rummy: the labels of the seat's cards that are jokers this deal."""
+    pile_top_joker: bool
+    """Indian Rummy: the discard pile's top card is a joker (it cannot be taken)."""
+
+
 class StateMessage(TypedDict):
     """The table as one seat (or the spectators, ``seat`` null) sees it: after every move, on
     connecting, and to the loser of a race."""
@@ -520,9 +574,9 @@ class StateMessage(TypedDict):
     to_move: int
     result: GameResultJson | None
     last_action: LastAction | None
-    summary: JsonObject | None
+    summary: SummaryJson | None
     announce: str
-    own: JsonObject
+    own: OwnFactsJson
     room: NotRequired[RoomJson]
     """People's tables only."""
 
@@ -835,9 +889,9 @@ def state_message(
     to_move: int,
     result: GameResultJson | None,
     last_action: LastAction | None,
-    summary: JsonObject | None,
+    summary: SummaryJson | None,
     announce: str,
-    own: JsonObject | None = None,
+    own: OwnFactsJson | None = None,
     room: RoomJson | None = None,
     moves: list[MoveJson] | None = None,
 ) -> StateMessage:
@@ -877,38 +931,12 @@ def hint_message(
 def groups_message(body: GroupsBody, *, version: int, seq: int | None) -> GroupsAnswer:
     """The answer to a ``groups`` message, for the table at ``version``; ``seq`` echoes the
     request's, so the page keeps only its latest answer."""
-    message = GroupsAnswer(
-        type="groups",
-        version=version,
-        seq=seq,
-        placed=body["placed"],
-        put_down=body["put_down"],
-        groups=body["groups"],
-        category=body["category"],
-        points=body["points"],
-        valid_show=body["valid_show"],
-        best=body["best"],
-        same_as_best=body["same_as_best"],
-    )
-    if "show_put_down" in body:
-        message["show_put_down"] = body["show_put_down"]
-    return message
+    return {"type": "groups", "version": version, "seq": seq, **body}
 
 
 def coach_message(report: CoachAdvice, *, version: int) -> CoachAnswer:
     """The coach's report for the seat's position at ``version``."""
-    message = CoachAnswer(
-        type="coach",
-        tips=report["tips"],
-        discards=report["discards"],
-        warnings=report["warnings"],
-        version=version,
-    )
-    if "near_melds" in report:
-        message["near_melds"] = report["near_melds"]
-    if "hint" in report:
-        message["hint"] = report["hint"]
-    return message
+    return {"type": "coach", **report, "version": version}
 
 
 def pong_message() -> PongMessage:

@@ -19,7 +19,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Final
 
-from cardtable.server.protocol.messages import PatchMessage, RoomJson, StateMessage
+from pydantic import JsonValue
+
+from cardtable.server.protocol.messages import JsonObject, PatchMessage, RoomJson, StateMessage
 
 PATCH_QUERY: Final = "patches"
 """The websocket URL's query parameter by which a page asks for patches (``?patches=1``)."""
@@ -41,9 +43,9 @@ def state_patch(old: Mapping[str, Any], new: Mapping[str, Any]) -> PatchMessage 
     """
     if old.keys() != new.keys():
         return None
-    changed: dict[str, Any] = {}
-    view: dict[str, Any] = {}
-    append: dict[str, list[Any]] = {}
+    changed: JsonObject = {}
+    view: JsonObject = {}
+    append: dict[str, list[JsonValue]] = {}
     for key, value in new.items():
         if key == "type" or key == "version":
             continue

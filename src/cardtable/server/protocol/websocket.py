@@ -21,7 +21,6 @@ import contextlib
 import logging
 import time
 from collections.abc import Sequence
-from typing import cast
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from starlette.websockets import WebSocketDisconnected
@@ -52,7 +51,6 @@ from cardtable.server.protocol.messages import (
     ErrorCode,
     GroupsMessage,
     HintMessage,
-    MoveJson,
     Outgoing,
     PingMessage,
     ProtocolError,
@@ -369,8 +367,7 @@ async def answer_frame(
             # worked out, and the page must not show it over a newer state.
             version = owner.version
             action, reason = await owner.hint(seat)
-            # The narrator builds the move as the protocol declares it.
-            move = cast("MoveJson | None", hint_move(owner.game, owner.engine, action))
+            move = hint_move(owner.game, owner.engine, action)
             await connection.send(hint_message(action, reason, version=version, move=move))
         elif isinstance(message, CoachMessage):
             version = owner.version

@@ -37,6 +37,8 @@ from cardtable.server.routes.dependencies import (
 from cardtable.server.routes.howto import how_to_play
 from cardtable.server.routes.identity import profile_for_page
 from cardtable.server.routes.models import (
+    BAD_INPUT,
+    NO_PROFILE,
     GameEntry,
     GameRecord,
     HowToPlay,
@@ -60,8 +62,8 @@ from cardtable.server.routes.rules_schema import options_schema
 router = APIRouter(prefix="/api", route_class=CheckedRoute)
 
 REFUSALS = refusals(
-    (400, "Bad input: the detail names the problem."),
-    (401, "No profile cookie: load the page (or POST /api/profile) first."),
+    BAD_INPUT,
+    NO_PROFILE,
     (429, "Too many requests: the detail says when to try again."),
 )
 

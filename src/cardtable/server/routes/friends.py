@@ -18,6 +18,8 @@ from cardtable.server.people.tables import public_tables
 from cardtable.server.routes.boundary import CheckedRoute
 from cardtable.server.routes.dependencies import CurrentProfile, LobbyDep, check_rate, count_rate
 from cardtable.server.routes.models import (
+    BAD_INPUT,
+    NO_PROFILE,
     InvitePeek,
     InviteRequest,
     Joined,
@@ -29,8 +31,8 @@ from cardtable.server.routes.models import (
 router = APIRouter(prefix="/api", route_class=CheckedRoute)
 
 REFUSALS = refusals(
-    (400, "Bad input: the detail names the problem."),
-    (401, "No profile cookie: load the page (or POST /api/profile) first."),
+    BAD_INPUT,
+    NO_PROFILE,
     (403, "Not allowed: removed by the host, or no spectators at this table."),
     (404, "The invite link opens no table."),
     (409, "The seat or the name is taken, or the game has started."),

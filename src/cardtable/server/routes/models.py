@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import typing
 from datetime import datetime
-from typing import TYPE_CHECKING, Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Final, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, create_model, field_validator
 
@@ -60,6 +60,12 @@ class Refusal(Answer):
     """Any refused request: one sentence naming the problem."""
 
     detail: str
+
+
+BAD_INPUT: Final = (400, "Bad input: the detail names the problem.")
+"""The refusal of a route that reads a body or a query (for :func:`refusals`)."""
+NO_PROFILE: Final = (401, "No profile cookie: load the page (or POST /api/profile) first.")
+"""The refusal of a route for the caller's own profile (for :func:`refusals`)."""
 
 
 def refusals(*statuses: tuple[int, str]) -> dict[int | str, dict[str, Any]]:
@@ -216,8 +222,8 @@ class InvitePlace(Answer):
     role: Literal["player", "spectator"] | None
 
 
-class InvitePeek(Answer):
-    """``POST /api/invites/peek``: the table an invite opens, as seen before joining."""
+class TableHeading(Answer):
+    """How every answer about a table names it: its id, game, title, format and label."""
 
     table_id: str
     game: str
@@ -227,6 +233,11 @@ class InvitePeek(Answer):
     one format."""
     table_label: str
     """The format and players as a listing shows them: ``Pool 101 · 4 players``."""
+
+
+class InvitePeek(TableHeading):
+    """``POST /api/invites/peek``: the table an invite opens, as seen before joining."""
+
     phase: TablePhase
     rules: dict[str, Any]
     host: str | None
@@ -238,18 +249,10 @@ class InvitePeek(Answer):
     you: InvitePlace
 
 
-class PublicTable(Answer):
+class PublicTable(TableHeading):
     """One table of ``GET /api/lobby``: a public people's table waiting for people or open
     to spectators."""
 
-    table_id: str
-    game: str
-    title: str
-    format: str | None
-    """The table's format (``Pool 101``, ``Deals (best of 3)``); ``null`` in a game played in
-    one format."""
-    table_label: str
-    """The format and players as a listing shows them: ``Pool 101 · 4 players``."""
     phase: Literal["waiting", "playing"]
     host: str | None
     rules_summary: str
@@ -272,17 +275,9 @@ class PublicSeat(Answer):
     """Human seats only: somebody sits there."""
 
 
-class TableBasics(Answer):
+class TableBasics(TableHeading):
     """What every description of a table says."""
 
-    table_id: str
-    game: str
-    title: str
-    format: str | None
-    """The table's format (``Pool 101``, ``Deals (best of 3)``); ``null`` in a game played in
-    one format."""
-    table_label: str
-    """The format and players as a listing shows them: ``Pool 101 · 4 players``."""
     seats: list[PublicSeat]
     version: int
     your_seat: int | None

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-from typing import Annotated, Any
+from typing import Annotated, Any, Final
 
 from fastapi import APIRouter, HTTPException, Query, Request, Response
 
@@ -30,11 +30,18 @@ from cardtable.server.review.replays import replay_frames
 from cardtable.server.routes.boundary import CheckedRoute
 from cardtable.server.routes.dependencies import CurrentProfile, Table, TableId, table_or_404
 from cardtable.server.routes.identity import client_address
-from cardtable.server.routes.models import CommitmentAnswer, FinishedGame, ShareLink, refusals
+from cardtable.server.routes.models import (
+    NO_PROFILE,
+    CommitmentAnswer,
+    FinishedGame,
+    ShareLink,
+    refusals,
+)
 from cardtable.server.table.owner import TableOwner
 from cardtable.storage import reviews
 
 router = APIRouter(prefix="/api", route_class=CheckedRoute)
+REPLAYS_LIMITED: Final = (429, "Too many replays: the detail says when to try again.")
 
 
 def analyses_of(request: Request) -> Analyses:
@@ -114,7 +121,7 @@ def _named_result(owner: TableOwner, seat: int | None) -> str | None:
 @router.get(
     "/tables/{table_id}/fairness",
     responses=refusals(
-        (401, "No profile cookie."),
+        NO_PROFILE,
         (403, "Not a player or spectator of this table."),
         (404, "No such table, or not dealt from a fair deal's seed."),
     ),
@@ -156,7 +163,7 @@ async def table_record(owner: Table, request: Request, profile: CurrentProfile) 
 @router.get(
     "/tables/{table_id}/replay",
     response_model=dict[str, Any],
-    responses=refusals((429, "Too many replays: the detail says when to try again.")),
+    responses=refusals(REPLAYS_LIMITED),
 )
 async def table_replay(owner: Table, request: Request, profile: CurrentProfile) -> Response:
     """The finished game's replay frames (every hand face up) for a person who sat at it."""
@@ -247,7 +254,7 @@ async def _shared(request: Request, token: str) -> TableOwner:
 @router.get(
     "/replays/{token}",
     response_model=dict[str, Any],
-    responses=refusals((429, "Too many replays: the detail says when to try again.")),
+    responses=refusals(REPLAYS_LIMITED),
 )
 async def shared_replay(token: str, request: Request) -> Response:
     """A shared replay, for anyone with its link."""

@@ -51,10 +51,10 @@ from cardtable.server.protocol.messages import (
     CoachAdvice,
     Frame,
     GameResultJson,
-    JsonObject,
     LastAction,
     MoveJson,
     Outgoing,
+    OwnFactsJson,
     ProtocolError,
     RoomJson,
     RoomUpdate,
@@ -289,7 +289,7 @@ class TableOwner:
         (:func:`~cardtable.server.people.presence.shared_room_json`)."""
         engine, state = self.engine, self.state
         shown: int | None = seat
-        own: JsonObject = {}
+        own: OwnFactsJson = {}
         legal: list[str] = []
         moves: list[MoveJson] = []
         if seat == SPECTATORS:
@@ -303,8 +303,7 @@ class TableOwner:
             if self.status == "playing":
                 actions = engine.legal_actions(state, seat)
                 legal = [str(action) for action in actions]
-                # The narrator builds the moves as the protocol declares them.
-                moves = cast("list[MoveJson]", legal_moves(self.game, heard, actions))
+                moves = legal_moves(self.game, heard, actions)
         to_move = engine.current_player(state)
         result = engine.result(state)
         names = self.names_for(seat)
@@ -316,16 +315,13 @@ class TableOwner:
         last_action: LastAction | None = None
         if last is not None:
             actor, notation = last
-            last_action = cast(
-                LastAction,
-                last_move(
-                    self.game,
-                    engine,
-                    actor=actor,
-                    public=public_notation(self.game, notation, actor, seat),
-                    names=names,
-                    view=heard,
-                ),
+            last_action = last_move(
+                self.game,
+                engine,
+                actor=actor,
+                public=public_notation(self.game, notation, actor, seat),
+                names=names,
+                view=heard,
             )
             if self.room is not None:  # why a computer player made the move, if one did
                 auto: AutoReason | None = None
