@@ -10,6 +10,11 @@ worker processes competing for the cores.
 
     python -m benchmarks.bench_bots                       # all three games, full size
     python -m benchmarks.bench_bots --game indecision --games 200 --hard-games 60
+    python -m benchmarks.bench_bots --game indian-rummy --preset pool-101 --games 100 \
+        --pairings normal-easy,easy-random --time-games 0
+
+``--preset`` plays whole games of one of the game's presets (Pool 101: a game is won by the
+last player left, not by points per deal); ``--pairings`` keeps only some of the pairings.
 
 It never fails on time or strength: it prints what it measured, and whether each pairing's
 interval excludes an even result.
@@ -22,10 +27,12 @@ import json
 import math
 import sys
 import time
+from collections.abc import Sequence
 from typing import Any
 
 from cardtable.arena import ArenaConfig, ArenaReport, available_cores, run_arena
 from cardtable.arena.stats import anchor_ratings, bradley_terry
+from cardtable.registry import get_engine
 
 GAMES = ("indecision", "indian-rummy", "declaration-rummy")
 PAIRINGS = (("hard", "normal"), ("normal", "easy"), ("easy", "random"))
@@ -39,16 +46,24 @@ def _interval(low: float, high: float, scale: float = 100.0) -> str:
 
 
 def measure_pairings(
-    game: str, games: int, hard_games: int, seed: int, workers: int
+    game: str,
+    games: int,
+    hard_games: int,
+    seed: int,
+    workers: int,
+    *,
+    rules: Any = None,
+    pairings: Sequence[tuple[str, str]] = PAIRINGS,
 ) -> tuple[list[dict[str, Any]], list[ArenaReport]]:
-    """Play the three neighbouring pairings; return one summary row per pairing."""
+    """Play the neighbouring pairings (by default all three) under ``rules`` (by default the
+    arena's); return one summary row per pairing."""
     rows: list[dict[str, Any]] = []
     reports: list[ArenaReport] = []
-    for a, b in PAIRINGS:
+    for a, b in pairings:
         size = hard_games if a == "hard" else games
         started = time.perf_counter()
         report = run_arena(
-            ArenaConfig(game=game, bots=(a, b), games=size, seed=seed, workers=workers)
+            ArenaConfig(game=game, bots=(a, b), games=size, seed=seed, workers=workers, rules=rules)
         )
         elapsed = time.perf_counter() - started
         (pairing,) = report.pairings
@@ -105,7 +120,7 @@ def ladder(rows: list[dict[str, Any]]) -> dict[str, float]:
         a, b = row["a"], row["b"]
         wins[(a, b)] = wins.get((a, b), 0.0) + row["a_wins"] + row["ties"] / 2
         wins[(b, a)] = wins.get((b, a), 0.0) + row["b_wins"] + row["ties"] / 2
-    players = ["hard", "normal", "easy", "random"]
+    players = [p for p in ("hard", "normal", "easy", "random") if any(p in k for k in wins)]
     return anchor_ratings(bradley_terry(players, wins), "random")
 
 
@@ -144,21 +159,41 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=2024)
     parser.add_argument("--workers", type=int, default=available_cores())
     parser.add_argument("--json", type=str, default=None, help="also write results here")
+    parser.add_argument("--preset", default=None, help="play whole games of this preset")
+    parser.add_argument(
+        "--pairings",
+        default=",".join(f"{a}-{b}" for a, b in PAIRINGS),
+        help="comma-separated pairings, e.g. normal-easy,easy-random",
+    )
     args = parser.parse_args(argv)
+    chosen = [tuple(p.split("-")) for p in args.pairings.split(",")]
+    pairings = [pair for pair in PAIRINGS if pair in chosen]
     results: dict[str, Any] = {"workers": args.workers, "games": {}}
     for game in args.game or GAMES:
-        print(f"{game}: duplicate heads-up games, seed {args.seed}, {args.workers} workers")
+        rules = None if args.preset is None else get_engine(game).presets()[args.preset]
+        print(
+            f"{game}: duplicate heads-up games, seed {args.seed}, {args.workers} workers"
+            + ("" if args.preset is None else f", preset {args.preset}")
+        )
         started = time.perf_counter()
-        rows, _ = measure_pairings(game, args.games, args.hard_games, args.seed, args.workers)
+        rows, _ = measure_pairings(
+            game,
+            args.games,
+            args.hard_games,
+            args.seed,
+            args.workers,
+            rules=rules,
+            pairings=pairings,
+        )
         ratings = ladder(rows)
         print(
             "  ladder (Elo scale, Random = 0): "
             + ", ".join(
                 f"{bot} {ratings[bot]:.0f}"
-                for bot in sorted(ratings, key=ratings.get, reverse=True)
-            )  # type: ignore[arg-type]
+                for bot in sorted(ratings, key=lambda name: ratings[name], reverse=True)
+            )
         )
-        times = measure_times(game, args.time_games, args.seed)
+        times = measure_times(game, args.time_games, args.seed) if args.time_games else {}
         for level, t in times.items():
             target = TIME_TARGETS_MS[level]
             print(

@@ -10,10 +10,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from cardtable.bots import make_bot
-from cardtable.bots.indian_rummy import drop_threshold
 from cardtable.cards import parse_card, parse_cards
 from cardtable.games.indian_rummy import actions as act
 from cardtable.games.indian_rummy.engine import ENGINE
+from cardtable.games.indian_rummy.formats import new_standing
 from cardtable.games.indian_rummy.rules import PRESETS, Rules
 from cardtable.games.indian_rummy.scoring import show_discards
 from cardtable.games.indian_rummy.state import IndianRummyState, Phase, scenario
@@ -149,21 +149,83 @@ def _pool_first_turn(total: int) -> IndianRummyState:
     )
 
 
+RIVALS = (
+    "AC 2C 3C 4C 5C 6C 7C 8C 9C 10C JC QC KC",
+    "AH 3H 4H 6H 7H 9H 10H QH KH 2S 3S 5S 6S",
+    "2D 4D 5D 7D 8D 10D JD KD AD 8S 9S JS QS",
+)
+
+
+def _pool_turn(
+    totals: tuple[int, ...], *, middle: bool = False, rejoins_used: int = 0
+) -> IndianRummyState:
+    """Seat 0 holds the hopeless hand at the start of its turn in a Pool 101 deal: its first
+    turn, or (``middle``) a turn after six rounds of draws, with ``rejoins_used`` rejoins
+    spent; the other seats hold the hands of :data:`RIVALS`."""
+    players = len(totals)
+    rules = dataclasses.replace(PRESETS["pool-101"], wild_joker_cut=False, players=players)
+    standing = new_standing(rules)
+    assert standing is not None
+    standing = dataclasses.replace(standing, rejoins_used=(rejoins_used,) + (0,) * (players - 1))
+    return scenario(
+        rules,
+        [HOPELESS, *RIVALS[: players - 1]],
+        pile="2C",
+        dealer=players - 1,
+        totals=totals,
+        has_drawn=(middle,) * players,
+        turns=6 * players if middle else 0,
+        standing=standing,
+    )
+
+
 @pytest.mark.parametrize("level", ("normal", "hard"))
-def test_pool_normal_and_hard_keep_playing_when_a_drop_would_eliminate_them(level: str) -> None:
-    assert choose(level, _pool_first_turn(10)) == act.DROP  # 30 of 101: the drop is cheap
-    assert choose(level, _pool_first_turn(85)) != act.DROP  # 105: the drop itself is out
+def test_pool_no_first_drop_that_itself_eliminates_heads_up(level: str) -> None:
+    # Heads-up nobody is left to rejoin against: at 85 the drop (20) makes 105 and ends the
+    # game, while playing on the hand may still show first.
+    assert choose(level, _pool_first_turn(85)) != act.DROP
+    assert choose(level, _pool_first_turn(95)) != act.DROP
 
 
-def test_pool_drop_threshold_follows_the_standing() -> None:
-    far = ENGINE.view(_pool_first_turn(0), 0)
-    near = ENGINE.view(_pool_first_turn(30), 0)  # a full count (80) would reach 101, a drop not
-    out = ENGINE.view(_pool_first_turn(81), 0)  # the drop (20) reaches 101
-    assert drop_threshold(far, 27.0) == 27.0
-    assert drop_threshold(near, 27.0) < 27.0
-    assert drop_threshold(out, 27.0) == float("inf")
-    free = ENGINE.view(indian([HOPELESS, OTHER], phase=Phase.DRAW), 0)
-    assert drop_threshold(free, 27.0) == 27.0
+def test_hard_middle_drops_a_hopeless_hand_that_the_penalty_keeps_in() -> None:
+    # Four players, six rounds in, nothing near a meld and 80 points in hand: against three
+    # rivals the hand will almost surely be counted, and counted high (Hard reads the points
+    # it holds), while the 40 of a middle drop leaves it at 40 of 101.
+    assert choose("hard", _pool_turn((0, 0, 0, 0), middle=True)) == act.DROP
+
+
+@pytest.mark.parametrize("level", ("normal", "hard"))
+def test_pool_first_drop_of_a_hopeless_hand_while_the_drop_keeps_it_in(level: str) -> None:
+    # The first drop's 20 keeps a hopeless hand in the game (90 of 101 at 70) where a count
+    # would very likely eliminate it.
+    assert choose(level, _pool_first_turn(70)) == act.DROP
+    assert choose(level, _pool_turn((70, 0, 0, 0), rejoins_used=1)) == act.DROP
+
+
+@pytest.mark.parametrize("level", ("normal", "hard"))
+def test_pool_first_drop_into_a_rejoin(level: str) -> None:
+    # At 85 of a four-player pool the first drop's 20 eliminates, but with a rejoin left and
+    # every other total at most 79 the player comes back at the highest total still in plus
+    # one (11); with the rejoin spent the hand plays on.
+    assert choose(level, _pool_turn((85, 10, 0, 0))) == act.DROP
+    assert choose(level, _pool_turn((85, 10, 0, 0), rejoins_used=1)) != act.DROP
+
+
+@pytest.mark.parametrize("level", ("normal", "hard"))
+def test_pool_no_middle_drop_that_eliminates_without_a_rejoin(level: str) -> None:
+    # At 65 the middle drop (40) makes 105: with the rejoin spent that is the end, so the
+    # hand plays on (it is out only if counted at 36 or more, and may still show first).
+    state = _pool_turn((65, 0, 0, 0), middle=True, rejoins_used=1)
+    assert choose(level, state) != act.DROP
+
+
+@pytest.mark.parametrize("level", ("normal", "hard"))
+def test_pool_middle_drop_when_a_rejoin_brings_the_player_back(level: str) -> None:
+    # The same 65 with a rejoin left: every other total is at most 79, so after the 40 the
+    # player comes back with the highest total still in plus one (1), better than a likely
+    # count that eliminates it just the same.
+    state = _pool_turn((65, 0, 0, 0), middle=True, rejoins_used=0)
+    assert choose(level, state) == act.DROP
 
 
 @pytest.mark.parametrize("level", LEVELS)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 
@@ -20,6 +21,7 @@ from cardtable.games.indecision.state import Phase as IndPhase
 from cardtable.games.indian_rummy import actions as ir
 from cardtable.games.indian_rummy.engine import ENGINE as IR
 from cardtable.games.indian_rummy.state import Phase as IRPhase
+from cardtable.games.indian_rummy.state import scenario
 from games.indian_rummy.helpers import deals, everyone_drops_but, pool, position
 
 OTHER_IR = "AD 2D 3D 4D 5D 6D 7D 8D 9D 10D JD QD KD"
@@ -256,6 +258,23 @@ def test_indian_pool_hint_knows_a_drop_at_95_in_pool_101_eliminates_you() -> Non
     safe = position(pool(2), (40, 10), dealer=1)
     safe_report = coach("indian-rummy", IR.view(safe, 0), IR.legal_actions(safe, 0))
     assert not any("eliminated" in warning for warning in safe_report.warnings)
+
+
+def test_indian_pool_hint_drops_into_a_rejoin_and_says_so() -> None:
+    # Four players at 85, 10, 0, 0, a hopeless first hand: the first drop's 20 takes seat 0
+    # out of the pool, and with its rejoin it comes back at the highest total in plus one.
+    rules = dataclasses.replace(pool(4), wild_joker_cut=False)
+    hands = [
+        "AS 4S 7S 10S KS 2H 5H 8H JH 3D 6D 9D QD",
+        "AC 2C 3C 4C 5C 6C 7C 8C 9C 10C JC QC KC",
+        "AH 3H 4H 6H 7H 9H 10H QH KH 2S 3S 5S 6S",
+        "2D 4D 5D 7D 8D 10D JD KD AD 8S 9S JS QS",
+    ]
+    state = scenario(rules, hands, pile="2C", dealer=3, totals=(85, 10, 0, 0))
+    report = coach("indian-rummy", IR.view(state, 0), IR.legal_actions(state, 0))
+    assert report.hint is not None and report.hint.action == ir.DROP
+    assert "out of the pool, and you rejoin at 11" in report.hint.reason
+    assert not any("Do not drop" in warning for warning in report.warnings)
 
 
 def test_indian_pool_coach_says_how_far_each_player_is_from_the_limit() -> None:

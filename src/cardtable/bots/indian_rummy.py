@@ -19,9 +19,14 @@ never declares otherwise: a wrong show costs 80.
 
 Between the deals of a Pool game every level rejoins when offered (coming back costs nothing
 but the total it is given) and agrees to an agreed finish unless it alone has the lowest total.
-In Pool, Normal and Hard drop by the standing (:func:`drop_threshold`): never when the drop
-itself would take their total to the limit, and more readily when a full count would but the
-drop would not.
+In Pool, Normal and Hard decide at the start of every turn whether to drop (the first drop at
+their first turn, the middle drop later) by the standing (:mod:`cardtable.bots.indian_standing`):
+the penalty now against the deal played on, forecast from the hand's missing cards, the cards
+drawn and the rivals still in, each outcome weighed by the chance it leaves them of outlasting
+the others (nothing once eliminated, unless a rejoin brings them back). Hard judges the hand by
+its finer shape and the points it holds. A hopeless first hand is dropped as well, as in free
+play (sooner when a full count would eliminate them, never when the drop itself would). In free
+play and Deals they drop only at their first turn, when the hand is hopeless.
 """
 
 from __future__ import annotations
@@ -34,6 +39,7 @@ from typing import Any, Final
 
 from cardtable.bots.base import Bot
 from cardtable.bots.indian_shape import analyze, shape_cost
+from cardtable.bots.indian_standing import drop_pays
 from cardtable.cards import PRINTED_JOKER, Card, without
 from cardtable.games.indian_rummy import actions as act
 from cardtable.games.indian_rummy.actions import IndianRummyAction
@@ -46,8 +52,8 @@ DRAW_PHASE: Final = Phase.DRAW
 DISCARD_PHASE: Final = Phase.DISCARD
 BETWEEN_DEALS: Final = (Phase.REJOIN, Phase.AGREED_FINISH)
 NEAR_LIMIT_DROP: Final = 0.75
-"""How much of the usual drop threshold is left when a full count would eliminate the player
-but the drop would not (Pool)."""
+"""How much of the usual hopeless-hand cost is enough for a Pool first drop when a full count
+would eliminate the player but the drop would not."""
 
 
 def between_deals(view: IndianRummyView) -> IndianRummyAction:
@@ -60,23 +66,6 @@ def between_deals(view: IndianRummyView) -> IndianRummyAction:
     low = min(view.totals[seat] for seat in seats)
     leaders = [seat for seat in seats if view.totals[seat] == low]
     return act.PLAY_ON if leaders == [view.seat] else act.FINISH
-
-
-def drop_threshold(view: IndianRummyView, base: float) -> float:
-    """The hand cost from which a drop now is worth it, by the standing: ``base`` in free play
-    and Deals; in Pool infinite when the drop would reach the limit, lowered by
-    :data:`NEAR_LIMIT_DROP` when a full count would reach it but the drop would not."""
-    rules = view.rules
-    if rules.format != "pool":
-        return base
-    total = view.totals[view.seat]
-    penalty = rules.middle_drop if view.has_drawn[view.seat] else rules.first_drop
-    if total + penalty >= rules.pool_limit:
-        return float("inf")
-    full = rules.max_points if rules.max_points is not None else rules.wrong_show_penalty
-    if total + full >= rules.pool_limit:
-        return base * NEAR_LIMIT_DROP
-    return base
 
 
 def showable(view: IndianRummyView) -> tuple[Card, ...]:
@@ -222,7 +211,9 @@ class NormalBot:
 
     ``feed_weight`` is how much feeding the next player costs in the discard choice;
     ``drop_cost`` the hand cost above which a first turn drops; ``risk_scale`` scales the
-    weight of the points at risk; ``greedy`` takes pure runs as they come (Hard sets it off).
+    weight of the points at risk; ``greedy`` takes pure runs as they come (Hard sets it off);
+    ``count_by_points`` scales a Pool drop's forecast counts by the points held (Hard sets it
+    on; :mod:`cardtable.bots.indian_standing`).
     """
 
     name = "normal"
@@ -235,7 +226,9 @@ class NormalBot:
         drop_cost: float = 27.0,
         risk_scale: float = 1.0,
         greedy: bool = True,
+        count_by_points: bool = False,
     ) -> None:
+        self.count_by_points = count_by_points
         self.feed_weight = feed_weight
         self.drop_cost = drop_cost
         self.risk_scale = risk_scale
@@ -301,12 +294,38 @@ class NormalBot:
         return act.DRAW_PILE if best < now - 1.0 else act.DRAW_STOCK
 
     def should_drop(self, view: IndianRummyView, cost: float) -> bool:
-        """Drop at the first turn (the cheap drop) when the hand is far from any show, by the
-        standing in Pool (:func:`drop_threshold`)."""
+        """In Pool, drop at the start of any turn when the standing says the drop pays, and
+        at the first turn also a hopeless hand that the drop keeps in the game (sooner when a
+        full count would eliminate: :func:`pool_first_drop_cost`); elsewhere only the
+        hopeless first hand."""
+        if view.rules.format == "pool":
+            shape = analyze(view.hand, view.wild_rank, gone=gone_cards(view), greedy=self.greedy)
+            points = points_now(view) if self.count_by_points else None
+            if drop_pays(view, shape.missing, points, pure=shape.pure > 0):
+                return True
+            return self.hopeless_first_hand(view, cost, pool_first_drop_cost(view, self.drop_cost))
+        return self.hopeless_first_hand(view, cost, self.drop_cost)
+
+    @staticmethod
+    def hopeless_first_hand(view: IndianRummyView, cost: float, threshold: float) -> bool:
+        """At the first turn, no joker and a hand cost of at least ``threshold``."""
         if view.has_drawn[view.seat]:
             return False
         jokers = sum(1 for c in view.hand if is_joker(c, view.wild_rank))
-        return jokers == 0 and cost >= drop_threshold(view, self.drop_cost)
+        return jokers == 0 and cost >= threshold
+
+
+def pool_first_drop_cost(view: IndianRummyView, base: float) -> float:
+    """The hand cost from which a Pool first hand is hopeless enough to drop: infinite when the
+    first drop itself reaches the limit, :data:`NEAR_LIMIT_DROP` of ``base`` when a full count
+    would reach it, else ``base``. (Measured heads-up: this rule beats playing every such hand
+    on, which the standing forecast alone would do.)"""
+    rules = view.rules
+    total = view.totals[view.seat]
+    if total + rules.first_drop >= rules.pool_limit:
+        return float("inf")
+    full = rules.max_points if rules.max_points is not None else rules.wrong_show_penalty
+    return base * NEAR_LIMIT_DROP if total + full >= rules.pool_limit else base
 
 
 def draw_odds(view: IndianRummyView) -> dict[Card, int]:
@@ -342,7 +361,7 @@ class HardBot:
         self.candidates = candidates
         self.now_weight = now_weight
         self.replies = replies
-        self.normal = NormalBot(**{"greedy": False, **normal})
+        self.normal = NormalBot(**{"greedy": False, "count_by_points": True, **normal})
 
     def choose(
         self,

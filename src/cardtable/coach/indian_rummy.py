@@ -25,6 +25,7 @@ from cardtable.bots.indian_rummy import (
     showable,
 )
 from cardtable.bots.indian_shape import Shape, analyze
+from cardtable.bots.indian_standing import rejoin_total, seats_in_game
 from cardtable.cards import PRINTED_JOKER, format_card, format_cards, without
 from cardtable.coach.report import CoachReport, DiscardOption, Hint, NearMeld
 from cardtable.games.indian_rummy import actions as act
@@ -156,7 +157,16 @@ def _reason(view: IndianRummyView, action: IndianRummyAction) -> str:
         )
         if view.rules.format == "pool":
             total = view.totals[view.seat] + penalty
-            reason += f" You stay in the pool at {total}, {view.rules.pool_limit - total} short."
+            limit = view.rules.pool_limit
+            if total < limit:
+                reason += f" You stay in the pool at {total}, {limit - total} short."
+            else:
+                totals = [*view.totals]
+                totals[view.seat] = total
+                others = [s for s in seats_in_game(view) if s != view.seat]
+                back = rejoin_total(view, totals, others)
+                reason += f" It takes you to {total}, out of the pool"
+                reason += "." if back is None else f", and you rejoin at {back}."
         return reason
     if isinstance(action, act.DrawPile):
         top = view.pile_top
@@ -220,7 +230,9 @@ def coach(view: IndianRummyView, legal: Sequence[IndianRummyAction]) -> CoachRep
     if view.phase in (Phase.REJOIN, Phase.AGREED_FINISH):
         return CoachReport(tips=tips, near_melds=[], discards=[], warnings=[], hint=report_hint)
     eliminating = drop_eliminates(view)
-    if eliminating is not None:
+    # A drop into a rejoin is the hint's own choice, explained by its reason.
+    hinted_drop = report_hint is not None and isinstance(report_hint.action, act.Drop)
+    if eliminating is not None and not hinted_drop:
         warnings.append(f"Do not drop: {eliminating}.")
     gone = gone_cards(view)
     thirteen = hand if len(hand) == 13 else None
