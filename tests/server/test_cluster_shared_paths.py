@@ -161,7 +161,7 @@ def test_an_invite_is_joined_and_a_table_closed_through_the_process_that_does_no
     joined = join(other_app, token, "Guest")
     assert joined["table_id"] == table_id and joined["seat"] == 1
     guest = storage.profile_by_token(Database(processes.database_url), cookie_of(other_app))
-    room = context_of(owner_app.app).lobby.tables[table_id].room
+    room = context_of(owner_app.app).lobby.tables[table_id].people.room
     assert guest is not None and room is not None and room.member(guest.id) is not None
     assert table_id not in context_of(other_app.app).lobby.tables
     # The host closes it from the other process: only the owner may, and it does.
