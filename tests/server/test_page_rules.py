@@ -117,3 +117,11 @@ def test_no_drop_cost_is_chosen_in_the_page() -> None:
     assert _offences(rules) == []
     costs = re.compile(r"[Dd]rop\w*\s*\?\?\s*\d")
     assert _offences(costs) == []
+
+
+def test_no_rule_default_is_written_in_the_page() -> None:
+    # A rule's value comes with the table's rules (the view's `rules`) or its schema's
+    # default (`rules_schema`): a rule read with a number of the page's own behind it
+    # (`rules?.wrong_show_penalty ?? 80`, `values.match_wins ?? 2`) restates the rule.
+    defaults = re.compile(r"\b(rules\??\.\w+|values\.\w+)\s*\?\?\s*[1-9]")
+    assert _offences(defaults) == []

@@ -111,7 +111,7 @@ export class TableState {
   /** How many sit at the table. */
   playerCount() {
     const view = this.message?.view;
-    return view?.hand_sizes?.length ?? view?.players ?? this.meta?.seats?.length ?? this.meta?.rules?.players ?? 2;
+    return view?.hand_sizes?.length ?? view?.players ?? this.meta?.seats?.length ?? this.meta?.rules?.players ?? 0;
   }
 
   /**

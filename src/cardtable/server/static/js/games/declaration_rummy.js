@@ -99,7 +99,7 @@ export default {
     const winsRule = game?.rules_schema?.find((entry) => entry.name === "match_wins") ?? {};
     const winsLow = winsRule.min ?? 1;
     const winsHigh = winsRule.max ?? null;
-    const wins = h("input", { id: "match-wins", type: "number", "aria-label": "Games to win the match", min: winsLow, max: winsHigh, value: String(values.match_wins ?? 2), disabled: !values.match, class: "small-number" });
+    const wins = h("input", { id: "match-wins", type: "number", "aria-label": "Games to win the match", min: winsLow, max: winsHigh, value: String(values.match_wins ?? winsRule.default ?? winsLow), disabled: !values.match, class: "small-number" });
     single.addEventListener("change", () => {
       values.match = false;
       wins.disabled = true;
@@ -111,7 +111,7 @@ export default {
     wins.addEventListener("change", () => {
       const n = Number.parseInt(wins.value, 10);
       if (Number.isFinite(n) && n >= winsLow && (winsHigh === null || n <= winsHigh)) values.match_wins = n;
-      else wins.value = String(values.match_wins ?? 2);
+      else wins.value = String(values.match_wins ?? winsRule.default ?? winsLow);
     });
     return h(
       "div",

@@ -140,7 +140,7 @@ export default {
   formatLabel(values) {
     const seats = `${values.players} players`;
     if (values.format === "pool") return `Pool ${values.pool_limit} · ${seats}`;
-    if (values.format === "deals") return `Deals (best of ${values.deals ?? 2}) · ${seats}`;
+    if (values.format === "deals") return `Deals (best of ${values.deals}) · ${seats}`;
     return null;
   },
 
@@ -443,7 +443,8 @@ export async function confirmIndianRummyMove(ctx, notation) {
   const action = ctx.legal.byNotation.get(notation);
   if (action?.verb === "declare") {
     const preview = await ctx.table.groups?.preview(action.card);
-    const penalty = ctx.view.rules?.wrong_show_penalty ?? 80;
+    // The penalty is the table's rule (the view's rules), never a number of the page's own.
+    const penalty = ctx.view.rules?.wrong_show_penalty ?? null;
     return confirmPanel(
       "Declare?",
       `Put down the ${cardName(action.card)} and show your other 13 cards. ${declareVerdict(preview, penalty)}`,
@@ -467,7 +468,7 @@ export async function confirmIndianRummyMove(ctx, notation) {
  * solver checks every show, so a valid hand is a valid show however it is grouped. */
 export function declareVerdict(preview, penalty) {
   if (!preview) {
-    return `If they are not all in groups with two sequences, one of them pure, it is a wrong show: ${penalty} points.`;
+    return `If they are not all in groups with two sequences, one of them pure, it is a wrong show${penalty === null ? "" : `: ${penalty} points`}.`;
   }
   const best = preview.best || {};
   const differs = !preview.same_as_best;
@@ -477,7 +478,7 @@ export function declareVerdict(preview, penalty) {
   if (best.valid_show) {
     return "Your groups differ from the best arrangement: as you grouped them they are not a valid show, but these cards are. The declaration is checked with the best arrangement (below), so it is a valid show.";
   }
-  return `These cards are not a valid show however they are grouped${differs ? " (your groups differ from the best arrangement, which is not a show either)" : ""}: a wrong show costs ${penalty} points.`;
+  return `These cards are not a valid show however they are grouped${differs ? " (your groups differ from the best arrangement, which is not a show either)" : ""}: a wrong show${penalty === null ? " has its penalty" : ` costs ${penalty} points`}.`;
 }
 
 /** The groups being declared, each labelled as the server reads it; the best arrangement too
