@@ -19,9 +19,16 @@ HANDS = (
 )
 
 
-def _view(totals: tuple[int, ...], rejoins_used: int = 0) -> IndianRummyView:
+def _view(
+    totals: tuple[int, ...],
+    rejoins_used: int = 0,
+    drops: tuple[int | None, ...] | None = None,
+    **changes: int,
+) -> IndianRummyView:
     players = len(totals)
-    rules = dataclasses.replace(PRESETS["pool-101"], wild_joker_cut=False, players=players)
+    rules = dataclasses.replace(
+        PRESETS["pool-101"], wild_joker_cut=False, players=players, **changes
+    )
     standing = new_standing(rules)
     assert standing is not None
     used = (rejoins_used,) + (0,) * (players - 1)
@@ -31,6 +38,7 @@ def _view(totals: tuple[int, ...], rejoins_used: int = 0) -> IndianRummyView:
         pile="2C",
         dealer=players - 1,
         totals=totals,
+        drops=drops,
         standing=dataclasses.replace(standing, rejoins_used=used),
     )
     return ENGINE.view(state, 0)
@@ -78,3 +86,15 @@ def test_the_race_favours_the_leader_beyond_its_share_of_headroom() -> None:
 def test_a_drop_that_itself_eliminates_heads_up_never_pays() -> None:
     assert drop_gain(_view((81, 0)), 11) < 0.0
     assert drop_gain(_view((81, 0)), 11, points=80) < 0.0
+
+
+def test_a_rival_who_dropped_this_deal_is_counted_with_its_penalty() -> None:
+    # A first drop of 101 puts a seat out at once, and a rejoin brings it back at the highest
+    # total still in plus one: at 0, 0, 0 a hopeless hand drops into a rejoin at 1. Once the
+    # second seat has dropped this deal (it will stand at 101), the first's drop leaves only the
+    # third in: the game ends with this seat out, so it must play on. The totals take the
+    # rival's penalty only at the deal's end; counted before, both seats dropped and handed the
+    # third the game.
+    rules = {"first_drop": 101, "rejoin_limit": 100}
+    assert drop_gain(_view((0, 0, 0), **rules), 11) > 0.0
+    assert drop_gain(_view((0, 0, 0), drops=(None, 101, None), **rules), 11) < 0.0

@@ -195,7 +195,9 @@ def drop_gain(
     penalty = rules.middle_drop if view.has_drawn[view.seat] else rules.first_drop
     rivals = rivals_in_deal(view)
     ahead = forecast(missing, draws_this_deal(view), len(rivals), points, pure=pure)
-    totals = list(view.totals)
+    # A seat that dropped this deal already owes its penalty (the totals take it at the deal's
+    # end): counted now, so a drop is not valued as a rejoin against rivals already out.
+    totals = [total + (drop or 0) for total, drop in zip(view.totals, view.drops, strict=True)]
     seat = view.seat
     dropped = totals.copy()
     dropped[seat] += penalty
