@@ -70,7 +70,8 @@ async def serve_through_relay(
                 payload = getter.result()
                 getter = loop.create_task(proxy.inbox.get())
                 if "message" in payload:
-                    proxy.answered = True
+                    # An answer to a hello nobody heard is a late message of an old owner.
+                    proxy.answered = proxy.heard
                     proxy.note_received(payload["message"])
                     await websocket.send_text(dumps(payload["message"]))
                     if "close" in payload:  # removed from, or leaving, a people's table
@@ -141,6 +142,11 @@ async def _find_owner(
 ) -> tuple[TableOwner | None, str | None]:
     """Look at the table's lease: take the table over if it is free (its owner), else greet
     a new (or silent) owner again. The holder seen."""
+    if moved:
+        # Told the table moved (or the bus came back): until an owner answers a hello, the
+        # proxy greets again at every look, even when this look cannot (the lease or the
+        # database away) and the lease's holder is the same process as before.
+        proxy.answered = False
     try:
         holder = await relay.leases.holder_of(proxy.table_id)
     except LeaseUnavailableError:

@@ -137,6 +137,10 @@ class Proxy:
     profile_id: int
     inbox: asyncio.Queue[dict[str, Any]] = field(default_factory=asyncio.Queue)
     answered: bool = False
+    heard: bool = False
+    """Whether the last hello reached a listener on the table's inbox. One that reached none
+    (the owner had let the table go and not loaded it again yet) was lost, so a message still
+    arriving from the old owner does not count as its answer: the proxy greets again."""
     unconfirmed: dict[str, tuple[int, str]] = field(default_factory=dict)
     """Actions sent with a client id that no answer has named yet: ``client id -> (version,
     frame)``. Sent again after greeting a new owner (the old one may have died before
@@ -209,6 +213,9 @@ class Relay:
         self._queues: dict[str, asyncio.Queue[dict[str, Any]]] = {}
         self._tasks: dict[str, asyncio.Task[None]] = {}
         self._answering: set[asyncio.Task[None]] = set()
+        self._ownings: dict[str, int] = {}
+        """How many times this process took each table it owns (a table let go and owned
+        again while the letting go still runs keeps its inbox)."""
 
     # --- plumbing -----------------------------------------------------------------------------
 
@@ -334,6 +341,7 @@ class Relay:
 
     async def own(self, table_id: str) -> None:
         """Listen on the table's inbox (this process now owns it)."""
+        self._ownings[table_id] = self._ownings.get(table_id, 0) + 1
         subscription = await self._ensure_reader()
         await subscription.subscribe(inbox(table_id))
 
@@ -347,6 +355,7 @@ class Relay:
     async def disown(self, table_id: str) -> None:
         """Stop listening on the table's inbox, and tell its proxied sockets to look for the
         new owner."""
+        owning = self._ownings.get(table_id, 0)
         self._queues.pop(table_id, None)
         worker = self._tasks.pop(table_id, None)
         if worker is not None and worker is not asyncio.current_task():
@@ -356,6 +365,11 @@ class Relay:
                 del self.remotes[conn]
                 with contextlib.suppress(ConnectionError):
                     await remote.moved()
+        if self._ownings.get(table_id, 0) != owning:
+            # Owned again while the sockets were told (a publish waits out a bus away): the
+            # inbox is the new owning's, and stays.
+            return
+        self._ownings.pop(table_id, None)
         if self._subscription is not None:
             await self._subscription.unsubscribe(inbox(table_id))
 
@@ -481,10 +495,12 @@ class Relay:
     async def hello(self, proxy: Proxy) -> None:
         """Introduce the proxied socket to the table's owner (again)."""
         proxy.answered = False
-        await self.publish(
+        proxy.heard = False
+        listeners = await self.publish(
             inbox(proxy.table_id),
             {"op": "hello", "conn": proxy.conn, "holder": self.holder, "profile": proxy.profile_id},
         )
+        proxy.heard = listeners > 0
         for _version, raw in list(proxy.unconfirmed.values()):
             await self.publish(
                 inbox(proxy.table_id),
