@@ -23,11 +23,17 @@ def _view(
     totals: tuple[int, ...],
     rejoins_used: int = 0,
     drops: tuple[int | None, ...] | None = None,
-    **changes: int,
+    *,
+    first_drop: int = PRESETS["pool-101"].first_drop,
+    rejoin_limit: int = PRESETS["pool-101"].rejoin_limit,
 ) -> IndianRummyView:
     players = len(totals)
     rules = dataclasses.replace(
-        PRESETS["pool-101"], wild_joker_cut=False, players=players, **changes
+        PRESETS["pool-101"],
+        wild_joker_cut=False,
+        players=players,
+        first_drop=first_drop,
+        rejoin_limit=rejoin_limit,
     )
     standing = new_standing(rules)
     assert standing is not None
@@ -95,6 +101,6 @@ def test_a_rival_who_dropped_this_deal_is_counted_with_its_penalty() -> None:
     # third in: the game ends with this seat out, so it must play on. The totals take the
     # rival's penalty only at the deal's end; counted before, both seats dropped and handed the
     # third the game.
-    rules = {"first_drop": 101, "rejoin_limit": 100}
-    assert drop_gain(_view((0, 0, 0), **rules), 11) > 0.0
-    assert drop_gain(_view((0, 0, 0), drops=(None, 101, None), **rules), 11) < 0.0
+    assert drop_gain(_view((0, 0, 0), first_drop=101, rejoin_limit=100), 11) > 0.0
+    dropped = _view((0, 0, 0), drops=(None, 101, None), first_drop=101, rejoin_limit=100)
+    assert drop_gain(dropped, 11) < 0.0
