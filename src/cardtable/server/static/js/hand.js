@@ -386,10 +386,14 @@ export class Hand {
     list.replaceChildren(...items, ...(total ? [total] : []));
   }
 
-  /** Under one row of cards, each label sits under its group (two rows: they follow in turn). */
+  /** Under one row of cards, each label sits under its group (two rows: they follow in turn).
+   * The count chip sits at the right end of the labels' line unless a label reaches it there
+   * (a hand spanning a phone's width): then it takes a line of its own below, never covering
+   * the last group's label. */
   placeLabels(twoRows) {
     const list = this.labelsElement;
     list.classList.toggle("flow", twoRows);
+    list.classList.remove("total-below");
     if (list.hidden || twoRows) {
       for (const item of list.children) {
         item.style.removeProperty("left");
@@ -397,19 +401,27 @@ export class Hand {
       }
       return;
     }
-    const cards = [...this.element.children];
-    const base = list.getBoundingClientRect().left;
-    const items = [...list.querySelectorAll(".hand-group-label")];
+    // Where the cards lie in the layout, not where they show: a card flying in (the deal, a
+    // draw) is transformed away from its place for a moment, and its bounding box with it.
+    const cards = /** @type {HTMLElement[]} */ ([...this.element.children]);
+    const base = this.element.getBoundingClientRect().left - list.getBoundingClientRect().left;
+    const items = /** @type {HTMLElement[]} */ ([...list.querySelectorAll(".hand-group-label")]);
+    let reach = 0;
     for (const item of items) {
       const run = item.dataset.group;
       const members = cards.filter((c) => c.dataset.group === run);
       if (!members.length) continue;
-      const first = members[0].getBoundingClientRect();
-      const next = cards[cards.indexOf(members[members.length - 1]) + 1];
-      const right = next ? next.getBoundingClientRect().left - 2 : members[members.length - 1].getBoundingClientRect().right;
-      item.style.left = `${(first.left - base).toFixed(1)}px`;
-      item.style.width = `${Math.max(18, right - first.left).toFixed(1)}px`;
+      const first = members[0].offsetLeft;
+      const last = members[members.length - 1];
+      const next = cards[cards.indexOf(last) + 1];
+      const right = next ? next.offsetLeft - 2 : last.offsetLeft + last.offsetWidth;
+      const width = Math.max(18, right - first);
+      item.style.left = `${(base + first).toFixed(1)}px`;
+      item.style.width = `${width.toFixed(1)}px`;
+      reach = Math.max(reach, base + first + width);
     }
+    const total = /** @type {HTMLElement | null} */ (list.querySelector(".hand-group-total"));
+    if (total && reach > total.offsetLeft - 4) list.classList.add("total-below");
   }
 
   /**

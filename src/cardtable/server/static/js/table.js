@@ -24,6 +24,10 @@ import { TableState } from "./table_state.js";
 import * as views from "./table_views.js";
 import { handReviewLine } from "./analysis.js";
 
+/** How long a state waits for an animation frame before it is drawn anyway (a page in the
+ * background gets none). */
+const DRAW_FALLBACK_MS = 250;
+
 export class TableView {
   /**
    * @param {any} app
@@ -56,6 +60,19 @@ export class TableView {
     /** @type {HTMLElement} */
     this.root = null;
     this.destroyed = false;
+    /** @type {import("./table_state.js").StateMessage | null} the state taken, not drawn yet */
+    this.queued = null;
+    /** Whether a new version came since the last drawing, and the latest move's words. */
+    this.queuedNew = false;
+    this.queuedAnnounce = "";
+    this.drawFrame = 0;
+    /** @type {ReturnType<typeof setTimeout> | undefined} */
+    this.drawTimer = undefined;
+    /** @type {import("./table_state.js").StateMessage | null} the state on the screen */
+    this.drawn = null;
+    /** States taken and drawings made (the page's tests compare them). */
+    this.states = 0;
+    this.draws = 0;
     let coachWasOn = options().coach;
     onOptionsChange((current) => {
       if (this.destroyed || !this.message) return;
@@ -235,6 +252,8 @@ export class TableView {
 
   destroy() {
     this.destroyed = true;
+    cancelAnimationFrame(this.drawFrame);
+    clearTimeout(this.drawTimer);
     this.people?.destroy();
     this.connection?.close();
     this.hand.resizeObserver.disconnect();
@@ -435,9 +454,16 @@ export class TableView {
     return info.kind === "human" ? "human" : "";
   }
 
+  /**
+   * Take a state message: into the table's state at once (every one, in order, as the socket
+   * merged it onto its base), drawn on the next animation frame. States arriving faster than
+   * the page can draw them (computer players moving with no delay, a slow or throttled
+   * device) are drawn once, the latest, with the latest move announced; a state that ends a
+   * deal is always drawn, so that its summary and face-up hands are shown.
+   * @param {import("./table_state.js").StateMessage} message
+   */
   onState(message) {
-    finishAnimations(this.root);
-    const before = captureRects(this);
+    if (this.queued?.summary) this.drawQueued();
     // The hint and the coach's report go with a new version: they were about the position before.
     const newVersion = this.state.accept(message);
     if (newVersion) {
@@ -449,8 +475,38 @@ export class TableView {
         // Drawing keeps a card lifted before the draw, ready to be discarded after it.
         if (movement !== "from-stock" && movement !== "from-pile") this.hand.liftedUid = null;
       }
-      if (message.announce) announce(spokenCards(message.announce));
+      this.queuedNew = true;
+      if (message.announce) this.queuedAnnounce = message.announce;
     }
+    this.states += 1;
+    this.queued = message;
+    if (this.drawFrame) return;
+    const draw = () => this.drawQueued();
+    this.drawFrame = requestAnimationFrame(draw);
+    // A page in the background gets no frames: it draws on a timer instead.
+    this.drawTimer = setTimeout(draw, DRAW_FALLBACK_MS);
+  }
+
+  /** Draw the latest state taken, if it is not drawn yet (a move is about to be sent from it,
+   * or a newer state would replace one that must be seen). */
+  drawQueued() {
+    cancelAnimationFrame(this.drawFrame);
+    clearTimeout(this.drawTimer);
+    this.drawFrame = 0;
+    const message = this.queued;
+    if (!message || this.destroyed) return;
+    this.queued = null;
+    const newVersion = this.queuedNew;
+    const spoken = this.queuedAnnounce;
+    this.queuedNew = false;
+    this.queuedAnnounce = "";
+    // What the motions compare with is the state on the screen, not the last one taken.
+    this.previous = this.drawn;
+    this.drawn = message;
+    this.draws += 1;
+    finishAnimations(this.root);
+    const before = captureRects(this);
+    if (newVersion && spoken) announce(spokenCards(spoken));
     this.renderAll();
     if (!this.previous && (document.activeElement === document.body || document.activeElement === this.root)) {
       // Arriving at the table: the keyboard starts in your hand.
@@ -578,6 +634,8 @@ export class TableView {
 
   /** Send an action with the version we saw (after the game's confirmation, if it asks). */
   async send(notation) {
+    // A move is made from the state on the screen: one taken but not drawn yet is drawn first.
+    this.drawQueued();
     if (this.pending || !this.message) return;
     if (!this.canMove()) {
       alertMessage("Not connected to the table: that move was not sent. Moves are paused until the connection is back.");
