@@ -57,22 +57,25 @@ def to_discard_phase(page: Page) -> None:
 
 
 RECORD_MOVES_JS = """() => {
+  // Every state the page takes, drawn or not: states arriving within one frame (a computer
+  // player answering at once) are drawn once, the latest.
   window.__moves = [];
-  const table = document.querySelector('.table');
-  new MutationObserver(() => {
-    const m = window.cardtable.view.message;
+  const state = window.cardtable.view.state;
+  const accept = state.accept.bind(state);
+  state.accept = (m) => {
     if (m?.last_action) window.__moves.push([m.version, m.last_action.action]);
-  }).observe(table, {attributes: true, attributeFilter: ['data-version']});
+    return accept(m);
+  };
 }"""
 
 
 def record_moves(page: Page) -> None:
-    """From now on, remember the last move of every table version the page shows."""
+    """From now on, remember the last move of every table version the page takes."""
     page.evaluate(RECORD_MOVES_JS)
 
 
 def moves_since(page: Page, version: int) -> list[str]:
-    """The moves the page showed after ``version`` (after :func:`record_moves`)."""
+    """The moves the page took after ``version`` (after :func:`record_moves`)."""
     moves: list[list[object]] = page.evaluate("() => window.__moves")
     return [str(action) for at, action in moves if isinstance(at, int) and at > version]
 
