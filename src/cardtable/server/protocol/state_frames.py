@@ -29,9 +29,12 @@ UNSYNCED: Final = -1
 """A connection that takes patches but has not been sent a state by a broadcast yet."""
 
 
-def state_patch(old: Mapping[str, Any], new: Mapping[str, Any]) -> PatchMessage | None:
+def state_patch(
+    old: Mapping[str, Any], new: Mapping[str, Any], seen: ViewChanges | None = None
+) -> PatchMessage | None:
     """The patch from the state message ``old`` to ``new`` (both for the same seat), or
-    ``None`` when the two do not have the same fields (then the whole state is sent).
+    ``None`` when the two do not have the same fields (then the whole state is sent);
+    ``seen``: the view changes already worked out by one broadcast (:class:`ViewChanges`).
 
     >>> old = {"type": "state", "version": 3, "legal": ["a"], "to_move": 0,
     ...        "view": {"turn": 0, "events": [1, 2], "rules": {"x": 1}}}
@@ -53,19 +56,16 @@ def state_patch(old: Mapping[str, Any], new: Mapping[str, Any]) -> PatchMessage 
         if key == "view" and isinstance(value, dict) and isinstance(before, dict):
             if before.keys() != value.keys():
                 return None
+            change = _view_change if seen is None else seen.change
             for name, item in value.items():
                 was = before[name]
-                if item is was or item == was:
+                if item is was:
                     continue
-                if (
-                    isinstance(item, list)
-                    and isinstance(was, list)
-                    and len(item) > len(was)
-                    and item[: len(was)] == was
-                ):
-                    append[name] = item[len(was) :]
-                else:
-                    view[name] = item
+                kind, part = change(was, item)
+                if kind is _APPEND:
+                    append[name] = part
+                elif kind is _SET:
+                    view[name] = part
         elif value is not before and value != before:
             changed[key] = value
     return PatchMessage(
@@ -76,6 +76,50 @@ def state_patch(old: Mapping[str, Any], new: Mapping[str, Any]) -> PatchMessage 
         view=view,
         append=append,
     )
+
+
+_SAME: Final = 0
+_APPEND: Final = 1
+_SET: Final = 2
+Change = tuple[int, Any]
+"""How a view entry changed: ``(_SAME, None)``, ``(_APPEND, the items added at its end)`` or
+``(_SET, its new value)``."""
+
+
+def _view_change(was: Any, item: Any) -> Change:
+    if item == was:
+        return _SAME, None
+    if (
+        isinstance(item, list)
+        and isinstance(was, list)
+        and len(item) > len(was)
+        and item[: len(was)] == was
+    ):
+        return _APPEND, item[len(was) :]
+    return _SET, item
+
+
+class ViewChanges:
+    """The view entries' changes one broadcast worked out, by the two values compared: the
+    seats' views of one state share most of their values (built once for all of them, as were
+    the views they were sent before), so each change is worked out once, not once per seat.
+    Each value is kept alive with its change, so that its id names it for as long as the
+    change is remembered. For one broadcast only (the values are never changed meanwhile)."""
+
+    __slots__ = ("_changes",)
+
+    def __init__(self) -> None:
+        self._changes: dict[tuple[int, int], tuple[Any, Any, Change]] = {}
+
+    def change(self, was: Any, item: Any) -> Change:
+        """How the view entry ``was`` became ``item`` (:func:`state_patch`)."""
+        key = (id(was), id(item))
+        known = self._changes.get(key)
+        if known is not None and known[0] is was and known[1] is item:
+            return known[2]
+        change = _view_change(was, item)
+        self._changes[key] = (was, item, change)
+        return change
 
 
 def apply_patch(state: Mapping[str, Any], patch: Mapping[str, Any]) -> dict[str, Any]:

@@ -25,7 +25,7 @@ from cardtable.server.protocol.messages import (
     StateMessage,
     room_message,
 )
-from cardtable.server.protocol.state_frames import StateFrames, state_patch
+from cardtable.server.protocol.state_frames import StateFrames, ViewChanges, state_patch
 
 logger = logging.getLogger(__name__)
 
@@ -121,6 +121,7 @@ class Audience:
         """Send every connected seat its state (or room) ``make`` builds, or the patch to it
         to each connection in step (see the module docstring)."""
         frames = self.frames
+        seen = ViewChanges()  # the seats' views share most values: each change worked out once
         for seat, listeners in list(self.connections.items()):
             if not listeners:
                 continue
@@ -135,7 +136,7 @@ class Audience:
                 if previous is not None and any(
                     frames.in_step(connection, previous["version"]) for connection in listeners
                 ):
-                    made = state_patch(previous, built)
+                    made = state_patch(previous, built, seen)
                     if made is not None:
                         patch, base = Frame(made), made["base"]
             else:

@@ -56,7 +56,7 @@ from cardtable.server.protocol.messages import (
 from cardtable.server.table import ending
 from cardtable.server.table.audience import SPECTATORS, Audience, Connection
 from cardtable.server.table.computer_players import ComputerPlayers
-from cardtable.server.table.seat_view import seat_state, table_info
+from cardtable.server.table.seat_view import SharedParts, seat_state, table_info
 from cardtable.server.table.seating import Seat
 from cardtable.server.table.services import TableServices, Timing
 from cardtable.server.table.setup import TableSetup
@@ -123,22 +123,27 @@ class TableOwner:
         """Seat names as ``viewer`` sees them (its own seat is "You")."""
         return ["You" if seat == viewer else spec.name for seat, spec in enumerate(self.seats)]
 
-    def state_for(self, seat: int, room: SharedRoomJson | None = None) -> StateMessage:
+    def state_for(
+        self, seat: int, room: SharedRoomJson | None = None, shared: SharedParts | None = None
+    ) -> StateMessage:
         """The state message for ``seat`` or the spectators; ``room``: a people's table's room
-        as every member sees it, when the caller built it already."""
+        as every member sees it, when the caller built it already; ``shared``: what the
+        other seats' messages of this version share (one broadcast's)."""
         shown = self.people.room_json(self, seat, room)
         note = self.people.note_last_action
-        return seat_state(self, seat, room=shown, note_auto=lambda last: note(self, last))
+        return seat_state(
+            self, seat, room=shown, note_auto=lambda last: note(self, last), shared=shared
+        )
 
     def message_for(
-        self, seat: int, room: SharedRoomJson | None = None
+        self, seat: int, room: SharedRoomJson | None = None, shared: SharedParts | None = None
     ) -> StateMessage | RoomUpdate:
         """What ``seat`` is sent after a change: its state, or the room while waiting."""
         if self.waiting:
             shown = self.people.room_json(self, seat, room)
             assert shown is not None  # only a people's table waits
             return room_message(shown)
-        return self.state_for(seat, room)
+        return self.state_for(seat, room, shared)
 
     def info(self, viewer_profile: int | None) -> dict[str, Any]:
         """The table as GET /api/tables/{id} describes it (with the room for its members)."""
@@ -183,8 +188,9 @@ class TableOwner:
         """Send every connected seat its own message, built once for the seat and encoded
         once (or as a patch) however many connections it has (see the audience)."""
         shared = self.people.shared_room(self)
+        parts = SharedParts()  # what every seat's message shares, built once for them all
         await self.audience.broadcast(
-            self.setup.table_id, lambda seat: self.message_for(seat, shared), self.detach
+            self.setup.table_id, lambda seat: self.message_for(seat, shared, parts), self.detach
         )
 
     # --- moves --------------------------------------------------------------------------------
