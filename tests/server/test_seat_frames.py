@@ -126,7 +126,7 @@ async def _play(game: str, players: int, seed: int, moves: int) -> int:
             built[seat] = dumps(message)
             return message
 
-        await audience.broadcast("t", make, lambda _seat, _connection: None)
+        await audience.broadcast("t", make, lambda _seat, _connection: None, shared.public_of)
         for seat, text in built.items():
             assert text == dumps(alone(seat)), (game, players, seed, table.version, seat)
 

@@ -190,7 +190,10 @@ class TableOwner:
         shared = self.people.shared_room(self)
         parts = SharedParts()  # what every seat's message shares, built once for them all
         await self.audience.broadcast(
-            self.setup.table_id, lambda seat: self.message_for(seat, shared, parts), self.detach
+            self.setup.table_id,
+            lambda seat: self.message_for(seat, shared, parts),
+            self.detach,
+            parts.public_of,
         )
 
     # --- moves --------------------------------------------------------------------------------

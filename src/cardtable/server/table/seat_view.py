@@ -23,6 +23,7 @@ from cardtable.server.protocol.messages import (
     StateMessage,
     state_message,
 )
+from cardtable.server.protocol.state_frames import Public
 from cardtable.server.table.audience import SPECTATORS
 from cardtable.server.table.seating import Seat, public_seats
 from cardtable.server.table.setup import TableSetup
@@ -62,12 +63,14 @@ class SharedParts:
     its own way). One broadcast makes one for all its seats; it starts over by itself when
     the table has moved on."""
 
-    __slots__ = ("_phrases", "_public", "_state", "_version", "result", "to_move")
+    __slots__ = ("_made", "_phrases", "_public", "_state", "_version", "result", "to_move")
 
     def __init__(self) -> None:
         self._state: Any = None
         self._version = -1
-        self._public: dict[str, Any] | None = None
+        self._public: Public | None = None
+        self._made: dict[int, tuple[dict[str, Any], Public]] = {}
+        """The views made of the public part, by id (kept alive, so that the ids hold)."""
         self.to_move = 0
         self.result: GameResult | None = None
         self._phrases: dict[str, str] = {}
@@ -79,14 +82,16 @@ class SharedParts:
             engine = table.setup.engine
             self._state, self._version = state, table.version
             self._public = None
+            self._made = {}
             self.to_move = engine.current_player(state)
             self.result = engine.result(state)
             self._phrases = {}
         return self
 
-    def view_json(self, heard: Any) -> dict[str, Any]:
+    def view_json(self, heard: Any, *, sent: bool = True) -> dict[str, Any]:
         """``heard.to_json()``: the public entries as the first seat's view gave them, the
-        seat's own entries from its own view (a view without ``own_json`` builds it all)."""
+        seat's own entries from its own view (a view without ``own_json`` builds it all);
+        ``sent``: the view goes out as it is (:meth:`public_of` knows it), not changed."""
         own_json: Callable[[], dict[str, Any]] | None = getattr(heard, "own_json", None)
         if own_json is None:
             whole: dict[str, Any] = heard.to_json()
@@ -96,11 +101,20 @@ class SharedParts:
             # The first seat's whole view; the next ones' own entries replace its own, in
             # place (so that the keys keep their order, and the bytes sent stay the same).
             first: dict[str, Any] = heard.to_json()
-            self._public = first
-            return first.copy()
-        view = public.copy()
-        view.update(own_json())
+            public = self._public = first, frozenset(heard.OWN_JSON)
+            view = first.copy()
+        else:
+            view = dict(public[0])
+            view.update(own_json())
+        if sent:
+            self._made[id(view)] = view, public
         return view
+
+    def public_of(self, view: object) -> Public | None:
+        """The public part ``view`` was made of, when :meth:`view_json` made it to be sent:
+        every entry of ``view`` but its own is that part's very object."""
+        made = self._made.get(id(view))
+        return made[1] if made is not None and made[0] is view else None
 
     def phrase(self, game: str, public: str, actor: int, heard: Any) -> str:
         """The last move's phrase as ``public`` shows it (:func:`last_move`'s)."""
@@ -131,7 +145,7 @@ def seat_state(
     if seat == SPECTATORS:
         shown = None
         heard = engine.view(state, onlooker_seat(engine, state))
-        view = spectator_view(engine, state, heard, parts.view_json(heard))
+        view = spectator_view(engine, state, heard, parts.view_json(heard, sent=False))
     else:
         heard = engine.view(state, seat)
         view = parts.view_json(heard)
