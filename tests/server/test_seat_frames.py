@@ -99,7 +99,9 @@ async def _play(game: str, players: int, seed: int, moves: int) -> int:
     audience = Audience()
     lean: dict[int, Socket] = {}
     whole: dict[int, Socket] = {}
-    for seat in [*range(players), SPECTATORS]:
+    # Spectators first at every other table: the view the others' share may be made for them.
+    order = [SPECTATORS, *range(players)] if seed % 2 else [*range(players), SPECTATORS]
+    for seat in order:
         lean[seat], whole[seat] = Socket(), Socket()
         audience.frames.take_patches(lean[seat])
         audience.attach(seat, lean[seat])

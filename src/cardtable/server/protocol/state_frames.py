@@ -58,14 +58,18 @@ def state_patch(
             continue
         before = old[key]
         if key == "view" and isinstance(value, dict) and isinstance(before, dict):
-            if before.keys() != value.keys():
-                return None
             was_public, now_public = publics
             names: Iterable[str]
             public_changes: Mapping[str, Change]
             if seen is not None and was_public is not None and now_public is not None:
-                # Only the seat's own entries and those the public part changed can differ.
-                names, public_changes = seen.between(was_public, now_public)
+                # Only the seat's own entries and those the public part changed can differ
+                # (and the views have their public parts' keys).
+                between = seen.between(was_public, now_public)
+                if between is None:
+                    return None
+                names, public_changes = between
+            elif before.keys() != value.keys():
+                return None
             else:
                 names, public_changes = value, {}
             for name in names:
@@ -129,17 +133,21 @@ class ViewChanges:
 
     def __init__(self) -> None:
         self._between: dict[
-            tuple[int, int], tuple[Public, Public, list[str], dict[str, Change]]
+            tuple[int, int], tuple[Public, Public, tuple[list[str], dict[str, Change]] | None]
         ] = {}
 
-    def between(self, was: Public, now: Public) -> tuple[list[str], dict[str, Change]]:
+    def between(self, was: Public, now: Public) -> tuple[list[str], dict[str, Change]] | None:
         """The view keys to look at, in the view's order (the own keys and the public ones
-        that changed), and the public ones' changes."""
+        that changed), and the public ones' changes; ``None`` when the two do not have the
+        same keys (then no patch leads from one to the other)."""
         key = (id(was), id(now))
         known = self._between.get(key)
         if known is not None and known[0] is was and known[1] is now:
-            return known[2], known[3]
+            return known[2]
         (before, own), (after, own_now) = was, now
+        if before.keys() != after.keys():
+            self._between[key] = (was, now, None)
+            return None
         names: list[str] = []
         changes: dict[str, Change] = {}
         for name, item in after.items():
@@ -153,7 +161,7 @@ class ViewChanges:
             if change[0] != _SAME:
                 names.append(name)
                 changes[name] = change
-        self._between[key] = (was, now, names, changes)
+        self._between[key] = (was, now, (names, changes))
         return names, changes
 
 

@@ -63,7 +63,16 @@ class SharedParts:
     its own way). One broadcast makes one for all its seats; it starts over by itself when
     the table has moved on."""
 
-    __slots__ = ("_made", "_phrases", "_public", "_state", "_version", "result", "to_move")
+    __slots__ = (
+        "_made",
+        "_notations",
+        "_phrases",
+        "_public",
+        "_state",
+        "_version",
+        "result",
+        "to_move",
+    )
 
     def __init__(self) -> None:
         self._state: Any = None
@@ -74,6 +83,7 @@ class SharedParts:
         self.to_move = 0
         self.result: GameResult | None = None
         self._phrases: dict[str, str] = {}
+        self._notations: dict[bool, str] = {}
 
     def of(self, table: ViewedTable) -> SharedParts:
         """These parts, for the table as it is now (forgotten if it moved on)."""
@@ -86,6 +96,7 @@ class SharedParts:
             self.to_move = engine.current_player(state)
             self.result = engine.result(state)
             self._phrases = {}
+            self._notations = {}
         return self
 
     def view_json(self, heard: Any, *, sent: bool = True) -> dict[str, Any]:
@@ -106,7 +117,7 @@ class SharedParts:
         else:
             view = dict(public[0])
             view.update(own_json())
-        if sent:
+        if sent and len(view) == len(public[0]):  # its own entries all in their places
             self._made[id(view)] = view, public
         return view
 
@@ -115,6 +126,14 @@ class SharedParts:
         every entry of ``view`` but its own is that part's very object."""
         made = self._made.get(id(view))
         return made[1] if made is not None and made[0] is view else None
+
+    def public_notation(self, game: str, notation: str, actor: int, viewer: int) -> str:
+        """:func:`public_notation` (the mover's own, or every other reader's)."""
+        mine = actor == viewer
+        shown = self._notations.get(mine)
+        if shown is None:
+            shown = self._notations[mine] = public_notation(game, notation, actor, viewer)
+        return shown
 
     def phrase(self, game: str, public: str, actor: int, heard: Any) -> str:
         """The last move's phrase as ``public`` shows it (:func:`last_move`'s)."""
@@ -167,7 +186,7 @@ def seat_state(
     said = ""
     if last is not None:
         actor, notation = last
-        public = public_notation(game, notation, actor, seat)
+        public = parts.public_notation(game, notation, actor, seat)
         last_action = last_move(
             game,
             engine,
