@@ -32,6 +32,7 @@ import logging
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
+from functools import partial
 from typing import Any, Final, Protocol
 
 from cardtable.driver import advance
@@ -124,26 +125,23 @@ class TableOwner:
         return ["You" if seat == viewer else spec.name for seat, spec in enumerate(self.seats)]
 
     def state_for(
-        self, seat: int, room: SharedRoomJson | None = None, shared: SharedParts | None = None
+        self, seat: int, room: SharedRoomJson | None = None, parts: SharedParts | None = None
     ) -> StateMessage:
-        """The state message for ``seat`` or the spectators; ``room``: a people's table's room
-        as every member sees it, when the caller built it already; ``shared``: what the
-        other seats' messages of this version share (one broadcast's)."""
+        """The state message for ``seat`` or the spectators; ``room`` (a people's table's room
+        as every member sees it) and ``parts`` (:class:`SharedParts`), when the caller has them."""
         shown = self.people.room_json(self, seat, room)
         note = self.people.note_last_action
-        return seat_state(
-            self, seat, room=shown, note_auto=lambda last: note(self, last), shared=shared
-        )
+        return seat_state(self, seat, room=shown, note_auto=partial(note, self), shared=parts)
 
     def message_for(
-        self, seat: int, room: SharedRoomJson | None = None, shared: SharedParts | None = None
+        self, seat: int, room: SharedRoomJson | None = None, parts: SharedParts | None = None
     ) -> StateMessage | RoomUpdate:
         """What ``seat`` is sent after a change: its state, or the room while waiting."""
         if self.waiting:
             shown = self.people.room_json(self, seat, room)
             assert shown is not None  # only a people's table waits
             return room_message(shown)
-        return self.state_for(seat, room, shared)
+        return self.state_for(seat, room, parts)
 
     def info(self, viewer_profile: int | None) -> dict[str, Any]:
         """The table as GET /api/tables/{id} describes it (with the room for its members)."""
@@ -187,14 +185,9 @@ class TableOwner:
     async def broadcast(self) -> None:
         """Send every connected seat its own message, built once for the seat and encoded
         once (or as a patch) however many connections it has (see the audience)."""
-        shared = self.people.shared_room(self)
         parts = SharedParts()  # what every seat's message shares, built once for them all
-        await self.audience.broadcast(
-            self.setup.table_id,
-            lambda seat: self.message_for(seat, shared, parts),
-            self.detach,
-            parts.public_of,
-        )
+        make = partial(self.message_for, room=self.people.shared_room(self), parts=parts)
+        await self.audience.broadcast(self.setup.table_id, make, self.detach, parts.public_of)
 
     # --- moves --------------------------------------------------------------------------------
 
