@@ -61,7 +61,7 @@ from cardtable.server.table.seating import Seat
 from cardtable.server.table.services import TableServices, Timing
 from cardtable.server.table.setup import TableSetup
 from cardtable.server.table.summary import summarize
-from cardtable.storage import ABANDONED, StorageError
+from cardtable.storage import ABANDONED, PLAYING, StorageError
 
 __all__ = [
     "NO_PEOPLE",
@@ -260,6 +260,11 @@ class TableOwner:
             summary = None
         now = self.services.clock()
         room = self.people.room_after_move(self, after, seat, auto, client_id, now)
+        # The move that ends the game stores the finished status with it: a process stopping
+        # right after it leaves no game that is over listed as still being played.
+        ends = (
+            ending.ending_after(setup, after, self.version + 1) if self.status == PLAYING else None
+        )
         try:
             await store.append(
                 setup.table_id,
@@ -269,6 +274,7 @@ class TableOwner:
                 summary,
                 client_id=client_id,
                 room=None if room is None else room.stored(),
+                ending=ends,
             )
         except StorageError as exc:
             raise ProtocolError("unavailable", str(exc)) from None
@@ -291,7 +297,7 @@ class TableOwner:
                 self.services.on_outcomes(self, before, self.last_outcomes[1])
             except Exception:  # the analysis is extra: it never costs the players their summary
                 logger.exception("table %s: the finished deal's listeners failed", setup.table_id)
-        await ending.finish_if_over(self, store)
+        await ending.finish_if_over(self, store, ends)
         await self.broadcast()
 
     async def settle_after_load(self) -> None:
