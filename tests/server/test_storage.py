@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import sqlite3
 from pathlib import Path
+from typing import Any
 
 import pytest
 from sqlalchemy import event
@@ -132,11 +133,17 @@ def test_the_moves_queued_together_are_stored_in_one_commit_each_with_its_own_ou
     tables queue up and are stored in one commit; a move refused (fenced out) refuses only
     itself, and the others are stored."""
     db = Database(storage.sqlite_url(tmp_path))
+    db.engine.dispose()  # every connection from now on is opened with the trace below
+    statements: list[str] = []
+
+    def traced(dbapi_connection: Any, _record: Any) -> None:
+        dbapi_connection.set_trace_callback(statements.append)
+
+    event.listen(db.engine, "connect", traced)
     for table_id in ("a", "b", "c", "d"):
         _table(db, table_id)
         storage.claim_table(db, table_id, 3)
-    commits: list[object] = []
-    event.listen(db.engine, "commit", commits.append)
+    statements.clear()
     store = DatabaseLogStore(db)
     holder = sqlite3.connect(
         tmp_path / "cardtable.sqlite3", isolation_level=None, check_same_thread=False
@@ -157,6 +164,7 @@ def test_the_moves_queued_together_are_stored_in_one_commit_each_with_its_own_ou
 
     try:
         assert run_async(scenario(0, {"b": 3, "c": 3})) == [None, None]
+        commits = [s for s in statements if s.strip().upper() == "COMMIT"]
         assert len(commits) == 2, "the two queued moves were stored in one commit"
         storage.claim_table(db, "d", 4)  # another process owns d now
         outcomes = run_async(scenario(1, {"b": 3, "d": 3, "c": 3}))

@@ -8,11 +8,11 @@ type, the events looked up) at several times what the database itself spends.
 :class:`DriverStatement` does the compiling once per dialect, keeping the SQL text, the order
 of its parameters and each parameter's type processor (a ``DateTime`` written as SQLite's
 text, a ``JSON`` document serialised as the column type does it), and then executes the text
-on the DBAPI cursor of a connection whose transaction SQLAlchemy still manages (begun,
-committed, rolled back on error). A driver error is raised as the SQLAlchemy error SQLAlchemy
-would have raised for it (:class:`~sqlalchemy.exc.OperationalError` for a full disk or a
-database that went away, :class:`~sqlalchemy.exc.IntegrityError` for a key taken), and a lost
-connection is invalidated, so callers handle failures as they do for any other statement.
+on the DBAPI cursor of a SQLAlchemy connection, in a transaction begun, committed and rolled
+back on the DBAPI connection (:class:`DriverCursor`). A driver error is raised as the error
+SQLAlchemy would have raised for it (:class:`~sqlalchemy.exc.OperationalError` for a full
+disk or a database that went away, :class:`~sqlalchemy.exc.IntegrityError` for a key taken),
+and a lost connection is invalidated, so callers handle failures as for any other statement.
 
 Being the driver's, these executions do not pass through SQLAlchemy's cursor events
 (``before_cursor_execute`` and the rest).
@@ -26,7 +26,7 @@ from typing import Any
 
 from sqlalchemy import Connection
 from sqlalchemy.engine import Dialect
-from sqlalchemy.exc import DBAPIError
+from sqlalchemy.exc import DBAPIError, StatementError
 from sqlalchemy.sql import Executable
 from sqlalchemy.sql.compiler import SQLCompiler
 
@@ -84,27 +84,66 @@ class DriverStatement:
 
 
 class DriverCursor:
-    """The DBAPI cursor of a SQLAlchemy connection in a transaction (begun by SQLAlchemy,
-    which commits or rolls it back), for :class:`DriverStatement` executions
-    (``with DriverCursor(connection) as cursor``)."""
+    """A transaction of the driver's own on a SQLAlchemy connection that is in none, for
+    :class:`DriverStatement` executions (``with DriverCursor(connection) as cursor``): the
+    statements run on the DBAPI cursor, committed on the DBAPI connection when the block
+    ends, rolled back when it raises (a connection that cannot even roll back is
+    invalidated, so that its pool or owner opens another). SQLAlchemy's own begin and commit
+    would cost more than the statements; errors are raised as SQLAlchemy's all the same."""
 
-    __slots__ = ("_connection", "_cursor", "_dialect")
+    __slots__ = ("_connection", "_cursor", "_dialect", "_raw")
 
     def __init__(self, connection: Connection) -> None:
         self._connection = connection
         self._dialect = connection.dialect
+        self._raw: Any = None
         self._cursor: Any = None
 
     def __enter__(self) -> DriverCursor:
-        assert self._connection.in_transaction(), "driver statements run in a transaction"
-        self._cursor = self._connection.connection.cursor()
+        assert not self._connection.in_transaction(), "SQLAlchemy's transaction is not this one"
+        self._raw = self._connection.connection.dbapi_connection
+        try:
+            self._cursor = self._raw.cursor()
+        except self._dialect.loaded_dbapi.Error as exc:
+            raise self._wrapped(exc, "cursor", None, self._raw) from exc
         return self
 
-    def __exit__(self, *_exc: object) -> None:
-        cursor, self._cursor = self._cursor, None
-        if cursor is not None:
-            with contextlib.suppress(self._dialect.loaded_dbapi.Error):  # the connection is gone
-                cursor.close()
+    def __exit__(self, kind: type[BaseException] | None, *_exc: object) -> None:
+        raw, cursor, self._raw, self._cursor = self._raw, self._cursor, None, None
+        error = self._dialect.loaded_dbapi.Error
+        with contextlib.suppress(error):  # the connection is gone already
+            cursor.close()
+        if kind is None:
+            try:
+                raw.commit()
+            except error as exc:
+                self._roll_back(raw)
+                raise self._wrapped(exc, "COMMIT", None, raw) from exc
+        else:
+            self._roll_back(raw)
+
+    def _roll_back(self, raw: Any) -> None:
+        try:
+            raw.rollback()
+        except self._dialect.loaded_dbapi.Error as exc:
+            self._connection.invalidate(exc)
+
+    def _wrapped(
+        self, exc: Any, sql: str, parameters: Any, raw: Any, cursor: Any = None
+    ) -> StatementError:
+        """The SQLAlchemy error for a driver's; a lost connection is invalidated."""
+        lost = self._dialect.is_disconnect(exc, raw, cursor)
+        if lost:
+            self._connection.invalidate(exc)
+        error: StatementError = DBAPIError.instance(
+            sql,
+            parameters,
+            exc,
+            self._dialect.loaded_dbapi.Error,
+            connection_invalidated=lost,
+            dialect=self._dialect,
+        )
+        return error
 
     def execute(self, statement: DriverStatement, values: Mapping[str, Any]) -> int:
         """Run ``statement`` with ``values``; the number of rows it changed."""
@@ -114,16 +153,5 @@ class DriverCursor:
         try:
             cursor.execute(compiled.sql, parameters)
         except self._dialect.loaded_dbapi.Error as exc:
-            connection = self._connection
-            lost = self._dialect.is_disconnect(exc, connection.connection.dbapi_connection, cursor)
-            if lost:
-                connection.invalidate(exc)
-            raise DBAPIError.instance(
-                compiled.sql,
-                parameters,
-                exc,
-                self._dialect.loaded_dbapi.Error,
-                connection_invalidated=lost,
-                dialect=self._dialect,
-            ) from exc
+            raise self._wrapped(exc, compiled.sql, parameters, self._raw, cursor) from exc
         return int(cursor.rowcount)

@@ -252,7 +252,7 @@ def append_moves(db: Database, moves: Sequence[StoredMove]) -> None:
     together in one commit."""
     now = utc_now()
     try:
-        with db.transaction() as connection, DriverCursor(connection) as cursor:
+        with db.driver_transaction() as cursor:
             for move in moves:
                 _write_move(cursor, move, now)
     except IntegrityError as exc:  # the log's primary key: this move number is taken
