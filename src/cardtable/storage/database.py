@@ -76,15 +76,11 @@ class Database:
             raise
         self._sessions = sessionmaker(self.engine, expire_on_commit=False)
         self._held = threading.local()
-
-    @property
-    def file_sqlite(self) -> bool:
-        """Whether this is an SQLite file (not in memory, not another database)."""
-        return self.engine.dialect.name == "sqlite" and self.engine.url.database not in (
-            None,
-            "",
-            ":memory:",
+        self.file_sqlite: bool = self.engine.dialect.name == "sqlite" and (
+            self.engine.url.database not in (None, "", ":memory:")
         )
+        """Whether this is an SQLite file (not in memory, not another database)."""
+
 
     @contextmanager
     def holding(self, connection: Connection) -> Iterator[None]:
