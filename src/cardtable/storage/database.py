@@ -81,7 +81,6 @@ class Database:
         )
         """Whether this is an SQLite file (not in memory, not another database)."""
 
-
     @contextmanager
     def holding(self, connection: Connection) -> Iterator[None]:
         """Make this thread's sessions and writes use ``connection`` meanwhile (the log

@@ -503,6 +503,8 @@ class _Writer:
         self._queue.put(_STOP)
         thread.join()
         _WRITERS.discard(self)
+        while not self._queue.empty():  # queued while it stopped: refused, nobody left waiting
+            _settle([self._queue.get_nowait()], RuntimeError("the log store is closed"))
 
 
 def _settle(jobs: builtins.list[_Job], refusal: BaseException | None = None) -> None:

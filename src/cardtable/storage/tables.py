@@ -6,7 +6,10 @@ second move with the same index), so a server that stops between two moves loses
 player saw. The same transaction writes the table's summary (move count, deal number, scores,
 seat to move), so a listing is one indexed query per page whatever the number of tables, and
 at a people's table the room after the move (its turn timer and time banks), so the clock a
-process finds when it loads the table always goes with the log.
+process finds when it loads the table always goes with the log, and with the move that ends
+the game its finished status and result (:attr:`StoredMove.ending`), so that no listing shows
+a game that is over as being played. The log store's writer stores the moves that reach it
+together in one transaction (:func:`append_moves`).
 
 In a cluster, the process that owns a table first claims it with its lease's fencing token
 (:func:`claim_table`), and every move it stores carries that token: the update of the table's
