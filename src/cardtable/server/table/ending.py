@@ -66,32 +66,29 @@ async def record(
 def ending_after(setup: TableSetup, state: Any, version: int) -> tuple[str, Any] | None:
     """The status and result a playing table takes with the move that leads to ``state`` at
     ``version``: ``FINISHED`` with the result once the game is over, ``ABANDONED`` at the
-    move limit, else ``None``. Stored with that move (so that no listing shows a game that is
-    over as being played, whenever the process stops); a failure to tell is logged and
-    answered ``None`` (the end is then stored after the move, as before)."""
+    move limit, else ``None``; stored with that move (:func:`took_ending`), so that no
+    listing shows a game that is over as being played, whenever the process stops."""
     engine = setup.engine
-    try:
-        result = engine.result(state)
-        if result is None and engine.current_player(state) != TERMINAL:
-            return (ABANDONED, None) if version >= setup.max_moves else None
-        return FINISHED, None if result is None else result.to_json()
-    except Exception:
-        logger.exception("table %s: could not tell whether the game is over", setup.table_id)
-        return None
+    result = engine.result(state)
+    if result is None and engine.current_player(state) != TERMINAL:
+        return (ABANDONED, None) if version >= setup.max_moves else None
+    return FINISHED, None if result is None else result.to_json()
 
 
-async def finish_if_over(
-    table: EndingTable, store: LogStore, stored: tuple[str, Any] | None = None
-) -> None:
-    """Once the game is over, mark the table finished and store that with the result; at the
-    move limit, close it (the lock is held). ``stored``: the ending already stored with the
-    move that led here (:func:`ending_after`), which the table only takes on."""
-    setup = table.setup
+def took_ending(table: EndingTable, stored: tuple[str, Any] | None) -> None:
+    """The table takes on the ending stored with its last move (:func:`ending_after`), if
+    any (the lock is held)."""
     if stored is not None and table.status == PLAYING:
         table.status = stored[0]
         if stored[0] == ABANDONED:
-            _log_move_limit(setup)
-        return
+            _log_move_limit(table.setup)
+
+
+async def finish_if_over(table: EndingTable, store: LogStore) -> None:
+    """Once the game is over, mark the table finished and store that with the result; at the
+    move limit, close it (the lock is held). For a table loaded with its end not stored, or
+    whose last move could not tell its ending."""
+    setup = table.setup
     engine = setup.engine
     result = engine.result(table.state)
     if table.status != PLAYING:

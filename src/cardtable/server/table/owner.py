@@ -262,9 +262,16 @@ class TableOwner:
         room = self.people.room_after_move(self, after, seat, auto, client_id, now)
         # The move that ends the game stores the finished status with it: a process stopping
         # right after it leaves no game that is over listed as still being played.
-        ends = (
-            ending.ending_after(setup, after, self.version + 1) if self.status == PLAYING else None
-        )
+        told = True
+        try:
+            ends = (
+                ending.ending_after(setup, after, self.version + 1)
+                if self.status == PLAYING
+                else None
+            )
+        except Exception:  # the end is then looked for, and stored, after the move as before
+            logger.exception("table %s: no ending after move %d", setup.table_id, self.version)
+            ends, told = None, False
         try:
             await store.append(
                 setup.table_id,
@@ -297,7 +304,10 @@ class TableOwner:
                 self.services.on_outcomes(self, before, self.last_outcomes[1])
             except Exception:  # the analysis is extra: it never costs the players their summary
                 logger.exception("table %s: the finished deal's listeners failed", setup.table_id)
-        await ending.finish_if_over(self, store, ends)
+        if told:
+            ending.took_ending(self, ends)
+        else:
+            await ending.finish_if_over(self, store)
         await self.broadcast()
 
     async def settle_after_load(self) -> None:
