@@ -217,12 +217,14 @@ class LeasedLogStore:
         *,
         client_id: str | None = None,
         room: tuple[str, dict[str, Any]] | None = None,
+        ending: tuple[str, dict[str, Any] | None] | None = None,
     ) -> None:
-        """Store a move (with its client id and the room after it), only while this process
-        still owns the table."""
-        await self._fenced(
-            table_id,
-            lambda token: self.inner.append(
+        """Store a move (with its client id, the room after it and the table's ending when it
+        ends the game), only while this process still owns the table. The same as
+        :meth:`_fenced` without its closure: this runs after every move."""
+        token = self._token(table_id)
+        try:
+            await self.inner.append(
                 table_id,
                 index,
                 seat,
@@ -231,8 +233,11 @@ class LeasedLogStore:
                 fence=token,
                 client_id=client_id,
                 room=room,
-            ),
-        )
+                ending=ending,
+            )
+        except FencedOutError:
+            self._fenced_out(table_id)
+            raise
 
     async def set_summary(self, table_id: str, summary: TableSummary) -> None:
         """Store the summary of a table stored before summaries were kept."""

@@ -62,7 +62,7 @@ from cardtable.server.table.seating import Seat
 from cardtable.server.table.services import TableServices, Timing
 from cardtable.server.table.setup import TableSetup
 from cardtable.server.table.summary import summarize
-from cardtable.storage import ABANDONED, StorageError
+from cardtable.storage import ABANDONED, PLAYING, StorageError
 
 __all__ = [
     "NO_PEOPLE",
@@ -262,6 +262,18 @@ class TableOwner:
             summary = None
         now = self.services.clock()
         room = self.people.room_after_move(self, after, seat, auto, client_id, now)
+        # The move that ends the game stores the finished status with it: a process stopping
+        # right after it leaves no game that is over listed as still being played.
+        told = True
+        try:
+            ends = (
+                ending.ending_after(setup, after, self.version + 1)
+                if self.status == PLAYING
+                else None
+            )
+        except Exception:  # the end is then looked for, and stored, after the move as before
+            logger.exception("table %s: no ending after move %d", setup.table_id, self.version)
+            ends, told = None, False
         try:
             await store.append(
                 setup.table_id,
@@ -271,6 +283,7 @@ class TableOwner:
                 summary,
                 client_id=client_id,
                 room=None if room is None else room.stored(),
+                ending=ends,
             )
         except StorageError as exc:
             raise ProtocolError("unavailable", str(exc)) from None
@@ -293,7 +306,10 @@ class TableOwner:
                 self.services.on_outcomes(self, before, self.last_outcomes[1])
             except Exception:  # the analysis is extra: it never costs the players their summary
                 logger.exception("table %s: the finished deal's listeners failed", setup.table_id)
-        await ending.finish_if_over(self, store)
+        if told:
+            ending.took_ending(self, ends)
+        else:
+            await ending.finish_if_over(self, store)
         await self.broadcast()
 
     async def settle_after_load(self) -> None:
