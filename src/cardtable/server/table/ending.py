@@ -84,6 +84,30 @@ def took_ending(table: EndingTable, stored: tuple[str, Any] | None) -> None:
             _log_move_limit(table.setup)
 
 
+def foresee(table: EndingTable, after: Any) -> tuple[bool, tuple[str, Any] | None]:
+    """Whether the ending the move leading to ``after`` gives its table could be told, and
+    that ending (:func:`ending_after`; ``None`` for none, or for a table no longer playing).
+    When it could not be told, the end is looked for after the move (:func:`settle`)."""
+    if table.status != PLAYING:
+        return True, None
+    try:
+        return True, ending_after(table.setup, after, table.version + 1)
+    except Exception:  # the end is then looked for, and stored, after the move as before
+        logger.exception("table %s: no ending after move %d", table.setup.table_id, table.version)
+        return False, None
+
+
+async def settle(
+    table: EndingTable, store: LogStore, told: bool, stored: tuple[str, Any] | None
+) -> None:
+    """After a move is stored: the table takes on the ending stored with it, or, when
+    :func:`foresee` could not tell it, looks for its end now (the lock is held)."""
+    if told:
+        took_ending(table, stored)
+    else:
+        await finish_if_over(table, store)
+
+
 async def finish_if_over(table: EndingTable, store: LogStore) -> None:
     """Once the game is over, mark the table finished and store that with the result; at the
     move limit, close it (the lock is held). For a table loaded with its end not stored, or

@@ -61,8 +61,8 @@ from cardtable.server.table.seat_view import SharedParts, seat_state, table_info
 from cardtable.server.table.seating import Seat
 from cardtable.server.table.services import TableServices, Timing
 from cardtable.server.table.setup import TableSetup
-from cardtable.server.table.summary import summarize
-from cardtable.storage import ABANDONED, PLAYING, StorageError
+from cardtable.server.table.summary import summary_after_move
+from cardtable.storage import ABANDONED, StorageError
 
 __all__ = [
     "NO_PEOPLE",
@@ -255,25 +255,12 @@ class TableOwner:
         setup, store = self.setup, self.services.store
         after, _steps = advance(setup.engine, after)
         notation = str(action)
-        try:
-            summary = summarize(setup.engine, after, self.version + 1)
-        except Exception:  # a listing's detail must never cost a move: keep the last summary
-            logger.exception("table %s: no summary after move %d", setup.table_id, self.version)
-            summary = None
+        summary = summary_after_move(setup.engine, after, self.version + 1, setup.table_id)
         now = self.services.clock()
         room = self.people.room_after_move(self, after, seat, auto, client_id, now)
         # The move that ends the game stores the finished status with it: a process stopping
         # right after it leaves no game that is over listed as still being played.
-        told = True
-        try:
-            ends = (
-                ending.ending_after(setup, after, self.version + 1)
-                if self.status == PLAYING
-                else None
-            )
-        except Exception:  # the end is then looked for, and stored, after the move as before
-            logger.exception("table %s: no ending after move %d", setup.table_id, self.version)
-            ends, told = None, False
+        told, ends = ending.foresee(self, after)
         try:
             await store.append(
                 setup.table_id,
@@ -306,10 +293,7 @@ class TableOwner:
                 self.services.on_outcomes(self, before, self.last_outcomes[1])
             except Exception:  # the analysis is extra: it never costs the players their summary
                 logger.exception("table %s: the finished deal's listeners failed", setup.table_id)
-        if told:
-            ending.took_ending(self, ends)
-        else:
-            await ending.finish_if_over(self, store)
+        await ending.settle(self, store, told, ends)
         await self.broadcast()
 
     async def settle_after_load(self) -> None:
