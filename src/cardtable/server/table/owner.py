@@ -62,6 +62,7 @@ from cardtable.server.table.services import TableServices, Timing
 from cardtable.server.table.setup import TableSetup
 from cardtable.server.table.summary import summarize
 from cardtable.storage import ABANDONED, StorageError
+from cardtable.storage.record_totals import RecordDetails
 
 __all__ = [
     "NO_PEOPLE",
@@ -419,7 +420,7 @@ class PeopleHooks(Protocol):
         """Why a computer player moves for the person at ``seat``, if one does."""
         ...
 
-    def record_marks(self, seat: int) -> dict[str, Any]:
+    def record_marks(self, seat: int) -> RecordDetails:
         """The marks of ``seat``'s results in the record."""
         ...
 
@@ -501,7 +502,7 @@ class NoPeople:
         """Computer players move only for their own seats."""
         return None
 
-    def record_marks(self, seat: int) -> dict[str, Any]:
+    def record_marks(self, seat: int) -> RecordDetails:
         """No marks."""
         return {}
 
