@@ -24,9 +24,6 @@ from cardtable.storage import Database
 from .conftest import cluster_of, new_table, portal_of, receive, wait_for_turn
 
 WAIT_SECONDS = 10.0
-RELAY_SECONDS = 0.3
-"""How long the relay's part of letting the table go waits (a publish waiting out a bus
-away)."""
 
 
 @pytest.mark.timeout(120)
@@ -54,9 +51,13 @@ def kept_while_let_go(client: TestClient, database_url: str) -> None:
 
     async def let_go_and_ask_again() -> tuple[Lease | None, str | None, int]:
         disown = cluster.relay.disown
+        asked_again = asyncio.Event()
 
         async def slow_disown(table_id: str) -> None:
-            await asyncio.sleep(RELAY_SECONDS)
+            # The relay's part of letting go waits (a publish waiting out a bus away) until
+            # the table has been asked for again.
+            async with asyncio.timeout(WAIT_SECONDS):
+                await asked_again.wait()
             await disown(table_id)
 
         cluster.relay.disown = slow_disown  # type: ignore[method-assign]
@@ -66,6 +67,7 @@ def kept_while_let_go(client: TestClient, database_url: str) -> None:
             releases = set(cluster._releases)
             assert releases
             assert await lobby.get(table_id) is not None  # asked for again meanwhile
+            asked_again.set()
             async with asyncio.timeout(WAIT_SECONDS):
                 await asyncio.gather(*releases)
         finally:
