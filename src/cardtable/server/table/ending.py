@@ -18,6 +18,7 @@ from cardtable.registry import table_format_of
 from cardtable.server.narration import Outcome
 from cardtable.server.table.setup import TableSetup
 from cardtable.storage import ABANDONED, FINISHED, PLAYING, FencedOutError, LogStore, RecordEvent
+from cardtable.storage.record_totals import RecordDetails
 
 logger = logging.getLogger(__name__)
 
@@ -39,7 +40,7 @@ async def record(
     store: LogStore,
     setup: TableSetup,
     seated: dict[int, int],
-    marks: Callable[[int], dict[str, Any]],
+    marks: Callable[[int], RecordDetails],
     outcomes: Sequence[Outcome],
 ) -> None:
     """Record ``outcomes`` for every person seated, with the table's ``marks`` for the seat
@@ -47,7 +48,7 @@ async def record(
     shown = table_format_of(setup.game, setup.rules)
     for seat, profile in seated.items():
         # Your Record keeps a game with formats by its format (a Pool 101 game as such).
-        details: dict[str, Any] = {} if shown is None else {"format": shown.key}
+        details: RecordDetails = {} if shown is None else {"format": shown.key}
         details |= marks(seat)
         events = [
             RecordEvent(

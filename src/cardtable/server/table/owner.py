@@ -63,6 +63,7 @@ from cardtable.server.table.services import TableServices, Timing
 from cardtable.server.table.setup import TableSetup
 from cardtable.server.table.summary import summary_after_move
 from cardtable.storage import ABANDONED, StorageError
+from cardtable.storage.record_totals import RecordDetails
 
 __all__ = [
     "NO_PEOPLE",
@@ -421,7 +422,7 @@ class PeopleHooks(Protocol):
         """Why a computer player moves for the person at ``seat``, if one does."""
         ...
 
-    def record_marks(self, seat: int) -> dict[str, Any]:
+    def record_marks(self, seat: int) -> RecordDetails:
         """The marks of ``seat``'s results in the record."""
         ...
 
@@ -503,7 +504,7 @@ class NoPeople:
         """Computer players move only for their own seats."""
         return None
 
-    def record_marks(self, seat: int) -> dict[str, Any]:
+    def record_marks(self, seat: int) -> RecordDetails:
         """No marks."""
         return {}
 
