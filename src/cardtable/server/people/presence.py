@@ -445,6 +445,7 @@ def move_applied(
     people = people_of(owner)
     room = people.room
     people.last_auto = None if auto is None else (owner.version, auto)
+    people.last_client = None if client_id is None else (owner.version, client_id)
     _count_move(room, seat, auto)
     if client_id is not None:
         room.remember(seat, client_id)
@@ -600,6 +601,9 @@ class PeoplesTable:
     """Multiplies every timer and grace period (tests shorten them)."""
     last_auto: tuple[int, AutoReason] | None = None
     """``(version, why)`` when a computer player made the last move for a person."""
+    last_client: tuple[int, str] | None = None
+    """``(version, client id)`` of the last move when it was sent with a client id: the
+    mover's seat is sent it with that state, as its acknowledgement."""
 
     def waiting(self) -> bool:
         """Whether the host has not started the game yet."""
@@ -623,9 +627,14 @@ class PeoplesTable:
             shared["invite"] = invite_json(self.room.invite)
         return {"shared": shared}
 
-    def note_last_action(self, owner: TableOwner, last_action: LastAction) -> str:
+    def note_last_action(self, owner: TableOwner, seat: int, last_action: LastAction) -> str:
         """Mark the last action with why a computer player made it for a person (``None``:
-        the person's own move); the sentence saying so, or ""."""
+        the person's own move) and, for the mover's own seat, the client id it was sent with
+        (its acknowledgement: the mover is sent no ``ack`` besides); the sentence saying
+        why, or ""."""
+        client = self.last_client
+        if client is not None and client[0] == owner.version and owner.log[-1][0] == seat:
+            last_action["client_id"] = client[1]
         auto: AutoReason | None = None
         if self.last_auto is not None and self.last_auto[0] == owner.version:
             auto = self.last_auto[1]

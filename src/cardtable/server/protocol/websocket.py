@@ -355,7 +355,11 @@ async def answer_frame(
                 )
                 owner.audience.frames.unsync(connection)  # a whole state outside a broadcast
                 await connection.send(owner.message_for(seat))
-            elif message.client_id is not None:
+            elif message.client_id is not None and owner.people.room is None:
+                # At a people's table the move's own state acknowledges it: the broadcast
+                # (sent before this answer) carries the client id in the mover's seat's
+                # ``last_action``, so the mover is sent one frame per move. Elsewhere (no
+                # room, whose hooks note no client id) the ack goes apart.
                 await connection.send(
                     ack_message(message.client_id, submitted.version, duplicate=False)
                 )
