@@ -26,8 +26,11 @@ from cardtable.server.people.room import (
     FINISHED,
     PLAYING,
     WAITING,
+    Member,
     Room,
     RoomAfterMove,
+    RoomSettings,
+    RoomSettingsJson,
     TablePhase,
     invite_json,
 )
@@ -35,6 +38,7 @@ from cardtable.server.protocol.messages import (
     AutoReason,
     AwayMessage,
     BotSeatJson,
+    JsonObject,
     LastAction,
     OpenSeatJson,
     PersonSeatJson,
@@ -163,12 +167,18 @@ def you_json(owner: TableOwner, viewer: int) -> YouJson:
 def shared_room_json(owner: TableOwner) -> SharedRoomJson:
     """The room as every member is sent it, but for ``you`` (:func:`you_json`) and the
     host's ``invite``."""
-    room = room_of(owner)
+    people = people_of(owner)
+    room = people.room
     now = owner.services.clock()
     phase = phase_of(owner)
+    head = people.head(owner)
+    presence = people.presence
+    # Who sits where, read once (not a scan of the members per seat).
+    at: dict[int, Member] = {m.seat: m for m in room.members.values() if m.seat is not None}
+    timed = room.settings.turn_seconds is not None
     seats: list[BotSeatJson | OpenSeatJson | PersonSeatJson] = []
     for index, spec in enumerate(owner.seats):
-        person = room.person_at(index)
+        person = at.get(index)
         if spec.is_bot:
             seats.append({"seat": index, "kind": "bot", "name": spec.name, "level": spec.level})
             continue
@@ -176,7 +186,7 @@ def shared_room_json(owner: TableOwner) -> SharedRoomJson:
             seats.append({"seat": index, "kind": "open"})
             continue
         reconnecting = None
-        since = presence_of(owner).disconnected_at.get(index)
+        since = presence.disconnected_at.get(index)
         if phase == PLAYING and since is not None and index not in room.away:
             left_s = seconds(owner, room.settings.grace_seconds) - (now - since)
             reconnecting = max(0, round(left_s * 1000))
@@ -190,32 +200,61 @@ def shared_room_json(owner: TableOwner) -> SharedRoomJson:
                 "reconnecting_ms": reconnecting,
                 "away": index in room.away,
                 "left": index in room.left or (person is None and room.phase != WAITING),
-                "bank_ms": bank_left(owner, index, now)
-                if room.settings.turn_seconds is not None
-                else None,
+                "bank_ms": bank_left(owner, index, now) if timed else None,
             }
         )
-    host_seat = next((m.seat for m in room.members.values() if m.profile_id == room.host), None)
-    shown = format_fields(owner.setup.game, owner.setup.rules, len(owner.seats))
+    host_seat = next((seat for seat, m in at.items() if m.profile_id == room.host), None)
     return {
-        "table_id": owner.setup.table_id,
+        "table_id": head.table_id,
         "phase": phase,
-        "game": owner.setup.game,
-        "title": owner.setup.engine.title,
-        "format": shown["format"],
-        "table_label": shown["table_label"],
+        "game": head.game,
+        "title": head.title,
+        "format": head.format,
+        "table_label": head.table_label,
         # The same dict for equal rules (never changed): the room goes with every state.
-        "rules": view_rules_json(owner.setup.rules),
+        "rules": head.rules,
         "host_seat": host_seat,
-        "settings": room.settings.to_json(),
+        "settings": people.settings_json(),
         "seats": seats,
-        "spectators": len(room.spectators()),
+        "spectators": len(room.members) - len(at),
         "turn": turn_json(owner, now),
         "rematch": rematch_json(owner) if phase == FINISHED else None,
         "commitment": room.commitment,
         "can_start": room.phase == WAITING and not open_seats(owner),
         "locked": room.locked,
     }
+
+
+@dataclass(frozen=True, slots=True)
+class RoomHead:
+    """What the room says of the table that only changes with its setup (game, rules,
+    format, number of seats): worked out once, not for every broadcast. Its ``rules`` dict
+    is shared by every room sent (never changed)."""
+
+    setup: object
+    players: int
+    table_id: str
+    game: str
+    title: str
+    format: str | None
+    table_label: str
+    rules: JsonObject
+
+    @classmethod
+    def of(cls, owner: TableOwner) -> RoomHead:
+        """The head of ``owner``'s room as its setup is now."""
+        setup = owner.setup
+        shown = format_fields(setup.game, setup.rules, len(owner.seats))
+        return cls(
+            setup,
+            len(owner.seats),
+            setup.table_id,
+            setup.game,
+            setup.engine.title,
+            shown["format"],
+            shown["table_label"],
+            view_rules_json(setup.rules),
+        )
 
 
 def bank_left(owner: TableOwner, seat: int, now: float) -> int:
@@ -424,9 +463,11 @@ def room_after_move(
     applied at ``now`` on the table's clock (the lock is held; the room itself is left as it
     is). Stored by the move's own write: a process taking the table over after it finds the
     turn timer and time banks that go with the log, whenever the owner stopped."""
-    room = room_of(owner).copy()
+    people = people_of(owner)
+    room = people.room.move_copy()
     _count_move(room, seat, auto)
     over = _over(owner, after)
+    people.over_after = (after, over)  # the same question again once applied
     _turn_after(owner, room, after, owner.version + 1, over, now)
     if over and room.phase == PLAYING:
         room.phase = FINISHED
@@ -449,8 +490,9 @@ def move_applied(
     _count_move(room, seat, auto)
     if client_id is not None:
         room.remember(seat, client_id)
-    current = presence_of(owner).turn
-    over = _over(owner, owner.state)
+    current = people.presence.turn
+    known, people.over_after = people.over_after, None
+    over = known[1] if known is not None and known[0] is owner.state else _over(owner, owner.state)
     turn = _turn_after(owner, room, owner.state, owner.version, over, now)
     if over and room.phase == PLAYING:
         room.phase = FINISHED
@@ -601,6 +643,11 @@ class PeoplesTable:
     """Multiplies every timer and grace period (tests shorten them)."""
     last_auto: tuple[int, AutoReason] | None = None
     """``(version, why)`` when a computer player made the last move for a person."""
+    over_after: tuple[Any, bool] | None = None
+    """``(state, over)`` of the move being stored (:func:`room_after_move`), for
+    :func:`move_applied` once that state is the table's."""
+    _head: RoomHead | None = None
+    _settings: tuple[RoomSettings, RoomSettingsJson] | None = None
     last_client: tuple[int, str] | None = None
     """``(version, client id)`` of the last move when it was sent with a client id: the
     mover's seat is sent it with that state, as its acknowledgement."""
@@ -616,6 +663,23 @@ class PeoplesTable:
     def shared_room(self, owner: TableOwner) -> SharedRoomJson:
         """:func:`shared_room_json`."""
         return shared_room_json(owner)
+
+    def head(self, owner: TableOwner) -> RoomHead:
+        """The room's :class:`RoomHead`, worked out again only when the table's setup (a
+        new deal's seed) or its number of seats changed."""
+        head = self._head
+        if head is None or head.setup is not owner.setup or head.players != len(owner.seats):
+            head = self._head = RoomHead.of(owner)
+        return head
+
+    def settings_json(self) -> RoomSettingsJson:
+        """The room's settings as sent, the same dict (never changed) while the settings
+        stay (they are frozen: the host's change replaces them)."""
+        settings = self.room.settings
+        cached = self._settings
+        if cached is None or cached[0] is not settings:
+            cached = self._settings = (settings, settings.to_json())
+        return cached[1]
 
     def member_info(self, owner: TableOwner, profile_id: int | None) -> dict[str, Any]:
         """The room for a member (the host also gets the invite); nothing for others."""

@@ -16,7 +16,7 @@ from __future__ import annotations
 import secrets
 from collections import deque
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Annotated, Any, Final, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -205,33 +205,16 @@ class Room:
 
     # --- storage ------------------------------------------------------------------------------
 
-    def copy(self) -> Room:
-        """A room of its own with the same contents (what :meth:`from_json` of :meth:`to_json`
-        gives, without the round trip: the room after a move is worked out on a copy for
-        every move)."""
-        return Room(
-            settings=self.settings,
-            invite=self.invite,
-            host=self.host,
-            phase=self.phase,
-            commitment=self.commitment,
-            members={p: Member(m.profile_id, m.name, m.seat) for p, m in self.members.items()},
-            removed=set(self.removed),
-            locked=self.locked,
-            contributions=dict(self.contributions),
+    def move_copy(self) -> Room:
+        """A room for working out what a move does to this one: what a move changes (the
+        phase, the time banks, the away counts, the assisted seats, the turn) is its own;
+        the rest is this room's, shared, only to be read (the move's document is made from
+        it), so that the copy made for every move costs little."""
+        return replace(
+            self,
             banks_ms=dict(self.banks_ms),
-            away=set(self.away),
             away_moves=dict(self.away_moves),
             assisted=set(self.assisted),
-            left=set(self.left),
-            rematch=dict(self.rematch),
-            rematch_contributions=dict(self.rematch_contributions),
-            rematch_table=self.rematch_table,
-            client_ids={
-                s: deque(ids, maxlen=CLIENT_IDS_KEPT) for s, ids in self.client_ids.items()
-            },
-            turn=self.turn,
-            disconnected=dict(self.disconnected),
         )
 
     def to_json(self, *, client_ids: bool = True) -> dict[str, Any]:
