@@ -6,7 +6,7 @@ The :class:`Room` is plain data: :meth:`Room.to_json` and :meth:`Room.from_json`
 one JSON document beside the table, so a table can be moved to another process and picked up
 from storage, with its running turn timer and the grace periods of absent people (in wall-clock
 time). What only matters while the process runs (open sockets, the same timers on its own
-clock) lives in :class:`~cardtable.server.people.presence.Presence`, rebuilt from the room
+clock) lives in :class:`~cardtable.server.people.part.Presence`, rebuilt from the room
 when a process loads the table: a person who was connected to a process that stopped is
 disconnected from then on, with a full grace period; an absent person's grace goes on.
 """

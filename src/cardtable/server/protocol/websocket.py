@@ -31,7 +31,7 @@ from cardtable.server.cluster.store import TableElsewhereError
 from cardtable.server.context import context_of
 from cardtable.server.logs import about_table
 from cardtable.server.narration.moves import hint_move
-from cardtable.server.people import presence, room_control
+from cardtable.server.people import connections, part, room_control
 from cardtable.server.protocol.frames import (
     CLOSE_BAD_ORIGIN,
     CLOSE_NO_PROFILE,
@@ -241,8 +241,8 @@ async def greet(owner: TableOwner, connection: Connection, profile_id: int) -> i
             owner.audience.frames.take_patches(connection)
         extra: Sequence[Outgoing] = ()
         if owner.people.room is not None:
-            presence.presence_of(owner).profiles[connection] = profile_id
-            extra = presence.connection_opened(owner, seat)
+            part.presence_of(owner).profiles[connection] = profile_id
+            extra = connections.connection_opened(owner, seat)
         await connection.send(owner.message_for(seat))
         for message in extra:
             await connection.send(message)
