@@ -18,7 +18,7 @@ from typing import Any
 from cardtable.games.contract import view_rules_json
 from cardtable.registry import format_fields
 from cardtable.server.people.room import Room, RoomSettings, RoomSettingsJson
-from cardtable.server.protocol.messages import AutoReason, JsonObject
+from cardtable.server.protocol.messages import AutoReason, JsonObject, RoomJson, SharedRoomJson
 from cardtable.server.table.owner import Connection, TableOwner
 
 
@@ -73,6 +73,35 @@ class RoomHead:
 
 
 @dataclass(slots=True)
+class SentRooms:
+    """The room as last broadcast: the shared part and each seat's, kept while a new one is
+    equal, so that every broadcast of an unchanged room sends the same objects (a state's
+    patch tells an unchanged room by its identity, without comparing it). Rebuilt for every
+    broadcast all the same: nothing here must be told that the room changed. The rooms kept
+    are never changed (as every message broadcast)."""
+
+    shared: SharedRoomJson | None = None
+    by_seat: dict[int, tuple[SharedRoomJson, RoomJson]] = field(default_factory=dict)
+
+    def same_shared(self, built: SharedRoomJson) -> SharedRoomJson:
+        """``built``, or the shared room kept when equal to it."""
+        kept = self.shared
+        if kept is not None and kept == built:
+            return kept
+        self.shared = built
+        return built
+
+    def same_room(self, seat: int, shared: SharedRoomJson, built: RoomJson) -> RoomJson:
+        """``built`` (made from ``shared``), or the room kept for ``seat`` when it was made
+        from the same shared room and is equal to it."""
+        kept = self.by_seat.get(seat)
+        if kept is not None and kept[0] is shared and kept[1] == built:
+            return kept[1]
+        self.by_seat[seat] = (shared, built)
+        return built
+
+
+@dataclass(slots=True)
 class PeopleState:
     """What the people's part of one people's table keeps (see the module docstring)."""
 
@@ -88,6 +117,7 @@ class PeopleState:
     over_after: tuple[Any, bool] | None = None
     """``(state, over)`` of the move being stored (``room_after_move``), for
     ``move_applied`` once that state is the table's."""
+    sent_rooms: SentRooms = field(default_factory=SentRooms)
     _head: RoomHead | None = None
     _settings: tuple[RoomSettings, RoomSettingsJson] | None = None
 

@@ -47,12 +47,18 @@ class PeoplesTable(PeopleState):
         return self.room.phase == WAITING
 
     def room_json(self, owner: TableOwner, seat: int, shared: SharedRoomJson | None) -> RoomJson:
-        """:func:`room_json`."""
-        return room_json(owner, seat, shared)
+        """:func:`room_json`; for a broadcast (``shared`` given), the very room the seat was
+        sent last while it is the same (see :meth:`shared_room`)."""
+        built = room_json(owner, seat, shared)
+        if shared is not None:
+            return self.sent_rooms.same_room(seat, shared, built)
+        return built
 
     def shared_room(self, owner: TableOwner) -> SharedRoomJson:
-        """:func:`shared_room_json`."""
-        return shared_room_json(owner)
+        """:func:`shared_room_json`, built for every broadcast (cheap) but the very room
+        sent last while it is the same: the room rarely changes with a move, and a patch
+        tells an unchanged room by its identity at once."""
+        return self.sent_rooms.same_shared(shared_room_json(owner))
 
     def member_info(self, owner: TableOwner, profile_id: int | None) -> dict[str, Any]:
         """The room for a member (the host also gets the invite); nothing for others."""
