@@ -14,7 +14,7 @@ disconnected from then on, with a full grace period; an absent person's grace go
 from __future__ import annotations
 
 import secrets
-from collections import deque
+from collections import Counter, deque
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Annotated, Any, Final, Literal
@@ -168,6 +168,9 @@ class Room:
     disconnected: dict[int, float] = field(default_factory=dict)
     """When each absent person's last socket closed (seconds since the epoch), by seat: their
     grace period goes on, not afresh, on the process that serves the table next."""
+    _id_counts: dict[int, Counter[str]] = field(default_factory=dict, repr=False, compare=False)
+    """Each seat's ``client_ids`` counted, made when first asked and kept in step by
+    :meth:`remember`: a new client id is looked up at once, not compared with each kept."""
 
     # --- who is who ---------------------------------------------------------------------------
 
@@ -197,11 +200,23 @@ class Room:
 
     def seen(self, seat: int, client_id: str) -> bool:
         """Whether ``seat`` already had an action with this client id applied."""
-        return client_id in self.client_ids.get(seat, ())
+        counts = self._id_counts.get(seat)
+        if counts is None:
+            counts = self._id_counts[seat] = Counter(self.client_ids.get(seat, ()))
+        return client_id in counts
 
     def remember(self, seat: int, client_id: str) -> None:
         """Note an applied client id (the oldest are forgotten beyond :data:`CLIENT_IDS_KEPT`)."""
-        self.client_ids.setdefault(seat, deque(maxlen=CLIENT_IDS_KEPT)).append(client_id)
+        kept = self.client_ids.setdefault(seat, deque(maxlen=CLIENT_IDS_KEPT))
+        counts = self._id_counts.get(seat)
+        if counts is not None:
+            if len(kept) == kept.maxlen:
+                oldest = kept[0]
+                counts[oldest] -= 1
+                if counts[oldest] <= 0:
+                    del counts[oldest]
+            counts[client_id] += 1
+        kept.append(client_id)
 
     # --- storage ------------------------------------------------------------------------------
 
