@@ -180,7 +180,10 @@ class Room:
 
     def person_at(self, seat: int) -> Member | None:
         """The person sitting at ``seat``, if any."""
-        return next((m for m in self.members.values() if m.seat == seat), None)
+        for member in self.members.values():  # a plain loop: asked for every seat's view
+            if member.seat == seat:
+                return member
+        return None
 
     def seated(self) -> dict[int, int]:
         """Seat -> profile id of the people sitting."""
