@@ -17,8 +17,14 @@ from typing import Any
 
 from cardtable.games.contract import view_rules_json
 from cardtable.registry import format_fields
-from cardtable.server.people.room import Room, RoomSettings, RoomSettingsJson
-from cardtable.server.protocol.messages import AutoReason, JsonObject, RoomJson, SharedRoomJson
+from cardtable.server.people.room import InviteJson, Room, RoomSettings, RoomSettingsJson
+from cardtable.server.protocol.messages import (
+    AutoReason,
+    JsonObject,
+    RoomJson,
+    SharedRoomJson,
+    YouJson,
+)
 from cardtable.server.table.owner import Connection, TableOwner
 
 
@@ -90,6 +96,19 @@ class SentRooms:
             return kept
         self.shared = built
         return built
+
+    def kept_room(
+        self, seat: int, shared: SharedRoomJson, you: YouJson, invite: InviteJson | None
+    ) -> RoomJson | None:
+        """The room kept for ``seat`` when it was made from ``shared`` with this reader's
+        part (its ``you``, and the host's invite), else ``None``: nothing to build then."""
+        kept = self.by_seat.get(seat)
+        if kept is None or kept[0] is not shared:
+            return None
+        room = kept[1]
+        if room["you"] != you or room.get("invite") != invite:
+            return None
+        return room
 
     def same_room(self, seat: int, shared: SharedRoomJson, built: RoomJson) -> RoomJson:
         """``built`` (made from ``shared``), or the room kept for ``seat`` when it was made

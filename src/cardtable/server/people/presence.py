@@ -20,7 +20,7 @@ from typing import Any
 from cardtable.server.people.connections import connection_closed
 from cardtable.server.people.part import PeopleState
 from cardtable.server.people.room import WAITING, RoomAfterMove, invite_json
-from cardtable.server.people.room_view import room_json, shared_room_json
+from cardtable.server.people.room_view import room_json, shared_room_json, you_json
 from cardtable.server.people.turns import move_applied, room_after_move
 from cardtable.server.protocol.messages import (
     AutoReason,
@@ -49,10 +49,14 @@ class PeoplesTable(PeopleState):
     def room_json(self, owner: TableOwner, seat: int, shared: SharedRoomJson | None) -> RoomJson:
         """:func:`room_json`; for a broadcast (``shared`` given), the very room the seat was
         sent last while it is the same (see :meth:`shared_room`)."""
-        built = room_json(owner, seat, shared)
-        if shared is not None:
-            return self.sent_rooms.same_room(seat, shared, built)
-        return built
+        if shared is None:
+            return room_json(owner, seat, shared)
+        you = you_json(owner, seat)
+        invite = invite_json(self.room.invite) if you["host"] else None
+        kept = self.sent_rooms.kept_room(seat, shared, you, invite)
+        if kept is not None:
+            return kept
+        return self.sent_rooms.same_room(seat, shared, room_json(owner, seat, shared))
 
     def shared_room(self, owner: TableOwner) -> SharedRoomJson:
         """:func:`shared_room_json`, built for every broadcast (cheap) but the very room
