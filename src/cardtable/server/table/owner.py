@@ -79,6 +79,17 @@ __all__ = [
 
 logger = logging.getLogger(__name__)
 
+_ACTIONS_BY_KIND: dict[str, Any] = {}
+"""The moves counter's children by kind, each looked up once (a ``labels`` lookup per move
+costs more than the count), when first counted (as before, a kind shows once it moved)."""
+
+
+def _count_action(kind: str) -> None:
+    child = _ACTIONS_BY_KIND.get(kind)
+    if child is None:
+        child = _ACTIONS_BY_KIND[kind] = metrics.ACTIONS.labels(kind)
+    child.inc()
+
 
 @dataclass(slots=True)
 class TableOwner:
@@ -132,7 +143,7 @@ class TableOwner:
         as every member sees it) and ``parts`` (:class:`SharedParts`), when the caller has them."""
         shown = self.people.room_json(self, seat, room)
         note = self.people.note_last_action
-        return seat_state(self, seat, room=shown, note_auto=partial(note, self), shared=parts)
+        return seat_state(self, seat, room=shown, note_auto=partial(note, self, seat), shared=parts)
 
     def message_for(
         self, seat: int, room: SharedRoomJson | None = None, parts: SharedParts | None = None
@@ -276,7 +287,7 @@ class TableOwner:
         except StorageError as exc:
             raise ProtocolError("unavailable", str(exc)) from None
         self.touch()
-        metrics.ACTIONS.labels("bot" if self.bot_seat(seat) else "person").inc()
+        _count_action("bot" if self.bot_seat(seat) else "person")
         before = self.state
         self.state = after
         self.log.append((seat, notation))
@@ -409,9 +420,10 @@ class PeopleHooks(Protocol):
         """The room part of the table's description for ``profile_id``, if a member."""
         ...
 
-    def note_last_action(self, owner: TableOwner, last_action: LastAction) -> str:
-        """Mark the last action with why a computer player made it for a person, if one did;
-        the sentence saying so, or ""."""
+    def note_last_action(self, owner: TableOwner, seat: int, last_action: LastAction) -> str:
+        """Mark the last action as ``seat`` (or the spectators) is sent it: why a computer
+        player made it for a person, if one did, and, to the mover's own seat, the client id
+        it was sent with (the page's acknowledgement); the sentence saying why, or ""."""
         ...
 
     def seen(self, seat: int, client_id: str) -> bool:
@@ -492,8 +504,8 @@ class NoPeople:
         """No members."""
         return {}
 
-    def note_last_action(self, owner: TableOwner, last_action: LastAction) -> str:
-        """Nobody's move is made for them."""
+    def note_last_action(self, owner: TableOwner, seat: int, last_action: LastAction) -> str:
+        """Nobody's move is made for them (and client ids are acknowledged apart)."""
         return ""
 
     def seen(self, seat: int, client_id: str) -> bool:
