@@ -58,11 +58,13 @@ import os
 import random
 import re
 import secrets
+import shutil
 import signal
 import socket
 import statistics
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from collections.abc import Sequence
@@ -73,6 +75,7 @@ from typing import Any
 
 import httpx
 import redis
+from prometheus_client.multiprocess import MultiProcessCollector
 from sqlalchemy import bindparam, create_engine, text
 from websockets.asyncio.client import ClientConnection, connect
 
@@ -129,6 +132,8 @@ class Cluster:
     port: int
     process: subprocess.Popen[bytes]
     worker_count: int = 1
+    metrics_dir: Path | None = None
+    """The workers' prometheus files (``PROMETHEUS_MULTIPROC_DIR``), the benchmark's own."""
 
     @property
     def url(self) -> str:
@@ -144,7 +149,13 @@ class Cluster:
                 stat = (entry / "stat").read_text()
                 parent = int(stat.rsplit(")", 1)[1].split()[1])
                 command = (entry / "cmdline").read_bytes()
-                if parent == self.process.pid and b"resource_tracker" not in command:
+                # A killed worker stays a zombie until uvicorn reaps it: not a worker.
+                state = stat.rsplit(")", 1)[1].split()[0]
+                if (
+                    parent == self.process.pid
+                    and state != "Z"
+                    and b"resource_tracker" not in command
+                ):
                     found.append(int(entry.name))
         return found
 
@@ -171,6 +182,37 @@ class Cluster:
                 name, value = line.rsplit(" ", 1)
                 samples[name] = float(value)
         return samples
+
+    def worker_files(self) -> dict[str, dict[str, float]]:
+        """Every counter and histogram sample of each worker's own file, read from the disk (a
+        killed worker's too: its writes went to a shared memory map, which outlives it), by
+        file and then by name with its labels as ``/metrics`` writes them. A file that cannot
+        be read just now (a worker starting writes its first page) is left out of this read."""
+        assert self.metrics_dir is not None
+        files: dict[str, dict[str, float]] = {}
+        for path in sorted(self.metrics_dir.glob("*.db")):
+            if not path.name.startswith(("counter_", "histogram_")):
+                continue  # the gauges go up and down; /metrics sums the live ones
+            try:
+                metrics = MultiProcessCollector.merge([str(path)], accumulate=True)  # type: ignore[no-untyped-call]
+            except Exception:  # half written (a worker starting): read again next time
+                continue
+            samples: dict[str, float] = {}
+            for metric in metrics:
+                for sample in metric.samples:
+                    labels = ",".join(f'{k}="{v}"' for k, v in sample.labels.items())
+                    samples[f"{sample.name}{{{labels}}}" if labels else sample.name] = sample.value
+            files[path.name] = samples
+        return files
+
+    def counters(self) -> dict[str, float]:
+        """The counters and histograms summed over every worker that ever ran, read from their
+        files (:meth:`worker_files`), whichever worker would have answered ``/metrics``."""
+        summed: dict[str, float] = {}
+        for samples in self.worker_files().values():
+            for key, value in samples.items():
+                summed[key] = summed.get(key, 0.0) + value
+        return summed
 
 
 def total(samples: dict[str, float], name: str) -> float:
@@ -214,6 +256,9 @@ def start_cluster(workers: int, database_url: str, log: Path) -> Cluster:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
+    # The workers' metrics files in a directory of the benchmark's own, which it reads itself
+    # (``cardtable serve`` makes one only when none is given).
+    metrics_dir = Path(tempfile.mkdtemp(prefix="bench-cluster-metrics-"))
     # Limits raised for the benchmark only: its people play flat out, each with one profile
     # holding several sockets and starting table after table.
     environment = {
@@ -224,6 +269,7 @@ def start_cluster(workers: int, database_url: str, log: Path) -> Cluster:
         "CARDTABLE_MAX_SOCKETS_PER_PROFILE": "50",
         "CARDTABLE_MAX_UNFINISHED_TABLES": "1000",
         "CARDTABLE_METRICS_TOKEN": METRICS_TOKEN,
+        "PROMETHEUS_MULTIPROC_DIR": str(metrics_dir),
     }
     command = [str(Path(sys.executable).parent / "cardtable"), "serve", "--port", str(port)]
     command += ["--workers", str(workers), "--database-url", database_url, "--redis-url", REDIS_URL]
@@ -233,7 +279,7 @@ def start_cluster(workers: int, database_url: str, log: Path) -> Cluster:
         process = subprocess.Popen(
             command, env=environment, stdout=out, stderr=subprocess.STDOUT, start_new_session=True
         )
-    cluster = Cluster(port, process, workers)
+    cluster = Cluster(port, process, workers, metrics_dir)
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline:
         with suppress(httpx.HTTPError):
@@ -255,6 +301,8 @@ def stop_cluster(cluster: Cluster) -> None:
         cluster.process.wait(10)
     with suppress(ProcessLookupError):  # whatever is left in its group
         os.killpg(cluster.process.pid, signal.SIGKILL)
+    if cluster.metrics_dir is not None:
+        shutil.rmtree(cluster.metrics_dir, ignore_errors=True)
 
 
 # --- the simulated people -------------------------------------------------------------------
@@ -649,12 +697,13 @@ def load(
         clients = run_clients(cluster.url, tables, sockets, seconds, processes)
         clients.wait_ready(900)
         setup = time.monotonic() - began
-        before = cluster.metrics()
+        sockets_open = total(cluster.metrics(), "cardtable_connected_sockets")
+        before = cluster.counters()
         window = Window.begin(cluster)
         clients.go.set()
         time.sleep(seconds)
         window.end(cluster)
-        after = cluster.metrics()
+        after = cluster.counters()
         result = clients.collect(300)
     finally:
         if clients is not None:
@@ -666,7 +715,7 @@ def load(
         "workers": workers,
         "setup_s": setup,
         "ready": result["ready"],
-        "sockets_open": total(before, "cardtable_connected_sockets"),
+        "sockets_open": sockets_open,
         "actions_per_second": (
             total(after, "cardtable_actions_total") - total(before, "cardtable_actions_total")
         )
@@ -813,43 +862,60 @@ def check_log(url: str, tables: list[Any]) -> tuple[int, int]:
 
 
 class MetricsSampler:
-    """``/metrics`` read every ``every`` seconds through a run in which workers are killed,
-    each sample's growth since the previous read added up. A sum over the workers' files can
-    fall between two reads of a run with kills (it did in a chaos run: fewer actions and
-    loop-lag samples at the end than at the start), so a fall is taken as a new start, not
-    subtracted: what a worker recorded after its last read before it died is not counted."""
+    """The workers' counters and histograms through a run in which workers are killed, read
+    from each worker's own file every ``every`` seconds (:meth:`Cluster.worker_files`), not
+    from ``/metrics``: the growth of each sample is added up file by file, from its value at
+    the start (nothing, for a worker started since) to the largest value read.
+
+    Summing file by file keeps a killed worker's counts (its file stays), does not depend on
+    which worker answers ``/metrics`` or whether one answers at all (under the chaos run's load
+    a read waited out its 30 s more than once), and never subtracts the gauges'
+    legitimate falls (``/metrics`` drops a dead worker's sockets and tables). A counter in one
+    file only grows; :attr:`falls` counts the reads in which one was lower than before
+    (expected 0), and :attr:`vanished` the files that were read once and then gone (expected
+    0: nothing deletes a counter file)."""
 
     def __init__(self, cluster: Cluster, every: float = 2.0) -> None:
         self.cluster = cluster
-        self.grown: dict[str, float] = {}
         self.falls = 0
-        self._last = cluster.metrics()
+        self.vanished = 0
+        self._start = cluster.worker_files()
+        self._high = {name: dict(samples) for name, samples in self._start.items()}
+        self._lock = threading.Lock()
         self._stop = threading.Event()
         self._every = every
         self._thread = threading.Thread(target=self._run, daemon=True)
         self._thread.start()
 
     def _read(self) -> None:
-        with suppress(httpx.HTTPError):
-            now = self.cluster.metrics()
-            for key, value in now.items():
-                before = self._last.get(key, 0.0)
-                if value < before:
-                    self.falls += 1
-                    before = 0.0
-                self.grown[key] = self.grown.get(key, 0.0) + value - before
-            self._last = now
+        files = self.cluster.worker_files()
+        with self._lock:
+            self.vanished = len(set(self._high) - set(files))
+            for name, samples in files.items():
+                high = self._high.setdefault(name, {})
+                for key, value in samples.items():
+                    if value < high.get(key, 0.0):
+                        self.falls += 1
+                    else:
+                        high[key] = value
 
     def _run(self) -> None:
         while not self._stop.wait(self._every):
             self._read()
 
     def close(self) -> dict[str, float]:
-        """Stop reading (after one last read); the growth of every sample."""
+        """Stop reading (after one last read); the growth of every sample since the start,
+        summed over the workers."""
         self._stop.set()
         self._thread.join(30)
         self._read()
-        return self.grown
+        grown: dict[str, float] = {}
+        with self._lock:
+            for name, high in self._high.items():
+                start = self._start.get(name, {})
+                for key, value in high.items():
+                    grown[key] = grown.get(key, 0.0) + value - start.get(key, 0.0)
+        return grown
 
 
 def stored_moves(database_url: str) -> int:
@@ -936,11 +1002,13 @@ def chaos(
         "settled": settled,
         **after,
         "reconnects": result["reconnects"],
-        # Moves from the stored log, not the workers' counters (a killed worker's last ones
-        # are not read); the takeovers and the loop lag from the sampled counters.
+        # Moves from the stored log; the counters' too, as a check (a move stored twice, or a
+        # counter missed, would show as a difference).
         "actions_per_second": (moves_after - moves_before) / (seconds + tail),
+        "counted_actions_per_second": total(grown, "cardtable_actions_total") / (seconds + tail),
         "takeovers": total(grown, "cardtable_lease_takeovers_total"),
         "metrics_falls": sampler.falls if sampler is not None else 0,
+        "metrics_vanished": sampler.vanished if sampler is not None else 0,
         "loop_lag": histogram({}, grown, "cardtable_event_loop_lag_seconds"),
         "clients_cpu": result["cpu"] / (seconds + tail),
         "load": (load_start, load_end),
@@ -1185,7 +1253,8 @@ def main() -> None:
         print(
             f"  chaos: {result['kills']} workers killed over {args.chaos_seconds:.0f} s "
             f"(load {result['load'][0]:.2f} -> {result['load'][1]:.2f}), {result['tables']} "
-            f"tables, {result['actions_per_second']:.1f} actions/s, clients "
+            f"tables, {result['actions_per_second']:.1f} actions/s (the workers' counters: "
+            f"{result['counted_actions_per_second']:.1f}), clients "
             f"{result['clients_cpu']:.2f} cores, {result['reconnects']} reconnections\n"
             f"    acknowledged and lost {result['acknowledged_lost']}, "
             f"applied twice {result['applied_twice']}, "
@@ -1193,8 +1262,9 @@ def main() -> None:
             f"{result['never_owned']}) of {result['watched_tables']} tables unfinished at "
             f"their owner's death ({result['watched']} deaths of an owner; "
             f"{result['finished_at_kill']} finished ones left aside); "
-            f"{result['takeovers']:.0f} lease takeovers counted by the server (its metrics "
-            f"fell between two reads {result['metrics_falls']} times); "
+            f"{result['takeovers']:.0f} lease takeovers counted by the server (a worker's "
+            f"counter read lower than before {result['metrics_falls']} times, its file gone "
+            f"{result['metrics_vanished']} times); "
             f"{result['over_unmarked']} games over in the stored log without their finished "
             "status stored\n"
             f"    kill to lease taken by another worker: {spread(result['owned'])}\n"

@@ -196,3 +196,38 @@ def test_an_in_process_lease_expires_by_its_clock_and_is_taken_over() -> None:
         assert await first.renew_all() == ["t1"]
 
     run(scenario)
+
+
+def test_a_release_meant_for_an_earlier_taking_leaves_a_newer_one_alone(kit: KitMaker) -> None:
+    async def scenario() -> None:
+        made, first, second = await two_processes(kit, ttl=1.0, autorenew=False)
+        table = table_id()
+        # Taken again while still held (a table let go, asked for again before the release
+        # ran): the same token, a newer taking.
+        earlier = await first.acquire(table)
+        assert earlier is not None
+        letting_go = first.claim_of(table)
+        again = await first.acquire(table)
+        assert again is not None and again.token == earlier.token
+        assert first.claim_of(table) != letting_go
+        await first.release(table, letting_go)
+        assert first.lease_of(table) is again
+        assert await second.holder_of(table) == f"first:{again.token}"
+        assert await second.acquire(table) is None
+        # Taken again after it lapsed: a new token, a newer taking.
+        await asyncio.sleep(1.3)
+        letting_go = first.claim_of(table)
+        renewed = await first.acquire(table)
+        assert renewed is not None and renewed.token > again.token
+        await first.release(table, letting_go)
+        assert first.lease_of(table) is renewed
+        assert await second.holder_of(table) == f"first:{renewed.token}"
+        # The release meant for the taking that holds it gives it back.
+        await first.release(table, first.claim_of(table))
+        assert first.claim_of(table) is None and await second.holder_of(table) is None
+        assert await second.acquire(table) is not None
+        await second.close()
+        await first.close()
+        await made.close(table)
+
+    run(scenario)

@@ -320,17 +320,28 @@ def test_the_host_cannot_act_for_another_seat(client: TestClient) -> None:
 
 
 def test_a_resent_client_id_is_acknowledged_not_applied_twice(client: TestClient) -> None:
-    table, _ = _started(client, "indian-rummy", IR_THREE, rules={"deals": 1})
+    table, others = _started(client, "indian-rummy", IR_THREE, rules={"deals": 1})
     owner = owner_of(client, table["table_id"])
-    with client.websocket_connect(f"/ws/tables/{table['table_id']}") as host:
+    table_path = f"/ws/tables/{table['table_id']}"
+    with (
+        client.websocket_connect(table_path) as host,
+        others[0].websocket_connect(table_path) as bob,
+    ):
         state = receive(host)
+        receive(bob)
         move = {"type": "action", "version": 0, "action": "draw stock", "client_id": "m-1"}
         host.send_json(move)
-        ack = until(host, lambda m: m["type"] == "ack")
-        assert ack == {"type": "ack", "client_id": "m-1", "version": 1, "duplicate": False}
+        # The move's own state acknowledges it: its client id, to the mover's seat only, and
+        # no ack besides (the first ack is the answer to the resend below).
+        seen: list[dict[str, Any]] = []
+        applied = until(host, lambda m: m["type"] == "state" and m["version"] == 1, seen)
+        assert applied["last_action"]["client_id"] == "m-1"
+        assert not any(m["type"] == "ack" for m in seen)
+        other = until(bob, lambda m: m["type"] == "state" and m["version"] == 1)
+        assert other["last_action"]["seat"] == 0 and "client_id" not in other["last_action"]
         host.send_json(move)  # not sure it arrived: sent again
         again = until(host, lambda m: m["type"] == "ack")
-        assert again["duplicate"] is True and again["client_id"] == "m-1"
+        assert again == {"type": "ack", "client_id": "m-1", "version": 1, "duplicate": True}
         current = receive(host)
         assert current["type"] == "state" and current["version"] == owner.version
         assert [n for s, n in owner.log if s == 0] == ["draw stock"]

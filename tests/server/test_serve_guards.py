@@ -1,10 +1,12 @@
 """What keeps a server sound around its database: a second server on the same SQLite database
 refuses to start, a data directory that cannot be written ends ``cardtable serve`` with one
-line, and a full disk gives clear errors (JSON over HTTP, an ``unavailable`` error over the
-websocket) while the tables stay as they were and the server keeps serving."""
+line, and a database that refuses writes (read-only here, as a full disk refuses them) gives
+clear errors (JSON over HTTP, an ``unavailable`` error over the websocket) while the tables stay
+as they were and the server keeps serving."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import sqlite3
@@ -19,6 +21,7 @@ import pytest
 import typer
 from fastapi.testclient import TestClient
 from sqlalchemy import event
+from sqlalchemy.pool import Pool
 from typer.testing import CliRunner
 
 from cardtable import storage
@@ -129,66 +132,92 @@ def test_a_read_only_data_directory_ends_serve_with_one_line(
     assert "Traceback" not in result.output and uvicorn_runs == []
 
 
-def fill_the_disk(client: TestClient) -> None:
-    """From now on every write fails at the driver with the error SQLite raises on a full disk
-    (reads still work, as they do on a full disk)."""
-    db = context_of(client.app).db
+@pytest.fixture(autouse=True)
+def opened() -> Iterator[list[sqlite3.Connection]]:
+    """Every SQLite connection the test's databases open (listening from before the app
+    exists), so that :func:`refuse_writes` can reach the log store's writer's too."""
+    connections: list[sqlite3.Connection] = []
 
-    def full(_connection: Any, _cursor: Any, statement: str, *_args: Any) -> None:
-        if statement.lstrip().upper().startswith(("INSERT", "UPDATE", "DELETE")):
-            raise sqlite3.OperationalError("database or disk is full")
+    def connected(dbapi_connection: Any, _record: Any) -> None:
+        if isinstance(dbapi_connection, sqlite3.Connection):
+            connections.append(dbapi_connection)
 
-    event.listen(db.engine, "before_cursor_execute", full)
+    event.listen(Pool, "connect", connected)
+    yield connections
+    event.remove(Pool, "connect", connected)
 
 
-def test_a_full_disk_gives_json_errors_and_the_server_keeps_serving(
-    client: TestClient,
+def refuse_writes(client: TestClient, opened: list[sqlite3.Connection]) -> Callable[[], None]:
+    """From now on the database refuses every write for real, as SQLite does a read-only
+    database (``PRAGMA query_only`` on each of its connections, those opened later too),
+    whichever way the server writes; reads still work. Returns how to end it."""
+    engine = context_of(client.app).db.engine
+
+    def set_on(connection: sqlite3.Connection, on: bool) -> None:
+        with contextlib.suppress(sqlite3.ProgrammingError):  # closed since
+            connection.execute(f"PRAGMA query_only = {'ON' if on else 'OFF'}")
+
+    def connected(dbapi_connection: Any, _record: Any) -> None:
+        set_on(dbapi_connection, True)
+
+    event.listen(engine, "connect", connected)
+    for connection in opened:
+        set_on(connection, True)
+
+    def end() -> None:
+        event.remove(engine, "connect", connected)
+        for connection in opened:
+            set_on(connection, False)
+
+    return end
+
+
+READ_ONLY = "the server's database is read-only, so nothing could be stored; try again later"
+
+
+def test_a_database_refusing_writes_gives_json_errors_and_the_server_keeps_serving(
+    client: TestClient, opened: list[sqlite3.Connection]
 ) -> None:
     table_id = new_table(client, "indecision")
-    fill_the_disk(client)
+    refuse_writes(client, opened)
     for _ in range(3):
         answer = client.post("/api/tables", json={"game": "indecision"})
         assert answer.status_code == 503
         assert answer.headers["content-type"] == "application/json"
-        assert answer.json() == {
-            "detail": "the server's disk is full, so nothing could be stored; try again later"
-        }
+        assert answer.json() == {"detail": READ_ONLY}
     assert client.get(f"/api/tables/{table_id}").status_code == 200
     assert [t["table_id"] for t in client.get("/api/tables").json()] == [table_id]
 
 
-def test_a_move_the_full_disk_cannot_store_is_refused_and_the_table_is_unchanged(
-    client: TestClient,
+def test_a_move_the_database_refuses_to_store_is_refused_and_the_table_is_unchanged(
+    client: TestClient, opened: list[sqlite3.Connection]
 ) -> None:
     table_id = new_table(client, "indian-rummy")
     owner = owner_of(client, table_id)
     with client.websocket_connect(f"/ws/tables/{table_id}") as ws:
         state = wait_for_turn(ws)
-        fill_the_disk(client)
+        # One move stored first: the log store's writer has its connection open.
+        ws.send_json({"type": "action", "version": state["version"], "action": "draw stock"})
+        drawn = receive(ws)
+        assert drawn["version"] == state["version"] + 1
+        refuse_writes(client, opened)
         before = (owner.version, owner.state, list(owner.log))
-        ws.send_json({"type": "action", "version": state["version"], "action": state["legal"][0]})
-        assert receive(ws) == {
-            "type": "error",
-            "code": "unavailable",
-            "message": "the server's disk is full, so nothing could be stored; try again later",
-        }
+        discard = next(a for a in drawn["legal"] if a.startswith("discard"))
+        ws.send_json({"type": "action", "version": drawn["version"], "action": discard})
+        assert receive(ws) == {"type": "error", "code": "unavailable", "message": READ_ONLY}
         assert (owner.version, owner.state, owner.log) == before
         ws.send_json({"type": "ping"})
         assert receive(ws) == {"type": "pong"}
+    stored = storage.load_table(context_of(client.app).db, table_id)
+    assert stored is not None and len(stored.actions) == before[0]
 
 
 def test_a_computer_players_move_the_database_cannot_store_is_tried_again_later(
-    make_client: Callable[..., TestClient],
+    make_client: Callable[..., TestClient], opened: list[sqlite3.Connection]
 ) -> None:
     client = make_client(bot_delay_scale=0.5)
     table_id = new_table(client, "indian-rummy")
     owner = owner_of(client, table_id)
-    db = context_of(client.app).db
-
-    def full(_connection: Any, _cursor: Any, statement: str, *_args: Any) -> None:
-        if statement.lstrip().upper().startswith(("INSERT", "UPDATE", "DELETE")):
-            raise sqlite3.OperationalError("database or disk is full")
-
     with client.websocket_connect(f"/ws/tables/{table_id}") as ws:
         state = wait_for_turn(ws)
         ws.send_json({"type": "action", "version": state["version"], "action": "draw stock"})
@@ -197,11 +226,11 @@ def test_a_computer_players_move_the_database_cannot_store_is_tried_again_later(
         ws.send_json({"type": "action", "version": drawn["version"], "action": discard})
         ours = receive(ws)
         assert ours["to_move"] == 1 and owner.bot_seat(1)
-        # The computer player's move comes while the disk is full: it cannot be stored.
-        event.listen(db.engine, "before_cursor_execute", full)
+        # The computer player's move comes while the database refuses writes: not stored.
+        end = refuse_writes(client, opened)
         time.sleep(1.5)  # past the computer player's pause (0.4 s): it has tried and failed
         assert owner.version == ours["version"]
-        event.remove(db.engine, "before_cursor_execute", full)
-        moved = receive(ws)  # once the disk has room again, it tries again and moves
+        end()
+        moved = receive(ws)  # once the database takes writes again, it tries again and moves
         assert moved["version"] == ours["version"] + 1
         assert moved["last_action"]["seat"] == 1

@@ -3,15 +3,21 @@ append-only action logs, and record events counted once."""
 
 from __future__ import annotations
 
+import asyncio
+import sqlite3
 from pathlib import Path
+from typing import Any
 
 import pytest
+from sqlalchemy import event
 from sqlalchemy.exc import IntegrityError
 
 from cardtable import storage
-from cardtable.storage import Database, RecordEvent
+from cardtable.storage import Database, DatabaseLogStore, FencedOutError, RecordEvent
 from cardtable.storage.models import TableRow, utc_now
 from cardtable.storage.shared import StoredRoom, create_room, load_room
+
+from .conftest import run_async
 
 
 @pytest.fixture
@@ -109,6 +115,73 @@ def test_a_move_index_cannot_be_stored_twice(db: Database) -> None:
         storage.append_action(db, "t1", 0, 1, "draw deck")
     table = storage.load_table(db, "t1")
     assert table is not None and table.actions == ((0, "discard 7H"),)
+
+
+def test_the_move_ending_a_game_stores_the_status_and_result_with_it(db: Database) -> None:
+    _table(db)
+    result = {"winners": [0], "scores": [31, 12]}
+    storage.append_action(db, "t1", 0, 0, "knock", ending=(storage.FINISHED, result))
+    table = storage.load_table(db, "t1")
+    assert table is not None and (table.status, table.result) == (storage.FINISHED, result)
+    assert table.actions == ((0, "knock"),)
+
+
+def test_the_moves_queued_together_are_stored_in_one_commit_each_with_its_own_outcome(
+    tmp_path: Path,
+) -> None:
+    """While the writer waits (another process holds the write lock), the moves of several
+    tables queue up and are stored in one commit; a move refused (fenced out) refuses only
+    itself, and the others are stored."""
+    db = Database(storage.sqlite_url(tmp_path))
+    db.engine.dispose()  # every connection from now on is opened with the trace below
+    statements: list[str] = []
+
+    def traced(dbapi_connection: Any, _record: Any) -> None:
+        dbapi_connection.set_trace_callback(statements.append)
+
+    event.listen(db.engine, "connect", traced)
+    for table_id in ("a", "b", "c", "d"):
+        _table(db, table_id)
+        storage.claim_table(db, table_id, 3)
+    statements.clear()
+    store = DatabaseLogStore(db)
+    holder = sqlite3.connect(
+        tmp_path / "cardtable.sqlite3", isolation_level=None, check_same_thread=False
+    )
+
+    async def scenario(index: int, fences: dict[str, int]) -> list[BaseException | None]:
+        holder.execute("BEGIN IMMEDIATE")  # the writer's first move waits for the lock
+        first = asyncio.ensure_future(store.append("a", index, 0, "first", None, fence=3))
+        await asyncio.sleep(0.3)
+        queued = [
+            asyncio.ensure_future(store.append(table_id, index, 1, "queued", None, fence=fence))
+            for table_id, fence in fences.items()
+        ]
+        await asyncio.sleep(0.3)
+        holder.execute("COMMIT")
+        await first
+        return list(await asyncio.gather(*queued, return_exceptions=True))
+
+    try:
+        assert run_async(scenario(0, {"b": 3, "c": 3})) == [None, None]
+        commits = [s for s in statements if s.strip().upper() == "COMMIT"]
+        assert len(commits) == 2, "the two queued moves were stored in one commit"
+        storage.claim_table(db, "d", 4)  # another process owns d now
+        outcomes = run_async(scenario(1, {"b": 3, "d": 3, "c": 3}))
+    finally:
+        store.close()
+        holder.close()
+    assert outcomes[0] is None and outcomes[2] is None
+    assert isinstance(outcomes[1], FencedOutError)
+    for table_id, log in {
+        "a": ((0, "first"), (0, "first")),
+        "b": ((1, "queued"), (1, "queued")),
+        "c": ((1, "queued"), (1, "queued")),
+        "d": (),
+    }.items():
+        stored = storage.load_table(db, table_id)
+        assert stored is not None and stored.actions == log, table_id
+    db.close()
 
 
 def test_only_unfinished_tables_of_the_profile_are_listed(db: Database) -> None:

@@ -10,8 +10,11 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
+from cardtable import storage
 from cardtable.games.contract import rules_to_json
 from cardtable.games.indian_rummy.rules import PRESETS
+from cardtable.server.context import context_of
+from cardtable.storage import DatabaseLogStore
 
 from .conftest import new_table, owner_of, play_to_end, receive
 
@@ -192,3 +195,40 @@ def test_indian_rummy_pool_and_deals_tables_play_to_their_final_standing(
     assert by_format["title"] == ("Pool 101" if preset == "pool-101" else "Deals (best of 3)")
     assert (by_format["games_played"], by_format["games_won"]) == (1, int(0 in result["winners"]))
     assert by_format["deals_played"] == record["deals_played"] == final["view"]["deal_number"]
+
+
+def test_the_move_ending_the_game_stores_it_finished_with_it(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A process that stops right after storing the final move (before anything else it
+    would store) leaves the game finished with its result in the database: the listings
+    never show a game that is over as still being played."""
+    asked: list[str] = []
+
+    async def died(_store: Any, table_id: str, *_args: Any, **_options: Any) -> None:
+        asked.append(table_id)
+        raise RuntimeError("the process stopped before this write")
+
+    monkeypatch.setattr(DatabaseLogStore, "set_status", died)
+    table_id = new_table(
+        client,
+        "indecision",
+        rules={"target_score": 31},
+        seats=[{"kind": "human"}, {"kind": "bot", "level": "easy"}],
+        seed=5,
+    )
+    with client.websocket_connect(f"/ws/tables/{table_id}") as ws:
+        final = play_to_end(ws, random.Random(4))
+    db = context_of(client.app).db
+    owner = owner_of(client, table_id)
+    result = owner.setup.engine.result(owner.state)
+    assert final["result"] is not None and result is not None
+    stored = storage.load_table(db, table_id)
+    assert stored is not None
+    assert len(stored.actions) == final["version"]
+    assert (stored.status, stored.result) == (storage.FINISHED, result.to_json())
+    assert asked == [], "the finished status needs no write of its own"
+    profile = next(iter(stored.seated.values()))
+    playing, _ = storage.list_tables(db, profile, status=storage.PLAYING)
+    finished, _ = storage.list_tables(db, profile, status=storage.FINISHED)
+    assert [t.id for t in playing] == [] and [t.id for t in finished] == [table_id]

@@ -21,6 +21,7 @@ from sqlalchemy.exc import OperationalError
 from sqlalchemy.orm import Session, sessionmaker
 
 from cardtable.errors import CardtableError
+from cardtable.storage.driver_sql import DriverCursor
 from cardtable.storage.location import default_database_url
 from cardtable.storage.migrate import upgrade
 
@@ -75,15 +76,10 @@ class Database:
             raise
         self._sessions = sessionmaker(self.engine, expire_on_commit=False)
         self._held = threading.local()
-
-    @property
-    def file_sqlite(self) -> bool:
-        """Whether this is an SQLite file (not in memory, not another database)."""
-        return self.engine.dialect.name == "sqlite" and self.engine.url.database not in (
-            None,
-            "",
-            ":memory:",
+        self.file_sqlite: bool = self.engine.dialect.name == "sqlite" and (
+            self.engine.url.database not in (None, "", ":memory:")
         )
+        """Whether this is an SQLite file (not in memory, not another database)."""
 
     @contextmanager
     def holding(self, connection: Connection) -> Iterator[None]:
@@ -123,6 +119,23 @@ class Database:
             else:
                 with held.begin():
                     yield held
+        except OperationalError as exc:
+            raise storage_error(exc) from exc
+
+    @contextmanager
+    def driver_transaction(self) -> Iterator[DriverCursor]:
+        """A transaction of the driver's own (:class:`DriverCursor`) on this thread's held
+        connection if it has one, else on one from the pool: committed on success; a
+        database failure is raised as :class:`StorageError`. The cheapest write there is,
+        for the moves."""
+        held: Connection | None = getattr(self._held, "connection", None)
+        try:
+            if held is None:
+                with self.engine.connect() as connection, DriverCursor(connection) as cursor:
+                    yield cursor
+            else:
+                with DriverCursor(held) as cursor:
+                    yield cursor
         except OperationalError as exc:
             raise storage_error(exc) from exc
 

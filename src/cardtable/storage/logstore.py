@@ -13,13 +13,17 @@ PostgreSQL when configured), and the leased store every server process uses
 from __future__ import annotations
 
 import asyncio
+import atexit
 import builtins
 import contextlib
 import functools
+import logging
+import queue
+import threading
 import time
+import weakref
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
-from typing import Any, Protocol
+from typing import Any, Final, Protocol
 
 from sqlalchemy import Connection
 from sqlalchemy.exc import OperationalError
@@ -29,6 +33,8 @@ from cardtable.storage.database import Database, StorageError, storage_error
 from cardtable.storage.records import RecordEvent
 from cardtable.storage.shared import StoredRoom
 from cardtable.storage.tables import ListedTable, StoredTable, TableSummary
+
+logger = logging.getLogger(__name__)
 
 
 class MoveLog(Protocol):
@@ -63,10 +69,12 @@ class MoveLog(Protocol):
         *,
         client_id: str | None = None,
         room: tuple[str, dict[str, Any]] | None = None,
+        ending: tuple[str, dict[str, Any] | None] | None = None,
     ) -> None:
         """Store move number ``index``, the table's summary after it (if any), the client id
-        it was sent with (if any) and a people's table's room phase and document after it (if
-        any), all or nothing."""
+        it was sent with (if any), a people's table's room phase and document after it (if
+        any) and, when the move ends the game or closes the table, its status and result
+        (``ending``), all or nothing."""
 
     async def set_status(self, table_id: str, status: str, result: dict[str, Any] | None) -> None:
         """Store a finished or abandoned table."""
@@ -142,26 +150,24 @@ class DatabaseLogStore:
 
     Nothing here waits for the database on the event loop. Reads and rare writes run in worker
     threads; the writes of play (moves, rooms, finished games, record events) go to one writer
-    thread, in the order they are made, each with a deadline of ``write_seconds``: a write
-    still queued at its deadline is refused without being tried, and on an SQLite file the
-    writer's own connection waits for the file's write lock (another process holding it: a
-    backup, the ``sqlite3`` shell) only as long as the write has left. The caller gets the
-    outcome that happened: a refused write stored nothing.
+    thread (:class:`_Writer`), in the order they are made, each with a deadline of
+    ``write_seconds``: a write still queued at its deadline is refused without being tried,
+    and on an SQLite file the writer's own connection waits for the file's write lock (another
+    process holding it: a backup, the ``sqlite3`` shell) only as long as the write has left.
+    The caller gets the outcome that happened: a refused write stored nothing. The moves that
+    reach the writer together are stored in one transaction (:meth:`_run_moves`).
     """
 
     def __init__(self, db: Database, *, write_seconds: float = WRITE_SECONDS) -> None:
         self.db = db
         self.write_seconds = write_seconds
-        self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="cardtable-db")
+        self._writer = _Writer(self)
         self._connection: Connection | None = None
         """The writer thread's own connection (an SQLite file only; touched in that thread)."""
         self._busy_ms = -1
 
     async def _write(self, function: Callable[..., Any], *arguments: Any) -> None:
-        deadline = time.monotonic() + self.write_seconds
-        await asyncio.get_running_loop().run_in_executor(
-            self._writer, self._run_write, deadline, function, arguments
-        )
+        await self._writer.submit(_Job(time.monotonic() + self.write_seconds, function, arguments))
 
     def _run_write(
         self, deadline: float, function: Callable[..., Any], arguments: tuple[Any, ...]
@@ -184,6 +190,35 @@ class DatabaseLogStore:
             elif connection.in_transaction():
                 connection.rollback()
             raise
+
+    def _run_moves(self, jobs: builtins.list[_Job]) -> None:
+        """Moves that reached the writer together, stored in one transaction and one commit
+        (group commit: with many tables, the moves that arrive while a commit runs share the
+        next one), each job's outcome set; each caller still hears only once the commit that
+        holds its move is made. Should that transaction fail, each move is tried again alone,
+        so that a move refused (fenced out, its number taken) refuses only itself and each
+        gets the outcome of its own write."""
+        live: builtins.list[_Job] = []
+        now = time.monotonic()
+        for job in jobs:
+            if job.deadline <= now:
+                job.outcome = StorageError(BUSY)
+            elif not job.abandoned():
+                live.append(job)
+        if len(live) > 1:
+            deadline = min(job.deadline for job in live)
+            moves = [job.arguments[1] for job in live]
+            try:
+                self._run_write(deadline, tables.append_moves, (self.db, moves))
+            except Exception:  # each move is tried alone below, for its own outcome
+                logger.debug("a group of %d moves failed; storing each alone", len(live))
+            else:
+                return
+        for job in live:
+            try:
+                self._run_write(job.deadline, tables.append_moves, (self.db, [job.arguments[1]]))
+            except BaseException as exc:
+                job.outcome = exc
 
     def _writer_connection(self, left: float) -> Connection:
         """The writer's SQLite connection, its busy timeout no longer than ``left`` seconds."""
@@ -252,18 +287,17 @@ class DatabaseLogStore:
         fence: int | None = None,
         client_id: str | None = None,
         room: tuple[str, dict[str, Any]] | None = None,
+        ending: tuple[str, dict[str, Any] | None] | None = None,
     ) -> None:
         """Store move number ``index``, the table's summary after it (if any), its client id
-        (if any) and the room after it (if any) in one transaction; with ``fence``, only while
-        the table is claimed with that lease token."""
-        await self._write(
-            functools.partial(tables.append_action, fence=fence, client_id=client_id, room=room),
-            self.db,
-            table_id,
-            index,
-            seat,
-            notation,
-            summary,
+        (if any), the room after it (if any) and the table's status and result when the move
+        ends the game or closes the table (``ending``) in one transaction; with ``fence``,
+        only while the table is claimed with that lease token."""
+        move = tables.StoredMove(
+            table_id, index, seat, notation, summary, fence, client_id, room, ending
+        )
+        await self._writer.submit(
+            _Job(time.monotonic() + self.write_seconds, _MOVES, (self.db, move))
         )
 
     async def set_summary(self, table_id: str, summary: TableSummary) -> None:
@@ -346,11 +380,162 @@ class DatabaseLogStore:
 
     def close(self) -> None:
         """Finish the queued writes and stop the writer thread."""
-        with contextlib.suppress(RuntimeError):  # closed already
-            self._writer.submit(self._close_connection)
-        self._writer.shutdown(wait=True)
+        self._writer.close()
 
     def _close_connection(self) -> None:
         if self._connection is not None:
             self._connection.close()
             self._connection = None
+
+
+def _moves(_db: Database, _move: tables.StoredMove) -> None:
+    """Marks a move in the writer's queue: the writer stores the moves queued one after
+    another together (:meth:`DatabaseLogStore._run_moves`), never through this."""
+    raise AssertionError("moves are stored by the writer's groups")
+
+
+_MOVES: Final = _moves
+
+
+class _Job:
+    """One write waiting for the writer thread, and its outcome once made."""
+
+    __slots__ = ("arguments", "deadline", "function", "future", "outcome")
+
+    def __init__(
+        self, deadline: float, function: Callable[..., Any], arguments: tuple[Any, ...]
+    ) -> None:
+        self.deadline = deadline
+        self.function = function
+        self.arguments = arguments
+        self.future: asyncio.Future[None] | None = None
+        self.outcome: BaseException | None = None
+
+    def abandoned(self) -> bool:
+        """Whether the caller was cancelled before the write was tried: then it is not (as
+        with a thread pool's work not yet started). Read from the writer thread: a caller
+        cancelled just after this is read finds its write made, as it could before."""
+        return self.future is not None and self.future.cancelled()
+
+
+_STOP: Final = _Job(0.0, _moves, ())
+"""Queued to stop the writer once the writes queued before it are made."""
+
+
+class _Writer:
+    """The log store's one writer thread and its queue.
+
+    A write is queued with a future of the caller's event loop, which the thread sets when the
+    write is made: one queue put and one wake-up of the loop per write, where
+    ``run_in_executor`` adds a concurrent future, a work item and the chaining of the two
+    futures. The thread takes everything queued at once and makes the writes in order, each
+    run of moves among them in one transaction (:meth:`DatabaseLogStore._run_moves`), and
+    wakes each loop once per batch. A daemon thread, so that a store nobody closed never
+    holds the interpreter open; its queued writes are still finished at exit.
+    """
+
+    def __init__(self, store: DatabaseLogStore) -> None:
+        self._store = store
+        self._queue: queue.SimpleQueue[_Job] = queue.SimpleQueue()
+        self._thread: threading.Thread | None = None
+        self._lock = threading.Lock()
+        self._closed = False
+
+    async def submit(self, job: _Job) -> None:
+        """Queue ``job`` and wait for its outcome (raised, if it failed)."""
+        if self._thread is None:
+            self._start()
+        future = job.future = asyncio.get_running_loop().create_future()
+        self._queue.put(job)
+        await future
+
+    def _start(self) -> None:
+        with self._lock:
+            if self._closed:
+                raise RuntimeError("the log store is closed")
+            if self._thread is None:
+                thread = threading.Thread(target=self._run, name="cardtable-db", daemon=True)
+                thread.start()
+                self._thread = thread
+                _WRITERS.add(self)
+
+    def _run(self) -> None:
+        store, waiting = self._store, self._queue
+        while True:
+            batch = [waiting.get()]
+            while not waiting.empty():
+                batch.append(waiting.get_nowait())
+            done = 0
+            while done < len(batch) and batch[done] is not _STOP:
+                job = batch[done]
+                if job.function is _MOVES:
+                    end = done + 1
+                    while end < len(batch) and batch[end].function is _MOVES:
+                        end += 1
+                    try:
+                        store._run_moves(batch[done:end])
+                    except BaseException as exc:  # never leaves a caller waiting
+                        for job in batch[done:end]:
+                            job.outcome = job.outcome or exc
+                    done = end
+                    continue
+                if not job.abandoned():
+                    try:
+                        store._run_write(job.deadline, job.function, job.arguments)
+                    except BaseException as exc:
+                        job.outcome = exc
+                done += 1
+            _settle(batch[:done])
+            if done < len(batch):  # stopped: what came after the stop is refused
+                store._close_connection()
+                _settle(batch[done + 1 :], RuntimeError("the log store is closed"))
+                while not waiting.empty():
+                    _settle([waiting.get_nowait()], RuntimeError("the log store is closed"))
+                return
+
+    def close(self) -> None:
+        """Finish the queued writes and stop the thread; later writes raise ``RuntimeError``."""
+        with self._lock:
+            thread, self._closed = self._thread, True
+            self._thread = None
+        if thread is None:
+            return
+        self._queue.put(_STOP)
+        thread.join()
+        _WRITERS.discard(self)
+        while not self._queue.empty():  # queued while it stopped: refused, nobody left waiting
+            _settle([self._queue.get_nowait()], RuntimeError("the log store is closed"))
+
+
+def _settle(jobs: builtins.list[_Job], refusal: BaseException | None = None) -> None:
+    """Give each job's caller its outcome on the caller's loop (one wake-up per loop)."""
+    by_loop: dict[asyncio.AbstractEventLoop, builtins.list[_Job]] = {}
+    for job in jobs:
+        if refusal is not None:
+            job.outcome = refusal
+        if job.future is not None:
+            by_loop.setdefault(job.future.get_loop(), []).append(job)
+    for loop, settled in by_loop.items():
+        with contextlib.suppress(RuntimeError):  # the loop is closed: nobody waits any more
+            loop.call_soon_threadsafe(_set_outcomes, settled)
+
+
+def _set_outcomes(jobs: builtins.list[_Job]) -> None:
+    for job in jobs:
+        future = job.future
+        if future is None or future.done():  # its caller was cancelled meanwhile
+            continue
+        if job.outcome is None:
+            future.set_result(None)
+        else:
+            future.set_exception(job.outcome)
+
+
+_WRITERS: weakref.WeakSet[_Writer] = weakref.WeakSet()
+
+
+@atexit.register
+def _finish_writers() -> None:
+    """Finish the queued writes of the stores still open when the interpreter exits."""
+    for writer in builtins.list(_WRITERS):
+        writer.close()

@@ -11,7 +11,7 @@ model); what is exported is always importable: details are kept only as flat val
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any, Final
 
@@ -19,6 +19,7 @@ from cardtable.errors import CardtableError, NotFoundError
 from cardtable.storage.database import Database
 from cardtable.storage.models import ProfileRow
 from cardtable.storage.profiles import get_profile
+from cardtable.storage.record_totals import RecordDetails
 from cardtable.storage.records import (
     KEPT_IMPORTED_EVENTS,
     KEPT_PLAYED_EVENTS,
@@ -64,7 +65,7 @@ def export_profile(db: Database, profile_id: int) -> dict[str, Any]:
     }
 
 
-def flat_details(details: dict[str, Any]) -> dict[str, Any]:
+def flat_details(details: Mapping[str, Any]) -> RecordDetails:
     """Details as a document may carry them: at most 16 flat values (text, numbers, yes/no).
 
     >>> flat_details({"dropped": True, "nested": {"a": [1]}, "note": "x" * 100})["note"][-3:]
@@ -72,7 +73,7 @@ def flat_details(details: dict[str, Any]) -> dict[str, Any]:
     >>> sorted(flat_details({"dropped": True, "nested": {"a": [1]}}))
     ['dropped']
     """
-    flat: dict[str, Any] = {}
+    flat: RecordDetails = {}
     for key, value in details.items():
         if len(flat) == MAX_DETAILS or not isinstance(key, str) or len(key) > 40:
             continue

@@ -23,13 +23,27 @@ are recomputed when some are pruned: importing the same document again never cou
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, Final, Literal
+from typing import Any, Final, Literal, TypeAlias
 
 from cardtable.errors import RulesError
 from cardtable.registry import get_spec
+
+RecordDetail: TypeAlias = str | int | bool | None
+"""One fact of a result as this server records it: a flat value (text, a whole number, yes/no,
+nothing)."""
+RecordDetails: TypeAlias = dict[str, RecordDetail]
+"""The facts of a result by name, as this server records them: the game's own (``dropped``,
+``tied``, ``ending``), the table's marks (``format``, ``shared``, ``assisted``), or the flat
+facts an exported profile brought. An import accepts any name, and the games' record flags
+come from their specs, so there is no fixed set of keys (no ``TypedDict``)."""
+StoredDetail: TypeAlias = (
+    "str | int | float | bool | list[StoredDetail] | dict[str, StoredDetail] | None"
+)
+"""One fact of a stored result: any JSON value, since a row may predate the flat rule (an
+export flattens them, :func:`cardtable.storage.portable.flat_details`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,7 +62,7 @@ class RecordEvent:
     kind: str
     won: bool
     points: int | None = None
-    details: dict[str, Any] = field(default_factory=dict)
+    details: Mapping[str, StoredDetail] = field(default_factory=dict)
     at: datetime | None = None
     imported: bool = False
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Iterable
-from typing import Any, Final
+from typing import Final
 
 from sqlalchemy import delete, select
 from sqlalchemy.exc import IntegrityError
@@ -26,6 +26,7 @@ from cardtable.storage.models import RecordEventRow, RecordTotalsRow, utc_now
 # The event is declared beside the totals that count it, so that neither module imports the
 # other; it is named here too, where events are stored.
 from cardtable.storage.record_totals import RecordEvent as RecordEvent
+from cardtable.storage.record_totals import StoredDetail
 
 KEPT_PLAYED_EVENTS: Final = 5_000
 """Events played on this server that a profile keeps (the newest)."""
@@ -39,7 +40,7 @@ PRUNE_SLACK: Final = 100
 IMPORTED_DETAIL = "imported"
 
 
-def _stored_details(event: RecordEvent) -> dict[str, Any]:
+def _stored_details(event: RecordEvent) -> dict[str, StoredDetail]:
     details = {k: v for k, v in event.details.items() if k != IMPORTED_DETAIL}
     if event.imported:
         details[IMPORTED_DETAIL] = True

@@ -6,7 +6,10 @@ second move with the same index), so a server that stops between two moves loses
 player saw. The same transaction writes the table's summary (move count, deal number, scores,
 seat to move), so a listing is one indexed query per page whatever the number of tables, and
 at a people's table the room after the move (its turn timer and time banks), so the clock a
-process finds when it loads the table always goes with the log.
+process finds when it loads the table always goes with the log, and with the move that ends
+the game its finished status and result (:attr:`StoredMove.ending`), so that no listing shows
+a game that is over as being played. The log store's writer stores the moves that reach it
+together in one transaction (:func:`append_moves`).
 
 In a cluster, the process that owns a table first claims it with its lease's fencing token
 (:func:`claim_table`), and every move it stores carries that token: the update of the table's
@@ -17,6 +20,7 @@ nothing (:class:`FencedOutError`).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Final, cast
@@ -27,7 +31,7 @@ from sqlalchemy.orm import Session
 
 from cardtable.errors import NotFoundError
 from cardtable.storage.database import Database, StorageError
-from cardtable.storage.driver_sql import DriverStatement
+from cardtable.storage.driver_sql import DriverCursor, DriverStatement
 from cardtable.storage.models import ActionRow, SharedTableRow, TableRow, TableSeatRow, utc_now
 
 PLAYING = "playing"
@@ -161,35 +165,56 @@ def sit(
             row.seats = seats
 
 
-def _move_statements() -> dict[tuple[bool, bool], DriverStatement]:
-    """The table row's update after a move, by (with a summary, with a fence), built once:
-    Core statements with bound parameters run as the driver's SQL, so that a move costs no
-    statement building, no ORM bookkeeping and no per-execution compiling (this runs after
-    every move of every table)."""
+@dataclass(frozen=True, slots=True)
+class StoredMove:
+    """One move as it is stored (:func:`append_moves`): its number in the log (0-based), seat
+    and notation, and what is written with it in the same transaction."""
+
+    table_id: str
+    index: int
+    seat: int
+    notation: str
+    summary: TableSummary | None = None
+    """The table's summary after the move (``None``: the stored one stays)."""
+    fence: int | None = None
+    """Store it only while the table is claimed with this lease token."""
+    client_id: str | None = None
+    """The id the page sent the move with."""
+    room: tuple[str, dict[str, Any]] | None = None
+    """A people's table's room phase and document after the move."""
+    ending: tuple[str, dict[str, Any] | None] | None = None
+    """The table's status and result when the move ends its game (``FINISHED``) or closes it
+    (``ABANDONED`` at its move limit): stored with the move, so that no listing shows a game
+    that is over as still being played, whenever the process stops."""
+
+
+def _move_update(with_summary: bool, with_fence: bool, with_ending: bool) -> DriverStatement:
+    """The table row's update after a move: Core statements with bound parameters run as the
+    driver's SQL, so that a move costs no statement building, no ORM bookkeeping and no
+    per-execution compiling (this runs after every move of every table)."""
     rows = cast(Table, TableRow.__table__)
-    statements = {}
-    for with_summary in (False, True):
-        for with_fence in (False, True):
-            where = rows.c.id == bindparam("b_table")
-            if with_fence:
-                where = where & (rows.c.fence == bindparam("b_fence"))
-            values: dict[str, Any] = {
-                "updated_at": bindparam("b_updated"),
-                "moves": bindparam("b_moves"),
-            }
-            if with_summary:
-                values |= {
-                    "deal": bindparam("b_deal"),
-                    "scores": bindparam("b_scores"),
-                    "to_move": bindparam("b_to_move"),
-                }
-            statements[with_summary, with_fence] = DriverStatement(
-                update(rows).where(where).values(**values)
-            )
-    return statements
+    where = rows.c.id == bindparam("b_table")
+    if with_fence:
+        where = where & (rows.c.fence == bindparam("b_fence"))
+    values: dict[str, Any] = {"updated_at": bindparam("b_updated"), "moves": bindparam("b_moves")}
+    if with_summary:
+        values |= {
+            "deal": bindparam("b_deal"),
+            "scores": bindparam("b_scores"),
+            "to_move": bindparam("b_to_move"),
+        }
+    if with_ending:
+        values |= {"status": bindparam("b_status"), "result": bindparam("b_result")}
+    return DriverStatement(update(rows).where(where).values(**values))
 
 
-_MOVE_UPDATES: Final = _move_statements()
+_MOVE_UPDATES: Final = {
+    (summary, fence, ending): _move_update(summary, fence, ending)
+    for summary in (False, True)
+    for fence in (False, True)
+    for ending in (False, True)
+}
+"""The row's update by (with a summary, with a fence, with an ending)."""
 _INSERT_ACTION: Final = DriverStatement(insert(cast(Table, ActionRow.__table__)))
 _ROOMS: Final = cast(Table, SharedTableRow.__table__)
 _ROOM_UPDATE: Final = DriverStatement(
@@ -210,59 +235,77 @@ def append_action(
     fence: int | None = None,
     client_id: str | None = None,
     room: tuple[str, dict[str, Any]] | None = None,
+    ending: tuple[str, dict[str, Any] | None] | None = None,
 ) -> None:
     """Append move number ``index`` (0-based) to a table's log, with the table's summary after
-    it when given, the client id the move was sent with, and a people's table's room phase and
-    document after it (``room``), all in one transaction. With ``fence``, only while the table
-    is claimed with that token (:class:`FencedOutError` otherwise, storing nothing, as when
-    another process stored a move with this number first; without, that is an
-    ``IntegrityError``)."""
+    it when given, the client id the move was sent with, a people's table's room phase and
+    document after it (``room``) and the table's status and result when it ends the game
+    (``ending``), all in one transaction. With ``fence``, only while the table is claimed with
+    that token (:class:`FencedOutError` otherwise, storing nothing, as when another process
+    stored a move with this number first; without, that is an ``IntegrityError``)."""
+    append_moves(
+        db,
+        [StoredMove(table_id, index, seat, notation, summary, fence, client_id, room, ending)],
+    )
+
+
+def append_moves(db: Database, moves: Sequence[StoredMove]) -> None:
+    """Append moves (of one table or several) in one transaction: all or nothing (see
+    :func:`append_action` for each). The log store's writer stores the moves that reach it
+    together in one commit."""
     now = utc_now()
-    values: dict[str, Any] = {"b_table": table_id, "b_updated": now, "b_moves": index + 1}
+    try:
+        with db.driver_transaction() as cursor:
+            for move in moves:
+                _write_move(cursor, move, now)
+    except IntegrityError as exc:  # the log's primary key: this move number is taken
+        if len(moves) != 1 or moves[0].fence is None:
+            raise
+        move = moves[0]
+        raise FencedOutError(
+            f"move {move.index} of table {move.table_id} is already stored by another server "
+            "process; nothing was stored"
+        ) from exc
+
+
+def _write_move(cursor: DriverCursor, move: StoredMove, now: datetime) -> None:
+    table_id, summary, fence, ending = move.table_id, move.summary, move.fence, move.ending
+    values: dict[str, Any] = {"b_table": table_id, "b_updated": now, "b_moves": move.index + 1}
     if summary is not None:
-        values |= {
-            "b_deal": summary.deal,
-            "b_scores": list(summary.scores),
-            "b_to_move": summary.to_move,
-        }
+        values["b_deal"] = summary.deal
+        values["b_scores"] = list(summary.scores)
+        values["b_to_move"] = summary.to_move
     if fence is not None:
         values["b_fence"] = fence
-    try:
-        with db.transaction() as connection:
-            # The row's update first: it takes the row's lock, so a claim by another process
-            # either waits for this move or makes this update match nothing.
-            changed = _MOVE_UPDATES[summary is not None, fence is not None].execute(
-                connection, values
-            )
-            if fence is not None and changed.rowcount != 1:
-                raise FencedOutError(
-                    f"table {table_id} has passed to another server process; nothing was stored"
-                )
-            _INSERT_ACTION.execute(
-                connection,
-                {
-                    "table_id": table_id,
-                    "index": index,
-                    "seat": seat,
-                    "notation": notation,
-                    "client_id": client_id,
-                },
-            )
-            if room is not None:
-                # The turn timer that follows the move lands with it or not at all: a process
-                # that stops right after the move leaves no clock behind from before it.
-                phase, document = room
-                _ROOM_UPDATE.execute(
-                    connection,
-                    {"b_table": table_id, "b_phase": phase, "b_room": document, "b_updated": now},
-                )
-    except IntegrityError as exc:  # the log's primary key: this move number is taken
-        if fence is None:
-            raise
+    if ending is not None:
+        values["b_status"], values["b_result"] = ending
+    # The row's update first: it takes the row's lock, so a claim by another process either
+    # waits for this move or makes this update match nothing.
+    changed = cursor.execute(
+        _MOVE_UPDATES[summary is not None, fence is not None, ending is not None], values
+    )
+    if fence is not None and changed != 1:
         raise FencedOutError(
-            f"move {index} of table {table_id} is already stored by another server process; "
-            "nothing was stored"
-        ) from exc
+            f"table {table_id} has passed to another server process; nothing was stored"
+        )
+    cursor.execute(
+        _INSERT_ACTION,
+        {
+            "table_id": table_id,
+            "index": move.index,
+            "seat": move.seat,
+            "notation": move.notation,
+            "client_id": move.client_id,
+        },
+    )
+    if move.room is not None:
+        # The turn timer that follows the move lands with it or not at all: a process that
+        # stops right after the move leaves no clock behind from before it.
+        phase, document = move.room
+        cursor.execute(
+            _ROOM_UPDATE,
+            {"b_table": table_id, "b_phase": phase, "b_room": document, "b_updated": now},
+        )
 
 
 def claim_table(db: Database, table_id: str, fence: int) -> int | None:

@@ -36,7 +36,8 @@ from __future__ import annotations
 import random
 from collections import Counter
 from dataclasses import dataclass
-from typing import Any, Final
+from functools import lru_cache
+from typing import Any, ClassVar, Final
 
 from cardtable.cards import card_labels, format_card
 from cardtable.errors import RulesError
@@ -179,13 +180,27 @@ class DeclarationRummyView:
         """The discard pile's level in words."""
         return PILE_LABELS[self.pile_level]
 
+    OWN_JSON: ClassVar[tuple[str, ...]] = ("seat", "hand", "drawn", "discarded")
+    """The keys of :meth:`to_json` whose values differ between the seats' views of one state
+    (the rest is the same for every seat: a table sends it built once, see :meth:`own_json`)."""
+
+    def own_json(self) -> dict[str, Any]:
+        """:meth:`to_json`'s :data:`OWN_JSON` entries alone: ``to_json()`` is the JSON of any
+        seat's view of the same state with these entries put in their places."""
+        return {
+            "seat": self.seat,
+            "hand": card_labels(self.hand),
+            "drawn": card_labels(self.drawn),
+            "discarded": self._own_discards_json(),
+        }
+
     def to_json(self) -> dict[str, Any]:
         """The view as JSON-ready data (cards as labels)."""
         labels = card_labels
-
+        own = self.own_json()
         vote = self.vote
         return {
-            "seat": self.seat,
+            "seat": own["seat"],
             "rules": view_rules_json(self.rules),
             "phase": self.phase.value,
             "to_act": self.to_act,
@@ -194,8 +209,8 @@ class DeclarationRummyView:
             "dealer": self.dealer,
             "first_player": self.first_player,
             "turn": self.turn,
-            "hand": labels(self.hand),
-            "drawn": labels(self.drawn),
+            "hand": own["hand"],
+            "drawn": own["drawn"],
             "hand_sizes": list(self.hand_sizes),
             "dropped": list(self.dropped),
             "draw_kind": self.draw_kind.value,
@@ -225,7 +240,7 @@ class DeclarationRummyView:
             else by_identity("dr-outcome", self.outcome, _outcome_json),
             "match_wins": list(self.match_wins),
             "history": by_identity("dr-history", self.history, _history_json),
-            "discarded": self._own_discards_json(),
+            "discarded": own["discarded"],
             "known_held": self._masks_json(self.held_masks),
         }
 
@@ -264,7 +279,10 @@ def _masks_labels(masks: tuple[int, ...]) -> list[list[str]]:
     return [card_labels(_mask_cards(mask)) for mask in masks]
 
 
+@lru_cache(maxsize=4096)
 def _mask_cards(mask: int) -> tuple[int, ...]:
+    # Remembered: each seat's own discards are sent after every move, and change only with
+    # that seat's discards.
     return tuple(card for card in range(mask.bit_length()) if mask >> card & 1)
 
 

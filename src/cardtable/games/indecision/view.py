@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Any, ClassVar, Final
 
 from cardtable.cards import card_labels, format_card, rank_of
 from cardtable.errors import RulesError
@@ -105,15 +105,27 @@ class IndecisionView:
                 taken[event.seat].discard(event.cards[0])
         return taken
 
+    OWN_JSON: ClassVar[tuple[str, ...]] = ("seat", "hand", "drawn", "stop_card")
+    """The keys of :meth:`to_json` whose values differ between the seats' views of one state
+    (the rest is the same for every seat: a table sends it built once, see :meth:`own_json`)."""
+
+    def own_json(self) -> dict[str, Any]:
+        """:meth:`to_json`'s :data:`OWN_JSON` entries alone: ``to_json()`` is the JSON of any
+        seat's view of the same state with these entries put in their places."""
+        return {
+            "seat": self.seat,
+            "hand": card_labels(self.hand),
+            "drawn": _label(self.drawn),
+            "stop_card": _label(self.stop_card),
+        }
+
     def to_json(self) -> dict[str, Any]:
         """JSON-ready data (cards as labels)."""
-
-        def label(card: int | None) -> str | None:
-            return None if card is None else format_card(card)
-
+        label = _label
+        own = self.own_json()
         return {
             "game": "indecision",
-            "seat": self.seat,
+            "seat": own["seat"],
             "players": self.players,
             "phase": self.phase.value,
             "hand_number": self.hand_number,
@@ -122,15 +134,15 @@ class IndecisionView:
             "to_act": self.to_act,
             "turns": self.turns,
             "had_turn": list(self.had_turn),
-            "hand": card_labels(self.hand),
+            "hand": own["hand"],
             "hand_sizes": list(self.hand_sizes),
             "pile": card_labels(self.pile),
             "pile_top": label(self.pile_top),
             "deck_size": self.deck_size,
-            "drawn": label(self.drawn),
+            "drawn": own["drawn"],
             "drawn_from": self.drawn_from,
             "stopper": self.stopper,
-            "stop_card": label(self.stop_card),
+            "stop_card": own["stop_card"],
             "stop_problems": list(self.stop_problems),
             "scoring": [r.to_json() for r in self.scoring],
             "pending_declaration": self.pending_declaration,
@@ -147,6 +159,10 @@ class IndecisionView:
             "game_over": self.game_over,
             "end_reason": self.end_reason,
         }
+
+
+def _label(card: int | None) -> str | None:
+    return None if card is None else format_card(card)
 
 
 NOBODY_ACTS: Final = frozenset({Phase.CUT, Phase.DEAL, Phase.RESHUFFLE, Phase.GAME_OVER})

@@ -21,7 +21,7 @@ import random
 from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any, ClassVar, Final
 
 from cardtable.cards import card_labels, format_card
 from cardtable.games.contract import (
@@ -122,21 +122,32 @@ class IndianRummyView:
             event.cards[0] for event in self.events if event.verb in ("open-pile", "discard")
         )
 
+    OWN_JSON: ClassVar[tuple[str, ...]] = ("seat", "hand", "drawn")
+    """The keys of :meth:`to_json` whose values differ between the seats' views of one state
+    (the rest is the same for every seat: a table sends it built once, see :meth:`own_json`)."""
+
+    def own_json(self) -> dict[str, Any]:
+        """:meth:`to_json`'s :data:`OWN_JSON` entries alone: ``to_json()`` is the JSON of any
+        seat's view of the same state with these entries put in their places."""
+        return {
+            "seat": self.seat,
+            "hand": card_labels(self.hand),
+            "drawn": _label(self.drawn),
+        }
+
     def to_json(self) -> dict[str, Any]:
         """The view as JSON-ready data (cards as labels)."""
-
-        def label(card: int | None) -> str | None:
-            return None if card is None else format_card(card)
-
+        label = _label
+        own = self.own_json()
         data: dict[str, Any] = {
             "game": "indian-rummy",
-            "seat": self.seat,
+            "seat": own["seat"],
             "rules": view_rules_json(self.rules),
             "phase": self.phase.value,
             "deal_number": self.deal_number,
             "dealer": self.dealer,
             "turn": self.turn,
-            "hand": card_labels(self.hand),
+            "hand": own["hand"],
             "pile": by_identity("pile", self.pile, card_labels),
             "pile_top": label(self.pile_top),
             "discards_seen": by_identity("seen", self.events, _discards_seen_json),
@@ -146,7 +157,7 @@ class IndianRummyView:
             "hand_sizes": list(self.hand_sizes),
             "drops": list(self.drops),
             "has_drawn": list(self.has_drawn),
-            "drawn": label(self.drawn),
+            "drawn": own["drawn"],
             "taken": label(self.taken),
             "opening_on_top": self.opening_on_top,
             "turns": self.turns,
@@ -158,6 +169,10 @@ class IndianRummyView:
         if self.standing is not None:
             data["standing"] = self.standing.to_json(self.rules, self.totals)
         return data
+
+
+def _label(card: int | None) -> str | None:
+    return None if card is None else format_card(card)
 
 
 def _discards_seen_json(events: tuple[PublicEvent, ...]) -> list[str]:

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import itertools
 import logging
 import secrets
 import threading
@@ -61,6 +62,10 @@ class Lease:
     takeover: bool = False
     """The previous holder never gave the lease back (it stopped or lost the lease table):
     this process took the table over."""
+    claim: int = 0
+    """Which of its holder's takings of a lease this is (numbered across all its tables). A
+    lease taken again while still held keeps its token until the database asks for a newer
+    one, so a release meant for the earlier taking tells them apart by this."""
 
     @property
     def value(self) -> str:
@@ -205,6 +210,7 @@ class Leases:
         self.on_lost = on_lost
         self.clock = clock
         self.held: dict[str, Lease] = {}
+        self._claims = itertools.count(1)
         self.autorenew = autorenew
         """Renew in the background (tests turn it off to play a process that stalls)."""
         self._renewer: asyncio.Task[None] | None = None
@@ -214,13 +220,16 @@ class Leases:
         holds it. :class:`LeaseUnavailableError` if the lease table cannot be reached."""
         held = self.held.get(table_id)
         if held is not None and held.valid(self.clock()):
+            held.claim = next(self._claims)  # a new taking: an earlier one's release is stale
             return held
         started = self.clock()
         got = await self.table.acquire(table_id, self.holder, self.ttl, floor)
         if got is None:
             return None
         token, takeover = got
-        lease = Lease(table_id, token, self.holder, started + self.ttl, takeover)
+        lease = Lease(
+            table_id, token, self.holder, started + self.ttl, takeover, next(self._claims)
+        )
         self.held[table_id] = lease
         self._start_renewer()
         return lease
@@ -267,13 +276,23 @@ class Leases:
         if self.on_lost is not None:
             self.on_lost(table_id)
 
-    async def release(self, table_id: str) -> None:
-        """Give a table's lease back (another process may take it at once)."""
-        lease = self.held.pop(table_id, None)
-        if lease is None:
+    async def release(self, table_id: str, claim: int | None = None) -> None:
+        """Give a table's lease back (another process may take it at once). ``claim``: only
+        if the lease is still that taking of it (:attr:`Lease.claim`); a release that waited
+        while the table was taken again (by this process, or after the lease lapsed) leaves
+        the newer taking alone. ``None``: whatever this process holds (closing)."""
+        lease = self.held.get(table_id)
+        if lease is None or (claim is not None and lease.claim != claim):
             return
+        del self.held[table_id]
         with contextlib.suppress(LeaseUnavailableError):
             await self.table.release(lease)
+
+    def claim_of(self, table_id: str) -> int | None:
+        """Which taking of the table's lease this process holds (:attr:`Lease.claim`), valid
+        or not yet known lost; ``None`` if it holds none."""
+        lease = self.held.get(table_id)
+        return None if lease is None else lease.claim
 
     def lease_of(self, table_id: str) -> Lease | None:
         """The valid lease this process holds on a table, if any."""

@@ -93,7 +93,7 @@ class LeasedLogStore:
             try:
                 stored = await self.inner.claim(table_id, lease.token)
             except BaseException:
-                await self.leases.release(table_id)
+                await self.leases.release(table_id, lease.claim)
                 raise
             if stored is None:
                 if self.on_claimed is not None:
@@ -121,7 +121,7 @@ class LeasedLogStore:
             if renewed is None:
                 break
             lease = renewed
-        await self.leases.release(table_id)
+        await self.leases.release(table_id, lease.claim)
         raise TableElsewhereError(table_id)
 
     def take_over_done(self, table_id: str) -> bool:
@@ -149,10 +149,22 @@ class LeasedLogStore:
         if self.on_lost is not None:
             self.on_lost(table_id)
 
-    async def release(self, table_id: str) -> None:
-        """Give the table's lease back (it left this process's memory)."""
+    def claim_of(self, table_id: str) -> int | None:
+        """Which claim of the table this process holds now (``None``: none), for
+        :meth:`release`."""
+        return self.leases.claim_of(table_id)
+
+    async def release(self, table_id: str, claim: int | None = None) -> None:
+        """Give the table's lease back (it left this process's memory). ``claim``: only that
+        claim of the table (:meth:`claim_of` as it left: the letting go may wait, the relay
+        telling proxied sockets with the bus away, and a table asked for meanwhile is claimed
+        again, a newer claim whose lease and takeover mark stay); ``None``: whichever claim
+        holds it now."""
+        held = self.leases.claim_of(table_id)
+        if claim is not None and held is not None and held != claim:
+            return
         self.taken_over.discard(table_id)
-        await self.leases.release(table_id)
+        await self.leases.release(table_id, claim)
 
     # --- the LogStore interface ---------------------------------------------------------------
 
@@ -182,13 +194,13 @@ class LeasedLogStore:
     async def load(self, table_id: str) -> StoredTable | None:
         """Claim the table for this process and read it (``None`` if there is no such table)."""
         try:
-            await self.claim(table_id)
+            lease = await self.claim(table_id)
         except NotFoundError:
             return None
         try:
             return await self.inner.load(table_id)
         except BaseException:
-            await self.leases.release(table_id)
+            await self.leases.release(table_id, lease.claim)
             raise
 
     async def _fenced(self, table_id: str, write: Callable[[int], Awaitable[None]]) -> None:
@@ -217,12 +229,14 @@ class LeasedLogStore:
         *,
         client_id: str | None = None,
         room: tuple[str, dict[str, Any]] | None = None,
+        ending: tuple[str, dict[str, Any] | None] | None = None,
     ) -> None:
-        """Store a move (with its client id and the room after it), only while this process
-        still owns the table."""
-        await self._fenced(
-            table_id,
-            lambda token: self.inner.append(
+        """Store a move (with its client id, the room after it and the table's ending when it
+        ends the game), only while this process still owns the table. The same as
+        :meth:`_fenced` without its closure: this runs after every move."""
+        token = self._token(table_id)
+        try:
+            await self.inner.append(
                 table_id,
                 index,
                 seat,
@@ -231,8 +245,11 @@ class LeasedLogStore:
                 fence=token,
                 client_id=client_id,
                 room=room,
-            ),
-        )
+                ending=ending,
+            )
+        except FencedOutError:
+            self._fenced_out(table_id)
+            raise
 
     async def set_summary(self, table_id: str, summary: TableSummary) -> None:
         """Store the summary of a table stored before summaries were kept."""

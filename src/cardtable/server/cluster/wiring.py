@@ -135,9 +135,10 @@ class Cluster:
                 )
             self._later(self.relay.disown(table_id))
 
-        async def release(table_id: str) -> None:
+        async def release(table_id: str, claim: int | None) -> None:
             await self.relay.disown(table_id)
-            await self.store.release(table_id)
+            if claim is not None:  # None: the lease was lost already, nothing to give back
+                await self.store.release(table_id, claim)
 
         def loaded(table_id: str) -> None:
             # Only now, the table in memory: a proxy greeting this process sooner would be
@@ -146,7 +147,9 @@ class Cluster:
                 self._later(self.relay.announce_takeover(table_id))
 
         def let_go(table_id: str) -> None:
-            self._later(release(table_id))
+            # The claim the table leaves under, taken now: the release waits for the relay
+            # (which may wait out a bus away), and the table may be claimed again meanwhile.
+            self._later(release(table_id, self.store.claim_of(table_id)))
 
         self.store.on_lost = lost
         self.store.on_claimed = self.relay.own

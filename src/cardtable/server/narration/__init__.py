@@ -26,6 +26,7 @@ from cardtable.server.protocol.messages import (
     SummaryScoreJson,
     UnitKind,
 )
+from cardtable.storage.record_totals import RecordDetails
 
 Names = Sequence[str]
 KIND_ORDER: Final = {"deal": 0, "game": 1, "match": 2}
@@ -37,7 +38,9 @@ class SeatOutcome:
 
     won: bool
     points: int | None
-    details: dict[str, Any] = field(default_factory=dict)
+    details: RecordDetails = field(default_factory=dict)
+    """The game's own facts about the seat's result (a drop, a wrong show, a stop, a
+    forfeit), recorded as they are."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -230,14 +230,25 @@ def last_move(
     public: str,
     names: Sequence[str],
     view: View | None,
+    phrase: str | None = None,
 ) -> LastAction:
     """The state message's ``last_action`` for a reader: whose move, its public notation, its
-    structure and ``said``, the sentence in the reader's words."""
+    structure and ``said``, the sentence in the reader's words; ``phrase``: the move's
+    :func:`move_phrase`, when the caller has it already (it is every reader's who sees
+    ``public``)."""
     kind, cards, number = shown_move(engine, public)
-    said = f"{names[actor]} {describe_move(game, public, taken_card(view, actor))}."
+    if phrase is None:
+        phrase = move_phrase(game, public, actor, view)
+    said = f"{names[actor]} {phrase}."
     shown = LastAction(seat=actor, action=public, kind=kind, said=said)
     _add_parts(shown, cards, number)
     return shown
+
+
+def move_phrase(game: str, public: str, actor: int, view: View | None) -> str:
+    """The past-tense phrase of the move ``public`` by ``actor`` ("discarded 7H"), reading the
+    card it took from the pile in ``view``'s public events."""
+    return describe_move(game, public, taken_card(view, actor))
 
 
 def hint_move(game: str, engine: AnyEngine, notation: str | None) -> MoveJson | None:

@@ -6,7 +6,7 @@ The :class:`Room` is plain data: :meth:`Room.to_json` and :meth:`Room.from_json`
 one JSON document beside the table, so a table can be moved to another process and picked up
 from storage, with its running turn timer and the grace periods of absent people (in wall-clock
 time). What only matters while the process runs (open sockets, the same timers on its own
-clock) lives in :class:`~cardtable.server.people.presence.Presence`, rebuilt from the room
+clock) lives in :class:`~cardtable.server.people.part.Presence`, rebuilt from the room
 when a process loads the table: a person who was connected to a process that stopped is
 disconnected from then on, with a full grace period; an absent person's grace goes on.
 """
@@ -14,9 +14,9 @@ disconnected from then on, with a full grace period; an absent person's grace go
 from __future__ import annotations
 
 import secrets
-from collections import deque
+from collections import Counter, deque
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Annotated, Any, Final, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -168,6 +168,9 @@ class Room:
     disconnected: dict[int, float] = field(default_factory=dict)
     """When each absent person's last socket closed (seconds since the epoch), by seat: their
     grace period goes on, not afresh, on the process that serves the table next."""
+    _id_counts: dict[int, Counter[str]] = field(default_factory=dict, repr=False, compare=False)
+    """Each seat's ``client_ids`` counted, made when first asked and kept in step by
+    :meth:`remember`: a new client id is looked up at once, not compared with each kept."""
 
     # --- who is who ---------------------------------------------------------------------------
 
@@ -177,7 +180,10 @@ class Room:
 
     def person_at(self, seat: int) -> Member | None:
         """The person sitting at ``seat``, if any."""
-        return next((m for m in self.members.values() if m.seat == seat), None)
+        for member in self.members.values():  # a plain loop: asked for every seat's view
+            if member.seat == seat:
+                return member
+        return None
 
     def seated(self) -> dict[int, int]:
         """Seat -> profile id of the people sitting."""
@@ -197,41 +203,36 @@ class Room:
 
     def seen(self, seat: int, client_id: str) -> bool:
         """Whether ``seat`` already had an action with this client id applied."""
-        return client_id in self.client_ids.get(seat, ())
+        counts = self._id_counts.get(seat)
+        if counts is None:
+            counts = self._id_counts[seat] = Counter(self.client_ids.get(seat, ()))
+        return client_id in counts
 
     def remember(self, seat: int, client_id: str) -> None:
         """Note an applied client id (the oldest are forgotten beyond :data:`CLIENT_IDS_KEPT`)."""
-        self.client_ids.setdefault(seat, deque(maxlen=CLIENT_IDS_KEPT)).append(client_id)
+        kept = self.client_ids.setdefault(seat, deque(maxlen=CLIENT_IDS_KEPT))
+        counts = self._id_counts.get(seat)
+        if counts is not None:
+            if len(kept) == kept.maxlen:
+                oldest = kept[0]
+                counts[oldest] -= 1
+                if counts[oldest] <= 0:
+                    del counts[oldest]
+            counts[client_id] += 1
+        kept.append(client_id)
 
     # --- storage ------------------------------------------------------------------------------
 
-    def copy(self) -> Room:
-        """A room of its own with the same contents (what :meth:`from_json` of :meth:`to_json`
-        gives, without the round trip: the room after a move is worked out on a copy for
-        every move)."""
-        return Room(
-            settings=self.settings,
-            invite=self.invite,
-            host=self.host,
-            phase=self.phase,
-            commitment=self.commitment,
-            members={p: Member(m.profile_id, m.name, m.seat) for p, m in self.members.items()},
-            removed=set(self.removed),
-            locked=self.locked,
-            contributions=dict(self.contributions),
+    def move_copy(self) -> Room:
+        """A room for working out what a move does to this one: what a move changes (the
+        phase, the time banks, the away counts, the assisted seats, the turn) is its own;
+        the rest is this room's, shared, only to be read (the move's document is made from
+        it), so that the copy made for every move costs little."""
+        return replace(
+            self,
             banks_ms=dict(self.banks_ms),
-            away=set(self.away),
             away_moves=dict(self.away_moves),
             assisted=set(self.assisted),
-            left=set(self.left),
-            rematch=dict(self.rematch),
-            rematch_contributions=dict(self.rematch_contributions),
-            rematch_table=self.rematch_table,
-            client_ids={
-                s: deque(ids, maxlen=CLIENT_IDS_KEPT) for s, ids in self.client_ids.items()
-            },
-            turn=self.turn,
-            disconnected=dict(self.disconnected),
         )
 
     def to_json(self, *, client_ids: bool = True) -> dict[str, Any]:

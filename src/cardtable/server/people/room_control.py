@@ -12,14 +12,9 @@ from __future__ import annotations
 
 import asyncio
 
+from cardtable.server.people.connections import save_room
 from cardtable.server.people.names import BOT_NAMES
-from cardtable.server.people.presence import (
-    open_seats,
-    presence_of,
-    room_of,
-    save_room,
-    track_turn,
-)
+from cardtable.server.people.part import presence_of, room_of
 from cardtable.server.people.room import (
     FINISHED,
     PHRASES,
@@ -29,6 +24,8 @@ from cardtable.server.people.room import (
     Member,
     new_invite_token,
 )
+from cardtable.server.people.room_view import open_seats
+from cardtable.server.people.turns import track_turn
 from cardtable.server.protocol.messages import (
     LeaveMessage,
     LockMessage,

@@ -19,9 +19,10 @@ from cardtable.errors import CardtableError
 from cardtable.fairness import FairDeal, check_contribution, derive_seed
 from cardtable.registry import format_fields, table_format_of, table_label
 from cardtable.rule_options import Declared, options_of
+from cardtable.server.people.connections import resume as resume_play
+from cardtable.server.people.connections import save_room
 from cardtable.server.people.names import check_table_name
-from cardtable.server.people.presence import PeoplesTable, open_seats, phase_of, save_room
-from cardtable.server.people.presence import resume as resume_play
+from cardtable.server.people.presence import PeoplesTable
 from cardtable.server.people.room import (
     PLAYING,
     WAITING,
@@ -31,6 +32,7 @@ from cardtable.server.people.room import (
     new_invite_token,
 )
 from cardtable.server.people.room_control import start_now
+from cardtable.server.people.room_view import open_seats, phase_of
 from cardtable.server.settings import Settings
 from cardtable.server.table.fair_deals import fresh_deal
 from cardtable.server.table.owner import TableOwner

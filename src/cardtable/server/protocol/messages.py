@@ -508,6 +508,10 @@ class LastAction(MovePartsJson):
     said: str
     auto: NotRequired[AutoReason | None]
     """People's tables: why a computer player made the move for the seat's person."""
+    client_id: NotRequired[str]
+    """People's tables, in the mover's own seat's state only: the client id the move was
+    sent with, its acknowledgement (every page of the seat is sent it: a page ignores a
+    client id it did not send)."""
 
 
 class GameResultJson(TypedDict):
@@ -800,7 +804,9 @@ class RoomUpdate(TypedDict):
 
 
 class AckMessage(TypedDict):
-    """An action with a client id was applied (or had been already: ``duplicate``)."""
+    """An action with a client id had been applied already (``duplicate``), or was applied at
+    a table without a room (at a people's table the move's own state acknowledges it:
+    ``last_action.client_id``)."""
 
     type: Literal["ack"]
     client_id: str
@@ -953,7 +959,9 @@ def room_message(room: RoomJson) -> RoomUpdate:
 
 
 def ack_message(client_id: str, version: int, *, duplicate: bool) -> AckMessage:
-    """An action with a client id was applied (or had been already: ``duplicate``)."""
+    """An action with a client id had been applied already (``duplicate``), or was applied at
+    a table without a room (at a people's table the move's own state acknowledges it:
+    ``last_action.client_id``)."""
     return AckMessage(type="ack", client_id=client_id, version=version, duplicate=duplicate)
 
 

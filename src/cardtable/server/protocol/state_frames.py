@@ -16,7 +16,7 @@ however many connections take it (as a whole state is).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any, Final
 
 from pydantic import JsonValue
@@ -29,9 +29,16 @@ UNSYNCED: Final = -1
 """A connection that takes patches but has not been sent a state by a broadcast yet."""
 
 
-def state_patch(old: Mapping[str, Any], new: Mapping[str, Any]) -> PatchMessage | None:
+def state_patch(
+    old: Mapping[str, Any],
+    new: Mapping[str, Any],
+    seen: ViewChanges | None = None,
+    publics: tuple[Public | None, Public | None] = (None, None),
+) -> PatchMessage | None:
     """The patch from the state message ``old`` to ``new`` (both for the same seat), or
-    ``None`` when the two do not have the same fields (then the whole state is sent).
+    ``None`` when the two do not have the same fields (then the whole state is sent);
+    ``publics``: the :data:`Public` parts the two messages' views were made of, if known, and
+    ``seen`` the changes between public parts one broadcast worked out already.
 
     >>> old = {"type": "state", "version": 3, "legal": ["a"], "to_move": 0,
     ...        "view": {"turn": 0, "events": [1, 2], "rules": {"x": 1}}}
@@ -51,21 +58,32 @@ def state_patch(old: Mapping[str, Any], new: Mapping[str, Any]) -> PatchMessage 
             continue
         before = old[key]
         if key == "view" and isinstance(value, dict) and isinstance(before, dict):
-            if before.keys() != value.keys():
+            was_public, now_public = publics
+            names: Iterable[str]
+            public_changes: Mapping[str, Change]
+            if seen is not None and was_public is not None and now_public is not None:
+                # Only the seat's own entries and those the public part changed can differ
+                # (and the views have their public parts' keys).
+                between = seen.between(was_public, now_public)
+                if between is None:
+                    return None
+                names, public_changes = between
+            elif before.keys() != value.keys():
                 return None
-            for name, item in value.items():
-                was = before[name]
-                if item is was or item == was:
-                    continue
-                if (
-                    isinstance(item, list)
-                    and isinstance(was, list)
-                    and len(item) > len(was)
-                    and item[: len(was)] == was
-                ):
-                    append[name] = item[len(was) :]
-                else:
-                    view[name] = item
+            else:
+                names, public_changes = value, {}
+            for name in names:
+                change = public_changes.get(name)
+                if change is None:
+                    item, was = value[name], before[name]
+                    if item is was:
+                        continue
+                    change = _view_change(was, item)
+                kind, part = change
+                if kind is _APPEND:
+                    append[name] = part
+                elif kind is _SET:
+                    view[name] = part
         elif value is not before and value != before:
             changed[key] = value
     return PatchMessage(
@@ -76,6 +94,75 @@ def state_patch(old: Mapping[str, Any], new: Mapping[str, Any]) -> PatchMessage 
         view=view,
         append=append,
     )
+
+
+_SAME: Final = 0
+_APPEND: Final = 1
+_SET: Final = 2
+Change = tuple[int, Any]
+"""How a view entry changed: ``(_SAME, None)``, ``(_APPEND, the items added at its end)`` or
+``(_SET, its new value)``."""
+
+
+def _view_change(was: Any, item: Any) -> Change:
+    if item == was:
+        return _SAME, None
+    if (
+        isinstance(item, list)
+        and isinstance(was, list)
+        and len(item) > len(was)
+        and item[: len(was)] == was
+    ):
+        return _APPEND, item[len(was) :]
+    return _SET, item
+
+
+Public = tuple[Mapping[str, Any], frozenset[str]]
+"""A view's public part and its own entries' keys: the view is the public part with the
+seat's own entries put in their places, every other value the very same object (see
+:class:`~cardtable.server.table.seat_view.SharedParts`)."""
+
+
+class ViewChanges:
+    """The changes between two views' public parts, worked out once per broadcast for every
+    seat's patch (each value kept alive with its changes, so that its id names it meanwhile):
+    a seat whose last view and new view were made of these public parts differs in its own
+    entries and in these alone. For one broadcast only (views are never changed once sent)."""
+
+    __slots__ = ("_between",)
+
+    def __init__(self) -> None:
+        self._between: dict[
+            tuple[int, int], tuple[Public, Public, tuple[list[str], dict[str, Change]] | None]
+        ] = {}
+
+    def between(self, was: Public, now: Public) -> tuple[list[str], dict[str, Change]] | None:
+        """The view keys to look at, in the view's order (the own keys and the public ones
+        that changed), and the public ones' changes; ``None`` when the two do not have the
+        same keys (then no patch leads from one to the other)."""
+        key = (id(was), id(now))
+        known = self._between.get(key)
+        if known is not None and known[0] is was and known[1] is now:
+            return known[2]
+        (before, own), (after, own_now) = was, now
+        if before.keys() != after.keys():
+            self._between[key] = (was, now, None)
+            return None
+        names: list[str] = []
+        changes: dict[str, Change] = {}
+        for name, item in after.items():
+            if name in own or name in own_now:
+                names.append(name)
+                continue
+            previous = before[name]
+            if item is previous:
+                continue
+            change = _view_change(previous, item)
+            if change[0] != _SAME:
+                names.append(name)
+                changes[name] = change
+        self._between[key] = (was, now, (names, changes))
+        return names, changes
 
 
 def apply_patch(state: Mapping[str, Any], patch: Mapping[str, Any]) -> dict[str, Any]:
@@ -107,10 +194,11 @@ class StateFrames:
     """Per seat, the last state message broadcast to it; per connection taking patches, the
     version of the last state it was sent by a broadcast (see the module docstring)."""
 
-    __slots__ = ("_last", "_sent")
+    __slots__ = ("_last", "_publics", "_sent")
 
     def __init__(self) -> None:
         self._last: dict[int, StateMessage] = {}
+        self._publics: dict[int, Public | None] = {}
         self._sent: dict[Any, int] = {}
 
     def take_patches(self, connection: Any) -> None:
@@ -131,11 +219,15 @@ class StateFrames:
         """``connection`` is gone."""
         self._sent.pop(connection, None)
 
-    def state_sent(self, seat: int, message: StateMessage) -> StateMessage | None:
-        """Note the state ``message`` broadcast to ``seat`` (never to be changed); the state
-        broadcast to the seat before it, if any."""
-        previous = self._last.get(seat)
+    def state_sent(
+        self, seat: int, message: StateMessage, public: Public | None = None
+    ) -> tuple[StateMessage | None, Public | None]:
+        """Note the state ``message`` broadcast to ``seat`` (never to be changed), and the
+        public part its view was made of if known; the state broadcast to the seat before it,
+        if any, and its view's public part if known."""
+        previous = self._last.get(seat), self._publics.get(seat)
         self._last[seat] = message
+        self._publics[seat] = public
         return previous
 
     def room_sent(self, seat: int, room: RoomJson) -> None:
@@ -158,5 +250,6 @@ class StateFrames:
     def reset(self) -> None:
         """Forget every seat's last state (the table was loaded again)."""
         self._last.clear()
+        self._publics.clear()
         for connection in self._sent:
             self._sent[connection] = UNSYNCED

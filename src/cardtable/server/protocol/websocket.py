@@ -31,7 +31,7 @@ from cardtable.server.cluster.store import TableElsewhereError
 from cardtable.server.context import context_of
 from cardtable.server.logs import about_table
 from cardtable.server.narration.moves import hint_move
-from cardtable.server.people import presence, room_control
+from cardtable.server.people import connections, part, room_control
 from cardtable.server.protocol.frames import (
     CLOSE_BAD_ORIGIN,
     CLOSE_NO_PROFILE,
@@ -241,8 +241,8 @@ async def greet(owner: TableOwner, connection: Connection, profile_id: int) -> i
             owner.audience.frames.take_patches(connection)
         extra: Sequence[Outgoing] = ()
         if owner.people.room is not None:
-            presence.presence_of(owner).profiles[connection] = profile_id
-            extra = presence.connection_opened(owner, seat)
+            part.presence_of(owner).profiles[connection] = profile_id
+            extra = connections.connection_opened(owner, seat)
         await connection.send(owner.message_for(seat))
         for message in extra:
             await connection.send(message)
@@ -355,7 +355,11 @@ async def answer_frame(
                 )
                 owner.audience.frames.unsync(connection)  # a whole state outside a broadcast
                 await connection.send(owner.message_for(seat))
-            elif message.client_id is not None:
+            elif message.client_id is not None and owner.people.room is None:
+                # At a people's table the move's own state acknowledges it: the broadcast
+                # (sent before this answer) carries the client id in the mover's seat's
+                # ``last_action``, so the mover is sent one frame per move. Elsewhere (no
+                # room, whose hooks note no client id) the ack goes apart.
                 await connection.send(
                     ack_message(message.client_id, submitted.version, duplicate=False)
                 )

@@ -25,7 +25,7 @@ from cardtable.server.protocol.messages import (
     StateMessage,
     room_message,
 )
-from cardtable.server.protocol.state_frames import StateFrames, state_patch
+from cardtable.server.protocol.state_frames import Public, StateFrames, ViewChanges, state_patch
 
 logger = logging.getLogger(__name__)
 
@@ -116,11 +116,18 @@ class Audience:
         await self.send_each(table_id, message, drop)
 
     async def broadcast(
-        self, table_id: str, make: Callable[[int], StateMessage | RoomUpdate], drop: Drop
+        self,
+        table_id: str,
+        make: Callable[[int], StateMessage | RoomUpdate],
+        drop: Drop,
+        public_of: Callable[[object], Public | None] | None = None,
     ) -> None:
         """Send every connected seat its state (or room) ``make`` builds, or the patch to it
-        to each connection in step (see the module docstring)."""
+        to each connection in step (see the module docstring); ``public_of``: the public
+        part a view ``make`` built was made of, if it was (then the changes of the public
+        parts are worked out once for every seat's patch)."""
         frames = self.frames
+        seen = ViewChanges()
         for seat, listeners in list(self.connections.items()):
             if not listeners:
                 continue
@@ -131,11 +138,12 @@ class Audience:
             version: int | None = None
             if built["type"] == "state":
                 version = built["version"]
-                previous = frames.state_sent(seat, built)
+                public = None if public_of is None else public_of(built["view"])
+                previous, was_public = frames.state_sent(seat, built, public)
                 if previous is not None and any(
                     frames.in_step(connection, previous["version"]) for connection in listeners
                 ):
-                    made = state_patch(previous, built)
+                    made = state_patch(previous, built, seen, (was_public, public))
                     if made is not None:
                         patch, base = Frame(made), made["base"]
             else:

@@ -18,6 +18,7 @@ from cardtable.registry import table_format_of
 from cardtable.server.narration import Outcome
 from cardtable.server.table.setup import TableSetup
 from cardtable.storage import ABANDONED, FINISHED, PLAYING, FencedOutError, LogStore, RecordEvent
+from cardtable.storage.record_totals import RecordDetails
 
 logger = logging.getLogger(__name__)
 
@@ -39,7 +40,7 @@ async def record(
     store: LogStore,
     setup: TableSetup,
     seated: dict[int, int],
-    marks: Callable[[int], dict[str, Any]],
+    marks: Callable[[int], RecordDetails],
     outcomes: Sequence[Outcome],
 ) -> None:
     """Record ``outcomes`` for every person seated, with the table's ``marks`` for the seat
@@ -47,7 +48,7 @@ async def record(
     shown = table_format_of(setup.game, setup.rules)
     for seat, profile in seated.items():
         # Your Record keeps a game with formats by its format (a Pool 101 game as such).
-        details: dict[str, Any] = {} if shown is None else {"format": shown.key}
+        details: RecordDetails = {} if shown is None else {"format": shown.key}
         details |= marks(seat)
         events = [
             RecordEvent(
@@ -63,9 +64,55 @@ async def record(
         await store.record(profile, events)
 
 
+def ending_after(setup: TableSetup, state: Any, version: int) -> tuple[str, Any] | None:
+    """The status and result a playing table takes with the move that leads to ``state`` at
+    ``version``: ``FINISHED`` with the result once the game is over, ``ABANDONED`` at the
+    move limit, else ``None``; stored with that move (:func:`took_ending`), so that no
+    listing shows a game that is over as being played, whenever the process stops."""
+    engine = setup.engine
+    result = engine.result(state)
+    if result is None and engine.current_player(state) != TERMINAL:
+        return (ABANDONED, None) if version >= setup.max_moves else None
+    return FINISHED, None if result is None else result.to_json()
+
+
+def took_ending(table: EndingTable, stored: tuple[str, Any] | None) -> None:
+    """The table takes on the ending stored with its last move (:func:`ending_after`), if
+    any (the lock is held)."""
+    if stored is not None and table.status == PLAYING:
+        table.status = stored[0]
+        if stored[0] == ABANDONED:
+            _log_move_limit(table.setup)
+
+
+def foresee(table: EndingTable, after: Any) -> tuple[bool, tuple[str, Any] | None]:
+    """Whether the ending the move leading to ``after`` gives its table could be told, and
+    that ending (:func:`ending_after`; ``None`` for none, or for a table no longer playing).
+    When it could not be told, the end is looked for after the move (:func:`settle`)."""
+    if table.status != PLAYING:
+        return True, None
+    try:
+        return True, ending_after(table.setup, after, table.version + 1)
+    except Exception:  # the end is then looked for, and stored, after the move as before
+        logger.exception("table %s: no ending after move %d", table.setup.table_id, table.version)
+        return False, None
+
+
+async def settle(
+    table: EndingTable, store: LogStore, told: bool, stored: tuple[str, Any] | None
+) -> None:
+    """After a move is stored: the table takes on the ending stored with it, or, when
+    :func:`foresee` could not tell it, looks for its end now (the lock is held)."""
+    if told:
+        took_ending(table, stored)
+    else:
+        await finish_if_over(table, store)
+
+
 async def finish_if_over(table: EndingTable, store: LogStore) -> None:
     """Once the game is over, mark the table finished and store that with the result; at the
-    move limit, close it (the lock is held)."""
+    move limit, close it (the lock is held). For a table loaded with its end not stored, or
+    whose last move could not tell its ending."""
     setup = table.setup
     engine = setup.engine
     result = engine.result(table.state)
@@ -86,12 +133,16 @@ async def finish_if_over(table: EndingTable, store: LogStore) -> None:
         logger.exception("table %s: could not store the finished game", setup.table_id)
 
 
+def _log_move_limit(setup: TableSetup) -> None:
+    logger.info("table %s: closed at the limit of %d moves", setup.table_id, setup.max_moves)
+
+
 async def _close_at_move_limit(table: EndingTable, store: LogStore) -> None:
     """Close a game that reached its move limit unfinished: stored as abandoned; the state
     sent next says it is closed, and the computer players and turn timers stop at their next
     look (they do nothing at a finished table)."""
     table_id = table.setup.table_id
-    logger.info("table %s: closed at the limit of %d moves", table_id, table.setup.max_moves)
+    _log_move_limit(table.setup)
     table.status = ABANDONED
     try:
         await store.set_status(table_id, ABANDONED, None)

@@ -32,6 +32,7 @@ import logging
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
+from functools import partial
 from typing import Any, Final, Protocol
 
 from cardtable.driver import advance
@@ -56,12 +57,13 @@ from cardtable.server.protocol.messages import (
 from cardtable.server.table import ending
 from cardtable.server.table.audience import SPECTATORS, Audience, Connection
 from cardtable.server.table.computer_players import ComputerPlayers
-from cardtable.server.table.seat_view import seat_state, table_info
+from cardtable.server.table.seat_view import SharedParts, seat_state, table_info
 from cardtable.server.table.seating import Seat
 from cardtable.server.table.services import TableServices, Timing
 from cardtable.server.table.setup import TableSetup
-from cardtable.server.table.summary import summarize
+from cardtable.server.table.summary import summary_after_move
 from cardtable.storage import ABANDONED, StorageError
+from cardtable.storage.record_totals import RecordDetails
 
 __all__ = [
     "NO_PEOPLE",
@@ -76,6 +78,17 @@ __all__ = [
 ]
 
 logger = logging.getLogger(__name__)
+
+_ACTIONS_BY_KIND: dict[str, Any] = {}
+"""The moves counter's children by kind, each looked up once (a ``labels`` lookup per move
+costs more than the count), when first counted (as before, a kind shows once it moved)."""
+
+
+def _count_action(kind: str) -> None:
+    child = _ACTIONS_BY_KIND.get(kind)
+    if child is None:
+        child = _ACTIONS_BY_KIND[kind] = metrics.ACTIONS.labels(kind)
+    child.inc()
 
 
 @dataclass(slots=True)
@@ -123,22 +136,24 @@ class TableOwner:
         """Seat names as ``viewer`` sees them (its own seat is "You")."""
         return ["You" if seat == viewer else spec.name for seat, spec in enumerate(self.seats)]
 
-    def state_for(self, seat: int, room: SharedRoomJson | None = None) -> StateMessage:
-        """The state message for ``seat`` or the spectators; ``room``: a people's table's room
-        as every member sees it, when the caller built it already."""
+    def state_for(
+        self, seat: int, room: SharedRoomJson | None = None, parts: SharedParts | None = None
+    ) -> StateMessage:
+        """The state message for ``seat`` or the spectators; ``room`` (a people's table's room
+        as every member sees it) and ``parts`` (:class:`SharedParts`), when the caller has them."""
         shown = self.people.room_json(self, seat, room)
         note = self.people.note_last_action
-        return seat_state(self, seat, room=shown, note_auto=lambda last: note(self, last))
+        return seat_state(self, seat, room=shown, note_auto=partial(note, self, seat), shared=parts)
 
     def message_for(
-        self, seat: int, room: SharedRoomJson | None = None
+        self, seat: int, room: SharedRoomJson | None = None, parts: SharedParts | None = None
     ) -> StateMessage | RoomUpdate:
         """What ``seat`` is sent after a change: its state, or the room while waiting."""
         if self.waiting:
             shown = self.people.room_json(self, seat, room)
             assert shown is not None  # only a people's table waits
             return room_message(shown)
-        return self.state_for(seat, room)
+        return self.state_for(seat, room, parts)
 
     def info(self, viewer_profile: int | None) -> dict[str, Any]:
         """The table as GET /api/tables/{id} describes it (with the room for its members)."""
@@ -182,10 +197,9 @@ class TableOwner:
     async def broadcast(self) -> None:
         """Send every connected seat its own message, built once for the seat and encoded
         once (or as a patch) however many connections it has (see the audience)."""
-        shared = self.people.shared_room(self)
-        await self.audience.broadcast(
-            self.setup.table_id, lambda seat: self.message_for(seat, shared), self.detach
-        )
+        parts = SharedParts()  # what every seat's message shares, built once for them all
+        make = partial(self.message_for, room=self.people.shared_room(self), parts=parts)
+        await self.audience.broadcast(self.setup.table_id, make, self.detach, parts.public_of)
 
     # --- moves --------------------------------------------------------------------------------
 
@@ -253,13 +267,12 @@ class TableOwner:
         setup, store = self.setup, self.services.store
         after, _steps = advance(setup.engine, after)
         notation = str(action)
-        try:
-            summary = summarize(setup.engine, after, self.version + 1)
-        except Exception:  # a listing's detail must never cost a move: keep the last summary
-            logger.exception("table %s: no summary after move %d", setup.table_id, self.version)
-            summary = None
+        summary = summary_after_move(setup.engine, after, self.version + 1, setup.table_id)
         now = self.services.clock()
         room = self.people.room_after_move(self, after, seat, auto, client_id, now)
+        # The move that ends the game stores the finished status with it: a process stopping
+        # right after it leaves no game that is over listed as still being played.
+        told, ends = ending.foresee(self, after)
         try:
             await store.append(
                 setup.table_id,
@@ -269,11 +282,12 @@ class TableOwner:
                 summary,
                 client_id=client_id,
                 room=None if room is None else room.stored(),
+                ending=ends,
             )
         except StorageError as exc:
             raise ProtocolError("unavailable", str(exc)) from None
         self.touch()
-        metrics.ACTIONS.labels("bot" if self.bot_seat(seat) else "person").inc()
+        _count_action("bot" if self.bot_seat(seat) else "person")
         before = self.state
         self.state = after
         self.log.append((seat, notation))
@@ -291,7 +305,7 @@ class TableOwner:
                 self.services.on_outcomes(self, before, self.last_outcomes[1])
             except Exception:  # the analysis is extra: it never costs the players their summary
                 logger.exception("table %s: the finished deal's listeners failed", setup.table_id)
-        await ending.finish_if_over(self, store)
+        await ending.settle(self, store, told, ends)
         await self.broadcast()
 
     async def settle_after_load(self) -> None:
@@ -406,9 +420,10 @@ class PeopleHooks(Protocol):
         """The room part of the table's description for ``profile_id``, if a member."""
         ...
 
-    def note_last_action(self, owner: TableOwner, last_action: LastAction) -> str:
-        """Mark the last action with why a computer player made it for a person, if one did;
-        the sentence saying so, or ""."""
+    def note_last_action(self, owner: TableOwner, seat: int, last_action: LastAction) -> str:
+        """Mark the last action as ``seat`` (or the spectators) is sent it: why a computer
+        player made it for a person, if one did, and, to the mover's own seat, the client id
+        it was sent with (the page's acknowledgement); the sentence saying why, or ""."""
         ...
 
     def seen(self, seat: int, client_id: str) -> bool:
@@ -419,7 +434,7 @@ class PeopleHooks(Protocol):
         """Why a computer player moves for the person at ``seat``, if one does."""
         ...
 
-    def record_marks(self, seat: int) -> dict[str, Any]:
+    def record_marks(self, seat: int) -> RecordDetails:
         """The marks of ``seat``'s results in the record."""
         ...
 
@@ -489,8 +504,8 @@ class NoPeople:
         """No members."""
         return {}
 
-    def note_last_action(self, owner: TableOwner, last_action: LastAction) -> str:
-        """Nobody's move is made for them."""
+    def note_last_action(self, owner: TableOwner, seat: int, last_action: LastAction) -> str:
+        """Nobody's move is made for them (and client ids are acknowledged apart)."""
         return ""
 
     def seen(self, seat: int, client_id: str) -> bool:
@@ -501,7 +516,7 @@ class NoPeople:
         """Computer players move only for their own seats."""
         return None
 
-    def record_marks(self, seat: int) -> dict[str, Any]:
+    def record_marks(self, seat: int) -> RecordDetails:
         """No marks."""
         return {}
 

@@ -31,12 +31,18 @@ def onlooker_seat(engine: AnyEngine, state: Any) -> int:
     return next((seat for seat in range(players) if seat != to_move), 0)
 
 
-def spectator_view(engine: AnyEngine, state: Any, onlooker: Any = None) -> dict[str, Any]:
+def spectator_view(
+    engine: AnyEngine,
+    state: Any,
+    onlooker: Any = None,
+    onlooker_json: dict[str, Any] | None = None,
+) -> dict[str, Any]:
     """The public view, in the same JSON shape as a seat's view (see the module docstring);
-    ``onlooker``: the view of :func:`onlooker_seat`, when the caller has it already."""
+    ``onlooker``: the view of :func:`onlooker_seat`, when the caller has it already, and
+    ``onlooker_json`` its JSON (a copy of its own, changed here)."""
     if onlooker is None:
         onlooker = engine.view(state, onlooker_seat(engine, state))
-    view: dict[str, Any] = onlooker.to_json()
+    view: dict[str, Any] = onlooker.to_json() if onlooker_json is None else onlooker_json
     view["seat"] = None
     view["hand"] = []
     if "drawn" in view and isinstance(view["drawn"], list):

@@ -8,10 +8,13 @@ facts are read, so the summary leaks nothing to whoever lists the table.
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 from cardtable.games.contract import TERMINAL, AnyEngine, View
 from cardtable.storage import TableSummary
+
+logger = logging.getLogger(__name__)
 
 
 def summarize(engine: AnyEngine, state: Any, moves: int) -> TableSummary:
@@ -32,3 +35,15 @@ def summarize(engine: AnyEngine, state: Any, moves: int) -> TableSummary:
         scores=tuple(view.scores),
         to_move=to_move,
     )
+
+
+def summary_after_move(
+    engine: AnyEngine, state: Any, moves: int, table_id: str
+) -> TableSummary | None:
+    """:func:`summarize`, or ``None`` (logged) when that fails: a listing's detail must never
+    cost a move (the table's last summary is kept)."""
+    try:
+        return summarize(engine, state, moves)
+    except Exception:
+        logger.exception("table %s: no summary after move %d", table_id, moves - 1)
+        return None

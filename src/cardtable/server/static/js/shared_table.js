@@ -152,7 +152,10 @@ export class SharedRoom {
         return true;
       case "state":
         if (message.room) this.setRoom(message.room);
-        if (this.unconfirmed && message.version > this.unconfirmed.version) this.unconfirmed = null;
+        // The move's own state acknowledges it (its client id in `last_action`, to the mover's
+        // seat only); a later state settles it too: a move for an older version is stale now.
+        if (this.unconfirmed && (message.version > this.unconfirmed.version
+          || message.last_action?.client_id === this.unconfirmed.client_id)) this.unconfirmed = null;
         if (!this.el) {
           // The host started the game: the waiting room becomes the table.
           this.waiting = null;
@@ -162,6 +165,7 @@ export class SharedRoom {
         }
         return false;
       case "ack":
+        // Sent apart only for a resend the table had applied already (a duplicate).
         if (this.unconfirmed?.client_id === message.client_id) this.unconfirmed = null;
         return true;
       case "away":
