@@ -63,7 +63,12 @@ def wait_until_idle(client: TestClient, table_id: str) -> None:
 def test_listing_is_paginated_most_recent_first_with_a_total_and_a_next_link(
     client: TestClient,
 ) -> None:
-    created = [new_table(client, "indecision", seed=seed) for seed in range(5)]
+    created = []
+    for seed in range(5):
+        created.append(new_table(client, "indecision", seed=seed))
+        # A computer player to open moves at once: its move, stored after the next table was
+        # made on a loaded machine, would make its table the more recent one.
+        wait_until_idle(client, created[-1])
     first = client.get("/api/tables?limit=2")
     assert first.status_code == 200
     assert first.headers["X-Total-Count"] == "5"
@@ -296,14 +301,14 @@ def test_hard_computer_players_think_in_worker_processes(
 def test_a_move_is_kept_even_when_its_summary_cannot_be_made(
     client: TestClient, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
-    from cardtable.server.table import owner as table_module
+    from cardtable.server.table import summary as summary_module
 
     table_id = new_table(client, "indecision", seats=TWO_HUMANS)
 
     def broken(*_args: Any) -> Any:
         raise RuntimeError("no summary")
 
-    monkeypatch.setattr(table_module, "summarize", broken)
+    monkeypatch.setattr(summary_module, "summarize", broken)
     with client.websocket_connect(f"/ws/tables/{table_id}") as ws:
         state = receive(ws)
         assert state["to_move"] == 0

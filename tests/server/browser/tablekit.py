@@ -120,6 +120,39 @@ def hand_at(page: Page, version: int) -> list[str]:
     return hand
 
 
+RECORD_TAKEN_HANDS_JS = """async () => {
+  // Every state the page takes, drawn or not: states arriving within one frame (a computer
+  // player answering at once) are drawn once, the latest. Labels as the hand's cards carry them.
+  const { label } = await import('/static/js/cards.js');
+  const view = window.cardtable.view;
+  window.__takenHandsAt = {};
+  const note = (m) => {
+    window.__takenHandsAt[m.version] = view.module.hand(m.view).map((card) => label(card));
+  };
+  if (view.message) note(view.message);
+  const state = view.state;
+  const accept = state.accept.bind(state);
+  state.accept = (m) => {
+    if (m?.view) note(m);
+    return accept(m);
+  };
+}"""
+
+
+def record_taken_hands(page: Page) -> None:
+    """From now on, remember the cards in hand at each table version the page takes, drawn
+    or not (the page draws only the latest of the states that arrive within one frame: after
+    our move a computer player's answer may come before our own move's version is drawn)."""
+    page.evaluate(RECORD_TAKEN_HANDS_JS)
+
+
+def taken_hand_at(page: Page, version: int) -> list[str]:
+    """The cards in hand at ``version`` as the page took them (after
+    :func:`record_taken_hands`), in the server's order."""
+    hand: list[str] = page.evaluate("v => window.__takenHandsAt[String(v)]", version)
+    return hand
+
+
 def panel_name(page: Page) -> str | None:
     """The open panel's name (``summary``, ``confirm`` …) or ``None``."""
     if not page.locator("dialog#panel[open]").count():

@@ -23,10 +23,12 @@ from .tablekit import (
     open_house_rules,
     panel_name,
     record_hands,
+    record_taken_hands,
     screenshot,
     settle,
     start_game,
     table_state,
+    taken_hand_at,
     tap_lifted,
     wait_idle,
     wait_my_turn,
@@ -348,16 +350,16 @@ def test_enter_lifts_then_escape_lowers_and_tap_twice_discards(
     lifted.click()
     expect(page.locator(".toast")).to_contain_text("Draw a card first")
     assert table_state(page).version == version
-    record_hands(page)
+    record_taken_hands(page)
     version = table_state(page).version
     page.keyboard.press("s")
     wait_version_after(page, version)
-    assert len(hand_at(page, version + 1)) == 6
+    assert len(taken_hand_at(page, version + 1)) == 6
     label = lift_playable_card(page)
     assert label is not None
     tap_lifted(page)
     wait_version_after(page, version + 1)
-    after = hand_at(page, version + 2)
+    after = taken_hand_at(page, version + 2)
     assert len(after) == 5 and label not in after
     expect(page.locator("#last-move")).to_be_visible()
 
