@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
+import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -179,6 +181,50 @@ def test_the_moves_queued_together_are_stored_in_one_commit_each_with_its_own_ou
         "c": ((1, "queued"), (1, "queued")),
         "d": (),
     }.items():
+        stored = storage.load_table(db, table_id)
+        assert stored is not None and stored.actions == log, table_id
+    db.close()
+
+
+def test_closing_the_store_right_behind_queued_moves_stores_them_and_stops_the_writer(
+    tmp_path: Path,
+) -> None:
+    """A store closed while moves wait in the writer's queue (a server stopping as a computer
+    player moves) makes those moves and then stops: the stop, queued right behind them, is
+    not taken for one of the moves (it was, and closing waited for ever)."""
+    db = Database(storage.sqlite_url(tmp_path))
+    for table_id in ("a", "b"):
+        _table(db, table_id)
+    store = DatabaseLogStore(db)
+    holder = sqlite3.connect(
+        tmp_path / "cardtable.sqlite3", isolation_level=None, check_same_thread=False
+    )
+
+    async def scenario() -> tuple[bool, list[BaseException | None]]:
+        holder.execute("BEGIN IMMEDIATE")  # the writer's first move waits for the lock
+        first = asyncio.ensure_future(store.append("a", 0, 0, "first", None))
+        await asyncio.sleep(0.3)
+        queued = asyncio.ensure_future(store.append("b", 0, 1, "queued", None))
+        await asyncio.sleep(0.1)
+        # The stop, queued last; a thread of its own, so that a close that never ends fails
+        # the test instead of holding it.
+        closing = threading.Thread(target=store.close, daemon=True)
+        closing.start()
+        await asyncio.sleep(0.3)
+        holder.execute("COMMIT")
+        outcomes = await asyncio.gather(first, queued, return_exceptions=True)
+        deadline = time.monotonic() + 10
+        while closing.is_alive() and time.monotonic() < deadline:
+            await asyncio.sleep(0.05)
+        return not closing.is_alive(), list(outcomes)
+
+    try:
+        closed, outcomes = run_async(scenario())
+    finally:
+        holder.close()
+    assert closed, "closing the store waited for ever behind the queued moves"
+    assert outcomes == [None, None]
+    for table_id, log in {"a": ((0, "first"),), "b": ((1, "queued"),)}.items():
         stored = storage.load_table(db, table_id)
         assert stored is not None and stored.actions == log, table_id
     db.close()

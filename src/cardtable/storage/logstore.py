@@ -418,8 +418,14 @@ class _Job:
         return self.future is not None and self.future.cancelled()
 
 
-_STOP: Final = _Job(0.0, _moves, ())
-"""Queued to stop the writer once the writes queued before it are made."""
+def _stop() -> None:
+    """Marks the stop in the writer's queue (:data:`_STOP`), never called."""
+    raise AssertionError("the stop is read by the writer, not run")
+
+
+_STOP: Final = _Job(0.0, _stop, ())
+"""Queued to stop the writer once the writes queued before it are made (a function of its own:
+a stop queued right behind moves must not be taken for one of them)."""
 
 
 class _Writer:
