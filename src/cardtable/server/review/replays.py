@@ -1,12 +1,16 @@
 """Replays of finished games for the browser's viewer: the record turned into frames, one
 before the first move and one after each move, each with every hand face up (the game is over,
 so nothing in it is secret any more), the top of the discard pile, the totals and the hand
-(deal) number to jump to, and a line in the game's words from each seat's point of view."""
+(deal) number to jump to, and a line in the game's words from each seat's point of view, as
+plain text."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
+
+from rich.text import Text
 
 from cardtable.cards import format_cards
 from cardtable.games.contract import CHANCE, AnyEngine
@@ -14,6 +18,20 @@ from cardtable.registry import TEXT, get_engine, get_spec
 from cardtable.replay import GameRecord, replay_steps
 from cardtable.review import lens_of
 from cardtable.review.lenses import Lens
+
+_JOKER_MARK = re.compile(r"(?<=\S)\*")
+"""The terminal's mark of a joker right after the card's label (``K♠*``); a printed joker
+(``PJ``) needs no word to say so."""
+
+
+def plain_summary(markup: str | None) -> str | None:
+    """A summary line from the terminal text module as the page shows it: Rich's colour markup
+    taken out (by Rich, which also undoes its escapes) and a joker named in words, not marked
+    with the terminal's asterisk."""
+    if markup is None:
+        return None
+    plain = Text.from_markup(markup).plain.replace("PJ*", "PJ")
+    return _JOKER_MARK.sub(" (joker)", plain)
 
 
 def _frame(
@@ -29,7 +47,7 @@ def _frame(
         "hands": [format_cards(view.hand).split() for view in views],
         "pile_top": pile_top,
         "totals": first.get("totals"),
-        "summaries": [summary(view) for view in views],
+        "summaries": [plain_summary(summary(view)) for view in views],
     }
 
 

@@ -132,12 +132,12 @@ export class ReplayView {
     return this.data.names?.[seat] || `Player ${seat + 1}`;
   }
 
-  /** A frame's summary line as the page writes it: the terminal's markup ("[bold]") dropped,
+  /** A frame's summary line as the page writes it (the server sends it as plain text):
    * "seat 1" named as at the table, "you" in a list of points as "You" (the table's name for
    * the viewer), every line in sentence case, cards as their faces read. */
   summaryText(text) {
     if (!text) return null;
-    const plain = String(text).replace(/\[\/?[a-z ]+\]/g, "")
+    const plain = String(text)
       .replace(/\bseat (\d+)\b/gi, (_, n) => this.nameOf(Number(n)))
       .replace(/\byou(?= -?\d)/g, "You")
       .replace(/^(\s*)([a-z])/gm, (_, space, first) => space + first.toUpperCase());
