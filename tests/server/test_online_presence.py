@@ -181,6 +181,7 @@ def test_a_rematch_everybody_accepts_starts_at_once_with_the_same_seats(
     ):
         until(host, is_state)
         until(guest, is_state)
+        until(watcher, is_state)  # the watcher is in the audience before the rematch starts
         host.send_json({"type": "rematch", "accept": True})
         room = until(
             guest,

@@ -122,6 +122,10 @@ def serve(
         )
 
 
+WORKER_HEALTHCHECK_SECONDS = 30
+"""How long uvicorn's supervisor waits for a worker to answer (starting, or alive)."""
+
+
 def serve_workers(host: str, port: int, workers: int, settings: Settings) -> None:
     """Run ``workers`` processes of the app on one port (uvicorn's workers: the command binds
     the socket once and each worker accepts connections from it; a worker that dies is started
@@ -161,6 +165,9 @@ def serve_workers(host: str, port: int, workers: int, settings: Settings) -> Non
             host=host,
             port=port,
             workers=workers,
+            # How long a worker may take to answer the supervisor's ping before it is killed
+            # and started again: uvicorn's 5 s kills workers still importing on a busy host.
+            timeout_worker_healthcheck=WORKER_HEALTHCHECK_SECONDS,
             log_level="info",
             log_config=log_config(settings.log_format),
             **connection_options(settings),

@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import delete, select, update
+from sqlalchemy import case, delete, select, update
 
 from cardtable.storage.database import Database
 from cardtable.storage.models import SharedTableRow, TableRow, TableSeatRow, utc_now
@@ -80,12 +80,17 @@ def table_of_invite(db: Database, token: str) -> str | None:
 
 
 def public_rooms(db: Database, phases: tuple[str, ...], limit: int) -> list[str]:
-    """Ids of the public tables in one of ``phases``, most recently changed first."""
+    """Ids of the public tables in one of ``phases``, most recently changed first: the later
+    of the room's last change and the table's last move (a move stores the room only when it
+    changed it)."""
+    room_at, moved_at = SharedTableRow.updated_at, TableRow.updated_at
+    changed = case((room_at > moved_at, room_at), else_=moved_at)  # SQL's greatest, portably
     with db.session() as session:
         rows = session.scalars(
             select(SharedTableRow.table_id)
+            .join(TableRow, TableRow.id == SharedTableRow.table_id)
             .where(SharedTableRow.public.is_(True), SharedTableRow.phase.in_(phases))
-            .order_by(SharedTableRow.updated_at.desc())
+            .order_by(changed.desc(), SharedTableRow.table_id)
             .limit(limit)
         ).all()
         return [str(row) for row in rows]

@@ -15,6 +15,7 @@ import logging
 from cardtable.server.people.part import (
     cancel,
     clock_time,
+    people_of,
     presence_of,
     room_of,
     seconds,
@@ -33,6 +34,7 @@ logger = logging.getLogger(__name__)
 async def save_room(owner: TableOwner) -> None:
     """Store the room (after a change of members, seats, phase or away counts)."""
     room = room_of(owner)
+    people_of(owner).stored_room = None  # the next move stores its room again
     await owner.services.store.save_room(owner.setup.table_id, room.phase, room.to_json())
 
 

@@ -136,6 +136,11 @@ class PeopleState:
     over_after: tuple[Any, bool] | None = None
     """``(state, over)`` of the move being stored (``room_after_move``), for
     ``move_applied`` once that state is the table's."""
+    pending_room: dict[str, Any] | None = None
+    """The room document of the move being stored (``room_after_move``)."""
+    stored_room: dict[str, Any] | None = None
+    """The room document the last stored move stored or kept, while the room was not stored
+    otherwise since (``None``: not known, so the next move stores its own)."""
     sent_rooms: SentRooms = field(default_factory=SentRooms)
     _head: RoomHead | None = None
     _settings: tuple[RoomSettings, RoomSettingsJson] | None = None

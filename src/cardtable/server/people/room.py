@@ -236,7 +236,7 @@ class Room:
         )
 
     def to_json(self, *, client_ids: bool = True) -> dict[str, Any]:
-        """The stored document; without ``client_ids`` (the document stored with each move)
+        """The stored document; without ``client_ids`` (the document stored with a move)
         the seats' client ids are left out: the move's own row holds its client id, and a
         table loaded again remembers those of its stored moves (``load_room``), so the
         document that goes with every move need not carry them all again."""
@@ -309,14 +309,16 @@ class Room:
 @dataclass(frozen=True, slots=True)
 class RoomAfterMove:
     """The room as it will be once a move is applied, stored with the move: its phase and
-    its document (:meth:`Room.to_json`)."""
+    its document (:meth:`Room.to_json`); ``unchanged``: the document is the one stored
+    already, so the move need not store it again."""
 
     phase: str
     document: dict[str, Any]
+    unchanged: bool = False
 
-    def stored(self) -> tuple[str, dict[str, Any]]:
-        """As the log store takes it with a move."""
-        return self.phase, self.document
+    def stored(self) -> tuple[str, dict[str, Any]] | None:
+        """As the log store takes it with a move (``None``: nothing to store)."""
+        return None if self.unchanged else (self.phase, self.document)
 
 
 class InviteJson(TypedDict):

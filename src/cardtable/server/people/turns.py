@@ -1,7 +1,7 @@
-"""A people's table's moves and turn timer: the room after a move (stored with it), what
-follows a stored move (moves counted for a person, the client id remembered), and the turn
-timer with each person's time bank, a computer player finishing the turn of a person whose
-time ran out.
+"""A people's table's moves and turn timer: the room after a move (stored with it when the move
+changed it), what follows a stored move (moves counted for a person, the client id
+remembered), and the turn timer with each person's time bank, a computer player finishing the
+turn of a person whose time ran out.
 
 Runs on the table owner's event loop under its lock: the timer's task sleeps outside it, then
 checks under it that the turn it was started for is still running before acting.
@@ -52,7 +52,12 @@ def room_after_move(
         room.phase = FINISHED
     # The move's client id goes in the move's own row, in the same write; a table loaded again
     # remembers the client ids of its stored moves, so the room's are not stored again here.
-    return RoomAfterMove(room.phase, room.to_json(client_ids=False))
+    document = room.to_json(client_ids=False)
+    people.pending_room = document
+    # Most moves change nothing in the room (no timer, or the same person's turn going on):
+    # the document stored with an earlier move still holds, and rewriting it is the larger
+    # part of the move's write.
+    return RoomAfterMove(room.phase, document, unchanged=document == people.stored_room)
 
 
 def move_applied(
@@ -64,6 +69,7 @@ def move_applied(
     follows."""
     people = people_of(owner)
     room = people.room
+    people.stored_room, people.pending_room = people.pending_room, None
     people.last_auto = None if auto is None else (owner.version, auto)
     people.last_client = None if client_id is None else (owner.version, client_id)
     count_move(room, seat, auto)
@@ -75,9 +81,19 @@ def move_applied(
     if over is None:
         over = over_at(owner, owner.state)
     turn = turn_after(owner, room, owner.state, owner.version, over, now)
+    _keep_stored_turn(room, people.stored_room)
     if over and room.phase == PLAYING:
         room.phase = FINISHED
     run_turn(owner, current, turn)
+
+
+def _keep_stored_turn(room: Room, stored: dict[str, Any] | None) -> None:
+    """The turn as the move stored it: the wall time of the same moment, worked out again,
+    can differ in its last digits, and the room in memory is to be the stored one (so that
+    the next move can tell it unchanged)."""
+    kept = None if stored is None else stored.get("turn")
+    if room.turn is not None and kept is not None and tuple(kept[:2]) == room.turn[:2]:
+        room.turn = (room.turn[0], room.turn[1], float(kept[2]))
 
 
 def over_at(owner: TableOwner, state: Any) -> bool:
