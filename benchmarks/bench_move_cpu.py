@@ -2,16 +2,17 @@
 
 Each contender is a server process of its own (uvicorn on a loopback port, SQLite file in a
 temporary directory); the simulated people and spectators run in this process (asyncio,
-``websockets``). The figure is the server process's CPU time (user + system, from
-``/proc/<pid>/stat``) over the measured window divided by the moves applied in it: setting the
-tables up is not counted.
+``websockets``). The figure is the server process's CPU time (its CPU clock, read by a thread
+of its own, and its main thread's) over the measured window divided by the moves applied in it:
+setting the tables up is not counted. The floor plays as many moves as ours did in the pass
+before it (a ten-person Declaration Rummy game ends by itself when its stock runs out).
 
 * **ours**: the real app (``create_app``, rate limits off, no computer players), people's
   tables made through ``POST /api/tables`` with ``shared``, joined through the invite, started
   by the host. Every person acts on each state that says it is their turn, at once, with a
   random legal move (never one that ends the deal or game: Indian Rummy's ``drop`` and
   ``declare``, Declaration Rummy's ``drop``, ``declare``, ``go out``, ``four sevens`` and tie
-  proposals), with a client id as the page sends it.
+  proposals, unless nothing else is legal), with a client id as the page sends it.
 * **floor**: a bare FastAPI + uvicorn app that does the least a table server must: for each
   move frame it checks the version, appends the move to SQLite in a writer thread with one
   commit, and sends each of the table's sockets a JSON state frame (``json.dumps``) padded to
@@ -49,6 +50,7 @@ import socket
 import sqlite3
 import statistics
 import tempfile
+import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -59,7 +61,6 @@ import httpx
 from fastapi import FastAPI, WebSocket, WebSocketDisconnect
 from websockets.asyncio.client import ClientConnection, connect
 
-CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 RECEIVE_TIMEOUT = 60.0
 BENCH_SEED = 2024
 POSTGRES_URL = os.environ.get(
@@ -210,9 +211,28 @@ def floor_app(db_path: str, store: str = "sqlite") -> Any:
     return app
 
 
-def serve(kind: str, db_path: str, port_out: Any, store: str = "sqlite") -> None:
-    """A contender's server process: uvicorn on a free loopback port until terminated."""
+def answer_clocks(asked: Any) -> None:
+    """Answer each request on ``asked`` with this process's CPU time and its main thread's
+    (``clock_gettime``'s CPU clocks: to the nanosecond, where ``/proc``'s are in ticks of 10 ms,
+    too coarse for the floor's short passes)."""
+    main = time.pthread_getcpuclockid(threading.main_thread().ident or 0)
+    while True:
+        try:
+            asked.recv()
+        except EOFError:
+            return
+        asked.send((time.clock_gettime(time.CLOCK_PROCESS_CPUTIME_ID), time.clock_gettime(main)))
+
+
+def serve(
+    kind: str, db_path: str, port_out: Any, store: str = "sqlite", clocks: Any = None
+) -> None:
+    """A contender's server process: uvicorn on a free loopback port until terminated;
+    ``clocks``: a pipe whose requests for the CPU clocks a thread answers."""
     import uvicorn
+
+    if clocks is not None:
+        threading.Thread(target=answer_clocks, args=(clocks,), daemon=True).start()
 
     if kind == "ours":
         from cardtable.server.app import create_app
@@ -261,25 +281,14 @@ def serve(kind: str, db_path: str, port_out: Any, store: str = "sqlite") -> None
         profiler.dump_stats(profile_to)
 
 
-def cpu_seconds(pid: int) -> float:
-    """User + system CPU time of a process so far."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
-
-
-def thread_seconds(pid: int) -> dict[str, float]:
-    """User + system CPU time so far of a process's threads: ``loop``, the main thread (where
-    uvicorn's event loop runs), and ``threads``, all the others (for both contenders that is
-    essentially the database writer thread; the reads' worker threads idle during play)."""
-    parts = {"loop": 0.0, "threads": 0.0}
-    for task in Path(f"/proc/{pid}/task").iterdir():
-        try:
-            fields = (task / "stat").read_text().rsplit(")", 1)[1].split()
-        except OSError:  # the thread ended meanwhile
-            continue
-        seconds = (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
-        parts["loop" if task.name == str(pid) else "threads"] += seconds
-    return parts
+def cpu_seconds(clocks: Any) -> tuple[float, dict[str, float]]:
+    """The server process's CPU time so far, and split by thread: ``loop``, the main thread
+    (where uvicorn's event loop runs), and ``threads``, all the others (for both contenders
+    that is essentially the database writer thread; the reads' worker threads idle during
+    play)."""
+    clocks.send(None)
+    process, main = clocks.recv()
+    return process, {"loop": main, "threads": process - main}
 
 
 # --- the simulated people ----------------------------------------------------------------------
@@ -339,10 +348,9 @@ async def person(
         if sock.states.qsize():  # a newer state is already here: act on that one
             continue
         acted = state["version"]
-        kept = [a for a in state["legal"] if a.split(" ")[0] not in ENDING]
-        if not kept:
-            budget[0] = 0
-            return
+        # Only moves that end the deal (a Declaration Rummy hand with nothing else left to
+        # do): make one, and play on in the next deal while the game goes on.
+        kept = [a for a in state["legal"] if a.split(" ")[0] not in ENDING] or state["legal"]
         budget[0] -= 1
         counter += 1
         await sock.ws.send(
@@ -463,8 +471,9 @@ async def run_pass(
     spawn = multiprocessing.get_context("spawn")
     with tempfile.TemporaryDirectory() as tmp:
         port_out = spawn.Queue()
+        clocks, asked = spawn.Pipe()
         process = spawn.Process(
-            target=serve, args=(kind, str(Path(tmp) / "bench.sqlite3"), port_out, store)
+            target=serve, args=(kind, str(Path(tmp) / "bench.sqlite3"), port_out, store, asked)
         )
         process.start()
         try:
@@ -482,14 +491,11 @@ async def run_pass(
                 for sock in ready.sockets:
                     while not sock.states.empty():
                         sock.states.get_nowait()
-            assert process.pid is not None
-            cpu_before = cpu_seconds(process.pid)
-            threads_before = thread_seconds(process.pid)
+            cpu_before, threads_before = cpu_seconds(clocks)
             versions = await asyncio.gather(
                 *(play(ready, moves, i) for i, ready in enumerate(tables))
             )
-            cpu_after = cpu_seconds(process.pid)
-            threads_after = thread_seconds(process.pid)
+            cpu_after, threads_after = cpu_seconds(clocks)
             frames = sum(s.state_frames for ready in tables for s in ready.sockets)
             state_bytes = sum(s.state_bytes for ready in tables for s in ready.sockets)
             sockets = sum(len(ready.sockets) for ready in tables)
@@ -563,7 +569,9 @@ def main(argv: list[str] | None = None) -> None:
         for _ in range(args.passes):
             ours.append(asyncio.run(run_pass("ours", scenario, moves, 0)))
             size = round(ours[-1].mean_frame)  # the floor's frames as big as ours were
-            floor.append(asyncio.run(run_pass("floor", scenario, moves, size, args.floor_store)))
+            # The floor plays as many moves as ours did (a ten-person game ends by itself).
+            played = max(1, round(ours[-1].moves / scenario.tables))
+            floor.append(asyncio.run(run_pass("floor", scenario, played, size, args.floor_store)))
         ours_ms = statistics.median(r.cpu_ms_per_move for r in ours)
         floor_ms = statistics.median(r.cpu_ms_per_move for r in floor)
         print(f"{scenario.name} ({scenario.game}), {args.passes} passes of each:")
