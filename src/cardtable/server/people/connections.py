@@ -34,7 +34,10 @@ logger = logging.getLogger(__name__)
 async def save_room(owner: TableOwner) -> None:
     """Store the room (after a change of members, seats, phase or away counts)."""
     room = room_of(owner)
-    people_of(owner).stored_room = None  # the next move stores its room again
+    # The next move stores its room again, and so does the next after a move being stored
+    # now: this write may land after that move's and hold the room from before it.
+    people = people_of(owner)
+    people.stored_room = people.pending_room = None
     await owner.services.store.save_room(owner.setup.table_id, room.phase, room.to_json())
 
 
