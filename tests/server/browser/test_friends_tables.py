@@ -257,6 +257,9 @@ def test_closing_the_page_mid_turn_and_coming_back_within_the_grace(
         move = next(a for a in after["legal"] if a.startswith("draw"))
         send_move(bob, move)
         wait_moved(bob, after["version"])
+        # The page may be told the move's state before it draws it (a queued state is drawn
+        # after the one on the screen): wait for it drawn, then check it is the only one.
+        wait_version(bob, after["version"] + 1)
         assert bob.info()["version"] == after["version"] + 1
         # The move was applied once: exactly one new version on the other page too.
         wait_version(ann, after["version"] + 1)
