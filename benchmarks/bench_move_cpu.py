@@ -334,13 +334,20 @@ async def person(
     """Play ``seat`` as fast as its states arrive while the table's budget lasts."""
     acted = -1
     counter = 0
+    heard = time.monotonic()
     while budget[0] > 0:
         try:
             state = await asyncio.wait_for(sock.states.get(), 0.2)
         except TimeoutError:
+            if time.monotonic() - heard > RECEIVE_TIMEOUT:  # every seat hears every move
+                stalled = f"seat {seat} was sent no state for {RECEIVE_TIMEOUT:.0f} s"
+                raise RuntimeError(stalled) from None
             continue
+        heard = time.monotonic()
         last[0] = max(last[0], state["version"])
-        if state.get("result") is not None:
+        # The game is over: a result, or (a table closed at its move limit) nothing left to
+        # play for the seat whose turn it is.
+        if state.get("result") is not None or (state["to_move"] == seat and not state["legal"]):
             budget[0] = 0
             return
         if state["to_move"] != seat or not state["legal"] or state["version"] <= acted:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import random
 
@@ -298,3 +299,32 @@ def test_squared_pile_covered_discards_of_others_never_reach_a_view() -> None:
                     seen_covered += 1
                     assert f'"{format_card(card_id)}"' not in text, (seat, other, card_id)
     assert seen_covered > 10
+
+
+def test_views_of_one_state_are_the_same_whichever_state_was_viewed_before() -> None:
+    """Every seat's view of a state is built from the seat-independent part worked out once
+    per state: a view made right after another seat's view of the same state equals the one
+    made right after a view of another state, and holds this seat's own cards only."""
+    rng = random.Random(5)
+    rules = Rules(players=6, spread_out_discard=True)
+    states = [new_dealt(rules, seed=3)]
+    while len(states) < 60 and ENGINE.current_player(states[-1]) >= 0:
+        state = states[-1]
+        seat = ENGINE.current_player(state)
+        lasting = [
+            action
+            for action in ENGINE.legal_actions(state, seat)
+            if str(action).split(" ")[0] not in ("drop", "declare", "go", "four", "propose")
+        ]
+        states.append(play(state, (seat, str(rng.choice(lasting)))))
+    for before, state in itertools.pairwise(states):
+        for seat in range(rules.players):
+            ENGINE.view(before, seat)
+            fresh = ENGINE.view(state, seat)  # the state's first view since another's
+            ENGINE.view(state, (seat + 1) % rules.players)
+            again = ENGINE.view(state, seat)  # after another seat's view of the same state
+            assert fresh == again
+            assert fresh.seat == seat
+            own = () if state.dropped[seat] else state.hands[seat]
+            assert fresh.hand == own
+            assert fresh.hand_sizes == tuple(len(hand) for hand in state.hands)

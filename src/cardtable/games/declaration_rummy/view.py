@@ -37,7 +37,7 @@ import random
 from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, ClassVar, Final
+from typing import Any, ClassVar, Final, NamedTuple
 
 from cardtable.cards import card_labels, format_card
 from cardtable.errors import RulesError
@@ -302,32 +302,107 @@ def make_view(state: DeclarationRummyState, seat: int) -> DeclarationRummyView:
     """The view of ``state`` from ``seat``."""
     if not 0 <= seat < state.rules.players:
         raise RulesError(f"there is no seat {seat!r} at this table")
-    phase = state.phase
-    to_act = to_act_of(state)
+    global _LAST_SHARED
+    remembered = _LAST_SHARED
+    if remembered is not None and remembered[0] is state:
+        p = remembered[1]
+    else:
+        p = _shared_fields(state)
+        _LAST_SHARED = (state, p)  # one tuple, replaced whole: safe between threads
     own_dropped = state.dropped[seat]
-    mine_on_turn = seat == state.turn and phase in (Phase.PLAY, Phase.TIE_VOTE)
-    pile = state.pile
-    spread = state.rules.spread_out_discard
+    mine_on_turn = seat == state.turn and state.phase in _OWN_TURN_PHASES
+    # Positional: a view is built for every seat after every move, and keywords cost more.
     return DeclarationRummyView(
-        seat=seat,
+        seat,
+        p.rules,
+        p.phase,
+        p.to_act,
+        p.game_number,
+        p.order,
+        p.dealer,
+        p.first_player,
+        p.turn,
+        () if own_dropped else state.hands[seat],
+        state.drawn if mine_on_turn and not own_dropped else (),
+        p.hand_sizes,
+        p.dropped,
+        p.draw_kind,
+        p.stock_level,
+        p.pile_level,
+        p.discard_top,
+        p.discard_pile,
+        p.removed_unseen,
+        p.exhaustion,
+        p.tie_proposers,
+        p.vote,
+        p.events,
+        p.turn_events_from,
+        p.preliminary,
+        p.outcome,
+        p.match_wins,
+        p.history,
+        p.discard_masks,
+        p.held_masks,
+    )
+
+
+_OWN_TURN_PHASES: Final = frozenset((Phase.PLAY, Phase.TIE_VOTE))
+
+
+class _SharedFields(NamedTuple):
+    """The fields every seat's view of one state has alike (all but ``seat``, ``hand`` and
+    ``drawn``): worked out once per state, as a table builds every seat's view of each state
+    after every move."""
+
+    rules: Rules
+    phase: Phase
+    to_act: int | None
+    game_number: int
+    order: tuple[int, ...]
+    dealer: int
+    first_player: int
+    turn: int
+    hand_sizes: tuple[int, ...]
+    dropped: tuple[bool, ...]
+    draw_kind: DrawKind
+    stock_level: int
+    pile_level: int
+    discard_top: int | None
+    discard_pile: tuple[int, ...] | None
+    removed_unseen: int
+    exhaustion: bool
+    tie_proposers: tuple[int, ...]
+    vote: TieVote | None
+    events: tuple[PublicEvent, ...]
+    turn_events_from: int
+    preliminary: tuple[tuple[int, ...], ...]
+    outcome: GameOutcome | None
+    match_wins: tuple[int, ...]
+    history: tuple[GameOutcome, ...]
+    discard_masks: tuple[int, ...]
+    held_masks: tuple[int, ...]
+
+
+def _shared_fields(state: DeclarationRummyState) -> _SharedFields:
+    phase = state.phase
+    pile = state.pile
+    return _SharedFields(
         rules=state.rules,
         phase=phase,
-        to_act=to_act,
+        to_act=to_act_of(state),
         game_number=state.game_number,
         order=state.order,
         dealer=state.dealer,
         first_player=state.first_player,
         turn=state.turn,
-        hand=() if own_dropped else state.hands[seat],
-        drawn=state.drawn if mine_on_turn and not own_dropped else (),
-        hand_sizes=tuple(len(hand) for hand in state.hands),
+        hand_sizes=tuple(map(len, state.hands)),
         dropped=state.dropped,
         draw_kind=state.draw_kind,
         # Before the deal the undealt pack is a stack on the table, not a stockpile.
         stock_level=0 if phase in BEFORE_DEAL else stock_level(len(state.stock)),
         pile_level=pile_level(len(pile)),
         discard_top=pile[-1] if pile else None,
-        discard_pile=pile if spread else None,
+        discard_pile=pile if state.rules.spread_out_discard else None,
         removed_unseen=len(state.removed),
         exhaustion=state.exhaustion,
         tie_proposers=state.tie_proposers,
@@ -341,6 +416,10 @@ def make_view(state: DeclarationRummyState, seat: int) -> DeclarationRummyView:
         discard_masks=state.discard_masks,
         held_masks=state.held_masks,
     )
+
+
+_LAST_SHARED: tuple[DeclarationRummyState, _SharedFields] | None = None
+"""The last state :func:`make_view` was asked for, and its :func:`_shared_fields`."""
 
 
 # --- determinization ----------------------------------------------------------------------------

@@ -56,15 +56,15 @@ class DeclarationRummyNarrator:
     def finished(self, engine: AnyEngine, before: Any, after: Any) -> list[Outcome]:
         """The game that ``after`` finished, then the match if it is over."""
         outcomes: list[Outcome] = []
-        old = engine.view(before, 0).outcome
-        view = engine.view(after, 0)
-        new = view.outcome
+        # The states' own outcomes, which every view shows as they are: asked after every move,
+        # where two whole views would cost more than the rest of this together.
+        old, new = before.outcome, after.outcome
         if new is not None and (old is None or old.game != new.game):
-            outcomes.append(_game_outcome(new, view))
-        if view.rules.match and engine.result(after) is not None and engine.result(before) is None:
+            outcomes.append(_game_outcome(new, engine.view(after, 0)))
+        if after.rules.match and engine.result(after) is not None and engine.result(before) is None:
             outcomes.append(
                 game_outcome(
-                    engine, after, kind="match", number=view.game_number, score_label="games won"
+                    engine, after, kind="match", number=after.game_number, score_label="games won"
                 )
             )
         return outcomes
