@@ -18,6 +18,17 @@ before it (a ten-person Declaration Rummy game ends by itself when its stock run
   commit, and sends each of the table's sockets a JSON state frame (``json.dumps``) padded to
   the mean state frame size ours sent in the same pass.
 
+``--floor-frames ours``: the floor's frames carry, instead of ``x`` padding, the bytes of the
+frames ours sent each socket in the pass before (the floor's own fields first, the rest of our
+frame encoded once when the floor starts), so that permessage-deflate compresses the same text
+for both: a check that the padding does not make the floor's compression cheaper than ours.
+
+``--plain-frames``: a third contender, our server with each seat's message after a move
+replaced by a frame of the floor's kind (version, seat to move, legal notations, padded to our
+mean size), sent whole: everything else is ours (the frame read and parsed, the move checked,
+applied and stored, the room, the sends). Its CPU beside ours is what building, patching and
+encoding the seats' messages costs; beside the floor's, what the rest of our server costs.
+
 ``--floor-store postgres``: the floor of a cluster's worker instead, storing each move in
 PostgreSQL (``psycopg``, in its writer thread) and publishing each move's frame on Redis
 (``redis.asyncio``), as a worker does for the processes relaying its pages (PostgreSQL and
@@ -36,6 +47,11 @@ Reproduce::
 
     .venv/bin/python -m benchmarks.bench_move_cpu
     .venv/bin/python -m benchmarks.bench_move_cpu --scenarios 1x2,10x2 --passes 3 --moves 400
+    .venv/bin/python -m benchmarks.bench_move_cpu --passes 5 --moves 400 --plain-frames
+    .venv/bin/python -m benchmarks.bench_move_cpu --passes 3 --moves 400 --floor-frames ours
+
+A pass ends early when the game does (a result, or the table closed at its move limit); a
+pass in which no state reaches a socket for a minute fails instead of waiting for ever.
 """
 
 from __future__ import annotations
@@ -101,12 +117,15 @@ SCENARIOS = {
 # --- the servers -------------------------------------------------------------------------------
 
 
-def floor_app(db_path: str, store: str = "sqlite") -> Any:
+def floor_app(db_path: str, store: str = "sqlite", recorded_path: str | None = None) -> Any:
     """The floor: version check, one SQLite insert and commit in a writer thread, one JSON
-    frame of a given size to each socket of the table. With ``store="postgres"``, the floor of
-    a cluster's worker instead: the insert and commit go to PostgreSQL (``psycopg``, in the
-    writer thread) and each move's frame is also published on Redis, as a worker publishes a
-    table's update to the processes relaying its pages."""
+    frame of a given size to each socket of the table: with ``recorded_path`` (a JSON file of
+    the frames each socket of each of our tables was sent, in order), each frame is the one
+    our server sent that socket at that point of play with the floor's own fields set (the
+    same bytes for permessage-deflate to compress), else padded with ``x``. With
+    ``store="postgres"``, the floor of a cluster's worker instead: the insert and commit go to
+    PostgreSQL (``psycopg``, in the writer thread) and each move's frame is also published on
+    Redis, as a worker publishes a table's update to the processes relaying its pages."""
     app = FastAPI()
     writer = ThreadPoolExecutor(max_workers=1)
     holder: dict[str, Any] = {}
@@ -161,33 +180,50 @@ def floor_app(db_path: str, store: str = "sqlite") -> Any:
     class Table:
         people: int
         size: int
+        samples: list[list[str]]
+        """Per socket (the seats in order, then the spectator) the frames ours sent it, as
+        :func:`floor_body` made them."""
         version: int = 0
         sockets: list[tuple[int, WebSocket]] = field(default_factory=list)
 
         def frame(self, seat: int) -> str:
             to_move = self.version % self.people
-            message = {
+            fields = {
                 "type": "state",
                 "version": self.version,
                 "seat": seat,
                 "to_move": to_move,
                 "legal": ["move"] if seat == to_move else [],
                 "result": None,
-                "pad": "",
             }
-            text = json.dumps(message, separators=(",", ":"))
-            message["pad"] = "x" * max(0, self.size - len(text))
-            return json.dumps(message, separators=(",", ":"))
+            if self.samples:
+                # The floor's fields, then the rest of our frame for this socket at this move
+                # (encoded once, when the floor started: the floor encodes only its own part).
+                sent = self.samples[seat if seat >= 0 else self.people]
+                head = json.dumps(fields, separators=(",", ":"))
+                return f"{head[:-1]},{sent[(self.version - 1) % len(sent)]}"
+            text = json.dumps(fields | {"pad": ""}, separators=(",", ":"))
+            pad = "x" * max(0, self.size - len(text))
+            return json.dumps(fields | {"pad": pad}, separators=(",", ":"))
 
     tables: dict[str, Table] = {}
+    recorded: list[list[list[str]]] = []
+    if recorded_path is not None:
+        texts = json.loads(Path(recorded_path).read_text(encoding="utf-8"))
+        recorded = [[[floor_body(text) for text in sock] for sock in table] for table in texts]
 
     @app.websocket("/ws/{table_id}")
     async def play(websocket: WebSocket, table_id: str) -> None:
         await websocket.accept()
         seat = int(websocket.query_params["seat"])
+        index = int(table_id.removeprefix("t"))
         table = tables.setdefault(
             table_id,
-            Table(int(websocket.query_params["people"]), int(websocket.query_params["size"])),
+            Table(
+                int(websocket.query_params["people"]),
+                int(websocket.query_params["size"]),
+                recorded[index] if recorded else [],
+            ),
         )
         table.sockets.append((seat, websocket))
         await websocket.send_text(table.frame(seat))
@@ -211,6 +247,66 @@ def floor_app(db_path: str, store: str = "sqlite") -> Any:
     return app
 
 
+def send_plain_frames(size: int) -> None:
+    """``--plain-frames``: our server with each seat's message after a move replaced by a
+    frame of the floor's kind (version, seat to move, the seat's legal notations, result,
+    padded to ``size`` bytes), sent whole to every connection: everything else (the frame
+    read and parsed, the move checked and applied, the write, the room, the sends) is ours.
+    What it costs beside ``ours`` is what building, patching and encoding the seats' messages
+    costs. Only the benchmark's server process is patched."""
+    from cardtable.server.protocol.messages import Frame
+    from cardtable.server.table.owner import TableOwner
+
+    whole = TableOwner.broadcast
+
+    async def plain(owner: TableOwner) -> None:
+        if owner.waiting or owner.version == 0:  # the room and the first deal as they are
+            await whole(owner)
+            return
+        engine, state = owner.setup.engine, owner.state
+        to_move = engine.current_player(state)
+        result = engine.result(state)
+        for seat, listeners in list(owner.audience.connections.items()):
+            legal = [str(a) for a in engine.legal_actions(state, seat)] if seat == to_move else []
+            message = {
+                "type": "state",
+                "version": owner.version,
+                "seat": seat,
+                "to_move": to_move,
+                "legal": legal,
+                "result": None if result is None else result.to_json(),
+                "pad": "",
+            }
+            message["pad"] = "x" * max(0, size - len(json.dumps(message, separators=(",", ":"))))
+            frame = Frame(message)  # type: ignore[arg-type]  # the floor's shape, not ours
+            for connection in list(listeners):
+                try:
+                    await connection.send(frame)
+                except Exception:  # a page gone: as our broadcast does
+                    owner.detach(seat, connection)
+
+    TableOwner.broadcast = plain  # type: ignore[method-assign, assignment]
+
+
+FLOOR_FIELDS_BYTES = 84
+"""About what the floor's own fields take in a frame (``{"type":"state","version":123,...``)."""
+
+
+def floor_body(text: str) -> str:
+    """One of our frames as the floor sends it after its own fields: the frame's JSON without
+    its ``type``, ``base`` and ``version`` (the floor's own fields say what the page needs),
+    its announcement shortened by what the floor's fields add, so that the floor's frame is as
+    long as ours was; the object's closing brace ends it."""
+    body = {k: v for k, v in json.loads(text).items() if k not in ("type", "base", "version")}
+    encoded = json.dumps(body, separators=(",", ":"), ensure_ascii=False)
+    over = FLOOR_FIELDS_BYTES + len(encoded) - len(text)
+    said = body.get("set", {}).get("announce")
+    if over > 0 and isinstance(said, str):
+        body["set"] = {**body["set"], "announce": said[: max(0, len(said) - over)]}
+        encoded = json.dumps(body, separators=(",", ":"), ensure_ascii=False)
+    return encoded[1:]
+
+
 def answer_clocks(asked: Any) -> None:
     """Answer each request on ``asked`` with this process's CPU time and its main thread's
     (``clock_gettime``'s CPU clocks: to the nanosecond, where ``/proc``'s are in ticks of 10 ms,
@@ -225,7 +321,13 @@ def answer_clocks(asked: Any) -> None:
 
 
 def serve(
-    kind: str, db_path: str, port_out: Any, store: str = "sqlite", clocks: Any = None
+    kind: str,
+    db_path: str,
+    port_out: Any,
+    store: str = "sqlite",
+    clocks: Any = None,
+    size: int = 0,
+    recorded_path: str | None = None,
 ) -> None:
     """A contender's server process: uvicorn on a free loopback port until terminated;
     ``clocks``: a pipe whose requests for the CPU clocks a thread answers."""
@@ -234,7 +336,7 @@ def serve(
     if clocks is not None:
         threading.Thread(target=answer_clocks, args=(clocks,), daemon=True).start()
 
-    if kind == "ours":
+    if kind in ("ours", "plain"):
         from cardtable.server.app import create_app
         from cardtable.server.settings import Settings
 
@@ -247,8 +349,10 @@ def serve(
             analyse_finished_hands=False,
         )
         app = create_app(f"sqlite:///{db_path}", settings=settings, bot_delay_scale=0.0)
+        if kind == "plain":
+            send_plain_frames(size)
     else:
-        app = floor_app(db_path, store)
+        app = floor_app(db_path, store, recorded_path)
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     sock.bind(("127.0.0.1", 0))
     port_out.put(sock.getsockname()[1])
@@ -302,6 +406,8 @@ class Socket:
         self.states: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
         self.state_bytes = 0
         self.state_frames = 0
+        self.texts: list[str] = []
+        """The state and patch frames received while counting, as sent."""
         self.counting = False
         self.task = asyncio.get_running_loop().create_task(self._read())
 
@@ -319,8 +425,10 @@ class Socket:
             if message["type"] == "state":
                 last = message
                 if self.counting:
-                    self.state_bytes += len(raw.encode() if isinstance(raw, str) else raw)
+                    text = raw if isinstance(raw, str) else raw.decode()
+                    self.state_bytes += len(text.encode())
                     self.state_frames += 1
+                    self.texts.append(text)
                 await self.states.put(message)
 
     async def close(self) -> None:
@@ -470,24 +578,44 @@ class PassResult:
     bytes_per_move_socket: float
     threads_ms_per_move: dict[str, float]
     """The CPU per move split by thread (:func:`thread_seconds`)."""
+    texts: list[list[list[str]]]
+    """Per table, per socket, the state and patch frames it was sent while counting."""
 
 
 async def run_pass(
-    kind: str, scenario: Scenario, moves: int, size: int, store: str = "sqlite"
+    kind: str,
+    scenario: Scenario,
+    moves: int,
+    size: int,
+    store: str = "sqlite",
+    recorded: list[list[list[str]]] | None = None,
 ) -> PassResult:
     spawn = multiprocessing.get_context("spawn")
     with tempfile.TemporaryDirectory() as tmp:
+        recorded_path = None
+        if recorded is not None:
+            recorded_path = str(Path(tmp) / "recorded.json")
+            Path(recorded_path).write_text(json.dumps(recorded), encoding="utf-8")
         port_out = spawn.Queue()
         clocks, asked = spawn.Pipe()
         process = spawn.Process(
-            target=serve, args=(kind, str(Path(tmp) / "bench.sqlite3"), port_out, store, asked)
+            target=serve,
+            args=(
+                kind,
+                str(Path(tmp) / "bench.sqlite3"),
+                port_out,
+                store,
+                asked,
+                size,
+                recorded_path,
+            ),
         )
         process.start()
         try:
             port = port_out.get(timeout=60)
             base = f"127.0.0.1:{port}"
             await wait_until_up(base)
-            if kind == "ours":
+            if kind in ("ours", "plain"):
                 tables = [await our_table(base, i, scenario) for i in range(scenario.tables)]
             else:
                 tables = [
@@ -505,6 +633,7 @@ async def run_pass(
             cpu_after, threads_after = cpu_seconds(clocks)
             frames = sum(s.state_frames for ready in tables for s in ready.sockets)
             state_bytes = sum(s.state_bytes for ready in tables for s in ready.sockets)
+            texts = [[s.texts for s in ready.sockets] for ready in tables]
             sockets = sum(len(ready.sockets) for ready in tables)
             for ready in tables:
                 for sock in ready.sockets:
@@ -522,6 +651,7 @@ async def run_pass(
             part: (threads_after[part] - threads_before[part]) * 1000 / max(1, applied)
             for part in threads_after
         },
+        texts=texts,
     )
 
 
@@ -544,6 +674,18 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--passes", type=int, default=3, help="passes of each contender")
     parser.add_argument("--moves", type=int, default=300, help="moves per table and pass")
     parser.add_argument("--profile", help="write our server's cProfile statistics here")
+    parser.add_argument(
+        "--floor-frames",
+        choices=("padded", "ours"),
+        default="padded",
+        help="the floor's frames padded with 'x' to our mean size, or carrying the bytes of the"
+        " frames ours sent each socket (for permessage-deflate to compress the same text)",
+    )
+    parser.add_argument(
+        "--plain-frames",
+        action="store_true",
+        help="also run our server with the seats' messages replaced by the floor's frames",
+    )
     parser.add_argument(
         "--whole-states",
         action="store_true",
@@ -572,17 +714,25 @@ def main(argv: list[str] | None = None) -> None:
         scenario = SCENARIOS[key]
         moves = args.moves if scenario.tables == 1 else max(30, args.moves // 3)
         ours: list[PassResult] = []
+        plain: list[PassResult] = []
         floor: list[PassResult] = []
         for _ in range(args.passes):
             ours.append(asyncio.run(run_pass("ours", scenario, moves, 0)))
             size = round(ours[-1].mean_frame)  # the floor's frames as big as ours were
             # The floor plays as many moves as ours did (a ten-person game ends by itself).
             played = max(1, round(ours[-1].moves / scenario.tables))
-            floor.append(asyncio.run(run_pass("floor", scenario, played, size, args.floor_store)))
+            if args.plain_frames:
+                plain.append(asyncio.run(run_pass("plain", scenario, played, size)))
+            # --floor-frames ours: the floor sends the bytes ours sent (the same compression).
+            recorded = ours[-1].texts if args.floor_frames == "ours" else None
+            floor.append(
+                asyncio.run(run_pass("floor", scenario, played, size, args.floor_store, recorded))
+            )
         ours_ms = statistics.median(r.cpu_ms_per_move for r in ours)
         floor_ms = statistics.median(r.cpu_ms_per_move for r in floor)
         print(f"{scenario.name} ({scenario.game}), {args.passes} passes of each:")
-        for name, results in (("ours", ours), ("floor", floor)):
+        contenders = [("ours", ours), ("plain", plain), ("floor", floor)]
+        for name, results in (contender for contender in contenders if contender[1]):
             each = ", ".join(f"{r.cpu_ms_per_move:.2f}" for r in results)
             median = statistics.median(r.cpu_ms_per_move for r in results)
             print(
@@ -598,6 +748,12 @@ def main(argv: list[str] | None = None) -> None:
             )
             print(f"        by thread, CPU ms/move median: {split}")
         print(f"  ratio ours / floor: {ours_ms / floor_ms:.2f}x")
+        if plain:
+            plain_ms = statistics.median(r.cpu_ms_per_move for r in plain)
+            print(
+                f"  plain frames / floor: {plain_ms / floor_ms:.2f}x; the seats' messages"
+                f" (ours - plain): {ours_ms - plain_ms:.2f} ms a move"
+            )
         print(f"  the floor's moves per second of its CPU: {1000 / floor_ms:.0f}")
     if args.floor_store == "postgres":
         drop_floor_table()
