@@ -13,6 +13,7 @@ from typing import Any
 from fastapi.testclient import TestClient
 
 from cardtable.server.context import context_of
+from cardtable.server.people.connections import save_room
 from cardtable.storage import Database, shared
 
 from .conftest import owner_of, receive
@@ -121,6 +122,44 @@ def test_a_move_that_passes_a_timed_turn_stores_the_room_with_it(client: TestCli
             assert by_index[index] is not None, (index, action, rooms)
         else:
             assert by_index[index] is None, (index, action, rooms)
+
+
+def test_a_room_write_landing_after_a_moves_write_makes_the_next_move_store_the_room(
+    client: TestClient,
+) -> None:
+    """A room write made while a move is being stored can land after the move's own write and
+    hold the room from before the move (here: the turn timer of the turn that move ended). The
+    next move then stores its room, even a draw that leaves the room as the move before left
+    it, so that what is stored is the room in memory again."""
+    table = shared_table(
+        client, "indian-rummy", PEOPLE, rules={"deals": 1}, turn_seconds=60, grace_seconds=600
+    )
+    table_id = table["table_id"]
+    owner = owner_of(client, table_id)
+    store = owner.services.store
+    append = store.append
+    rooms: list[tuple[int, Any]] = []
+    late_write = 3  # a discard: it ends a timed turn, so the room before it is another
+
+    async def write_late(table_id: str, index: int, *args: Any, **kwargs: Any) -> None:
+        await append(table_id, index, *args, **kwargs)
+        rooms.append((index, kwargs.get("room")))
+        if index == late_write:
+            await save_room(owner)  # the room in memory is still the one before the move
+
+    store.append = write_late  # type: ignore[method-assign]
+
+    def check() -> None:
+        memory = owner.people.room
+        assert memory is not None and memory.turn is not None
+        assert _stored_room(client, table_id) == memory.to_json(client_ids=False)
+
+    _both_play(client, table_id, late_write + 2, check)
+    actions = [action for _seat, action in owner.log]
+    assert actions[late_write].startswith("discard"), actions
+    assert actions[late_write + 1].startswith("draw"), actions
+    by_index = dict(rooms)
+    assert by_index[late_write + 1] is not None, rooms
 
 
 def test_the_lobby_lists_a_public_table_by_its_last_move(client: TestClient) -> None:
