@@ -4,6 +4,7 @@ deals only. In Pool a deal's summary says who it put out; in Deals it gives the 
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 from cardtable.cards import format_card
@@ -32,9 +33,11 @@ class IndianRummyNarrator:
         and the wild rank); ``pile_top_joker``: the discard pile's top card is one (it cannot
         be taken)."""
         wild = view.wild_rank
-        jokers = sorted({format_card(card) for card in view.hand if is_joker(card, wild)})
         top = view.pile_top
-        return {"jokers": jokers, "pile_top_joker": top is not None and is_joker(top, wild)}
+        return {
+            "jokers": list(_joker_labels(tuple(view.hand), wild)),
+            "pile_top_joker": top is not None and is_joker(top, wild),
+        }
 
     def finished(self, engine: AnyEngine, before: Any, after: Any) -> list[Outcome]:
         """The deal that ``after`` finished, then the game if it is over."""
@@ -46,6 +49,13 @@ class IndianRummyNarrator:
         if engine.result(after) is not None and engine.result(before) is None:
             outcomes.append(game_outcome(engine, after))
         return outcomes
+
+
+@lru_cache(maxsize=4096)
+def _joker_labels(hand: tuple[int, ...], wild: int | None) -> tuple[str, ...]:
+    """The labels of ``hand``'s jokers, sorted, remembered: every seat's state is sent after
+    every move, and only the seat that moved holds another hand."""
+    return tuple(sorted({format_card(card) for card in hand if is_joker(card, wild)}))
 
 
 def _deal_outcome(deal: Any, view: Any) -> Outcome:
