@@ -49,6 +49,11 @@ Reproduce::
     .venv/bin/python -m benchmarks.bench_move_cpu --scenarios 1x2,10x2 --passes 3 --moves 400
     .venv/bin/python -m benchmarks.bench_move_cpu --passes 5 --moves 400 --plain-frames
     .venv/bin/python -m benchmarks.bench_move_cpu --passes 3 --moves 400 --floor-frames ours
+    .venv/bin/python -m benchmarks.bench_move_cpu --passes 3 --moves 400 --time-broadcast
+
+``--time-broadcast`` times our server's broadcasts after moves by part (the whole, the seats'
+messages built, their patches, the sends), on the event loop thread's CPU clock, and prints the
+microseconds of each per broadcast; the timing wrappers add a little to our CPU figures.
 
 A pass ends early when the game does (a result, or the table closed at its move limit); a
 pass in which no state reaches a socket for a minute fails instead of waiting for ever.
@@ -307,17 +312,78 @@ def floor_body(text: str) -> str:
     return encoded[1:]
 
 
+BROADCAST_PARTS: dict[str, int] = {}
+"""``--time-broadcast``, in our server's process: the event loop's CPU nanoseconds so far in
+each part of the broadcasts after moves, and ``count``, the broadcasts."""
+
+
+def time_broadcasts() -> None:
+    """``--time-broadcast``: our server's broadcasts timed by part (the loop thread's CPU
+    clock), read with the CPU clocks: ``whole`` (``TableOwner.broadcast``), ``messages``
+    (each seat's message built), ``patches`` (worked out) and ``sends`` (encoding and
+    sending, to the socket). The wrappers cost a little CPU of their own."""
+    from cardtable.server.protocol.websocket import SocketConnection
+    from cardtable.server.table import audience
+    from cardtable.server.table.owner import TableOwner
+
+    clock = time.thread_time_ns
+
+    def count(part: str, started: int) -> None:
+        BROADCAST_PARTS[part] = BROADCAST_PARTS.get(part, 0) + clock() - started
+
+    whole, message_for, patch, send = (
+        TableOwner.broadcast,
+        TableOwner.message_for,
+        audience.state_patch,  # type: ignore[attr-defined]  # the name the broadcast calls
+        SocketConnection.send,
+    )
+
+    async def timed_whole(self: TableOwner) -> None:
+        started = clock()
+        await whole(self)
+        count("whole", started)
+        BROADCAST_PARTS["count"] = BROADCAST_PARTS.get("count", 0) + 1
+
+    def timed_message(self: TableOwner, *args: Any, **kwargs: Any) -> Any:
+        started = clock()
+        try:
+            return message_for(self, *args, **kwargs)
+        finally:
+            count("messages", started)
+
+    def timed_patch(*args: Any, **kwargs: Any) -> Any:
+        started = clock()
+        try:
+            return patch(*args, **kwargs)
+        finally:
+            count("patches", started)
+
+    async def timed_send(self: SocketConnection, message: Any) -> None:
+        started = clock()
+        try:
+            await send(self, message)
+        finally:
+            count("sends", started)
+
+    TableOwner.broadcast = timed_whole  # type: ignore[method-assign]
+    TableOwner.message_for = timed_message  # type: ignore[method-assign]
+    audience.state_patch = timed_patch  # type: ignore[attr-defined]
+    SocketConnection.send = timed_send  # type: ignore[method-assign]
+
+
 def answer_clocks(asked: Any) -> None:
     """Answer each request on ``asked`` with this process's CPU time and its main thread's
     (``clock_gettime``'s CPU clocks: to the nanosecond, where ``/proc``'s are in ticks of 10 ms,
-    too coarse for the floor's short passes)."""
+    too coarse for the floor's short passes), and the broadcasts' parts so far
+    (:data:`BROADCAST_PARTS`)."""
     main = time.pthread_getcpuclockid(threading.main_thread().ident or 0)
     while True:
         try:
             asked.recv()
         except EOFError:
             return
-        asked.send((time.clock_gettime(time.CLOCK_PROCESS_CPUTIME_ID), time.clock_gettime(main)))
+        process, loop = time.clock_gettime(time.CLOCK_PROCESS_CPUTIME_ID), time.clock_gettime(main)
+        asked.send((process, loop, dict(BROADCAST_PARTS)))
 
 
 def serve(
@@ -351,6 +417,8 @@ def serve(
         app = create_app(f"sqlite:///{db_path}", settings=settings, bot_delay_scale=0.0)
         if kind == "plain":
             send_plain_frames(size)
+        if kind == "ours" and os.environ.get("BENCH_TIME_BROADCAST") == "1":
+            time_broadcasts()
     else:
         app = floor_app(db_path, store, recorded_path)
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
@@ -385,14 +453,14 @@ def serve(
         profiler.dump_stats(profile_to)
 
 
-def cpu_seconds(clocks: Any) -> tuple[float, dict[str, float]]:
+def cpu_seconds(clocks: Any) -> tuple[float, dict[str, float], dict[str, int]]:
     """The server process's CPU time so far, and split by thread: ``loop``, the main thread
     (where uvicorn's event loop runs), and ``threads``, all the others (for both contenders
     that is essentially the database writer thread; the reads' worker threads idle during
-    play)."""
+    play); and the broadcasts' parts so far (``--time-broadcast``)."""
     clocks.send(None)
-    process, main = clocks.recv()
-    return process, {"loop": main, "threads": process - main}
+    process, main, parts = clocks.recv()
+    return process, {"loop": main, "threads": process - main}, parts
 
 
 # --- the simulated people ----------------------------------------------------------------------
@@ -580,6 +648,8 @@ class PassResult:
     """The CPU per move split by thread (:func:`thread_seconds`)."""
     texts: list[list[list[str]]]
     """Per table, per socket, the state and patch frames it was sent while counting."""
+    broadcast_us: dict[str, float]
+    """``--time-broadcast``: CPU microseconds per broadcast in each part (ours only)."""
 
 
 async def run_pass(
@@ -626,11 +696,11 @@ async def run_pass(
                 for sock in ready.sockets:
                     while not sock.states.empty():
                         sock.states.get_nowait()
-            cpu_before, threads_before = cpu_seconds(clocks)
+            cpu_before, threads_before, parts_before = cpu_seconds(clocks)
             versions = await asyncio.gather(
                 *(play(ready, moves, i) for i, ready in enumerate(tables))
             )
-            cpu_after, threads_after = cpu_seconds(clocks)
+            cpu_after, threads_after, parts_after = cpu_seconds(clocks)
             frames = sum(s.state_frames for ready in tables for s in ready.sockets)
             state_bytes = sum(s.state_bytes for ready in tables for s in ready.sockets)
             texts = [[s.texts for s in ready.sockets] for ready in tables]
@@ -652,6 +722,13 @@ async def run_pass(
             for part in threads_after
         },
         texts=texts,
+        broadcast_us={
+            part: (parts_after[part] - parts_before.get(part, 0))
+            / 1000
+            / max(1, parts_after["count"] - parts_before.get("count", 0))
+            for part in parts_after
+            if part != "count"
+        },
     )
 
 
@@ -682,6 +759,11 @@ def main(argv: list[str] | None = None) -> None:
         " frames ours sent each socket (for permessage-deflate to compress the same text)",
     )
     parser.add_argument(
+        "--time-broadcast",
+        action="store_true",
+        help="time our server's broadcasts by part (their wrappers add a little CPU to ours)",
+    )
+    parser.add_argument(
         "--plain-frames",
         action="store_true",
         help="also run our server with the seats' messages replaced by the floor's frames",
@@ -707,6 +789,8 @@ def main(argv: list[str] | None = None) -> None:
     PATCHES[0] = not args.whole_states
     if args.no_deflate:
         os.environ["BENCH_NO_DEFLATE"] = "1"
+    if args.time_broadcast:
+        os.environ["BENCH_TIME_BROADCAST"] = "1"
     if args.profile:
         os.environ["BENCH_PROFILE"] = str(Path(args.profile).resolve())
     print(f"load average at start: {os.getloadavg()[0]:.2f}")
@@ -748,6 +832,12 @@ def main(argv: list[str] | None = None) -> None:
             )
             print(f"        by thread, CPU ms/move median: {split}")
         print(f"  ratio ours / floor: {ours_ms / floor_ms:.2f}x")
+        if args.time_broadcast:
+            timed = ", ".join(
+                f"{part} {statistics.median(r.broadcast_us.get(part, 0.0) for r in ours):.0f}"
+                for part in ("whole", "messages", "patches", "sends")
+            )
+            print(f"  our broadcasts, CPU µs each (median of passes): {timed}")
         if plain:
             plain_ms = statistics.median(r.cpu_ms_per_move for r in plain)
             print(

@@ -21,6 +21,7 @@ BENCHMARKS = (
     "bench_deal",
     "bench_bots",
     "bench_server",
+    "bench_broadcast",
     "bench_page_load",
     "bench_review",
     "bench_record",
