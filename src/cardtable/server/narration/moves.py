@@ -135,7 +135,6 @@ def _card_name(label: str) -> str:
 
 
 @functools.cache
-@functools.cache
 def _warner(game: str) -> Warn | None:
     text = load(get_spec(game).text)
     warn: Warn | None = getattr(text, "move_warning", None)
