@@ -37,7 +37,7 @@ import random
 from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, ClassVar, Final, NamedTuple
+from typing import Any, ClassVar, Final
 
 from cardtable.cards import card_labels, format_card
 from cardtable.errors import RulesError
@@ -302,91 +302,66 @@ def make_view(state: DeclarationRummyState, seat: int) -> DeclarationRummyView:
     """The view of ``state`` from ``seat``."""
     if not 0 <= seat < state.rules.players:
         raise RulesError(f"there is no seat {seat!r} at this table")
-    global _LAST_SHARED
-    remembered = _LAST_SHARED
-    if remembered is not None and remembered[0] is state:
-        p = remembered[1]
-    else:
-        p = _shared_fields(state)
-        _LAST_SHARED = (state, p)  # one tuple, replaced whole: safe between threads
     own_dropped = state.dropped[seat]
     mine_on_turn = seat == state.turn and state.phase in _OWN_TURN_PHASES
-    # Positional: a view is built for every seat after every move, and keywords cost more.
+    hand = () if own_dropped else state.hands[seat]
+    drawn = state.drawn if mine_on_turn and not own_dropped else ()
+    global _LAST_VIEW
+    last = _LAST_VIEW
+    if last is None or last[0] is not state:
+        view = _whole_view(state, seat, hand, drawn)
+        _LAST_VIEW = (state, view)  # one tuple, replaced whole: safe between threads
+        return view
+    # Another seat's view of the state viewed last: every field but the seat's own is that
+    # view's (a table builds every seat's view of each state after every move; positional,
+    # as keywords cost more).
+    v = last[1]
     return DeclarationRummyView(
         seat,
-        p.rules,
-        p.phase,
-        p.to_act,
-        p.game_number,
-        p.order,
-        p.dealer,
-        p.first_player,
-        p.turn,
-        () if own_dropped else state.hands[seat],
-        state.drawn if mine_on_turn and not own_dropped else (),
-        p.hand_sizes,
-        p.dropped,
-        p.draw_kind,
-        p.stock_level,
-        p.pile_level,
-        p.discard_top,
-        p.discard_pile,
-        p.removed_unseen,
-        p.exhaustion,
-        p.tie_proposers,
-        p.vote,
-        p.events,
-        p.turn_events_from,
-        p.preliminary,
-        p.outcome,
-        p.match_wins,
-        p.history,
-        p.discard_masks,
-        p.held_masks,
+        v.rules,
+        v.phase,
+        v.to_act,
+        v.game_number,
+        v.order,
+        v.dealer,
+        v.first_player,
+        v.turn,
+        hand,
+        drawn,
+        v.hand_sizes,
+        v.dropped,
+        v.draw_kind,
+        v.stock_level,
+        v.pile_level,
+        v.discard_top,
+        v.discard_pile,
+        v.removed_unseen,
+        v.exhaustion,
+        v.tie_proposers,
+        v.vote,
+        v.events,
+        v.turn_events_from,
+        v.preliminary,
+        v.outcome,
+        v.match_wins,
+        v.history,
+        v.discard_masks,
+        v.held_masks,
     )
 
 
 _OWN_TURN_PHASES: Final = frozenset((Phase.PLAY, Phase.TIE_VOTE))
+_LAST_VIEW: tuple[DeclarationRummyState, DeclarationRummyView] | None = None
+"""The last state :func:`make_view` was asked for, and the view it made of it first."""
 
 
-class _SharedFields(NamedTuple):
-    """The fields every seat's view of one state has alike (all but ``seat``, ``hand`` and
-    ``drawn``): worked out once per state, as a table builds every seat's view of each state
-    after every move."""
-
-    rules: Rules
-    phase: Phase
-    to_act: int | None
-    game_number: int
-    order: tuple[int, ...]
-    dealer: int
-    first_player: int
-    turn: int
-    hand_sizes: tuple[int, ...]
-    dropped: tuple[bool, ...]
-    draw_kind: DrawKind
-    stock_level: int
-    pile_level: int
-    discard_top: int | None
-    discard_pile: tuple[int, ...] | None
-    removed_unseen: int
-    exhaustion: bool
-    tie_proposers: tuple[int, ...]
-    vote: TieVote | None
-    events: tuple[PublicEvent, ...]
-    turn_events_from: int
-    preliminary: tuple[tuple[int, ...], ...]
-    outcome: GameOutcome | None
-    match_wins: tuple[int, ...]
-    history: tuple[GameOutcome, ...]
-    discard_masks: tuple[int, ...]
-    held_masks: tuple[int, ...]
-
-
-def _shared_fields(state: DeclarationRummyState) -> _SharedFields:
+def _whole_view(
+    state: DeclarationRummyState, seat: int, hand: tuple[int, ...], drawn: tuple[int, ...]
+) -> DeclarationRummyView:
     phase = state.phase
     pile = state.pile
-    return _SharedFields(
+    return DeclarationRummyView(
+        seat=seat,
         rules=state.rules,
         phase=phase,
         to_act=to_act_of(state),
@@ -395,6 +370,8 @@ def _shared_fields(state: DeclarationRummyState) -> _SharedFields:
         dealer=state.dealer,
         first_player=state.first_player,
         turn=state.turn,
+        hand=hand,
+        drawn=drawn,
         hand_sizes=tuple(map(len, state.hands)),
         dropped=state.dropped,
         draw_kind=state.draw_kind,
@@ -416,10 +393,6 @@ def _shared_fields(state: DeclarationRummyState) -> _SharedFields:
         discard_masks=state.discard_masks,
         held_masks=state.held_masks,
     )
-
-
-_LAST_SHARED: tuple[DeclarationRummyState, _SharedFields] | None = None
-"""The last state :func:`make_view` was asked for, and its :func:`_shared_fields`."""
 
 
 # --- determinization ----------------------------------------------------------------------------
