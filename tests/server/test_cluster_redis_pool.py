@@ -42,7 +42,7 @@ def test_a_burst_of_publishes_beyond_the_connection_limit_waits_and_all_arrive(
                     received += 1
             return received
         finally:
-            await listener.aclose()  # type: ignore[no-untyped-call]
+            await listener.aclose()  # type: ignore[no-untyped-call, unused-ignore]  # typed since redis 8.2
             await cluster.close()
 
     try:
@@ -96,7 +96,7 @@ def test_a_publish_whose_connect_times_out_waits_and_retries_within_its_deadline
             return listeners, asyncio.get_running_loop().time() - began
         finally:
             pool.get_connection = connect  # type: ignore[method-assign]
-            await listener.aclose()  # type: ignore[no-untyped-call]
+            await listener.aclose()  # type: ignore[no-untyped-call, unused-ignore]  # typed since redis 8.2
             await cluster.close()
 
     try:
