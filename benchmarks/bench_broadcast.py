@@ -10,6 +10,7 @@ it shows how much dearer the same code is there. Reproduce::
 
     .venv/bin/python -m benchmarks.bench_broadcast
     .venv/bin/python -m benchmarks.bench_broadcast --games indian-rummy:2 --repeats 9
+    .venv/bin/python -m benchmarks.bench_broadcast --games indian-rummy:2 --tables 10
 """
 
 from __future__ import annotations
@@ -84,24 +85,29 @@ def _no_note(_last: LastAction) -> str:
     return ""
 
 
-async def play(game: str, players: int, seed: int, moves: int) -> tuple[float, int]:
-    """CPU seconds spent broadcasting over a seeded game of up to ``moves`` moves, and the
-    moves made."""
+async def play(
+    game: str, players: int, seed: int, moves: int, tables: int = 1
+) -> tuple[float, int]:
+    """CPU seconds spent broadcasting over ``tables`` seeded games played side by side, a move
+    of each in turn (as a server's tables move), each of up to ``moves`` moves, and the moves
+    made."""
     engine = get_engine(game)
     rules = engine.rules_from_json({"players": players})
-    state, _ = advance(engine, engine.new_game(rules, seed))
     seats = [Seat("human", f"P{index}") for index in range(players)]
-    setup = TableSetup("t", game, engine, rules, seed)
-    table = Table(setup, seats, {index: index for index in range(players)}, state)
-    audience = Audience()
     rooms = {seat: _room(seat, players) for seat in [*range(players), SPECTATORS]}
-    for seat in rooms:
-        socket = Socket()
-        audience.frames.take_patches(socket)
-        audience.attach(seat, socket)
-    rng = random.Random(seed)
+    played: list[tuple[Table, Audience, random.Random]] = []
+    for index in range(tables):
+        state, _ = advance(engine, engine.new_game(rules, seed + index))
+        setup = TableSetup(f"t{index}", game, engine, rules, seed + index)
+        table = Table(setup, seats, {seat: seat for seat in range(players)}, state)
+        audience = Audience()
+        for seat in rooms:
+            socket = Socket()
+            audience.frames.take_patches(socket)
+            audience.attach(seat, socket)
+        played.append((table, audience, random.Random(seed + index)))
 
-    async def broadcast() -> None:
+    async def broadcast(table: Table, audience: Audience) -> None:
         shared = SharedParts()
 
         def make(seat: int) -> Any:
@@ -109,25 +115,29 @@ async def play(game: str, players: int, seed: int, moves: int) -> tuple[float, i
 
         await audience.broadcast("t", make, lambda _seat, _connection: None, shared.public_of)
 
-    await broadcast()
+    for table, audience, _ in played:
+        await broadcast(table, audience)
     spent = 0.0
     made = 0
-    while made < moves and not table.finished:
-        mover = engine.current_player(table.state)
-        actions = list(engine.legal_actions(table.state, mover))
-        lasting = [action for action in actions if str(action).split(" ")[0] not in ENDING]
-        action = rng.choice(lasting or actions)
-        before = table.state
-        table.state, _ = advance(engine, engine.apply(table.state, action, mover))
-        table.log.append((mover, str(action)))
-        outcomes = tuple(finished_between(game, engine, before, table.state))
-        table.last_outcomes = (table.version, outcomes)
-        if table.finished:
-            table.status = "finished"
-        started = time.thread_time()
-        await broadcast()
-        spent += time.thread_time() - started
-        made += 1
+    for _ in range(moves):
+        for table, audience, rng in played:
+            if table.finished:
+                continue
+            mover = engine.current_player(table.state)
+            actions = list(engine.legal_actions(table.state, mover))
+            lasting = [action for action in actions if str(action).split(" ")[0] not in ENDING]
+            action = rng.choice(lasting or actions)
+            before = table.state
+            table.state, _ = advance(engine, engine.apply(table.state, action, mover))
+            table.log.append((mover, str(action)))
+            outcomes = tuple(finished_between(game, engine, before, table.state))
+            table.last_outcomes = (table.version, outcomes)
+            if table.finished:
+                table.status = "finished"
+            started = time.thread_time()
+            await broadcast(table, audience)
+            spent += time.thread_time() - started
+            made += 1
     return spent, made
 
 
@@ -137,16 +147,20 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--moves", type=int, default=400)
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument(
+        "--tables", type=int, default=1, help="tables played side by side, a move of each in turn"
+    )
     args = parser.parse_args(argv)
     for case in args.games.split(","):
         game, players = case.split(":")
         per_move = []
         made = 0
         for _ in range(args.repeats):
-            spent, made = asyncio.run(play(game, int(players), args.seed, args.moves))
+            spent, made = asyncio.run(play(game, int(players), args.seed, args.moves, args.tables))
             per_move.append(spent / max(1, made) * 1000)
         print(
-            f"{game} x{players}: broadcast CPU ms/move median {statistics.median(per_move):.3f}"
+            f"{game} x{players}, {args.tables} table(s): broadcast CPU ms/move median"
+            f" {statistics.median(per_move):.3f}"
             f" (min {min(per_move):.3f}) over {made} moves, {args.repeats} repeats"
         )
 

@@ -411,7 +411,10 @@ def by_identity(kind: str, key: Any, make: Callable[[Any], T]) -> T:
     return made
 
 
-_BY_PREFIX: dict[tuple[str, int], tuple[tuple[Any, ...], list[Any]]] = {}
+_BY_PREFIX: dict[tuple[str, Any], list[tuple[tuple[Any, ...], list[Any]]]] = {}
+_PREFIX_CANDIDATES: Final = 16
+"""Lists remembered per first item: the deals of many tables start alike (engines share their
+event objects between tables, and equal events give equal JSON)."""
 
 
 def by_prefix(
@@ -420,7 +423,8 @@ def by_prefix(
     """``make(items)`` for a ``make`` that maps item by item (``make(a + b)`` is ``make(a) +
     make(b)``), worked out for the items added since the last tuple of the same start: a
     deal's event list grows by one event a move, and converting it whole after every move
-    costs a deal's length each time. The result is never to be changed.
+    costs a deal's length each time. Items are compared by value (equal items map alike);
+    unhashable ones are converted each time. The result is never to be changed.
 
     >>> calls = []
     >>> def double(part):
@@ -429,23 +433,49 @@ def by_prefix(
     >>> first = ("a-deal", 1, 2)
     >>> by_prefix("doctest", first, double), by_prefix("doctest", (*first, 3), double), calls
     (['a-deala-deal', 2, 4], ['a-deala-deal', 2, 4, 6], [3, 1])
+
+    Tuples of many tables that start with the same item are each remembered (each table's
+    list grows from its own):
+
+    >>> calls.clear()
+    >>> other = ("a-deal", 5)
+    >>> _ = by_prefix("doctest", other, double)
+    >>> by_prefix("doctest", (*first, 3, 4), double), by_prefix("doctest", (*other, 6), double)
+    (['a-deala-deal', 2, 4, 6, 8], ['a-deala-deal', 10, 12])
+    >>> calls
+    [2, 1, 1]
     """
     if not items:
         return make(items)
-    slot = (kind, id(items[0]))
-    cached = _BY_PREFIX.get(slot)
-    if cached is not None:
-        before, made = cached
+    slot = (kind, items[0])
+    try:
+        candidates = _BY_PREFIX.pop(slot, None)
+    except TypeError:  # an unhashable item
+        return make(items)
+    if candidates is None:
+        if len(_BY_PREFIX) >= _BY_IDENTITY_SIZE:
+            # The start used least lately goes (a deal long over, or a turn's window gone).
+            del _BY_PREFIX[next(iter(_BY_PREFIX))]
+        candidates = []
+    _BY_PREFIX[slot] = candidates  # last in the order: used now
+    for before, made in candidates:
         size = len(before)
-        # Tuples compare item by item, identity first: the deal's own events match at once.
-        if before[0] is items[0] and len(items) >= size and items[:size] == before:
-            grown = made + make(items[size:]) if len(items) > size else made
-            _BY_PREFIX[slot] = (items, grown)
+        # The last item first, then the whole prefix (tuples compare identity first).
+        if len(items) < size:
+            continue
+        last = items[size - 1]
+        if (last is before[-1] or last == before[-1]) and items[:size] == before:
+            if len(items) == size:
+                return made
+            # The shorter list stays remembered too: another table's list may have grown to
+            # it (equal events), and that table's next list grows from it in its turn.
+            grown = made + make(items[size:])
+            candidates.insert(0, (items, grown))
+            del candidates[_PREFIX_CANDIDATES:]
             return grown
-    if len(_BY_PREFIX) >= _BY_IDENTITY_SIZE:
-        _BY_PREFIX.clear()
     made = make(items)
-    _BY_PREFIX[slot] = (items, made)
+    candidates.insert(0, (items, made))
+    del candidates[_PREFIX_CANDIDATES:]
     return made
 
 

@@ -1,0 +1,64 @@
+"""A view's event list in JSON is converted once per event however many tables play at once:
+each table's list grows from its own, even where the engines share their event objects
+between tables (Indian Rummy's deal event of a seat is one object everywhere), and the JSON
+is always that of the view's own events."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from cardtable.driver import advance
+from cardtable.games import contract
+from cardtable.games.contract import TERMINAL, PublicEvent
+from cardtable.registry import game_names, get_engine
+
+TABLES = 6
+MOVES = 60
+
+
+@pytest.mark.parametrize("name", game_names())
+def test_tables_played_side_by_side_convert_each_event_once(
+    name: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    engine = get_engine(name)
+    rules = engine.presets()["default"]
+    states = [advance(engine, engine.new_game(rules, 11 + table))[0] for table in range(TABLES)]
+    rngs = [random.Random(table) for table in range(TABLES)]
+    converted = 0
+    to_json = PublicEvent.to_json
+
+    def counted(event: PublicEvent) -> dict[str, Any]:
+        nonlocal converted
+        converted += 1
+        return to_json(event)
+
+    monkeypatch.setattr(PublicEvent, "to_json", counted)
+    contract._BY_PREFIX.clear()
+    contract._BY_IDENTITY.clear()
+    # The events each table's list gained: every event once, a new deal's list whole.
+    added = 0
+    last: list[tuple[PublicEvent, ...]] = [() for _ in states]
+    for _ in range(MOVES):
+        for table, state in enumerate(states):
+            seat = engine.current_player(state)
+            if seat == TERMINAL:
+                continue
+            action = rngs[table].choice(list(engine.legal_actions(state, seat)))
+            state, _ = advance(engine, engine.apply(state, action, seat))
+            states[table] = state
+            for viewer in range(engine.players(state)):
+                view = engine.view(state, viewer)
+                data = view.to_json()
+                before = converted
+                expected = [to_json(event) for event in view.events]
+                converted = before  # the check's own conversions are not counted
+                assert data["events"] == expected
+            events = tuple(view.events)
+            grew = events[: len(last[table])] == last[table]
+            added += len(events) - len(last[table]) if grew else len(events)
+            last[table] = events
+    # A list converted whole after every move would convert its deal's length each move.
+    assert 0 < converted <= added, (converted, added)
