@@ -13,6 +13,7 @@ from cardtable.games.indian_rummy.engine import ENGINE
 from cardtable.games.indian_rummy.rules import Rules
 from cardtable.games.indian_rummy.state import IndianRummyState, Phase, scenario
 from cardtable.games.indian_rummy.text import render_hand_summary, render_view
+from cardtable.games.indian_rummy.view import _view_of
 
 from .helpers import advance, card, play
 from .test_rules import FILLER_0, FILLER_1, FILLER_2, IR4_DECLARER, IR9_HAND, NO_SEQUENCE_100
@@ -207,3 +208,18 @@ def test_hand_summary_explains_everyone_else_dropping() -> None:
     text = _plain(render_hand_summary(ENGINE.view(state, 0)))
     assert "Everyone else dropped: you win the deal with 0 points." in text
     assert "Seat 1 dropped (first drop): 20 points." in text
+
+
+def test_a_seat_asked_again_for_the_state_viewed_last_gets_the_same_view() -> None:
+    state = _three_seats()
+    first = [ENGINE.view(state, seat) for seat in range(3)]
+    # The spectators' view is a seat's view again: the same object, as built the first time.
+    assert [ENGINE.view(state, seat) for seat in range(3)] == first
+    assert all(ENGINE.view(state, seat) is first[seat] for seat in range(3))
+    assert first == [_view_of(state, seat) for seat in range(3)]
+    assert first[0].hand != first[1].hand
+    # Another state has views of its own (the one before is not remembered any more).
+    after = advance(ENGINE.apply(state, act.parse_action("draw stock"), state.turn))
+    moved = ENGINE.view(after, state.turn)
+    assert moved == _view_of(after, state.turn) and moved != first[state.turn]
+    assert ENGINE.view(state, 1) == first[1] and ENGINE.view(state, 1) is not first[1]

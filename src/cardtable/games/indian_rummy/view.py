@@ -183,8 +183,29 @@ def _seen_labels(events: tuple[PublicEvent, ...]) -> list[str]:
     return card_labels(e.cards[0] for e in events if e.verb in ("open-pile", "discard"))
 
 
+_LAST_VIEWS: tuple[IndianRummyState, dict[int, IndianRummyView]] | None = None
+"""The views made of the state viewed last, by seat: a table asks for every seat's view of
+each state after a move, and the spectators' view is one of them again."""
+
+
 def make_view(state: IndianRummyState, seat: int) -> IndianRummyView:
-    """The view of ``seat`` (0..players-1) of ``state``."""
+    """The view of ``seat`` (0..players-1) of ``state`` (the same object when asked again for
+    the state viewed last: views are never changed)."""
+    global _LAST_VIEWS
+    last = _LAST_VIEWS
+    if last is not None and last[0] is state:
+        views = last[1]
+        known = views.get(seat)
+        if known is not None:
+            return known
+    else:
+        views = {}
+        _LAST_VIEWS = (state, views)  # one tuple, replaced whole: safe between threads
+    view = views[seat] = _view_of(state, seat)
+    return view
+
+
+def _view_of(state: IndianRummyState, seat: int) -> IndianRummyView:
     drawn = state.drawn
     deal = state.deal  # read once: views are built for every seat decision the driver makes
     return IndianRummyView(
