@@ -261,7 +261,13 @@ def lift_playable_card(page: Page, verb: str = "discard") -> str | None:
             return None
         card = cards.nth(index)
         if card.get_attribute("aria-pressed") != "true":
-            tap_card(card)
+            try:
+                card.click(position=CORNER, timeout=5000)
+            except PlaywrightTimeoutError:
+                # The hand ended between the look and the tap: its summary covers the hand.
+                if panel_name(page) is not None:
+                    return None
+                raise
         button = page.locator(f".actions button[data-verb='{verb}']:not([disabled])")
         if button.count():
             label: str | None = card.get_attribute("data-card")

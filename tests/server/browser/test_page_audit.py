@@ -139,6 +139,15 @@ def end_first_hand(page: Page, game: str) -> None:
             and lift_playable_card(page, verb) is not None
         ):
             ending.first.click()
+            # The hand is over: its summary opens a moment after the state that ends it (a
+            # look at the table in between would find it our turn in the next hand). Answer
+            # what is asked on the way (a confirmation).
+            for _ in range(5):
+                page.wait_for_selector("dialog#panel[open]", timeout=20000)
+                if panel_name(page) == "summary":
+                    return
+                answer_panel(page)
+            raise AssertionError(f"the summary of the first hand of {game} did not open")
         elif stock.count():
             stock.click()
         elif lift_playable_card(page) is not None:
