@@ -18,6 +18,8 @@ from typing import Literal
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Playwright, ViewportSize, sync_playwright
 
+from cardtable.server.settings import Settings
+
 from .harness import CHROMIUM, CHROMIUM_ARGS, DESKTOP, BrowserPage, LiveServer, PageErrors, Servers
 
 
@@ -36,8 +38,15 @@ def servers(tmp_path: Path) -> Iterator[Servers]:
 
 @pytest.fixture
 def server(servers: Servers) -> LiveServer:
-    """One running app over a fresh database."""
+    """One running app over a fresh database, dealing every table from one seed."""
     return servers.start()
+
+
+@pytest.fixture
+def fair_server(servers: Servers) -> LiveServer:
+    """One running app that draws each table's seed as a site does (a fixed test seed leaves
+    a game without the fair deal's commitment, so its replay has nothing to verify)."""
+    return servers.start(Settings(rate_limits=False))
 
 
 @pytest.fixture(scope="session")

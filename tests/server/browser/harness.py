@@ -38,6 +38,11 @@ def free_port() -> int:
         return port
 
 
+BROWSER_SEED = 20261204
+"""The seed every table of the browser tests' servers is dealt from, unless a test's own
+settings say otherwise."""
+
+
 class LiveServer:
     """The app in a uvicorn server on its own thread; ``stop()`` shuts it down cleanly."""
 
@@ -47,8 +52,10 @@ class LiveServer:
         self.database_url = database_url
         self.port = port or free_port()
         # Every page comes from one address, far faster than people: no rate limits here (the
-        # limits have tests of their own).
-        chosen = settings or Settings(rate_limits=False)
+        # limits have tests of their own). Every table is dealt from one seed, so that what a
+        # test meets at the table is the same on every run; a test of the fair deals' proofs
+        # passes settings without it (see the ``fair_server`` fixture).
+        chosen = settings or Settings(rate_limits=False, test_seed=BROWSER_SEED)
         app = create_app(database_url, settings=chosen, bot_delay_scale=0)
         config = uvicorn.Config(
             app, host="127.0.0.1", port=self.port, log_level="warning", ws_ping_interval=None

@@ -62,11 +62,12 @@ def _page_text(p: Page) -> str:
 @pytest.mark.parametrize("size", [DESKTOP, PHONE], ids=["desktop", "phone"])
 def test_the_replay_reads_like_the_table_and_a_stranger_is_never_you(
     size: ViewportSize,
-    server: LiveServer,
+    fair_server: LiveServer,
     open_page: Callable[..., BrowserPage],
     browser: Browser,
     shots: Any,
 ) -> None:
+    server = fair_server  # the replay verifies the deal's proof
     p = open_page(viewport=size).page
     table_id = _finished_deal(p, server)
     p.goto(f"{server.url}#/replay/table/{table_id}")

@@ -35,8 +35,9 @@ def _finished_table(page: BrowserPage, server: LiveServer) -> str:
 
 
 def test_replay_steps_with_keys_and_buttons_verifies_and_shows_the_analysis(
-    server: LiveServer, open_page: Callable[..., BrowserPage], browser: Browser
+    fair_server: LiveServer, open_page: Callable[..., BrowserPage], browser: Browser
 ) -> None:
+    server = fair_server  # the replay verifies the deal's proof
     page = open_page()
     table_id = _finished_table(page, server)
     p = page.page
@@ -78,8 +79,9 @@ def test_replay_steps_with_keys_and_buttons_verifies_and_shows_the_analysis(
 
 
 def test_a_tampered_commitment_or_seed_fails_verification_in_the_page(
-    server: LiveServer, open_page: Callable[..., BrowserPage]
+    fair_server: LiveServer, open_page: Callable[..., BrowserPage]
 ) -> None:
+    server = fair_server  # the replay verifies the deal's proof
     page = open_page()
     table_id = _finished_table(page, server)
     p = page.page
