@@ -62,3 +62,25 @@ def test_tables_played_side_by_side_convert_each_event_once(
             last[table] = events
     # A list converted whole after every move would convert its deal's length each move.
     assert 0 < converted <= added, (converted, added)
+
+
+def test_the_lists_remembered_stay_bounded_and_the_one_used_least_lately_goes() -> None:
+    contract._BY_PREFIX.clear()
+    made: list[int] = []
+
+    def double(part: tuple[Any, ...]) -> list[Any]:
+        made.append(len(part))
+        return [2 * item for item in part]
+
+    kept = contract._BY_IDENTITY_SIZE
+    assert contract.by_prefix("bound", (-1, 1), double) == [-2, 2]
+    for start in range(kept + 40):
+        assert contract.by_prefix("bound", (start, 1), double) == [2 * start, 2]
+        # The first start, used again and again, is never the one used least lately.
+        assert contract.by_prefix("bound", (-1, 1), double) == [-2, 2]
+    assert len(contract._BY_PREFIX) == kept
+    made.clear()
+    assert contract.by_prefix("bound", (-1, 1, 5), double) == [-2, 2, 10]
+    assert made == [1]  # grown from the list remembered, not converted whole
+    assert contract.by_prefix("bound", (0, 1, 5), double) == [0, 2, 10]
+    assert made == [1, 3]  # that start went long ago: converted whole

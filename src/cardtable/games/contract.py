@@ -34,6 +34,7 @@ that ends a game that would otherwise never end.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import functools
 import random
@@ -454,8 +455,10 @@ def by_prefix(
         return make(items)
     if candidates is None:
         if len(_BY_PREFIX) >= _BY_IDENTITY_SIZE:
-            # The start used least lately goes (a deal long over, or a turn's window gone).
-            del _BY_PREFIX[next(iter(_BY_PREFIX))]
+            # The start used least lately goes (a deal long over, or a turn's window gone);
+            # views are also made in threads, so another may have just taken it out.
+            with contextlib.suppress(KeyError, RuntimeError, StopIteration):
+                del _BY_PREFIX[next(iter(_BY_PREFIX))]
         candidates = []
     _BY_PREFIX[slot] = candidates  # last in the order: used now
     # The list this one grew from holds the very same items (looked for first, by the last
