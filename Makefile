@@ -6,13 +6,27 @@ STAMP := $(VENV)/.installed-dev
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: install serve test quick lint lint-js js-deps typecheck unit browser-deps services bench clean
+.PHONY: install serve test quick lint lint-js js-deps typecheck unit browser-deps services bench clean constraints
 
-$(STAMP): pyproject.toml
+# The Python packages at the versions constraints.txt pins (as package-lock.json pins the page's
+# tools), so that a fresh machine installs what CI last passed with, not whatever is newest.
+$(STAMP): pyproject.toml constraints.txt
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
-	$(BIN)/python -m pip install -q -e '.[dev,research]'
+	$(BIN)/python -m pip install -q -c constraints.txt -e '.[dev,research]'
 	@touch $(STAMP)
+
+# Pin the newest versions pyproject.toml allows: installed into a virtual environment of their
+# own, then written to constraints.txt (run `make test` after, and commit the file with it).
+FRESH_VENV := $(VENV)-constraints
+constraints:
+	rm -rf $(FRESH_VENV)
+	$(PYTHON) -m venv $(FRESH_VENV)
+	$(FRESH_VENV)/bin/python -m pip install -q --upgrade pip
+	$(FRESH_VENV)/bin/python -m pip install -q -e '.[dev,research]'
+	{ sed -n '/^#/p' constraints.txt; $(FRESH_VENV)/bin/python -m pip freeze --exclude-editable; } > constraints.txt.new
+	mv constraints.txt.new constraints.txt
+	rm -rf $(FRESH_VENV)
 
 install: $(STAMP)
 
@@ -71,7 +85,7 @@ quick: $(STAMP)
 	$(BIN)/pytest -n 2 -m "not browser and not services and not slow" --ignore=tests/server
 
 bench: $(STAMP)
-	$(BIN)/python -m pip install -q -e '.[bench]'
+	$(BIN)/python -m pip install -q -c constraints.txt -e '.[bench]'
 	$(BIN)/python -m benchmarks.run_all
 
 clean:
