@@ -89,4 +89,4 @@ bench: $(STAMP)
 	$(BIN)/python -m benchmarks.run_all
 
 clean:
-	rm -rf $(VENV) node_modules .mypy_cache .pytest_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) $(FRESH_VENV) node_modules .mypy_cache .pytest_cache .ruff_cache .hypothesis
