@@ -461,24 +461,22 @@ def by_prefix(
                 del _BY_PREFIX[next(iter(_BY_PREFIX))]
         candidates = []
     _BY_PREFIX[slot] = candidates  # last in the order: used now
-    # The list this one grew from holds the very same items (looked for first, by the last
-    # item's identity), else a list of equal items (an engine that builds its events again).
     count = len(items)
-    for same in (True, False):
-        for before, made in candidates:
-            size = len(before)
-            if count < size:
-                continue
-            last = items[size - 1]
-            if (last is before[-1] if same else last == before[-1]) and items[:size] == before:
-                if count == size:
-                    return made
-                # The shorter list stays remembered too: another table's list may have grown
-                # to it (equal events), and that table's next list grows from it in its turn.
-                grown = made + make(items[size:])
-                candidates.insert(0, (items, grown))
-                del candidates[_PREFIX_CANDIDATES:]
-                return grown
+    for before, made in candidates:
+        size = len(before)
+        if count < size:
+            continue
+        # The last item first (one comparison, identity first), then the whole prefix.
+        last = items[size - 1]
+        if (last is before[-1] or last == before[-1]) and items[:size] == before:
+            if count == size:
+                return made
+            # The shorter list stays remembered too: another table's list may have grown to
+            # it (equal events), and that table's next list grows from it in its turn.
+            grown = made + make(items[size:])
+            candidates.insert(0, (items, grown))
+            del candidates[_PREFIX_CANDIDATES:]
+            return grown
     made = make(items)
     candidates.insert(0, (items, made))
     del candidates[_PREFIX_CANDIDATES:]

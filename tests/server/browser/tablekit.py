@@ -241,9 +241,10 @@ CORNER: Position = {"x": 8, "y": 12}
 """Where a finger taps an overlapped card in the hand: its visible top-left corner."""
 
 
-def tap_card(card: Locator) -> None:
-    """Tap a hand card where it shows, even when the next card covers most of it."""
-    card.click(position=CORNER)
+def tap_card(card: Locator, timeout: float | None = None) -> None:
+    """Tap a hand card where it shows, even when the next card covers most of it (waiting up
+    to ``timeout`` ms for it to take the tap, Playwright's default if ``None``)."""
+    card.click(position=CORNER, timeout=timeout)
 
 
 def tap_lifted(page: Page) -> None:
@@ -262,7 +263,7 @@ def lift_playable_card(page: Page, verb: str = "discard") -> str | None:
         card = cards.nth(index)
         if card.get_attribute("aria-pressed") != "true":
             try:
-                card.click(position=CORNER, timeout=5000)
+                tap_card(card, timeout=5000)
             except PlaywrightTimeoutError:
                 # The hand ended between the look and the tap: its summary covers the hand.
                 if panel_name(page) is not None:
